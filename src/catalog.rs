@@ -1,0 +1,290 @@
+//! Built-in data: the GPUs, models, assumptions, default formulas and column labels of
+//! `templates/`, compiled in. Data files are tab-separated with a header line; `#` lines are comments.
+
+use crate::model::{
+    normalize, Assumption, Assumptions, FormulaDef, GpuOffer, ModelSpec, Origin, Scope, Source, Value,
+};
+
+const COLUMNS_TSV: &str = include_str!("../templates/columns.tsv");
+const GPUS_TSV: &str = include_str!("../templates/gpus.tsv");
+const MODELS_TSV: &str = include_str!("../templates/models.tsv");
+const ASSUMPTIONS_TSV: &str = include_str!("../templates/assumptions.tsv");
+const FORMULAS_TSV: &str = include_str!("../templates/formulas.tsv");
+
+/// Rows of a TSV data file, header first, comments and blank lines skipped.
+fn rows(text: &'static str) -> impl Iterator<Item = Vec<&'static str>> {
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| l.split('\t').collect())
+}
+
+/// Data rows as (header → cell) lookups.
+fn records(text: &'static str) -> Vec<Vec<(&'static str, &'static str)>> {
+    let mut it = rows(text);
+    let header = it.next().unwrap_or_default();
+    it.map(|r| header.iter().copied().zip(r.iter().copied().chain(std::iter::repeat(""))).collect())
+        .collect()
+}
+
+fn field<'a>(rec: &'a [(&'static str, &'static str)], key: &str) -> &'a str {
+    rec.iter().find(|(k, _)| *k == key).map(|(_, v)| v.trim()).unwrap_or("")
+}
+
+fn num(rec: &[(&'static str, &'static str)], key: &str) -> f64 {
+    field(rec, key).parse().unwrap_or(0.0)
+}
+
+fn opt_num(rec: &[(&'static str, &'static str)], key: &str) -> Option<f64> {
+    field(rec, key).parse().ok()
+}
+
+/// What kind of value a column holds; drives validation and the template's dropdowns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ColumnType {
+    Text,
+    Number,
+    Integer,
+    Fraction,
+    Money,
+    Bool,
+    Kind,
+    Precision,
+    KvPrecision,
+    Any,
+}
+
+/// One column of an input sheet, with its labels and notes in both languages.
+#[derive(Debug, Clone)]
+pub struct Column {
+    pub sheet: &'static str,
+    pub key: &'static str,
+    pub ty: ColumnType,
+    pub label_en: &'static str,
+    pub label_zh: &'static str,
+    pub note_en: &'static str,
+    pub note_zh: &'static str,
+}
+
+impl Column {
+    pub fn label(&self, zh: bool) -> &'static str {
+        if zh {
+            self.label_zh
+        } else {
+            self.label_en
+        }
+    }
+    pub fn note(&self, zh: bool) -> &'static str {
+        if zh {
+            self.note_zh
+        } else {
+            self.note_en
+        }
+    }
+    /// `Label (key)`, as the template writes headers.
+    pub fn header(&self, zh: bool) -> String {
+        format!("{} ({})", self.label(zh), self.key)
+    }
+}
+
+/// The columns of one input sheet (`Workloads`, `GPUs`, `Models`, `Assumptions`, `Formulas`).
+pub fn columns(sheet: &str) -> Vec<Column> {
+    rows(COLUMNS_TSV)
+        .filter(|r| r.len() >= 7 && r[0] == sheet)
+        .map(|r| Column {
+            sheet: r[0],
+            key: r[1],
+            ty: match r[2] {
+                "number" => ColumnType::Number,
+                "integer" => ColumnType::Integer,
+                "fraction" => ColumnType::Fraction,
+                "money" => ColumnType::Money,
+                "bool" => ColumnType::Bool,
+                "kind" => ColumnType::Kind,
+                "precision" => ColumnType::Precision,
+                "kv_precision" => ColumnType::KvPrecision,
+                "any" => ColumnType::Any,
+                _ => ColumnType::Text,
+            },
+            label_en: r[3],
+            label_zh: r[4],
+            note_en: r[5],
+            note_zh: r[6],
+        })
+        .collect()
+}
+
+/// The input sheets, with their English and Chinese names.
+pub const SHEETS: [(&str, &str); 5] = [
+    ("Workloads", "负载"),
+    ("GPUs", "算力报价"),
+    ("Models", "模型"),
+    ("Assumptions", "参数"),
+    ("Formulas", "公式"),
+];
+
+/// The name of an input sheet in the chosen language.
+pub fn sheet_name(english: &str, zh: bool) -> &str {
+    SHEETS
+        .iter()
+        .find(|(en, _)| *en == english)
+        .map(|(en, cn)| if zh { *cn } else { *en })
+        .unwrap_or(english)
+}
+
+/// The built-in GPU offers (example prices, provider `example`).
+pub fn gpus() -> Vec<GpuOffer> {
+    records(GPUS_TSV)
+        .iter()
+        .map(|r| GpuOffer {
+            gpu: field(r, "gpu").to_string(),
+            provider: field(r, "provider").to_string(),
+            vram_gib: num(r, "vram_gib"),
+            bandwidth_gbs: num(r, "bandwidth_gbs"),
+            fp16_tflops: num(r, "fp16_tflops"),
+            compute_capability: num(r, "compute_capability"),
+            nvlink: field(r, "nvlink") == "yes",
+            gpus_per_node: num(r, "gpus_per_node"),
+            on_demand_hourly: opt_num(r, "on_demand_hourly"),
+            monthly: opt_num(r, "monthly"),
+            spot_hourly: opt_num(r, "spot_hourly"),
+            reserved_monthly: opt_num(r, "reserved_monthly"),
+            billing_granularity_min: num(r, "billing_granularity_min"),
+            min_rental_min: num(r, "min_rental_min"),
+            available: field(r, "available") != "no",
+            cell: None,
+        })
+        .collect()
+}
+
+/// The built-in GPU whose name matches `name` loosely (`rtx4090`, `4090`, `A100 80G`).
+pub fn find_gpu(name: &str) -> Option<GpuOffer> {
+    let n = normalize(name);
+    let all = gpus();
+    all.iter()
+        .find(|g| normalize(&g.gpu) == n)
+        .or_else(|| all.iter().find(|g| normalize(&g.gpu).trim_start_matches("rtx") == n.trim_start_matches("rtx")))
+        .cloned()
+}
+
+/// The built-in models.
+pub fn models() -> Vec<ModelSpec> {
+    records(MODELS_TSV)
+        .iter()
+        .map(|r| {
+            let heads = num(r, "heads");
+            let hidden = num(r, "hidden");
+            ModelSpec {
+                name: field(r, "name").to_string(),
+                params_b: num(r, "params_b"),
+                layers: num(r, "layers"),
+                hidden,
+                heads,
+                kv_heads: opt_num(r, "kv_heads").unwrap_or(heads),
+                head_dim: opt_num(r, "head_dim").unwrap_or(if heads > 0.0 { hidden / heads } else { 0.0 }),
+                ffn: num(r, "ffn"),
+                vocab: num(r, "vocab"),
+            }
+        })
+        .collect()
+}
+
+/// The default assumptions, each with its unit and note in the chosen language.
+pub fn assumptions(zh: bool) -> Assumptions {
+    let items = records(ASSUMPTIONS_TSV)
+        .iter()
+        .map(|r| {
+            let raw = field(r, "value");
+            let value = match raw {
+                "yes" => Value::Bool(true),
+                "no" => Value::Bool(false),
+                _ => raw.parse().map(Value::Number).unwrap_or_else(|_| Value::Text(raw.to_string())),
+            };
+            Assumption {
+                key: field(r, "key").to_string(),
+                value,
+                unit: field(r, "unit").to_string(),
+                note: field(r, if zh { "Chinese note" } else { "English note" }).to_string(),
+                source: Source::Default,
+            }
+        })
+        .collect();
+    Assumptions { items }
+}
+
+/// The default formula set.
+pub fn formulas() -> Vec<FormulaDef> {
+    records(FORMULAS_TSV)
+        .iter()
+        .map(|r| FormulaDef {
+            name: field(r, "name").to_string(),
+            expression: field(r, "expression").to_string(),
+            scope: if field(r, "scope") == "portfolio" {
+                Scope::Portfolio
+            } else {
+                Scope::Candidate
+            },
+            unit: field(r, "unit").to_string(),
+            description: field(r, "description").to_string(),
+            origin: Origin::Default,
+            cell: None,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn catalogs_hold_what_the_spec_names() {
+        let gpus = gpus();
+        for name in [
+            "RTX 3090", "RTX 4090", "RTX 5090", "A10", "L4", "L40S", "A100-40G", "A100-80G", "A800", "H100", "H800",
+            "H20", "H200", "V100", "T4",
+        ] {
+            let g = gpus.iter().find(|g| g.gpu == name).unwrap_or_else(|| panic!("{name} missing"));
+            assert_eq!(g.provider, "example");
+            assert!(g.vram_gib > 0.0 && g.bandwidth_gbs > 0.0 && g.fp16_tflops > 0.0, "{name}");
+        }
+        let models = models();
+        for name in [
+            "Llama-2-7B", "Llama-2-13B", "Llama-2-70B", "Llama-3.1-8B", "Llama-3.1-70B", "Mistral-7B", "Qwen2.5-0.5B",
+            "Qwen2.5-7B", "Qwen2.5-14B", "Qwen2.5-32B", "Qwen2.5-72B", "GLM-4-9B", "DeepSeek-R1-Distill-Qwen-7B",
+            "DeepSeek-R1-Distill-Qwen-14B", "DeepSeek-R1-Distill-Qwen-32B", "Yi-34B", "SD1.5", "SDXL", "FLUX.1-dev",
+        ] {
+            assert!(models.iter().any(|m| m.name == name), "{name} missing");
+        }
+        let qwen = models.iter().find(|m| m.name == "Qwen2.5-7B").unwrap();
+        assert_eq!((qwen.layers, qwen.kv_heads, qwen.head_dim), (28.0, 4.0, 128.0));
+    }
+
+    #[test]
+    fn default_assumptions_match_the_spec() {
+        let a = assumptions(false);
+        assert_eq!(a.number("hours_in_month", 0.0), 730.0);
+        assert_eq!(a.number("redundancy_online", 0.0), 0.2);
+        assert_eq!(a.number("cold_start_min", 0.0), 20.0);
+        assert_eq!(a.get("grad_checkpointing").map(|x| &x.value), Some(&Value::Bool(true)));
+        assert_eq!(a.currency(), "CNY");
+        assert_eq!(a.items.len(), 20);
+    }
+
+    #[test]
+    fn every_column_has_both_labels_and_notes() {
+        for (sheet, _) in SHEETS {
+            let cols = columns(sheet);
+            assert!(!cols.is_empty(), "{sheet}");
+            for c in cols {
+                assert!(!c.label_en.is_empty() && !c.label_zh.is_empty() && !c.note_en.is_empty() && !c.note_zh.is_empty(), "{}", c.key);
+            }
+        }
+        assert_eq!(columns("Workloads").len(), 30);
+    }
+
+    #[test]
+    fn gpu_names_match_loosely() {
+        assert_eq!(find_gpu("4090").map(|g| g.vram_gib), Some(24.0));
+        assert_eq!(find_gpu("a100 80g").map(|g| g.gpu), Some("A100-80G".to_string()));
+        assert!(find_gpu("Voodoo 2").is_none());
+    }
+}

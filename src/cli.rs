@@ -1,0 +1,163 @@
+//! Command-line types (clap derive) only; no logic.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+const EXAMPLES: &str = "\
+Examples:
+  gpuplan init budget.xlsx              write a template to fill in Excel, WPS or LibreOffice
+  gpuplan check budget.xlsx             list every problem in a filled workbook
+  gpuplan calc budget.xlsx              plan it and write budget.plan.xlsx for finance
+  gpuplan calc budget.xlsx --set safety_margin=0.3 --set chat-api.concurrency=60
+  gpuplan explain budget.xlsx chat-api  show every formula of one workload, with values
+  gpuplan catalog gpus                  list the built-in GPUs and example prices";
+
+/// Size, price and budget rented cloud GPUs from an Excel template.
+///
+/// Fill in the workloads, the GPU offers you were quoted and your assumptions; gpuplan works out
+/// the GPU memory each workload needs, how many instances of which GPU, the cheapest billing mode
+/// and the full monthly cost of ownership, and writes a formatted workbook for finance. Every
+/// formula is in the workbook's Formulas sheet, where you can read and edit it.
+#[derive(Debug, Parser)]
+#[command(name = "gpuplan", version, after_help = EXAMPLES)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Write the template workbook to fill in.
+    #[command(after_help = "Examples:\n  gpuplan init                      writes budget.xlsx with example workloads\n  gpuplan init plan.xlsx --lang zh  Chinese sheet names and labels\n  gpuplan init empty.xlsx --blank   no example workloads")]
+    Init(InitArgs),
+    /// Plan a filled workbook and write the plan workbook (and JSON).
+    #[command(after_help = "Examples:\n  gpuplan calc budget.xlsx                       writes budget.plan.xlsx\n  gpuplan calc budget.xlsx -o q3.xlsx --force    another output name, replacing it\n  gpuplan calc budget.xlsx --json -              the plan as JSON on stdout\n  gpuplan calc budget.xlsx --set cold_start_min=30 --set chat-api.concurrency=60")]
+    Calc(CalcArgs),
+    /// Read, validate and evaluate a workbook without writing anything.
+    #[command(after_help = "Example:\n  gpuplan check budget.xlsx")]
+    Check(CheckArgs),
+    /// Print every formula of one workload on one GPU: expression and value, in evaluation order.
+    #[command(after_help = "Examples:\n  gpuplan explain budget.xlsx chat-api              on the chosen GPU\n  gpuplan explain budget.xlsx chat-api --gpu H100    on another GPU")]
+    Explain(ExplainArgs),
+    /// Print the built-in GPU or model catalog.
+    #[command(after_help = "Examples:\n  gpuplan catalog gpus\n  gpuplan catalog models --format csv > models.csv")]
+    Catalog(CatalogArgs),
+}
+
+/// Language of sheet names and labels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
+pub enum Lang {
+    #[default]
+    En,
+    Zh,
+}
+
+impl Lang {
+    pub fn zh(self) -> bool {
+        self == Lang::Zh
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct InitArgs {
+    /// Where to write the template.
+    #[arg(default_value = "budget.xlsx")]
+    pub path: PathBuf,
+    /// Language of sheet names, headers and notes.
+    #[arg(long, value_enum, default_value_t = Lang::En)]
+    pub lang: Lang,
+    /// Example workloads to include: team (seed 001's ten-person team) or api (seed 000's table).
+    #[arg(long, value_name = "NAME", conflicts_with = "blank")]
+    pub example: Option<String>,
+    /// No example workloads, only the headers, GPUs, models, assumptions and formulas.
+    #[arg(long)]
+    pub blank: bool,
+    /// Replace the file if it exists.
+    #[arg(long)]
+    pub force: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct CalcArgs {
+    /// The filled workbook (.xlsx).
+    pub input: PathBuf,
+    /// Where to write the plan workbook [default: INPUT with .plan.xlsx].
+    #[arg(short, long)]
+    pub output: Option<PathBuf>,
+    /// Also write the plan as JSON to PATH, or to stdout with `-`.
+    #[arg(long, value_name = "PATH|-")]
+    pub json: Option<String>,
+    /// Override an assumption (KEY=VALUE) or a workload column (WORKLOAD.COLUMN=VALUE).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub sets: Vec<String>,
+    /// Language of the plan workbook.
+    #[arg(long, value_enum, default_value_t = Lang::En)]
+    pub lang: Lang,
+    /// Replace an existing output file.
+    #[arg(long)]
+    pub force: bool,
+    /// Print nothing but errors.
+    #[arg(short, long)]
+    pub quiet: bool,
+    /// Exit with code 3 if the plan has warnings or unplanned workloads.
+    #[arg(long)]
+    pub strict: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// The workbook to check (.xlsx).
+    pub input: PathBuf,
+    /// Override an assumption or a workload column, as for calc.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub sets: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct ExplainArgs {
+    /// The workbook (.xlsx).
+    pub input: PathBuf,
+    /// The workload's name.
+    pub workload: String,
+    /// A GPU of the GPUs sheet [default: the one the plan chose].
+    #[arg(long)]
+    pub gpu: Option<String>,
+    /// Override an assumption or a workload column, as for calc.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub sets: Vec<String>,
+}
+
+/// Which catalog.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CatalogKind {
+    Gpus,
+    Models,
+}
+
+/// Output format of `catalog`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Table,
+    Csv,
+    Json,
+}
+
+#[derive(Debug, Args)]
+pub struct CatalogArgs {
+    /// gpus or models.
+    #[arg(value_enum, default_value_t = CatalogKind::Gpus)]
+    pub what: CatalogKind,
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    pub format: Format,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn cli_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+}

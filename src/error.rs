@@ -1,0 +1,91 @@
+//! The one error type of gpuplan. Every variant carries what its message needs, and
+//! `exit_code()` maps it to the exit codes of the CLI contract (0 ok, 1 bug, 2 bad input, 3 strict).
+
+use std::fmt;
+use std::path::PathBuf;
+
+/// One problem found in the input, with where it is (`Workloads!D7`, `formula fits`, …).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    /// Sheet and cell, or a formula name, or the part of the file concerned.
+    pub location: String,
+    /// What was expected and what was found.
+    pub message: String,
+}
+
+impl Problem {
+    pub fn new(location: impl Into<String>, message: impl Into<String>) -> Self {
+        Problem {
+            location: location.into(),
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.location.is_empty() {
+            write!(f, "{}", self.message)
+        } else {
+            write!(f, "{}: {}", self.location, self.message)
+        }
+    }
+}
+
+/// Everything that can stop a gpuplan command.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The input workbook has problems; all of them are listed (exit 2).
+    #[error("{}", render_problems(file, problems))]
+    Input {
+        file: PathBuf,
+        problems: Vec<Problem>,
+    },
+    /// The file is not a workbook gpuplan can read at all (exit 2).
+    #[error("{}: {reason}", file.display())]
+    Unreadable { file: PathBuf, reason: String },
+    /// The command line asks for something impossible (exit 2).
+    #[error("{0}")]
+    Usage(String),
+    /// The output cannot be written where asked (exit 2).
+    #[error("{}: {reason}", path.display())]
+    Output { path: PathBuf, reason: String },
+    /// `--strict` and the plan has warnings or unplanned workloads (exit 3).
+    #[error("--strict: the plan has {warnings} warning(s) or unplanned workload(s)")]
+    Strict { warnings: usize },
+    /// A bug in gpuplan (exit 1).
+    #[error("internal error: {0}\nThis is a bug in gpuplan; please report it with the input file.")]
+    Internal(String),
+}
+
+fn render_problems(file: &std::path::Path, problems: &[Problem]) -> String {
+    let mut lines: Vec<String> = problems
+        .iter()
+        .map(|p| format!("{}: {}", file.display(), p))
+        .collect();
+    if problems.len() > 1 {
+        lines.push(format!("{} problems in {}", problems.len(), file.display()));
+    }
+    lines.join("\nerror: ")
+}
+
+impl Error {
+    /// The process exit code for this error.
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            Error::Input { .. } | Error::Unreadable { .. } | Error::Usage(_) | Error::Output { .. } => 2,
+            Error::Strict { .. } => 3,
+            Error::Internal(_) => 1,
+        }
+    }
+
+    /// Shorthand for an input error with a single problem.
+    pub fn input(file: impl Into<PathBuf>, location: impl Into<String>, message: impl Into<String>) -> Self {
+        Error::Input {
+            file: file.into(),
+            problems: vec![Problem::new(location, message)],
+        }
+    }
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,0 +1,325 @@
+//! From text to code: the pre-parse shape check, evalexpr's parse, and the translation of its
+//! tree into typed stack code. evalexpr is the parser; it never evaluates at run time.
+
+use super::vm::{Op, F1, F2};
+use super::Ty;
+use evalexpr::{Node, Operator, Value};
+use std::collections::HashMap;
+
+/// Longest expression accepted, in characters.
+pub const MAX_LEN: usize = 4096;
+/// Deepest nesting accepted (parentheses, or operators inside operators).
+pub const MAX_DEPTH: usize = 64;
+
+/// Refuses what would make evalexpr's recursive parser overflow the stack (which aborts the
+/// process, beyond any `catch_unwind`): over-long text and deep parenthesis nesting. Runs before
+/// evalexpr sees the text.
+pub fn check_shape(expression: &str) -> Result<(), String> {
+    let len = expression.chars().count();
+    if len > MAX_LEN {
+        return Err(format!(
+            "the expression is {len} characters long; at most {MAX_LEN} are allowed (split it into several formulas)"
+        ));
+    }
+    let mut depth = 0usize;
+    let mut deepest = 0usize;
+    let mut prefix_run = 0usize;
+    for c in expression.chars() {
+        match c {
+            '(' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            ')' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        // Chains of prefix operators (`- - - x`, `!!!x`) nest as deeply as parentheses do.
+        match c {
+            '-' | '!' | '(' => prefix_run += 1,
+            c if c.is_whitespace() => {}
+            _ => prefix_run = 0,
+        }
+        deepest = deepest.max(prefix_run);
+        if deepest > MAX_DEPTH {
+            return Err(format!(
+                "the expression nests deeper than {MAX_DEPTH} levels; simplify it or split it into several formulas"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A parsed expression and the variable names it reads.
+pub struct Parsed {
+    node: Node,
+    pub variables: Vec<String>,
+}
+
+/// Checks the shape, parses with evalexpr, and refuses trees deeper than the engine allows.
+pub fn parse(expression: &str) -> Result<Parsed, String> {
+    if expression.trim().is_empty() {
+        return Err("the expression is empty".to_string());
+    }
+    check_shape(expression)?;
+    let node = evalexpr::build_operator_tree(expression).map_err(|e| format!("syntax error in `{expression}`: {e}"))?;
+    // Long flat chains (`a + b + c + …`) make deep trees without parentheses; walk iteratively.
+    let mut stack = vec![(&node, 1usize)];
+    while let Some((n, d)) = stack.pop() {
+        if d > 4 * MAX_DEPTH {
+            return Err(format!(
+                "the expression is a chain of more than {} operations; split it into several formulas",
+                4 * MAX_DEPTH
+            ));
+        }
+        stack.extend(n.children().iter().map(|c| (c, d + 1)));
+    }
+    let mut variables: Vec<String> = node.iter_read_variable_identifiers().map(str::to_string).collect();
+    variables.sort();
+    variables.dedup();
+    Ok(Parsed { node, variables })
+}
+
+/// The functions a formula may call.
+pub const FUNCTIONS: &[&str] = &[
+    "if", "min", "max", "ceil", "floor", "round", "roundup", "rounddown", "clamp", "pow2ceil", "abs", "sqrt",
+    "math::abs", "math::sqrt", "math::cbrt", "math::ln", "math::log", "math::log2", "math::log10", "math::exp",
+    "math::pow", "math::hypot",
+];
+
+struct Gen<'a> {
+    index: &'a HashMap<String, usize>,
+    types: &'a [Ty],
+    code: Vec<Op>,
+}
+
+/// Generates stack code for a parsed expression: the code, its type, and the stack depth it needs.
+pub fn generate(p: &Parsed, index: &HashMap<String, usize>, types: &[Ty]) -> Result<(Vec<Op>, Ty, usize), String> {
+    let mut g = Gen {
+        index,
+        types,
+        code: Vec::new(),
+    };
+    let ty = g.node(&p.node)?;
+    let depth = stack_depth(&g.code);
+    Ok((g.code, ty, depth))
+}
+
+fn stack_depth(code: &[Op]) -> usize {
+    let mut d: isize = 0;
+    let mut max: isize = 0;
+    for op in code {
+        d += op.stack_effect();
+        max = max.max(d);
+    }
+    max.max(1) as usize
+}
+
+fn type_name(t: Ty) -> &'static str {
+    match t {
+        Ty::Num => "a number",
+        Ty::Bool => "a yes/no value",
+    }
+}
+
+impl Gen<'_> {
+    fn expect(&mut self, n: &Node, want: Ty, what: &str) -> Result<(), String> {
+        let got = self.node(n)?;
+        if got != want {
+            let hint = if want == Ty::Num {
+                " (yes/no values are not numbers: use if(flag, a, b))"
+            } else {
+                " (compare it, e.g. x > 0)"
+            };
+            return Err(format!("{what} needs {} but `{n}` is {}{hint}", type_name(want), type_name(got)));
+        }
+        Ok(())
+    }
+
+    fn binary(&mut self, n: &Node, op: Op, operand: Ty, result: Ty, symbol: &str) -> Result<Ty, String> {
+        let [a, b] = n.children() else {
+            return Err(format!("`{symbol}` needs two operands"));
+        };
+        let what = format!("`{symbol}`");
+        self.expect(a, operand, &what)?;
+        self.expect(b, operand, &what)?;
+        self.code.push(op);
+        Ok(result)
+    }
+
+    fn node(&mut self, n: &Node) -> Result<Ty, String> {
+        use Operator as O;
+        match n.operator() {
+            O::RootNode => match n.children() {
+                [only] => self.node(only),
+                [] => Err("the expression is empty".to_string()),
+                _ => Err("a formula is one expression".to_string()),
+            },
+            O::Add => self.binary(n, Op::Add, Ty::Num, Ty::Num, "+"),
+            O::Sub => self.binary(n, Op::Sub, Ty::Num, Ty::Num, "-"),
+            O::Mul => self.binary(n, Op::Mul, Ty::Num, Ty::Num, "*"),
+            O::Div => self.binary(n, Op::Div, Ty::Num, Ty::Num, "/"),
+            O::Mod => self.binary(n, Op::Mod, Ty::Num, Ty::Num, "%"),
+            O::Exp => self.binary(n, Op::Pow, Ty::Num, Ty::Num, "^"),
+            O::Gt => self.binary(n, Op::Gt, Ty::Num, Ty::Bool, ">"),
+            O::Lt => self.binary(n, Op::Lt, Ty::Num, Ty::Bool, "<"),
+            O::Geq => self.binary(n, Op::Ge, Ty::Num, Ty::Bool, ">="),
+            O::Leq => self.binary(n, Op::Le, Ty::Num, Ty::Bool, "<="),
+            O::And => self.binary(n, Op::And, Ty::Bool, Ty::Bool, "&&"),
+            O::Or => self.binary(n, Op::Or, Ty::Bool, Ty::Bool, "||"),
+            O::Eq | O::Neq => {
+                let [a, b] = n.children() else {
+                    return Err("a comparison needs two operands".to_string());
+                };
+                let ta = self.node(a)?;
+                let symbol = if matches!(n.operator(), O::Eq) { "==" } else { "!=" };
+                self.expect(b, ta, &format!("`{symbol}`"))?;
+                self.code.push(if symbol == "==" { Op::Eq } else { Op::Ne });
+                Ok(Ty::Bool)
+            }
+            O::Neg => {
+                let [a] = n.children() else {
+                    return Err("`-` needs an operand".to_string());
+                };
+                self.expect(a, Ty::Num, "`-`")?;
+                self.code.push(Op::Neg);
+                Ok(Ty::Num)
+            }
+            O::Not => {
+                let [a] = n.children() else {
+                    return Err("`!` needs an operand".to_string());
+                };
+                self.expect(a, Ty::Bool, "`!`")?;
+                self.code.push(Op::Not);
+                Ok(Ty::Bool)
+            }
+            O::Const { value } => match value {
+                // Every number is a float: `7 / 2` is 3.5 as in a spreadsheet, not 3.
+                Value::Int(i) => {
+                    self.code.push(Op::Const(*i as f64));
+                    Ok(Ty::Num)
+                }
+                Value::Float(f) => {
+                    self.code.push(Op::Const(*f));
+                    Ok(Ty::Num)
+                }
+                Value::Boolean(b) => {
+                    self.code.push(Op::Const(if *b { 1.0 } else { 0.0 }));
+                    Ok(Ty::Bool)
+                }
+                Value::String(_) => Err("text values are not allowed in formulas".to_string()),
+                Value::Tuple(_) | Value::Empty => Err("a formula must compute a number or a yes/no value".to_string()),
+            },
+            O::VariableIdentifierRead { identifier } => {
+                let slot = *self.index.get(identifier).ok_or_else(|| format!("unknown name `{identifier}`"))?;
+                self.code.push(Op::Load(slot as u32));
+                Ok(self.types[slot])
+            }
+            O::FunctionIdentifier { identifier } => self.call(identifier, n),
+            O::Tuple => Err("a list of values `(a, b)` is allowed only as a function's arguments".to_string()),
+            O::Chain => Err("`;` is not allowed: a formula is one expression".to_string()),
+            _ => Err("assignments are not allowed: a formula computes a value and changes nothing".to_string()),
+        }
+    }
+
+    fn call(&mut self, name: &str, n: &Node) -> Result<Ty, String> {
+        // evalexpr wraps a parenthesised argument list in root nodes: look through them.
+        let mut inner = n.children();
+        while let [only] = inner {
+            if matches!(only.operator(), Operator::RootNode) && only.children().len() == 1 {
+                inner = only.children();
+            } else {
+                break;
+            }
+        }
+        let args: Vec<&Node> = match inner {
+            [single] => match single.operator() {
+                Operator::Tuple => single.children().iter().collect(),
+                Operator::RootNode if single.children().is_empty() => Vec::new(),
+                Operator::Const { value: Value::Empty } => Vec::new(),
+                _ => vec![single],
+            },
+            [] => Vec::new(),
+            many => many.iter().collect(),
+        };
+        let arity = |want: usize| -> Result<(), String> {
+            if args.len() == want {
+                Ok(())
+            } else {
+                Err(format!("{name}() takes {want} argument(s), found {}", args.len()))
+            }
+        };
+        let what = format!("{name}()");
+        let f1 = |f: &str| -> Option<F1> {
+            Some(match f {
+                "ceil" => F1::Ceil,
+                "floor" => F1::Floor,
+                "round" => F1::Round,
+                "abs" | "math::abs" => F1::Abs,
+                "sqrt" | "math::sqrt" => F1::Sqrt,
+                "math::cbrt" => F1::Cbrt,
+                "math::ln" => F1::Ln,
+                "math::log2" => F1::Log2,
+                "math::log10" => F1::Log10,
+                "math::exp" => F1::Exp,
+                "pow2ceil" => F1::Pow2Ceil,
+                _ => return None,
+            })
+        };
+        let f2 = |f: &str| -> Option<F2> {
+            Some(match f {
+                "roundup" => F2::RoundUp,
+                "rounddown" => F2::RoundDown,
+                "math::pow" => F2::Pow,
+                "math::log" => F2::Log,
+                "math::hypot" => F2::Hypot,
+                _ => return None,
+            })
+        };
+        if name == "if" {
+            arity(3)?;
+            self.expect(args[0], Ty::Bool, "the condition of if()")?;
+            let ty = self.node(args[1])?;
+            self.expect(args[2], ty, "both branches of if()")?;
+            self.code.push(Op::Select);
+            return Ok(ty);
+        }
+        if name == "min" || name == "max" {
+            if args.is_empty() {
+                return Err(format!("{name}() needs at least one argument"));
+            }
+            for a in &args {
+                self.expect(a, Ty::Num, &what)?;
+            }
+            let count = args.len() as u32;
+            self.code.push(if name == "min" { Op::Min(count) } else { Op::Max(count) });
+            return Ok(Ty::Num);
+        }
+        if name == "clamp" {
+            arity(3)?;
+            for a in &args {
+                self.expect(a, Ty::Num, &what)?;
+            }
+            self.code.push(Op::Clamp);
+            return Ok(Ty::Num);
+        }
+        if let Some(f) = f1(name) {
+            arity(1)?;
+            self.expect(args[0], Ty::Num, &what)?;
+            self.code.push(Op::F1(f));
+            return Ok(Ty::Num);
+        }
+        if let Some(f) = f2(name) {
+            arity(2)?;
+            for a in &args {
+                self.expect(a, Ty::Num, &what)?;
+            }
+            self.code.push(Op::F2(f));
+            return Ok(Ty::Num);
+        }
+        Err(format!(
+            "unknown function `{name}`{}; allowed: {}",
+            crate::suggest::hint(name, FUNCTIONS.iter().copied()),
+            FUNCTIONS.join(", ")
+        ))
+    }
+}

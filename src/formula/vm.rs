@@ -1,0 +1,232 @@
+//! The evaluator: a small stack machine over a flat array of values. Booleans are 0.0 and 1.0;
+//! `if` evaluates both branches (they are pure) and selects, so an unused branch's division by
+//! zero is harmless; only a formula's own value must be finite.
+
+/// Functions of one argument.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum F1 {
+    Ceil,
+    Floor,
+    Round,
+    Abs,
+    Sqrt,
+    Cbrt,
+    Ln,
+    Log2,
+    Log10,
+    Exp,
+    Pow2Ceil,
+}
+
+/// Functions of two arguments.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum F2 {
+    RoundUp,
+    RoundDown,
+    Pow,
+    Log,
+    Hypot,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Op {
+    Const(f64),
+    Load(u32),
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Mod,
+    Pow,
+    Neg,
+    Not,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    And,
+    Or,
+    /// condition, then, else → chosen
+    Select,
+    Min(u32),
+    Max(u32),
+    Clamp,
+    F1(F1),
+    F2(F2),
+}
+
+impl Op {
+    /// How the op changes the stack's height.
+    pub fn stack_effect(&self) -> isize {
+        match self {
+            Op::Const(_) | Op::Load(_) => 1,
+            Op::Neg | Op::Not | Op::F1(_) => 0,
+            Op::Select | Op::Clamp => -2,
+            Op::Min(n) | Op::Max(n) => 1 - *n as isize,
+            _ => -1,
+        }
+    }
+}
+
+/// A reusable evaluation stack.
+#[derive(Debug, Default)]
+pub struct Scratch {
+    stack: Vec<f64>,
+}
+
+impl Scratch {
+    pub fn with_capacity(n: usize) -> Self {
+        Scratch {
+            stack: Vec::with_capacity(n),
+        }
+    }
+}
+
+/// Relative tolerance under which a value is taken as the integer it is next to: `10 * 1.1` is
+/// 11.000000000000002, and a spreadsheet user expects `ceil` of it to be 11.
+const NOISE: f64 = 1e-9;
+
+fn snap(x: f64) -> Option<f64> {
+    let r = x.round();
+    ((x - r).abs() <= NOISE * r.abs().max(1.0)).then_some(r)
+}
+
+pub fn ceil(x: f64) -> f64 {
+    snap(x).unwrap_or_else(|| x.ceil())
+}
+
+pub fn floor(x: f64) -> f64 {
+    snap(x).unwrap_or_else(|| x.floor())
+}
+
+/// The next power of two at or above `x` (1 for anything up to 1).
+pub fn pow2ceil(x: f64) -> f64 {
+    if x.is_nan() {
+        return f64::NAN;
+    }
+    if x <= 1.0 {
+        return 1.0;
+    }
+    2f64.powf(ceil(x.log2()))
+}
+
+/// Rounds away from zero (`roundup`) or towards zero (`rounddown`) to `digits` decimals, as Excel's
+/// ROUNDUP and ROUNDDOWN do.
+fn round_digits(x: f64, digits: f64, up: bool) -> f64 {
+    let scale = 10f64.powf(digits.trunc());
+    let v = x.abs() * scale;
+    let r = if up { ceil(v) } else { floor(v) };
+    r.copysign(x) / scale
+}
+
+fn b(x: bool) -> f64 {
+    if x {
+        1.0
+    } else {
+        0.0
+    }
+}
+
+#[inline]
+pub fn run(code: &[Op], values: &[f64], s: &mut Scratch) -> f64 {
+    let st = &mut s.stack;
+    st.clear();
+    macro_rules! pop {
+        () => {
+            st.pop().unwrap_or(f64::NAN)
+        };
+    }
+    macro_rules! bin {
+        ($f:expr) => {{
+            let y = pop!();
+            let x = pop!();
+            st.push($f(x, y));
+        }};
+    }
+    for op in code {
+        match *op {
+            Op::Const(c) => st.push(c),
+            Op::Load(i) => st.push(values.get(i as usize).copied().unwrap_or(f64::NAN)),
+            Op::Add => bin!(|x, y| x + y),
+            Op::Sub => bin!(|x, y| x - y),
+            Op::Mul => bin!(|x, y| x * y),
+            Op::Div => bin!(|x, y| x / y),
+            Op::Mod => bin!(|x: f64, y: f64| x % y),
+            Op::Pow => bin!(|x: f64, y: f64| x.powf(y)),
+            Op::Eq => bin!(|x, y| b(x == y)),
+            Op::Ne => bin!(|x, y| b(x != y)),
+            Op::Lt => bin!(|x, y| b(x < y)),
+            Op::Le => bin!(|x, y| b(x <= y)),
+            Op::Gt => bin!(|x, y| b(x > y)),
+            Op::Ge => bin!(|x, y| b(x >= y)),
+            Op::And => bin!(|x, y| b(x != 0.0 && y != 0.0)),
+            Op::Or => bin!(|x, y| b(x != 0.0 || y != 0.0)),
+            Op::Neg => {
+                let x = pop!();
+                st.push(-x);
+            }
+            Op::Not => {
+                let x = pop!();
+                st.push(b(x == 0.0));
+            }
+            Op::Select => {
+                let e = pop!();
+                let t = pop!();
+                let c = pop!();
+                st.push(if c != 0.0 { t } else { e });
+            }
+            Op::Min(n) | Op::Max(n) => {
+                let is_min = matches!(op, Op::Min(_));
+                let start = st.len().saturating_sub(n as usize);
+                let mut acc = f64::NAN;
+                for &v in &st[start..] {
+                    acc = if acc.is_nan() {
+                        v
+                    } else if is_min {
+                        acc.min(v)
+                    } else {
+                        acc.max(v)
+                    };
+                }
+                st.truncate(start);
+                st.push(acc);
+            }
+            Op::Clamp => {
+                let hi = pop!();
+                let lo = pop!();
+                let x = pop!();
+                st.push(x.max(lo).min(hi));
+            }
+            Op::F1(f) => {
+                let x = pop!();
+                st.push(match f {
+                    F1::Ceil => ceil(x),
+                    F1::Floor => floor(x),
+                    F1::Round => x.round(),
+                    F1::Abs => x.abs(),
+                    F1::Sqrt => x.sqrt(),
+                    F1::Cbrt => x.cbrt(),
+                    F1::Ln => x.ln(),
+                    F1::Log2 => x.log2(),
+                    F1::Log10 => x.log10(),
+                    F1::Exp => x.exp(),
+                    F1::Pow2Ceil => pow2ceil(x),
+                });
+            }
+            Op::F2(f) => {
+                let y = pop!();
+                let x = pop!();
+                st.push(match f {
+                    F2::RoundUp => round_digits(x, y, true),
+                    F2::RoundDown => round_digits(x, y, false),
+                    F2::Pow => x.powf(y),
+                    F2::Log => x.log(y),
+                    F2::Hypot => x.hypot(y),
+                });
+            }
+        }
+    }
+    st.pop().unwrap_or(f64::NAN)
+}

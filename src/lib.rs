@@ -1,0 +1,138 @@
+//! gpuplan: size, price and budget rented cloud GPUs from an Excel template.
+//!
+//! The pipeline is **read → model → evaluate → plan → write**: [`read`] turns a workbook into a
+//! validated [`model::Input`]; [`formula`] compiles the Formulas sheet; [`plan`] evaluates every
+//! workload on every GPU offer and picks the cheapest plan that fits; [`write`] and [`report`]
+//! turn the plan into the workbook finance receives, JSON and a terminal summary. [`run`] is the
+//! command line's entry point.
+
+pub mod catalog;
+pub mod cli;
+pub mod error;
+pub mod formula;
+pub mod model;
+pub mod plan;
+pub mod read;
+pub mod report;
+pub mod suggest;
+pub mod write;
+
+use cli::{CalcArgs, Cli, Command};
+use error::{Error, Result};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+fn overrides(sets: &[String]) -> Result<Vec<read::Override>> {
+    sets.iter().map(|s| read::Override::parse(s)).collect()
+}
+
+/// Runs one command; the error, if any, carries its exit code.
+pub fn run(cli: Cli) -> Result<()> {
+    match cli.command {
+        Command::Init(a) => {
+            let example = if a.blank {
+                write::Example::None
+            } else {
+                match &a.example {
+                    None => write::Example::Team,
+                    Some(n) => write::Example::parse(n).ok_or_else(|| Error::Usage(format!("--example {n}: unknown example; choose team or api")))?,
+                }
+            };
+            if a.path.exists() && !a.force {
+                return Err(Error::Output {
+                    path: a.path.clone(),
+                    reason: "already exists; use --force to replace it".to_string(),
+                });
+            }
+            let bytes = write::template_bytes(a.lang.zh(), example)?;
+            write::save(&a.path, &bytes)?;
+            println!("wrote {}: fill in the {} sheet, then run `gpuplan calc {}`", a.path.display(), catalog::sheet_name("Workloads", a.lang.zh()), a.path.display());
+            Ok(())
+        }
+        Command::Check(a) => {
+            let input = read::read(&a.input, &overrides(&a.sets)?)?;
+            let plan = plan::plan(input)?;
+            let i = &plan.input;
+            let warnings = plan.warnings.iter().filter(|w| w.severity == model::Severity::Warning).count();
+            println!(
+                "ok: {} workloads, {} GPU offers, {} models, {} assumptions, {} formulas; {} planned, {} warning(s)",
+                i.workloads.len(),
+                i.gpus.len(),
+                i.models.len(),
+                i.assumptions.items.len(),
+                i.formulas.len(),
+                plan.planned_count(),
+                warnings
+            );
+            for w in plan.warnings.iter().filter(|w| w.severity == model::Severity::Warning) {
+                println!("warning: {}: {}", w.location, w.message);
+            }
+            Ok(())
+        }
+        Command::Explain(a) => {
+            let input = read::read(&a.input, &overrides(&a.sets)?)?;
+            let t = plan::trace(input, &a.workload, a.gpu.as_deref())?;
+            print!("{}", report::trace(&t));
+            Ok(())
+        }
+        Command::Catalog(a) => {
+            print!("{}", report::catalog(a.what == cli::CatalogKind::Gpus, a.format));
+            Ok(())
+        }
+        Command::Calc(a) => calc(&a),
+    }
+}
+
+/// `INPUT.plan.xlsx` beside the input.
+pub fn default_output(input: &Path) -> PathBuf {
+    let stem = input.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_else(|| "budget".into());
+    input.with_file_name(format!("{stem}.plan.xlsx"))
+}
+
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => false,
+    }
+}
+
+fn calc(a: &CalcArgs) -> Result<()> {
+    let default = default_output(&a.input);
+    let output = a.output.clone().unwrap_or_else(|| default.clone());
+    if same_file(&output, &a.input) || output == a.input {
+        return Err(Error::Usage(format!("the output {} is the input; choose another -o", output.display())));
+    }
+    if output.exists() && !a.force && output != default {
+        return Err(Error::Output {
+            path: output,
+            reason: "already exists; use --force to replace it".to_string(),
+        });
+    }
+    let input = read::read(&a.input, &overrides(&a.sets)?)?;
+    let plan = plan::plan(input)?;
+    let bytes = write::plan_bytes(&plan, a.lang.zh())?;
+    if let Some(j) = &a.json {
+        let text = serde_json::to_string_pretty(&report::json(&plan)).map_err(|e| Error::Internal(e.to_string()))? + "\n";
+        if j == "-" {
+            std::io::stdout().write_all(text.as_bytes()).map_err(|e| Error::Internal(e.to_string()))?;
+        } else {
+            let jp = PathBuf::from(j);
+            if same_file(&jp, &a.input) {
+                return Err(Error::Usage(format!("--json {j} is the input")));
+            }
+            write::save(&jp, text.as_bytes())?;
+        }
+    }
+    write::save(&output, &bytes)?;
+    if !a.quiet {
+        let color = report::use_color(&std::io::stderr());
+        let mut err = std::io::stderr();
+        let _ = write!(err, "{}", report::summary(&plan, color));
+        let _ = writeln!(err, "wrote {}", output.display());
+    }
+    let issues = plan.warnings.iter().filter(|w| w.severity == model::Severity::Warning).count();
+    if a.strict && issues > 0 {
+        return Err(Error::Strict { warnings: issues });
+    }
+    Ok(())
+}

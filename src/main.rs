@@ -1,0 +1,27 @@
+//! The gpuplan binary: parse the command line, run, print the error once, pick the exit code.
+
+use clap::Parser;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let cli = match gpuplan::cli::Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+    };
+    // A panic is a bug: report it as an internal error (exit 1). Temporary output files are
+    // removed as the stack unwinds, so no partial output is left.
+    std::panic::set_hook(Box::new(|info| {
+        eprintln!("error: internal error: {info}\nThis is a bug in gpuplan; please report it with the input file.");
+    }));
+    match std::panic::catch_unwind(|| gpuplan::run(cli)) {
+        Ok(Ok(())) => ExitCode::SUCCESS,
+        Ok(Err(e)) => {
+            eprintln!("error: {e}");
+            ExitCode::from(e.exit_code() as u8)
+        }
+        Err(_) => ExitCode::from(1),
+    }
+}

@@ -1,0 +1,544 @@
+//! Plain domain types: what a validated workbook says. No I/O here; `read/` builds these from
+//! cells (keeping cell addresses for messages) and every later stage only reads them.
+
+use serde::Serialize;
+use std::fmt;
+
+/// A cell address, kept so that later stages can say where a value came from.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+pub struct CellRef {
+    pub sheet: String,
+    /// 0-based row.
+    pub row: u32,
+    /// 0-based column.
+    pub col: u32,
+}
+
+impl CellRef {
+    pub fn new(sheet: impl Into<String>, row: u32, col: u32) -> Self {
+        CellRef {
+            sheet: sheet.into(),
+            row,
+            col,
+        }
+    }
+}
+
+/// `A`, `B`, … `XFD` for a 0-based column.
+pub fn column_letters(col: u32) -> String {
+    let mut n = col as u64 + 1;
+    let mut out = Vec::new();
+    while n > 0 {
+        let rem = ((n - 1) % 26) as u8;
+        out.push(b'A' + rem);
+        n = (n - 1) / 26;
+    }
+    out.reverse();
+    String::from_utf8(out).unwrap_or_default()
+}
+
+impl fmt::Display for CellRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}!{}{}", self.sheet, column_letters(self.col), self.row + 1)
+    }
+}
+
+/// What a workload does; it decides which memory terms apply.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    Inference,
+    Lora,
+    Qlora,
+    FullFinetune,
+    Pretrain,
+    ImageGen,
+    Batch,
+}
+
+impl Kind {
+    pub const ALL: [Kind; 7] = [
+        Kind::Inference,
+        Kind::Lora,
+        Kind::Qlora,
+        Kind::FullFinetune,
+        Kind::Pretrain,
+        Kind::ImageGen,
+        Kind::Batch,
+    ];
+
+    pub fn key(self) -> &'static str {
+        match self {
+            Kind::Inference => "inference",
+            Kind::Lora => "lora",
+            Kind::Qlora => "qlora",
+            Kind::FullFinetune => "full_finetune",
+            Kind::Pretrain => "pretrain",
+            Kind::ImageGen => "image_gen",
+            Kind::Batch => "batch",
+        }
+    }
+
+    pub fn zh(self) -> &'static str {
+        match self {
+            Kind::Inference => "推理",
+            Kind::Lora => "LoRA微调",
+            Kind::Qlora => "QLoRA微调",
+            Kind::FullFinetune => "全参微调",
+            Kind::Pretrain => "预训练",
+            Kind::ImageGen => "生图",
+            Kind::Batch => "批处理",
+        }
+    }
+
+    /// Parses a key or an alias in either language, case-insensitively.
+    pub fn parse(text: &str) -> Option<Kind> {
+        let t = normalize(text);
+        Kind::ALL.into_iter().find(|k| {
+            normalize(k.key()) == t
+                || normalize(k.zh()) == t
+                || match k {
+                    Kind::Inference => ["serving", "api", "在线服务"].iter().any(|a| normalize(a) == t),
+                    Kind::FullFinetune => ["full", "fullfinetuning", "finetune"].iter().any(|a| normalize(a) == t),
+                    Kind::Pretrain => ["pretraining", "training"].iter().any(|a| normalize(a) == t),
+                    Kind::ImageGen => ["image", "imagegeneration", "comfyui", "文生图"].iter().any(|a| normalize(a) == t),
+                    Kind::Batch => ["batchjob", "跑批"].iter().any(|a| normalize(a) == t),
+                    Kind::Lora => ["lora微调"].iter().any(|a| normalize(a) == t),
+                    Kind::Qlora => ["qlora微调"].iter().any(|a| normalize(a) == t),
+                }
+        })
+    }
+
+    pub fn is_training(self) -> bool {
+        matches!(self, Kind::Lora | Kind::Qlora | Kind::FullFinetune | Kind::Pretrain)
+    }
+
+    /// Inference and image generation serve users by default.
+    pub fn online_by_default(self) -> bool {
+        matches!(self, Kind::Inference | Kind::ImageGen)
+    }
+}
+
+/// Lower-case, without spaces, dashes, underscores or dots: how names and aliases compare.
+pub fn normalize(text: &str) -> String {
+    text.trim()
+        .to_lowercase()
+        .chars()
+        .filter(|c| !matches!(c, ' ' | '-' | '_' | '.' | '\u{3000}'))
+        .collect()
+}
+
+/// Number formats of weights and KV caches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Precision {
+    Fp32,
+    Fp16,
+    Bf16,
+    Fp8,
+    Int8,
+    Int4,
+}
+
+impl Precision {
+    pub const ALL: [Precision; 6] = [
+        Precision::Fp32,
+        Precision::Fp16,
+        Precision::Bf16,
+        Precision::Fp8,
+        Precision::Int8,
+        Precision::Int4,
+    ];
+    /// What a KV cache may be stored as.
+    pub const KV: [Precision; 4] = [Precision::Fp16, Precision::Bf16, Precision::Fp8, Precision::Int8];
+
+    pub fn key(self) -> &'static str {
+        match self {
+            Precision::Fp32 => "fp32",
+            Precision::Fp16 => "fp16",
+            Precision::Bf16 => "bf16",
+            Precision::Fp8 => "fp8",
+            Precision::Int8 => "int8",
+            Precision::Int4 => "int4",
+        }
+    }
+
+    pub fn bytes(self) -> f64 {
+        match self {
+            Precision::Fp32 => 4.0,
+            Precision::Fp16 | Precision::Bf16 => 2.0,
+            Precision::Fp8 | Precision::Int8 => 1.0,
+            Precision::Int4 => 0.5,
+        }
+    }
+
+    /// The least CUDA compute capability that runs this precision natively, if any.
+    pub fn min_compute_capability(self) -> Option<f64> {
+        match self {
+            Precision::Bf16 => Some(8.0),
+            Precision::Fp8 => Some(8.9),
+            _ => None,
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Precision> {
+        let t = normalize(text);
+        let alias = match t.as_str() {
+            "float32" | "full" | "32bit" | "单精度" => "fp32",
+            "float16" | "half" | "16bit" | "半精度" => "fp16",
+            "bfloat16" => "bf16",
+            "float8" | "e4m3" | "8bitfloat" => "fp8",
+            "8bit" | "q8" | "w8a16" => "int8",
+            "4bit" | "nf4" | "q4" | "gptq" | "awq" | "w4a16" => "int4",
+            other => other,
+        };
+        Precision::ALL.into_iter().find(|p| p.key() == alias)
+    }
+}
+
+macro_rules! numeric_fields {
+    ($(#[$meta:meta])* $name:ident { $($field:ident),* $(,)? }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Default, PartialEq, Serialize)]
+        pub struct $name { $(pub $field: Option<f64>,)* }
+
+        impl $name {
+            /// The column keys, in sheet order.
+            pub const NAMES: &'static [&'static str] = &[$(stringify!($field)),*];
+
+            /// The value of a column by key; `None` when the key is not one of these columns.
+            pub fn get(&self, key: &str) -> Option<Option<f64>> {
+                match key { $(stringify!($field) => Some(self.$field),)* _ => None }
+            }
+
+            /// A mutable handle on a column by key.
+            pub fn get_mut(&mut self, key: &str) -> Option<&mut Option<f64>> {
+                match key { $(stringify!($field) => Some(&mut self.$field),)* _ => None }
+            }
+        }
+    };
+}
+
+numeric_fields! {
+    /// The numeric columns of a workload row, exactly as given (blank is `None`); defaults are
+    /// applied where the formulas' variables are bound, so that `has_<key>` can tell them apart.
+    WorkloadNumbers {
+        params_b, context_len, avg_tokens, concurrency, base_concurrency, peak_hours_per_day,
+        batch_size, tokens_per_s_per_request, min_tokens_per_s, target_tps, train_tokens_m,
+        hours_per_month, runs_per_month, redundancy, max_gpus, resolution, vram_gib,
+        pilot_vram_gib, pilot_concurrency, storage_gb, egress_gb,
+    }
+}
+
+/// A model's architecture; zero where a figure is unknown (image models have no KV cache).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ModelSpec {
+    pub name: String,
+    pub params_b: f64,
+    pub layers: f64,
+    pub hidden: f64,
+    pub heads: f64,
+    pub kv_heads: f64,
+    pub head_dim: f64,
+    pub ffn: f64,
+    pub vocab: f64,
+}
+
+impl ModelSpec {
+    pub const FIELDS: [&'static str; 8] = ["params_b", "layers", "hidden", "heads", "kv_heads", "head_dim", "ffn", "vocab"];
+
+    pub fn field(&self, key: &str) -> f64 {
+        match key {
+            "params_b" => self.params_b,
+            "layers" => self.layers,
+            "hidden" => self.hidden,
+            "heads" => self.heads,
+            "kv_heads" => self.kv_heads,
+            "head_dim" => self.head_dim,
+            "ffn" => self.ffn,
+            "vocab" => self.vocab,
+            _ => 0.0,
+        }
+    }
+
+    /// A transformer language model (it has layers and heads, hence a KV cache).
+    pub fn has_architecture(&self) -> bool {
+        self.layers > 0.0 && self.kv_heads > 0.0 && self.head_dim > 0.0
+    }
+}
+
+/// One validated workload row.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Workload {
+    pub name: String,
+    pub kind: Kind,
+    /// The model as resolved (from the Models sheet or the catalog); `None` for a workload sized
+    /// only by `vram_gib` or by `params_b` with no known architecture.
+    pub model: Option<ModelSpec>,
+    pub precision: Precision,
+    pub kv_precision: Precision,
+    pub numbers: WorkloadNumbers,
+    pub online: bool,
+    pub spot_ok: bool,
+    /// Pinned GPU (a `gpu` value of the GPUs sheet).
+    pub gpu: Option<String>,
+    pub notes: String,
+    /// Where the row is: `Workloads!A5` (the name cell).
+    pub cell: CellRef,
+}
+
+impl Workload {
+    /// Parameters in billions: the row's own figure, else the model's.
+    pub fn params_b(&self) -> f64 {
+        self.numbers
+            .params_b
+            .or(self.model.as_ref().map(|m| m.params_b))
+            .unwrap_or(0.0)
+    }
+}
+
+/// One GPU offer: a GPU model at a provider, prices per GPU.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GpuOffer {
+    pub gpu: String,
+    pub provider: String,
+    pub vram_gib: f64,
+    pub bandwidth_gbs: f64,
+    pub fp16_tflops: f64,
+    pub compute_capability: f64,
+    pub nvlink: bool,
+    pub gpus_per_node: f64,
+    pub on_demand_hourly: Option<f64>,
+    pub monthly: Option<f64>,
+    pub spot_hourly: Option<f64>,
+    pub reserved_monthly: Option<f64>,
+    pub billing_granularity_min: f64,
+    pub min_rental_min: f64,
+    pub available: bool,
+    /// Where the row is, when it came from the user's sheet.
+    pub cell: Option<CellRef>,
+}
+
+impl GpuOffer {
+    /// `RTX 4090 @ example`.
+    pub fn label(&self) -> String {
+        if self.provider.is_empty() {
+            self.gpu.clone()
+        } else {
+            format!("{} @ {}", self.gpu, self.provider)
+        }
+    }
+}
+
+/// Where a value came from, for the Assumptions tab and for warnings.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Source {
+    Sheet(String),
+    Default,
+    Set,
+}
+
+impl fmt::Display for Source {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Source::Sheet(cell) => write!(f, "{cell}"),
+            Source::Default => write!(f, "default"),
+            Source::Set => write!(f, "--set"),
+        }
+    }
+}
+
+/// An assumption's value: a number, a yes/no, or a label (`currency`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Value {
+    Number(f64),
+    Bool(bool),
+    Text(String),
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Number(n) => write!(f, "{}", format_number(*n)),
+            Value::Bool(b) => write!(f, "{}", if *b { "yes" } else { "no" }),
+            Value::Text(t) => write!(f, "{t}"),
+        }
+    }
+}
+
+/// A number as a person writes it: no trailing `.0`, at most 6 significant decimals.
+pub fn format_number(n: f64) -> String {
+    if n.fract() == 0.0 && n.abs() < 1e15 {
+        format!("{}", n as i64)
+    } else {
+        let s = format!("{n:.6}");
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Assumption {
+    pub key: String,
+    pub value: Value,
+    pub unit: String,
+    pub note: String,
+    pub source: Source,
+}
+
+/// The Assumptions sheet after defaults and `--set` are applied.
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+pub struct Assumptions {
+    pub items: Vec<Assumption>,
+}
+
+impl Assumptions {
+    pub fn get(&self, key: &str) -> Option<&Assumption> {
+        self.items.iter().find(|a| a.key == key)
+    }
+
+    /// A numeric assumption, or `default` if it is absent or not a number.
+    pub fn number(&self, key: &str, default: f64) -> f64 {
+        match self.get(key).map(|a| &a.value) {
+            Some(Value::Number(n)) => *n,
+            _ => default,
+        }
+    }
+
+    pub fn currency(&self) -> String {
+        match self.get("currency").map(|a| &a.value) {
+            Some(Value::Text(t)) if !t.trim().is_empty() => t.trim().to_uppercase(),
+            _ => "CNY".to_string(),
+        }
+    }
+}
+
+/// When a formula is evaluated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Scope {
+    /// Once for every (workload, GPU offer).
+    Candidate,
+    /// Once, after the plan is chosen.
+    Portfolio,
+}
+
+impl Scope {
+    pub fn key(self) -> &'static str {
+        match self {
+            Scope::Candidate => "candidate",
+            Scope::Portfolio => "portfolio",
+        }
+    }
+}
+
+/// Whether a formula is gpuplan's, a user's replacement of one, or a user's own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Origin {
+    Default,
+    Replaced,
+    User,
+}
+
+/// One row of the Formulas sheet.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FormulaDef {
+    pub name: String,
+    pub expression: String,
+    pub scope: Scope,
+    pub unit: String,
+    pub description: String,
+    pub origin: Origin,
+    /// The expression's cell, when the row came from the user's sheet.
+    pub cell: Option<CellRef>,
+}
+
+impl FormulaDef {
+    /// `Formulas!B7 (fits)` or `formula fits` for messages.
+    pub fn location(&self) -> String {
+        match &self.cell {
+            Some(cell) => format!("{cell} ({})", self.name),
+            None => format!("formula {}", self.name),
+        }
+    }
+}
+
+/// How serious a warning is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Severity {
+    Info,
+    Warning,
+}
+
+/// Something the user should know; never silent.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Warning {
+    pub severity: Severity,
+    #[serde(rename = "where")]
+    pub location: String,
+    pub message: String,
+}
+
+impl Warning {
+    pub fn warning(location: impl Into<String>, message: impl Into<String>) -> Self {
+        Warning {
+            severity: Severity::Warning,
+            location: location.into(),
+            message: message.into(),
+        }
+    }
+    pub fn info(location: impl Into<String>, message: impl Into<String>) -> Self {
+        Warning {
+            severity: Severity::Info,
+            location: location.into(),
+            message: message.into(),
+        }
+    }
+}
+
+/// A validated input workbook: everything the engine needs.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Input {
+    pub file: std::path::PathBuf,
+    pub workloads: Vec<Workload>,
+    pub gpus: Vec<GpuOffer>,
+    /// The catalog after the Models sheet's rows are merged in.
+    pub models: Vec<ModelSpec>,
+    pub assumptions: Assumptions,
+    pub formulas: Vec<FormulaDef>,
+    /// Read-time notices: sheets taken from defaults, models guessed, figures filled from the catalog.
+    pub notices: Vec<Warning>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn column_letters_cover_one_two_and_three_letters() {
+        assert_eq!(column_letters(0), "A");
+        assert_eq!(column_letters(25), "Z");
+        assert_eq!(column_letters(26), "AA");
+        assert_eq!(column_letters(16383), "XFD");
+    }
+
+    #[test]
+    fn kind_aliases_in_both_languages() {
+        assert_eq!(Kind::parse("LoRA微调"), Some(Kind::Lora));
+        assert_eq!(Kind::parse(" Full_Finetune "), Some(Kind::FullFinetune));
+        assert_eq!(Kind::parse("生图"), Some(Kind::ImageGen));
+        assert_eq!(Kind::parse("推理"), Some(Kind::Inference));
+        assert_eq!(Kind::parse("video"), None);
+    }
+
+    #[test]
+    fn precision_bytes_and_aliases() {
+        assert_eq!(Precision::parse("NF4"), Some(Precision::Int4));
+        assert_eq!(Precision::parse("BF16").map(Precision::bytes), Some(2.0));
+        assert_eq!(Precision::Int4.bytes(), 0.5);
+        assert_eq!(Precision::parse("fp64"), None);
+    }
+}

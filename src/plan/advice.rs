@@ -1,0 +1,116 @@
+//! The advice line of a planned workload, in the seeds' terms: utilization, the rule of thumb for
+//! billing, and what the chosen mode saves against the next best option.
+
+use super::Mode;
+use crate::model::format_number;
+use serde::Serialize;
+
+/// The seeds' utilization bands (seed 001 §3.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Band {
+    /// Under 20%: on-demand.
+    Low,
+    /// 20–50%: on-demand, with spot for batch work.
+    Moderate,
+    /// 50–70%: a monthly or reserved base plus on-demand burst.
+    High,
+    /// Over 70%: monthly.
+    Full,
+}
+
+impl Band {
+    pub fn of(utilization: f64) -> Band {
+        if utilization < 0.2 {
+            Band::Low
+        } else if utilization < 0.5 {
+            Band::Moderate
+        } else if utilization <= 0.7 {
+            Band::High
+        } else {
+            Band::Full
+        }
+    }
+
+    fn text(self, zh: bool) -> &'static str {
+        match (self, zh) {
+            (Band::Low, false) => "on-demand",
+            (Band::Moderate, false) => "on-demand, spot for batch work",
+            (Band::High, false) => "monthly or reserved base plus on-demand burst",
+            (Band::Full, false) => "monthly",
+            (Band::Low, true) => "按量计费",
+            (Band::Moderate, true) => "按量为主，批任务配合竞价",
+            (Band::High, true) => "包月或预留保底 + 按量应对峰值",
+            (Band::Full, true) => "包月",
+        }
+    }
+}
+
+/// Why a workload got its mode, ready to be written in either language.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Advice {
+    pub utilization: f64,
+    pub band: Band,
+    /// Below `monthly_min_utilization`: never monthly.
+    pub below_monthly_minimum: bool,
+    pub mode: Mode,
+    /// The next best option with another mode: its mode and cost ratio to the chosen one.
+    pub next: Option<(Mode, f64)>,
+}
+
+impl Advice {
+    pub fn text(&self, zh: bool) -> String {
+        let pct = format_number((self.utilization * 100.0).round());
+        let mut s = if zh {
+            format!("利用率 {pct}%：建议{}", self.band.text(true))
+        } else {
+            format!("utilization {pct}%: {}", self.band.text(false))
+        };
+        if self.below_monthly_minimum {
+            s.push_str(if zh { "，不建议包月" } else { ", never monthly" });
+        }
+        let chosen = self.mode.label(zh);
+        match self.next {
+            Some((m, ratio)) => {
+                let r = format!("{:.1}", ratio);
+                if zh {
+                    s.push_str(&format!("；选用{chosen}，{}要贵 {r} 倍", m.label(true)));
+                } else {
+                    s.push_str(&format!("; chose {chosen}; {} would cost {r}× more", m.label(false)));
+                }
+            }
+            None => s.push_str(&if zh {
+                format!("；选用{chosen}（唯一可用的计费方式）")
+            } else {
+                format!("; chose {chosen} (the only billing mode offered)")
+            }),
+        }
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bands_follow_the_seed_rule_of_thumb() {
+        assert_eq!(Band::of(0.1), Band::Low);
+        assert_eq!(Band::of(0.41), Band::Moderate);
+        assert_eq!(Band::of(0.6), Band::High);
+        assert_eq!(Band::of(1.0), Band::Full);
+    }
+
+    #[test]
+    fn advice_reads_like_the_seeds() {
+        let a = Advice {
+            utilization: 300.0 / 730.0,
+            band: Band::Moderate,
+            below_monthly_minimum: false,
+            mode: Mode::OnDemand,
+            next: Some((Mode::Monthly, 2.11)),
+        };
+        assert_eq!(a.text(false), "utilization 41%: on-demand, spot for batch work; chose on-demand; monthly would cost 2.1× more");
+        assert!(a.text(true).starts_with("利用率 41%"));
+    }
+}

@@ -1,0 +1,236 @@
+//! The workbook container, opened defensively: size and magic bytes first, then the zip is
+//! inspected (entry count, real inflated sizes, compression ratio, the shared-strings count that
+//! calamine would reserve) before calamine parses anything, and sheets are streamed cell by cell
+//! under row, column and cell caps. calamine's dense ranges are never built.
+
+use crate::error::Error;
+use calamine::{DataRef, Reader, Xlsx};
+use std::io::{Cursor, Read};
+use std::path::Path;
+
+/// Largest input file accepted.
+pub const MAX_FILE_BYTES: u64 = 50 * 1024 * 1024;
+/// Most zip entries accepted (a workbook has a few dozen).
+const MAX_ENTRIES: usize = 10_000;
+/// Largest inflated size of one entry, and of all together.
+const MAX_ENTRY_BYTES: u64 = 256 * 1024 * 1024;
+const MAX_TOTAL_BYTES: u64 = 512 * 1024 * 1024;
+/// An entry that inflates more than this many times its compressed size (and past 16 MiB) is a zip bomb.
+const MAX_RATIO: u64 = 200;
+/// Row and column caps per sheet, and a cap on cells in all.
+pub const MAX_ROWS: u32 = 100_000;
+pub const MAX_COLS: u32 = 256;
+const MAX_CELLS: usize = 4_000_000;
+
+/// A cell value as read, before any typing.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Raw {
+    Number(f64),
+    Text(String),
+    Bool(bool),
+    /// A spreadsheet error value such as `#DIV/0!`.
+    Error(String),
+    /// A date or time (Excel serial number).
+    Date(f64),
+}
+
+/// A sheet's non-empty cells, in reading order (row-major).
+#[derive(Debug, Clone, Default)]
+pub struct RawSheet {
+    /// The sheet's name as written in the workbook.
+    pub name: String,
+    pub cells: Vec<(u32, u32, Raw)>,
+}
+
+/// An opened, inspected workbook.
+pub struct Workbook {
+    inner: Xlsx<Cursor<Vec<u8>>>,
+    names: Vec<String>,
+}
+
+fn unreadable(path: &Path, reason: impl Into<String>) -> Error {
+    Error::Unreadable {
+        file: path.to_path_buf(),
+        reason: reason.into(),
+    }
+}
+
+/// Reads the file (at most [`MAX_FILE_BYTES`]) and refuses what is not a sound xlsx package.
+pub fn open(path: &Path) -> Result<Workbook, Error> {
+    let meta = std::fs::metadata(path).map_err(|e| unreadable(path, format!("cannot read the file: {e}")))?;
+    if meta.is_dir() {
+        return Err(unreadable(path, "is a folder, not an .xlsx file"));
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(unreadable(
+            path,
+            format!("the file is {} MB; gpuplan reads workbooks of at most 50 MB", meta.len() / 1_000_000),
+        ));
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    std::fs::File::open(path)
+        .and_then(|f| f.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes))
+        .map_err(|e| unreadable(path, format!("cannot read the file: {e}")))?;
+    open_bytes(path, bytes)
+}
+
+/// As [`open`], on bytes already read.
+pub fn open_bytes(path: &Path, bytes: Vec<u8>) -> Result<Workbook, Error> {
+    if bytes.is_empty() {
+        return Err(unreadable(path, "the file is empty; expected an .xlsx workbook"));
+    }
+    if bytes.starts_with(&[0xD0, 0xCF, 0x11, 0xE0]) {
+        return Err(unreadable(
+            path,
+            "this is a legacy .xls workbook or a password-protected .xlsx (both are OLE containers); \
+             open it in Excel or LibreOffice and save it as .xlsx without a password",
+        ));
+    }
+    if !bytes.starts_with(b"PK\x03\x04") {
+        let looks_like_text = bytes.iter().take(512).all(|b| b.is_ascii_graphic() || b.is_ascii_whitespace() || *b >= 0x80);
+        let what = if looks_like_text {
+            "it looks like a text or CSV file"
+        } else {
+            "it is not a zip package"
+        };
+        return Err(unreadable(
+            path,
+            format!("not an .xlsx workbook ({what}); open it in Excel or LibreOffice and save it as .xlsx"),
+        ));
+    }
+    inspect_zip(path, &bytes)?;
+    let inner = Xlsx::new(Cursor::new(bytes)).map_err(|e| unreadable(path, format!("not a readable .xlsx workbook: {e}")))?;
+    let names = inner.sheet_names();
+    Ok(Workbook { inner, names })
+}
+
+/// Checks every entry by inflating it (declared sizes can lie) and the shared-strings header.
+fn inspect_zip(path: &Path, bytes: &[u8]) -> Result<(), Error> {
+    let damaged = |e: &dyn std::fmt::Display| unreadable(path, format!("the workbook is damaged or truncated ({e}); save it again from Excel or LibreOffice"));
+    let mut zip = zip::ZipArchive::new(Cursor::new(bytes)).map_err(|e| damaged(&e))?;
+    if zip.len() > MAX_ENTRIES {
+        return Err(unreadable(path, format!("the package has {} parts; a workbook has a few dozen", zip.len())));
+    }
+    let mut is_ods = false;
+    let mut total: u64 = 0;
+    let mut buf = vec![0u8; 64 * 1024];
+    for i in 0..zip.len() {
+        let mut entry = zip.by_index(i).map_err(|e| damaged(&e))?;
+        let name = entry.name().map(|n| n.to_string()).map_err(|e| damaged(&e))?;
+        if name == "mimetype" {
+            is_ods = true;
+        }
+        let compressed = entry.compressed_size().max(1);
+        let declared = entry.size();
+        if declared > MAX_ENTRY_BYTES || declared / compressed > MAX_RATIO && declared > 16 << 20 {
+            return Err(bomb(path, &name, declared));
+        }
+        let mut inflated: u64 = 0;
+        let mut head: Vec<u8> = Vec::new();
+        loop {
+            let n = entry.read(&mut buf).map_err(|e| damaged(&e))?;
+            if n == 0 {
+                break;
+            }
+            if head.len() < 4096 {
+                head.extend_from_slice(&buf[..n.min(4096 - head.len())]);
+            }
+            inflated += n as u64;
+            total += n as u64;
+            if inflated > MAX_ENTRY_BYTES || inflated / compressed > MAX_RATIO && inflated > 16 << 20 || total > MAX_TOTAL_BYTES {
+                return Err(bomb(path, &name, inflated));
+            }
+        }
+        if name.ends_with("sharedStrings.xml") {
+            if let Some(count) = attribute_number(&head, "uniqueCount") {
+                // Each string costs at least `<si><t/></si>`; a larger claim is a lie that would make
+                // calamine reserve terabytes.
+                if count > inflated / 8 + 16 {
+                    return Err(unreadable(
+                        path,
+                        format!("{name} claims {count} strings but holds {inflated} bytes; the file is damaged or hostile"),
+                    ));
+                }
+            }
+        }
+    }
+    if is_ods {
+        return Err(unreadable(
+            path,
+            "this is an OpenDocument (.ods) spreadsheet; save it as .xlsx (Excel 2007-365) and run again",
+        ));
+    }
+    Ok(())
+}
+
+fn bomb(path: &Path, name: &str, size: u64) -> Error {
+    unreadable(
+        path,
+        format!("the part {name} inflates to over {} MB; refusing it as a zip bomb", size / 1_000_000),
+    )
+}
+
+fn attribute_number(head: &[u8], attr: &str) -> Option<u64> {
+    let text = String::from_utf8_lossy(head);
+    let at = text.find(&format!("{attr}=\""))? + attr.len() + 2;
+    let digits: String = text[at..].chars().take_while(|c| c.is_ascii_digit()).collect();
+    digits.parse().ok()
+}
+
+impl Workbook {
+    pub fn sheet_names(&self) -> &[String] {
+        &self.names
+    }
+
+    /// Streams one sheet's non-empty cells, refusing a cell past the row or column cap.
+    pub fn read_sheet(&mut self, path: &Path, name: &str, cells_so_far: &mut usize) -> Result<RawSheet, Error> {
+        let mut reader = self
+            .inner
+            .worksheet_cells_reader(name)
+            .map_err(|e| unreadable(path, format!("sheet {name} cannot be read: {e}")))?;
+        let mut sheet = RawSheet {
+            name: name.to_string(),
+            cells: Vec::new(),
+        };
+        loop {
+            let cell = match reader.next_cell() {
+                Ok(Some(c)) => c,
+                Ok(None) => break,
+                Err(e) => return Err(unreadable(path, format!("sheet {name} is damaged: {e}"))),
+            };
+            let (row, col) = cell.get_position();
+            let raw = match cell.get_value() {
+                DataRef::Empty => continue,
+                DataRef::Float(f) => Raw::Number(*f),
+                DataRef::Int(i) => Raw::Number(*i as f64),
+                DataRef::Bool(b) => Raw::Bool(*b),
+                DataRef::String(s) => Raw::Text(s.clone()),
+                DataRef::SharedString(s) => Raw::Text((*s).to_string()),
+                DataRef::DateTime(d) => Raw::Date(d.as_f64()),
+                DataRef::DateTimeIso(s) | DataRef::DurationIso(s) => Raw::Text(s.clone()),
+                DataRef::Error(e) => Raw::Error(e.to_string()),
+            };
+            if let Raw::Text(t) = &raw {
+                if t.trim().is_empty() {
+                    continue;
+                }
+            }
+            if row >= MAX_ROWS || col >= MAX_COLS {
+                let cell = crate::model::CellRef::new(name, row, col);
+                return Err(Error::input(
+                    path,
+                    cell.to_string(),
+                    format!(
+                        "a value this far out is beyond what gpuplan reads (at most {MAX_ROWS} rows and {MAX_COLS} columns per sheet); delete it or move the table up"
+                    ),
+                ));
+            }
+            *cells_so_far += 1;
+            if *cells_so_far > MAX_CELLS {
+                return Err(unreadable(path, format!("the workbook holds more than {MAX_CELLS} cells; gpuplan reads at most that")));
+            }
+            sheet.cells.push((row, col, raw));
+        }
+        Ok(sheet)
+    }
+}

@@ -1,0 +1,268 @@
+//! What goes to the terminal and to scripts: the plan as JSON (SPEC §8.4), the short summary
+//! table, the formula trace of `explain`, and the catalogs.
+
+use crate::model::{format_number, GpuOffer, ModelSpec, Severity};
+use crate::plan::{Mode, Plan, Trace};
+use serde_json::{json, Map, Value};
+
+/// `¥1,628.00`, `$12.50`, `1,000.00 EUR`.
+pub fn money(currency: &str, v: f64) -> String {
+    let neg = v < 0.0;
+    let cents = (v.abs() * 100.0).round() as u128;
+    let whole = (cents / 100).to_string();
+    let mut grouped = String::new();
+    for (i, c) in whole.chars().enumerate() {
+        if i > 0 && (whole.len() - i) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(c);
+    }
+    let n = format!("{grouped}.{:02}", cents % 100);
+    let sign = if neg { "-" } else { "" };
+    match currency {
+        "CNY" | "RMB" => format!("{sign}¥{n}"),
+        "USD" => format!("{sign}${n}"),
+        "EUR" => format!("{sign}€{n}"),
+        other => format!("{sign}{n} {other}"),
+    }
+}
+
+fn num(v: f64) -> Value {
+    serde_json::Number::from_f64(v).map(Value::Number).unwrap_or(Value::Null)
+}
+
+/// The plan as JSON: the keys of SPEC §8.4 (never renamed or dropped), plus more.
+pub fn json(plan: &Plan) -> Value {
+    let input = &plan.input;
+    let workloads: Vec<Value> = input
+        .workloads
+        .iter()
+        .enumerate()
+        .map(|(i, w)| {
+            let mut o = Map::new();
+            o.insert("name".into(), json!(w.name));
+            o.insert("kind".into(), json!(w.kind.key()));
+            match plan.chosen(i) {
+                Some((c, ch)) => {
+                    let g = &input.gpus[c.offer];
+                    let get = |n: &str| plan.value(c, n).map_or(Value::Null, num);
+                    o.insert("planned".into(), json!(true));
+                    o.insert("gpu".into(), json!(g.gpu));
+                    o.insert("provider".into(), json!(g.provider));
+                    o.insert("mode".into(), json!(ch.mode.key()));
+                    for k in ["gpus_per_replica", "replicas", "instances", "gpus_total"] {
+                        o.insert(k.into(), get(k));
+                    }
+                    o.insert("gpu_cost".into(), num(ch.gpu_cost));
+                    o.insert("cold_start_cost".into(), num(ch.cold_start_cost));
+                    o.insert("rework_cost".into(), num(ch.rework_cost));
+                    o.insert("storage_cost".into(), num(ch.storage_cost));
+                    o.insert("egress_cost".into(), num(ch.egress_cost));
+                    o.insert("tco".into(), num(ch.tco));
+                    o.insert("utilization".into(), num(ch.advice.utilization));
+                    let costs: Map<String, Value> = Mode::ALL.iter().map(|m| (m.key().to_string(), c.cost(*m).map_or(Value::Null, num))).collect();
+                    o.insert("costs".into(), Value::Object(costs));
+                    let values: Map<String, Value> = plan
+                        .columns
+                        .iter()
+                        .zip(&c.values)
+                        .map(|(col, v)| (col.name.clone(), if col.is_bool { json!(*v != 0.0) } else { num(*v) }))
+                        .collect();
+                    o.insert("values".into(), Value::Object(values));
+                    o.insert("advice".into(), json!(ch.advice.text(false)));
+                }
+                None => {
+                    o.insert("planned".into(), json!(false));
+                    for k in ["gpu", "provider", "mode", "gpus_per_replica", "replicas", "instances", "gpus_total", "gpu_cost", "tco", "advice"] {
+                        o.insert(k.into(), Value::Null);
+                    }
+                    let costs: Map<String, Value> = Mode::ALL.iter().map(|m| (m.key().to_string(), Value::Null)).collect();
+                    o.insert("costs".into(), Value::Object(costs));
+                    o.insert("values".into(), json!({}));
+                }
+            }
+            Value::Object(o)
+        })
+        .collect();
+    let mut totals = Map::new();
+    for (name, v) in &plan.totals {
+        totals.insert(name.clone(), num(*v));
+    }
+    if let Some(v) = plan.total("trial_reserve_cost") {
+        totals.insert("trial_reserve".into(), num(v));
+    }
+    let warnings: Vec<Value> = plan.warnings.iter().map(|w| json!({"severity": w.severity, "where": w.location, "message": w.message})).collect();
+    json!({
+        "gpuplan_version": env!("CARGO_PKG_VERSION"),
+        "currency": input.assumptions.currency(),
+        "input": input.file.display().to_string(),
+        "workloads": workloads,
+        "totals": totals,
+        "warnings": warnings,
+    })
+}
+
+/// Whether to colour output: a terminal, and no `NO_COLOR`.
+pub fn use_color<T: std::io::IsTerminal>(stream: &T) -> bool {
+    stream.is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+}
+
+fn pad(s: &str, width: usize) -> String {
+    let w: usize = s.chars().map(|c| if c.is_ascii() { 1 } else { 2 }).sum();
+    format!("{s}{}", " ".repeat(width.saturating_sub(w)))
+}
+
+/// Aligned rows of cells.
+fn table(rows: &[Vec<String>], right: &[bool]) -> String {
+    let cols = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let width = |s: &str| s.chars().map(|c| if c.is_ascii() { 1 } else { 2 }).sum::<usize>();
+    let widths: Vec<usize> = (0..cols).map(|c| rows.iter().filter_map(|r| r.get(c)).map(|s| width(s)).max().unwrap_or(0)).collect();
+    let mut out = String::new();
+    for r in rows {
+        let line: Vec<String> = r
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                if right.get(i).copied().unwrap_or(false) {
+                    format!("{}{s}", " ".repeat(widths[i].saturating_sub(width(s))))
+                } else {
+                    pad(s, widths[i])
+                }
+            })
+            .collect();
+        out.push_str(line.join("  ").trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+/// The terminal summary of a plan.
+pub fn summary(plan: &Plan, color: bool) -> String {
+    let cur = plan.input.assumptions.currency();
+    let (b, y, r, z) = if color { ("\x1b[1m", "\x1b[33m", "\x1b[31m", "\x1b[0m") } else { ("", "", "", "") };
+    let mut rows = vec![vec!["workload".to_string(), "GPU × count".to_string(), "mode".to_string(), "monthly cost".to_string()]];
+    for (i, w) in plan.input.workloads.iter().enumerate() {
+        match plan.chosen(i) {
+            Some((c, ch)) => {
+                let g = &plan.input.gpus[c.offer];
+                let n = plan.value(c, "gpus_total").unwrap_or(0.0);
+                rows.push(vec![w.name.clone(), format!("{} × {}", g.gpu, format_number(n)), ch.mode.label(false).to_string(), money(&cur, ch.tco)]);
+            }
+            None => rows.push(vec![w.name.clone(), format!("{r}unplanned{z}"), "-".into(), "-".into()]),
+        }
+    }
+    let mut out = table(&rows, &[false, false, false, true]);
+    let t = |n: &str| plan.total(n).unwrap_or(0.0);
+    let lines = [
+        ("GPU", t("gpu_cost")),
+        ("storage", t("storage_cost")),
+        ("egress", t("egress_cost")),
+        ("trial reserve", t("trial_reserve_cost")),
+        ("ops labour", t("ops_cost")),
+    ];
+    let mut trows: Vec<Vec<String>> = lines.iter().filter(|(_, v)| *v != 0.0).map(|(l, v)| vec![l.to_string(), money(&cur, *v)]).collect();
+    trows.push(vec!["total".into(), money(&cur, t("total"))]);
+    trows.push(vec![format!("{b}total with safety margin{z}"), format!("{b}{}{z}", money(&cur, t("total_with_margin")))]);
+    out.push('\n');
+    out.push_str(&table(&trows, &[false, true]));
+    let warn: Vec<_> = plan.warnings.iter().filter(|w| w.severity == Severity::Warning).collect();
+    let notes = plan.warnings.len() - warn.len();
+    if !warn.is_empty() {
+        out.push('\n');
+        for w in warn {
+            out.push_str(&format!("{y}warning{z}: {}: {}\n", w.location, w.message));
+        }
+    }
+    if notes > 0 {
+        out.push_str(&format!("({notes} note(s) in the Warnings tab)\n"));
+    }
+    out
+}
+
+/// The formula trace of `explain`.
+pub fn trace(t: &Trace) -> String {
+    let mut rows = vec![vec!["formula".into(), "value".into(), "unit".into(), "expression".into()]];
+    for l in &t.lines {
+        let v = if l.is_bool { if l.value != 0.0 { "yes".into() } else { "no".into() } } else { format_number(l.value) };
+        rows.push(vec![l.name.clone(), v, l.unit.clone(), l.expression.clone()]);
+    }
+    format!("{} on {}\n\n{}", t.workload, t.offer, table(&rows, &[false, true, false, false]))
+}
+
+fn opt(v: Option<f64>) -> String {
+    v.map(format_number).unwrap_or_default()
+}
+
+fn gpu_rows(gpus: &[GpuOffer]) -> Vec<Vec<String>> {
+    let mut rows = vec![["gpu", "provider", "vram_gib", "bandwidth_gbs", "fp16_tflops", "compute_capability", "nvlink", "gpus_per_node", "on_demand_hourly", "monthly", "spot_hourly", "reserved_monthly"].map(String::from).to_vec()];
+    for g in gpus {
+        rows.push(vec![
+            g.gpu.clone(),
+            g.provider.clone(),
+            format_number(g.vram_gib),
+            format_number(g.bandwidth_gbs),
+            format_number(g.fp16_tflops),
+            format_number(g.compute_capability),
+            if g.nvlink { "yes" } else { "no" }.into(),
+            format_number(g.gpus_per_node),
+            opt(g.on_demand_hourly),
+            opt(g.monthly),
+            opt(g.spot_hourly),
+            opt(g.reserved_monthly),
+        ]);
+    }
+    rows
+}
+
+fn model_rows(models: &[ModelSpec]) -> Vec<Vec<String>> {
+    let mut rows = vec![["name", "params_b", "layers", "hidden", "heads", "kv_heads", "head_dim", "ffn", "vocab"].map(String::from).to_vec()];
+    for m in models {
+        let mut r = vec![m.name.clone()];
+        r.extend(ModelSpec::FIELDS.iter().map(|f| {
+            let v = m.field(f);
+            if v > 0.0 { format_number(v) } else { String::new() }
+        }));
+        rows.push(r);
+    }
+    rows
+}
+
+fn csv(rows: &[Vec<String>]) -> String {
+    rows.iter()
+        .map(|r| r.iter().map(|c| if c.contains([',', '"', '\n']) { format!("\"{}\"", c.replace('"', "\"\"")) } else { c.clone() }).collect::<Vec<_>>().join(","))
+        .collect::<Vec<_>>()
+        .join("\n")
+        + "\n"
+}
+
+/// The built-in catalog in a format.
+pub fn catalog(gpus: bool, format: crate::cli::Format) -> String {
+    use crate::cli::Format;
+    match format {
+        Format::Json => {
+            let v = if gpus { serde_json::to_value(crate::catalog::gpus()) } else { serde_json::to_value(crate::catalog::models()) };
+            serde_json::to_string_pretty(&v.unwrap_or(Value::Null)).unwrap_or_default() + "\n"
+        }
+        Format::Csv | Format::Table => {
+            let rows = if gpus { gpu_rows(&crate::catalog::gpus()) } else { model_rows(&crate::catalog::models()) };
+            let mut out = if format == Format::Csv { csv(&rows) } else { table(&rows, &[]) };
+            if gpus && format == Format::Table {
+                out.push_str("\nPrices are EXAMPLES (CNY per GPU, from public USD list prices at 7.2); put your own quotes in the GPUs sheet.\n");
+            }
+            out
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn money_is_grouped_with_the_currency_symbol() {
+        assert_eq!(money("CNY", 1628.0), "¥1,628.00");
+        assert_eq!(money("USD", 1234567.891), "$1,234,567.89");
+        assert_eq!(money("CHF", 12.5), "12.50 CHF");
+        assert_eq!(money("CNY", -5.0), "-¥5.00");
+    }
+}

@@ -1,0 +1,64 @@
+//! Writing, and the only user of rust_xlsxwriter: the template of `init` and the plan workbook
+//! of `calc` (one file per tab), saved atomically (temporary file in the target folder, synced,
+//! renamed) so that a failed run leaves nothing behind.
+
+mod style;
+mod tabs;
+mod template;
+
+pub use template::Example;
+
+use crate::error::{Error, Result};
+use crate::plan::Plan;
+use rust_xlsxwriter::{ExcelDateTime, XlsxError};
+use std::io::Write;
+use std::path::Path;
+
+fn internal(e: XlsxError) -> Error {
+    Error::Internal(format!("writing the workbook failed: {e}"))
+}
+
+/// The document date: `SOURCE_DATE_EPOCH` when set, else a fixed date, so the same input gives
+/// the same bytes.
+fn creation_time() -> ExcelDateTime {
+    let fixed = || ExcelDateTime::from_ymd(2026, 1, 1).unwrap_or_else(|_| ExcelDateTime::from_serial_datetime(46023.0).unwrap_or_default());
+    std::env::var("SOURCE_DATE_EPOCH")
+        .ok()
+        .and_then(|s| s.trim().parse::<i64>().ok())
+        .and_then(|t| ExcelDateTime::from_timestamp(t).ok())
+        .unwrap_or_else(fixed)
+}
+
+/// The template workbook's bytes.
+pub fn template_bytes(zh: bool, example: Example) -> Result<Vec<u8>> {
+    template::template(zh, example, &creation_time()).map_err(internal)
+}
+
+/// The plan workbook's bytes.
+pub fn plan_bytes(plan: &Plan, zh: bool) -> Result<Vec<u8>> {
+    tabs::workbook(plan, zh, &creation_time()).map_err(internal)
+}
+
+/// Writes `bytes` to `path` through a synced temporary file in the same folder, renamed into place.
+pub fn save(path: &Path, bytes: &[u8]) -> Result<()> {
+    let out_err = |reason: String| Error::Output {
+        path: path.to_path_buf(),
+        reason,
+    };
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => std::path::PathBuf::from("."),
+    };
+    if !dir.is_dir() {
+        return Err(out_err(format!("the folder {} does not exist", dir.display())));
+    }
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".gpuplan-")
+        .suffix(".tmp")
+        .tempfile_in(&dir)
+        .map_err(|e| out_err(format!("cannot write in {}: {e}", dir.display())))?;
+    tmp.write_all(bytes).map_err(|e| out_err(format!("cannot write: {e}")))?;
+    tmp.as_file().sync_all().map_err(|e| out_err(format!("cannot write: {e}")))?;
+    tmp.persist(path).map_err(|e| out_err(format!("cannot replace the file: {}", e.error)))?;
+    Ok(())
+}

@@ -1,0 +1,109 @@
+//! Cell formats shared by every tab, and small writing helpers that keep input text as text.
+
+use rust_xlsxwriter::{Color, Format, FormatAlign, FormatBorder, Worksheet, XlsxError};
+
+/// Excel refuses longer strings.
+const MAX_TEXT: usize = 32_000;
+
+pub struct Styles {
+    pub header: Format,
+    pub title: Format,
+    pub subtitle: Format,
+    pub bold: Format,
+    pub text: Format,
+    pub wrap: Format,
+    pub number: Format,
+    pub integer: Format,
+    pub gib: Format,
+    pub pct: Format,
+    pub money: Format,
+    pub money_bold: Format,
+    pub money_total: Format,
+    pub bad: Format,
+    pub good: Format,
+    pub muted: Format,
+}
+
+/// The number format of money in a currency: ¥ and $ as symbols, any other ISO code as a suffix.
+pub fn money_format(currency: &str) -> String {
+    match currency {
+        "CNY" | "RMB" => "¥#,##0.00".to_string(),
+        "USD" => "$#,##0.00".to_string(),
+        "EUR" => "€#,##0.00".to_string(),
+        "GBP" => "£#,##0.00".to_string(),
+        "JPY" => "¥#,##0".to_string(),
+        other => format!("#,##0.00 \"{}\"", other.replace('"', "")),
+    }
+}
+
+impl Styles {
+    pub fn new(currency: &str) -> Styles {
+        let money = money_format(currency);
+        Styles {
+            header: Format::new()
+                .set_bold()
+                .set_text_wrap()
+                .set_align(FormatAlign::VerticalCenter)
+                .set_background_color(Color::RGB(0x1F4E78))
+                .set_font_color(Color::White)
+                .set_border_bottom(FormatBorder::Thin),
+            title: Format::new().set_bold().set_font_size(16).set_font_color(Color::RGB(0x1F4E78)),
+            subtitle: Format::new().set_bold().set_font_size(12).set_font_color(Color::RGB(0x1F4E78)),
+            bold: Format::new().set_bold(),
+            text: Format::new(),
+            wrap: Format::new().set_text_wrap().set_align(FormatAlign::Top),
+            number: Format::new().set_num_format("#,##0.##"),
+            integer: Format::new().set_num_format("#,##0"),
+            gib: Format::new().set_num_format("#,##0.0"),
+            pct: Format::new().set_num_format("0%"),
+            money: Format::new().set_num_format(&money),
+            money_bold: Format::new().set_num_format(&money).set_bold(),
+            money_total: Format::new()
+                .set_num_format(&money)
+                .set_bold()
+                .set_font_size(14)
+                .set_background_color(Color::RGB(0xE2EFDA))
+                .set_border(FormatBorder::Thin),
+            bad: Format::new().set_background_color(Color::RGB(0xFFC7CE)).set_font_color(Color::RGB(0x9C0006)),
+            good: Format::new().set_background_color(Color::RGB(0xC6EFCE)).set_font_color(Color::RGB(0x006100)),
+            muted: Format::new().set_font_color(Color::RGB(0x7F7F7F)).set_italic(),
+        }
+    }
+}
+
+/// Writes text from the input as text, never as a formula, trimmed to Excel's limit.
+pub fn text(ws: &mut Worksheet, row: u32, col: u16, s: &str, f: &Format) -> Result<(), XlsxError> {
+    let s: String = if s.chars().count() > MAX_TEXT { s.chars().take(MAX_TEXT).collect() } else { s.to_string() };
+    ws.write_string_with_format(row, col, s, f)?;
+    Ok(())
+}
+
+/// Writes a number, leaving the cell blank for a value that is not finite.
+pub fn number(ws: &mut Worksheet, row: u32, col: u16, v: f64, f: &Format) -> Result<(), XlsxError> {
+    if v.is_finite() {
+        ws.write_number_with_format(row, col, v, f)?;
+    }
+    Ok(())
+}
+
+/// A header row with a note on each cell explaining it.
+pub fn header(ws: &mut Worksheet, row: u32, cols: &[(String, String)], s: &Styles) -> Result<(), XlsxError> {
+    for (i, (label, note)) in cols.iter().enumerate() {
+        text(ws, row, i as u16, label, &s.header)?;
+        if !note.is_empty() {
+            let n = rust_xlsxwriter::Note::new(note.chars().take(2000).collect::<String>()).set_author("gpuplan").set_width(320).set_height(120);
+            ws.insert_note(row, i as u16, &n)?;
+        }
+    }
+    ws.set_row_height(row, 32)?;
+    Ok(())
+}
+
+/// Width of a column from its longest text, between `min` and `max` characters.
+pub fn fit_width<'a>(texts: impl IntoIterator<Item = &'a str>, min: f64, max: f64) -> f64 {
+    let widest = texts
+        .into_iter()
+        .map(|t| t.chars().map(|c| if c.is_ascii() { 1.0 } else { 2.0 }).sum::<f64>())
+        .fold(0.0, f64::max);
+    (widest + 2.0).clamp(min, max)
+}

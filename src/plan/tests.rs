@@ -1,0 +1,273 @@
+//! The planner on plain values, each number checked against arithmetic worked by hand.
+
+use super::*;
+use crate::catalog;
+use crate::model::{Assumptions, CellRef, GpuOffer, Input, Kind, Precision, Value, Workload, WorkloadNumbers};
+
+fn offer(gpu: &str, vram: f64, on_demand: Option<f64>, monthly: Option<f64>, spot: Option<f64>, reserved: Option<f64>) -> GpuOffer {
+    GpuOffer {
+        gpu: gpu.to_string(),
+        provider: "test".to_string(),
+        vram_gib: vram,
+        bandwidth_gbs: 2000.0,
+        fp16_tflops: 312.0,
+        compute_capability: 8.0,
+        nvlink: true,
+        gpus_per_node: 8.0,
+        on_demand_hourly: on_demand,
+        monthly,
+        spot_hourly: spot,
+        reserved_monthly: reserved,
+        billing_granularity_min: 60.0,
+        min_rental_min: 0.0,
+        available: true,
+        cell: None,
+    }
+}
+
+fn workload(name: &str, kind: Kind, model: Option<&str>) -> Workload {
+    Workload {
+        name: name.to_string(),
+        kind,
+        model: model.map(|m| catalog::models().into_iter().find(|x| x.name == m).expect("catalog model")),
+        precision: if kind == Kind::Qlora { Precision::Int4 } else { Precision::Bf16 },
+        kv_precision: Precision::Fp16,
+        numbers: WorkloadNumbers::default(),
+        online: kind.online_by_default(),
+        spot_ok: kind == Kind::Batch,
+        gpu: None,
+        notes: String::new(),
+        cell: CellRef::new("Workloads", 1, 0),
+    }
+}
+
+fn input(workloads: Vec<Workload>, gpus: Vec<GpuOffer>, set: &[(&str, f64)]) -> Input {
+    let mut assumptions: Assumptions = catalog::assumptions(false);
+    for (k, v) in set {
+        assumptions.items.iter_mut().find(|a| a.key == *k).expect("assumption").value = Value::Number(*v);
+    }
+    Input {
+        file: "test.xlsx".into(),
+        workloads,
+        gpus,
+        models: catalog::models(),
+        assumptions,
+        formulas: catalog::formulas(),
+        notices: Vec::new(),
+    }
+}
+
+fn values_on(p: &Plan, w: usize, gpu: &str) -> Vec<(String, f64)> {
+    let c = p.workloads[w].candidates.iter().find(|c| p.input.gpus[c.offer].gpu == gpu).expect("candidate");
+    p.columns.iter().map(|c| c.name.clone()).zip(c.values.iter().copied()).collect()
+}
+
+fn v(values: &[(String, f64)], name: &str) -> f64 {
+    values.iter().find(|(n, _)| n == name).map(|(_, v)| *v).unwrap_or_else(|| panic!("no {name}"))
+}
+
+fn close(a: f64, b: f64, tol: f64) -> bool {
+    (a - b).abs() <= tol
+}
+
+#[test]
+fn llama2_7b_fp16_weights_are_12_55_gib() {
+    let mut w = workload("api", Kind::Inference, Some("Llama-2-7B"));
+    w.precision = Precision::Fp16;
+    let p = plan(input(vec![w], vec![offer("A100-80G", 80.0, Some(10.0), None, None, None)], &[])).unwrap();
+    // 6.74e9 × 2 B / 2^30 = 12.5546 GiB
+    assert!(close(v(&values_on(&p, 0, "A100-80G"), "weights_gib"), 12.5546, 1e-3));
+}
+
+#[test]
+fn kv_cache_uses_kv_heads() {
+    // 4 requests × 4,096 tokens = 16,384 tokens, fp16 (2 B), on an 80 GiB card that holds all 4:
+    //   Llama-2-7B:   2 × 32 layers × 32 kv heads × 128 × 2 B = 524,288 B/token → 8 GiB
+    //   Llama-3.1-8B: 2 × 32 × 8 × 128 × 2 = 131,072 B/token → 2 GiB
+    //   Qwen2.5-7B:   2 × 28 × 4 × 128 × 2 = 57,344 B/token → 0.875 GiB
+    for (model, want) in [("Llama-2-7B", 8.0), ("Llama-3.1-8B", 2.0), ("Qwen2.5-7B", 0.875)] {
+        let mut w = workload("api", Kind::Inference, Some(model));
+        w.numbers.concurrency = Some(4.0);
+        w.numbers.context_len = Some(4096.0);
+        let p = plan(input(vec![w], vec![offer("A100-80G", 80.0, Some(10.0), None, None, None)], &[])).unwrap();
+        let vals = values_on(&p, 0, "A100-80G");
+        assert_eq!(v(&vals, "concurrency_per_replica"), 4.0, "{model}");
+        assert!(close(v(&vals, "kv_cache_gib"), want, 1e-9), "{model}: {}", v(&vals, "kv_cache_gib"));
+    }
+}
+
+#[test]
+fn full_finetune_of_7b_needs_16_bytes_per_parameter_and_no_single_80gb_card() {
+    let mut w = workload("ft", Kind::FullFinetune, Some("Llama-2-7B"));
+    w.numbers.hours_per_month = Some(100.0);
+    let p = plan(input(vec![w.clone()], vec![offer("A100-80G", 80.0, Some(10.0), None, None, None)], &[])).unwrap();
+    let vals = values_on(&p, 0, "A100-80G");
+    // weights 2 + grads 2 + master 4 + moments 8 = 16 B × 6.74e9 / 2^30 = 100.43 GiB
+    let states = v(&vals, "weights_gib") + v(&vals, "grads_gib") + v(&vals, "optimizer_gib");
+    assert!(close(states, 16.0 * 6.74e9 / 2f64.powi(30), 1e-6), "{states}");
+    assert!(v(&vals, "gpus_per_replica") >= 2.0);
+    // With one GPU per replica allowed, nothing fits and the workload is unplanned with a reason.
+    w.numbers.max_gpus = Some(1.0);
+    let p = plan(input(vec![w], vec![offer("A100-80G", 80.0, Some(10.0), None, None, None)], &[])).unwrap();
+    assert!(p.workloads[0].chosen.is_none());
+    let warn = p.warnings.iter().find(|x| x.message.contains("unplanned")).expect("unplanned warning");
+    assert!(warn.message.contains("at most 1 allowed"), "{}", warn.message);
+}
+
+#[test]
+fn qlora_holds_4_bit_base_weights_and_a_few_percent_of_the_training_states() {
+    let mut w = workload("ql", Kind::Qlora, Some("Llama-2-7B"));
+    w.numbers.hours_per_month = Some(10.0);
+    let p = plan(input(vec![w], vec![offer("A100-40G", 40.0, Some(10.0), None, None, None)], &[])).unwrap();
+    let vals = values_on(&p, 0, "A100-40G");
+    // 6.74e9 × 0.5 B / 2^30 = 3.1386 GiB
+    assert!(close(v(&vals, "base_weights_gib"), 3.1386, 1e-3));
+    // trained: 1% of 6.74e9; grads 2 B + optimizer 12 B = 14 B × 6.74e7 / 2^30 = 0.8788 GiB,
+    // 1% of the 87.9 GiB the same states would take in full fine-tuning.
+    let states = v(&vals, "grads_gib") + v(&vals, "optimizer_gib");
+    assert!(close(states, 0.8788, 1e-3), "{states}");
+}
+
+#[test]
+fn on_demand_bills_cold_start_rounding_and_minimum_rental() {
+    // 10 runs of 61 minutes, 30-minute cold start, hourly granularity, 120-minute minimum, ¥10/h:
+    // 61 + 30 = 91 min → rounded to 120 min → max(120, 120) = 120 min → 10 × 2 h × ¥10 = ¥200.
+    let mut w = workload("job", Kind::Batch, None);
+    w.numbers.vram_gib = Some(10.0);
+    w.numbers.hours_per_month = Some(610.0 / 60.0);
+    w.numbers.runs_per_month = Some(10.0);
+    w.spot_ok = false;
+    let mut g = offer("X", 24.0, Some(10.0), None, None, None);
+    g.min_rental_min = 120.0;
+    let p = plan(input(vec![w], vec![g], &[("cold_start_min", 30.0)])).unwrap();
+    let (c, ch) = p.chosen(0).unwrap();
+    assert_eq!(ch.mode, Mode::OnDemand);
+    assert!(close(c.cost(Mode::OnDemand).unwrap(), 200.0, 1e-9));
+    // Of it, 200 − 10 × 61/60 h × ¥10 = ¥98.33 pays for boot time and rounding.
+    assert!(close(ch.cold_start_cost, 200.0 - 610.0 / 6.0, 1e-9));
+}
+
+#[test]
+fn spot_with_rework_beats_on_demand_with_a_cold_start() {
+    // spot: 100 h × ¥4 × (1 + 0.25) = ¥500; on-demand: 6,000 + 30 min = 100.5 h → 101 h × ¥10 = ¥1,010.
+    let mut w = workload("train", Kind::Batch, None);
+    w.numbers.vram_gib = Some(10.0);
+    w.numbers.hours_per_month = Some(100.0);
+    let p = plan(input(vec![w], vec![offer("X", 24.0, Some(10.0), None, Some(4.0), None)], &[("cold_start_min", 30.0), ("spot_rework", 0.25)])).unwrap();
+    let (c, ch) = p.chosen(0).unwrap();
+    assert!(close(c.cost(Mode::Spot).unwrap(), 500.0, 1e-9));
+    assert!(close(c.cost(Mode::OnDemand).unwrap(), 1010.0, 1e-9));
+    assert_eq!(ch.mode, Mode::Spot);
+    assert!(close(ch.rework_cost, 100.0, 1e-9));
+    // 1,010 / 500 = 2.02
+    assert!(ch.advice.text(false).ends_with("on-demand would cost 2.0× more"), "{}", ch.advice.text(false));
+}
+
+#[test]
+fn online_redundancy_rounds_one_replica_up_to_two_and_reserved_wins() {
+    // One replica × (1 + 0.2) = 1.2 → 2 instances; monthly 2 × ¥5,000 = ¥10,000, reserved 2 × ¥4,000 = ¥8,000.
+    let mut w = workload("api", Kind::Inference, Some("Qwen2.5-7B"));
+    w.numbers.concurrency = Some(2.0);
+    let p = plan(input(vec![w], vec![offer("A100-80G", 80.0, None, Some(5000.0), None, Some(4000.0))], &[])).unwrap();
+    let (c, ch) = p.chosen(0).unwrap();
+    assert_eq!(p.value(c, "replicas"), Some(1.0));
+    assert_eq!(p.value(c, "instances"), Some(2.0));
+    assert_eq!(ch.mode, Mode::Reserved);
+    assert!(close(ch.gpu_cost, 8000.0, 1e-9));
+    assert!(close(c.cost(Mode::Monthly).unwrap(), 10000.0, 1e-9));
+}
+
+#[test]
+fn ties_go_to_fewer_gpus_then_sheet_order() {
+    let mut w = workload("job", Kind::Batch, None);
+    w.numbers.vram_gib = Some(10.0);
+    w.numbers.hours_per_month = Some(10.0);
+    w.spot_ok = false;
+    let a = offer("A", 24.0, Some(5.0), None, None, None);
+    let b = offer("B", 24.0, Some(5.0), None, None, None);
+    let p = plan(input(vec![w], vec![a, b], &[("cold_start_min", 0.0)])).unwrap();
+    let (c, _) = p.chosen(0).unwrap();
+    assert_eq!(p.input.gpus[c.offer].gpu, "A");
+}
+
+#[test]
+fn bf16_is_excluded_below_compute_capability_8_with_a_warning() {
+    let w = workload("api", Kind::Inference, Some("Qwen2.5-0.5B"));
+    let mut t4 = offer("T4", 16.0, Some(1.0), None, None, None);
+    t4.compute_capability = 7.5;
+    let a10 = offer("A10", 24.0, Some(5.0), None, None, None);
+    let p = plan(input(vec![w], vec![t4, a10], &[])).unwrap();
+    let (c, _) = p.chosen(0).unwrap();
+    assert_eq!(p.input.gpus[c.offer].gpu, "A10");
+    let t4c = &p.workloads[0].candidates[0];
+    assert!(t4c.exclusion.as_deref().unwrap_or("").contains("bf16 needs compute capability ≥ 8.0"));
+    assert!(p.warnings.iter().any(|w| w.message.contains("T4 excluded")));
+}
+
+#[test]
+fn editing_a_default_changes_exactly_that_value_and_added_formulas_show() {
+    let mut w = workload("api", Kind::Inference, Some("Llama-2-7B"));
+    w.numbers.concurrency = Some(1.0);
+    let gpus = vec![offer("A100-80G", 80.0, Some(10.0), None, None, None)];
+    let base = plan(input(vec![w.clone()], gpus.clone(), &[])).unwrap();
+    let mut inp = input(vec![w], gpus, &[]);
+    let fixed = inp.formulas.iter_mut().find(|f| f.name == "fixed_activation_gib").unwrap();
+    fixed.expression = "if(is_inference || is_batch, 3, 0)".into();
+    fixed.origin = Origin::Replaced;
+    let mut added = fixed.clone();
+    added.name = "kv_share".into();
+    added.expression = "kv_cache_gib / total_vram_gib".into();
+    added.origin = Origin::User;
+    inp.formulas.push(added);
+    let edited = plan(inp).unwrap();
+    let (b, e) = (values_on(&base, 0, "A100-80G"), values_on(&edited, 0, "A100-80G"));
+    assert_eq!(v(&b, "fixed_activation_gib"), 1.0);
+    assert_eq!(v(&e, "fixed_activation_gib"), 3.0);
+    assert!(close(v(&e, "total_vram_gib") - v(&b, "total_vram_gib"), 2.0, 1e-9));
+    assert_eq!(v(&e, "weights_gib"), v(&b, "weights_gib"));
+    assert!(close(v(&e, "kv_share"), v(&e, "kv_cache_gib") / v(&e, "total_vram_gib"), 1e-12));
+    assert!(edited.warnings.iter().any(|w| w.message.contains("fixed_activation_gib was replaced")));
+}
+
+#[test]
+fn a_deleted_formula_the_planner_needs_is_named() {
+    let w = workload("api", Kind::Inference, Some("Qwen2.5-7B"));
+    let mut inp = input(vec![w], vec![offer("A", 80.0, Some(1.0), None, None, None)], &[]);
+    inp.formulas.retain(|f| f.name != "cost_spot");
+    let err = plan(inp).unwrap_err().to_string();
+    assert!(err.contains("`cost_spot` is missing"), "{err}");
+}
+
+#[test]
+fn division_by_zero_names_formula_workload_and_gpu() {
+    let w = workload("api", Kind::Inference, Some("Qwen2.5-7B"));
+    let mut inp = input(vec![w], vec![offer("A100", 80.0, Some(1.0), None, None, None)], &[]);
+    inp.formulas.iter_mut().find(|f| f.name == "utilization").unwrap().expression = "run_hours / (hours_in_month - 730)".into();
+    let err = plan(inp).unwrap_err().to_string();
+    assert!(err.contains("utilization") && err.contains("workload api on A100 @ test"), "{err}");
+}
+
+#[test]
+fn base_plus_burst_prices_monthly_base_and_daily_on_demand_peaks() {
+    // Pilot: 19.5 GiB at 12 concurrent on Llama-2-7B (fixed 12.55 + 1 + 1 GiB overhead) →
+    // per request (19.5 − 13.55 − 1) / 12 = 0.412 GiB. A 24 GiB card plans 24/1.2 − 1 = 19 GiB:
+    // (19 − 13.55) / 0.412 = 13.2 → 13 per replica; 30 concurrent → 3 replicas → ×1.2 → 4 instances.
+    // Base 12 concurrent → 1 replica → 2 instances monthly; 2 burst instances on demand 8 h a day.
+    let mut w = workload("chat", Kind::Inference, Some("Llama-2-7B"));
+    w.numbers.concurrency = Some(30.0);
+    w.numbers.base_concurrency = Some(12.0);
+    w.numbers.peak_hours_per_day = Some(8.0);
+    w.numbers.pilot_vram_gib = Some(19.5);
+    w.numbers.pilot_concurrency = Some(12.0);
+    let card = offer("RTX 4090", 24.0, Some(6.0), Some(3000.0), None, None);
+    let p = plan(input(vec![w], vec![card], &[("cold_start_min", 0.0)])).unwrap();
+    let vals = values_on(&p, 0, "RTX 4090");
+    assert_eq!(v(&vals, "concurrency_per_replica"), 13.0);
+    assert_eq!(v(&vals, "instances"), 4.0);
+    assert_eq!(v(&vals, "base_instances"), 2.0);
+    assert_eq!(v(&vals, "burst_instances"), 2.0);
+    // mixed = 2 × ¥3,000 + 2 × ¥6 × 8 h × 730/24 days = 6,000 + 2,920 = ¥8,920 (vs monthly 4 × 3,000 = 12,000)
+    let (c, ch) = p.chosen(0).unwrap();
+    assert!(close(c.cost(Mode::Mixed).unwrap(), 8920.0, 1e-6));
+    assert_eq!(ch.mode, Mode::Mixed);
+}

@@ -2,7 +2,8 @@
 //! `templates/`, compiled in. Data files are tab-separated with a header line; `#` lines are comments.
 
 use crate::model::{
-    normalize, Assumption, Assumptions, FormulaDef, GpuOffer, ModelSpec, Origin, Scope, Source, Value,
+    normalize, Assumption, Assumptions, FormulaDef, GpuOffer, ModelSpec, Origin, Scope, Source,
+    Value,
 };
 
 const COLUMNS_TSV: &str = include_str!("../templates/columns.tsv");
@@ -22,12 +23,21 @@ fn rows(text: &'static str) -> impl Iterator<Item = Vec<&'static str>> {
 fn records(text: &'static str) -> Vec<Vec<(&'static str, &'static str)>> {
     let mut it = rows(text);
     let header = it.next().unwrap_or_default();
-    it.map(|r| header.iter().copied().zip(r.iter().copied().chain(std::iter::repeat(""))).collect())
-        .collect()
+    it.map(|r| {
+        header
+            .iter()
+            .copied()
+            .zip(r.iter().copied().chain(std::iter::repeat("")))
+            .collect()
+    })
+    .collect()
 }
 
 fn field<'a>(rec: &'a [(&'static str, &'static str)], key: &str) -> &'a str {
-    rec.iter().find(|(k, _)| *k == key).map(|(_, v)| v.trim()).unwrap_or("")
+    rec.iter()
+        .find(|(k, _)| *k == key)
+        .map(|(_, v)| v.trim())
+        .unwrap_or("")
 }
 
 fn num(rec: &[(&'static str, &'static str)], key: &str) -> f64 {
@@ -162,7 +172,11 @@ pub fn find_gpu(name: &str) -> Option<GpuOffer> {
     let all = gpus();
     all.iter()
         .find(|g| normalize(&g.gpu) == n)
-        .or_else(|| all.iter().find(|g| normalize(&g.gpu).trim_start_matches("rtx") == n.trim_start_matches("rtx")))
+        .or_else(|| {
+            all.iter().find(|g| {
+                normalize(&g.gpu).trim_start_matches("rtx") == n.trim_start_matches("rtx")
+            })
+        })
         .cloned()
 }
 
@@ -180,7 +194,11 @@ pub fn models() -> Vec<ModelSpec> {
                 hidden,
                 heads,
                 kv_heads: opt_num(r, "kv_heads").unwrap_or(heads),
-                head_dim: opt_num(r, "head_dim").unwrap_or(if heads > 0.0 { hidden / heads } else { 0.0 }),
+                head_dim: opt_num(r, "head_dim").unwrap_or(if heads > 0.0 {
+                    hidden / heads
+                } else {
+                    0.0
+                }),
                 ffn: num(r, "ffn"),
                 vocab: num(r, "vocab"),
             }
@@ -197,7 +215,10 @@ pub fn assumptions(zh: bool) -> Assumptions {
             let value = match raw {
                 "yes" => Value::Bool(true),
                 "no" => Value::Bool(false),
-                _ => raw.parse().map(Value::Number).unwrap_or_else(|_| Value::Text(raw.to_string())),
+                _ => raw
+                    .parse()
+                    .map(Value::Number)
+                    .unwrap_or_else(|_| Value::Text(raw.to_string())),
             };
             Assumption {
                 key: field(r, "key").to_string(),
@@ -239,23 +260,48 @@ mod tests {
     fn catalogs_hold_what_the_spec_names() {
         let gpus = gpus();
         for name in [
-            "RTX 3090", "RTX 4090", "RTX 5090", "A10", "L4", "L40S", "A100-40G", "A100-80G", "A800", "H100", "H800",
-            "H20", "H200", "V100", "T4",
+            "RTX 3090", "RTX 4090", "RTX 5090", "A10", "L4", "L40S", "A100-40G", "A100-80G",
+            "A800", "H100", "H800", "H20", "H200", "V100", "T4",
         ] {
-            let g = gpus.iter().find(|g| g.gpu == name).unwrap_or_else(|| panic!("{name} missing"));
+            let g = gpus
+                .iter()
+                .find(|g| g.gpu == name)
+                .unwrap_or_else(|| panic!("{name} missing"));
             assert_eq!(g.provider, "example");
-            assert!(g.vram_gib > 0.0 && g.bandwidth_gbs > 0.0 && g.fp16_tflops > 0.0, "{name}");
+            assert!(
+                g.vram_gib > 0.0 && g.bandwidth_gbs > 0.0 && g.fp16_tflops > 0.0,
+                "{name}"
+            );
         }
         let models = models();
         for name in [
-            "Llama-2-7B", "Llama-2-13B", "Llama-2-70B", "Llama-3.1-8B", "Llama-3.1-70B", "Mistral-7B", "Qwen2.5-0.5B",
-            "Qwen2.5-7B", "Qwen2.5-14B", "Qwen2.5-32B", "Qwen2.5-72B", "GLM-4-9B", "DeepSeek-R1-Distill-Qwen-7B",
-            "DeepSeek-R1-Distill-Qwen-14B", "DeepSeek-R1-Distill-Qwen-32B", "Yi-34B", "SD1.5", "SDXL", "FLUX.1-dev",
+            "Llama-2-7B",
+            "Llama-2-13B",
+            "Llama-2-70B",
+            "Llama-3.1-8B",
+            "Llama-3.1-70B",
+            "Mistral-7B",
+            "Qwen2.5-0.5B",
+            "Qwen2.5-7B",
+            "Qwen2.5-14B",
+            "Qwen2.5-32B",
+            "Qwen2.5-72B",
+            "GLM-4-9B",
+            "DeepSeek-R1-Distill-Qwen-7B",
+            "DeepSeek-R1-Distill-Qwen-14B",
+            "DeepSeek-R1-Distill-Qwen-32B",
+            "Yi-34B",
+            "SD1.5",
+            "SDXL",
+            "FLUX.1-dev",
         ] {
             assert!(models.iter().any(|m| m.name == name), "{name} missing");
         }
         let qwen = models.iter().find(|m| m.name == "Qwen2.5-7B").unwrap();
-        assert_eq!((qwen.layers, qwen.kv_heads, qwen.head_dim), (28.0, 4.0, 128.0));
+        assert_eq!(
+            (qwen.layers, qwen.kv_heads, qwen.head_dim),
+            (28.0, 4.0, 128.0)
+        );
     }
 
     #[test]
@@ -264,7 +310,10 @@ mod tests {
         assert_eq!(a.number("hours_in_month", 0.0), 730.0);
         assert_eq!(a.number("redundancy_online", 0.0), 0.2);
         assert_eq!(a.number("cold_start_min", 0.0), 20.0);
-        assert_eq!(a.get("grad_checkpointing").map(|x| &x.value), Some(&Value::Bool(true)));
+        assert_eq!(
+            a.get("grad_checkpointing").map(|x| &x.value),
+            Some(&Value::Bool(true))
+        );
         assert_eq!(a.currency(), "CNY");
         assert_eq!(a.items.len(), 20);
     }
@@ -275,7 +324,14 @@ mod tests {
             let cols = columns(sheet);
             assert!(!cols.is_empty(), "{sheet}");
             for c in cols {
-                assert!(!c.label_en.is_empty() && !c.label_zh.is_empty() && !c.note_en.is_empty() && !c.note_zh.is_empty(), "{}", c.key);
+                assert!(
+                    !c.label_en.is_empty()
+                        && !c.label_zh.is_empty()
+                        && !c.note_en.is_empty()
+                        && !c.note_zh.is_empty(),
+                    "{}",
+                    c.key
+                );
             }
         }
         assert_eq!(columns("Workloads").len(), 30);
@@ -284,7 +340,10 @@ mod tests {
     #[test]
     fn gpu_names_match_loosely() {
         assert_eq!(find_gpu("4090").map(|g| g.vram_gib), Some(24.0));
-        assert_eq!(find_gpu("a100 80g").map(|g| g.gpu), Some("A100-80G".to_string()));
+        assert_eq!(
+            find_gpu("a100 80g").map(|g| g.gpu),
+            Some("A100-80G".to_string())
+        );
         assert!(find_gpu("Voodoo 2").is_none());
     }
 }

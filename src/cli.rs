@@ -28,19 +28,27 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Write the template workbook to fill in.
-    #[command(after_help = "Examples:\n  gpuplan init                      writes budget.xlsx with example workloads\n  gpuplan init plan.xlsx --lang zh  Chinese sheet names and labels\n  gpuplan init empty.xlsx --blank   no example workloads")]
+    #[command(
+        after_help = "Examples:\n  gpuplan init                      writes budget.xlsx with example workloads\n  gpuplan init plan.xlsx --lang zh  Chinese sheet names and labels\n  gpuplan init empty.xlsx --blank   no example workloads"
+    )]
     Init(InitArgs),
     /// Plan a filled workbook and write the plan workbook (and JSON).
-    #[command(after_help = "Examples:\n  gpuplan calc budget.xlsx                       writes budget.plan.xlsx\n  gpuplan calc budget.xlsx -o q3.xlsx --force    another output name, replacing it\n  gpuplan calc budget.xlsx --json -              the plan as JSON on stdout\n  gpuplan calc budget.xlsx --set cold_start_min=30 --set chat-api.concurrency=60")]
+    #[command(
+        after_help = "Examples:\n  gpuplan calc budget.xlsx                       writes budget.plan.xlsx\n  gpuplan calc budget.xlsx -o q3.xlsx --force    another output name, replacing it\n  gpuplan calc budget.xlsx --json -              the plan as JSON on stdout\n  gpuplan calc budget.xlsx --set cold_start_min=30 --set chat-api.concurrency=60"
+    )]
     Calc(CalcArgs),
     /// Read, validate and evaluate a workbook without writing anything.
     #[command(after_help = "Example:\n  gpuplan check budget.xlsx")]
     Check(CheckArgs),
     /// Print every formula of one workload on one GPU: expression and value, in evaluation order.
-    #[command(after_help = "Examples:\n  gpuplan explain budget.xlsx chat-api              on the chosen GPU\n  gpuplan explain budget.xlsx chat-api --gpu H100    on another GPU")]
+    #[command(
+        after_help = "Examples:\n  gpuplan explain budget.xlsx chat-api              on the chosen GPU\n  gpuplan explain budget.xlsx chat-api --gpu H100    on another GPU"
+    )]
     Explain(ExplainArgs),
     /// Print the built-in GPU or model catalog.
-    #[command(after_help = "Examples:\n  gpuplan catalog gpus\n  gpuplan catalog models --format csv > models.csv")]
+    #[command(
+        after_help = "Examples:\n  gpuplan catalog gpus\n  gpuplan catalog models --format csv > models.csv"
+    )]
     Catalog(CatalogArgs),
 }
 

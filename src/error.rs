@@ -54,7 +54,9 @@ pub enum Error {
     #[error("--strict: the plan has {warnings} warning(s) or unplanned workload(s)")]
     Strict { warnings: usize },
     /// A bug in gpuplan (exit 1).
-    #[error("internal error: {0}\nThis is a bug in gpuplan; please report it with the input file.")]
+    #[error(
+        "internal error: {0}\nThis is a bug in gpuplan; please report it with the input file."
+    )]
     Internal(String),
 }
 
@@ -73,14 +75,21 @@ impl Error {
     /// The process exit code for this error.
     pub fn exit_code(&self) -> i32 {
         match self {
-            Error::Input { .. } | Error::Unreadable { .. } | Error::Usage(_) | Error::Output { .. } => 2,
+            Error::Input { .. }
+            | Error::Unreadable { .. }
+            | Error::Usage(_)
+            | Error::Output { .. } => 2,
             Error::Strict { .. } => 3,
             Error::Internal(_) => 1,
         }
     }
 
     /// Shorthand for an input error with a single problem.
-    pub fn input(file: impl Into<PathBuf>, location: impl Into<String>, message: impl Into<String>) -> Self {
+    pub fn input(
+        file: impl Into<PathBuf>,
+        location: impl Into<String>,
+        message: impl Into<String>,
+    ) -> Self {
         Error::Input {
             file: file.into(),
             problems: vec![Problem::new(location, message)],

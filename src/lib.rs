@@ -35,7 +35,11 @@ pub fn run(cli: Cli) -> Result<()> {
             } else {
                 match &a.example {
                     None => write::Example::Team,
-                    Some(n) => write::Example::parse(n).ok_or_else(|| Error::Usage(format!("--example {n}: unknown example; choose team or api")))?,
+                    Some(n) => write::Example::parse(n).ok_or_else(|| {
+                        Error::Usage(format!(
+                            "--example {n}: unknown example; choose team or api"
+                        ))
+                    })?,
                 }
             };
             if a.path.exists() && !a.force {
@@ -46,14 +50,23 @@ pub fn run(cli: Cli) -> Result<()> {
             }
             let bytes = write::template_bytes(a.lang.zh(), example)?;
             write::save(&a.path, &bytes)?;
-            println!("wrote {}: fill in the {} sheet, then run `gpuplan calc {}`", a.path.display(), catalog::sheet_name("Workloads", a.lang.zh()), a.path.display());
+            println!(
+                "wrote {}: fill in the {} sheet, then run `gpuplan calc {}`",
+                a.path.display(),
+                catalog::sheet_name("Workloads", a.lang.zh()),
+                a.path.display()
+            );
             Ok(())
         }
         Command::Check(a) => {
             let input = read::read(&a.input, &overrides(&a.sets)?)?;
             let plan = plan::plan(input)?;
             let i = &plan.input;
-            let warnings = plan.warnings.iter().filter(|w| w.severity == model::Severity::Warning).count();
+            let warnings = plan
+                .warnings
+                .iter()
+                .filter(|w| w.severity == model::Severity::Warning)
+                .count();
             println!(
                 "ok: {} workloads, {} GPU offers, {} models, {} assumptions, {} formulas; {} planned, {} warning(s)",
                 i.workloads.len(),
@@ -64,7 +77,11 @@ pub fn run(cli: Cli) -> Result<()> {
                 plan.planned_count(),
                 warnings
             );
-            for w in plan.warnings.iter().filter(|w| w.severity == model::Severity::Warning) {
+            for w in plan
+                .warnings
+                .iter()
+                .filter(|w| w.severity == model::Severity::Warning)
+            {
                 println!("warning: {}: {}", w.location, w.message);
             }
             Ok(())
@@ -76,7 +93,10 @@ pub fn run(cli: Cli) -> Result<()> {
             Ok(())
         }
         Command::Catalog(a) => {
-            print!("{}", report::catalog(a.what == cli::CatalogKind::Gpus, a.format));
+            print!(
+                "{}",
+                report::catalog(a.what == cli::CatalogKind::Gpus, a.format)
+            );
             Ok(())
         }
         Command::Calc(a) => calc(&a),
@@ -85,8 +105,35 @@ pub fn run(cli: Cli) -> Result<()> {
 
 /// `INPUT.plan.xlsx` beside the input.
 pub fn default_output(input: &Path) -> PathBuf {
-    let stem = input.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_else(|| "budget".into());
+    let stem = input
+        .file_stem()
+        .map(|s| s.to_string_lossy().to_string())
+        .unwrap_or_else(|| "budget".into());
     input.with_file_name(format!("{stem}.plan.xlsx"))
+}
+
+/// The date the input was saved (`SOURCE_DATE_EPOCH` when set), as YYYY-MM-DD: deterministic
+/// for the same file, unlike today's date.
+fn input_date(input: &Path) -> String {
+    let secs = std::env::var("SOURCE_DATE_EPOCH")
+        .ok()
+        .and_then(|s| s.trim().parse::<i64>().ok())
+        .or_else(|| {
+            let m = std::fs::metadata(input).ok()?.modified().ok()?;
+            Some(m.duration_since(std::time::UNIX_EPOCH).ok()?.as_secs() as i64)
+        })
+        .unwrap_or(0);
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = secs.div_euclid(86_400) + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02}")
 }
 
 fn same_file(a: &Path, b: &Path) -> bool {
@@ -100,7 +147,10 @@ fn calc(a: &CalcArgs) -> Result<()> {
     let default = default_output(&a.input);
     let output = a.output.clone().unwrap_or_else(|| default.clone());
     if same_file(&output, &a.input) || output == a.input {
-        return Err(Error::Usage(format!("the output {} is the input; choose another -o", output.display())));
+        return Err(Error::Usage(format!(
+            "the output {} is the input; choose another -o",
+            output.display()
+        )));
     }
     if output.exists() && !a.force && output != default {
         return Err(Error::Output {
@@ -110,11 +160,15 @@ fn calc(a: &CalcArgs) -> Result<()> {
     }
     let input = read::read(&a.input, &overrides(&a.sets)?)?;
     let plan = plan::plan(input)?;
-    let bytes = write::plan_bytes(&plan, a.lang.zh())?;
+    let bytes = write::plan_bytes(&plan, a.lang.zh(), &input_date(&a.input))?;
     if let Some(j) = &a.json {
-        let text = serde_json::to_string_pretty(&report::json(&plan)).map_err(|e| Error::Internal(e.to_string()))? + "\n";
+        let text = serde_json::to_string_pretty(&report::json(&plan))
+            .map_err(|e| Error::Internal(e.to_string()))?
+            + "\n";
         if j == "-" {
-            std::io::stdout().write_all(text.as_bytes()).map_err(|e| Error::Internal(e.to_string()))?;
+            std::io::stdout()
+                .write_all(text.as_bytes())
+                .map_err(|e| Error::Internal(e.to_string()))?;
         } else {
             let jp = PathBuf::from(j);
             if same_file(&jp, &a.input) {
@@ -130,7 +184,11 @@ fn calc(a: &CalcArgs) -> Result<()> {
         let _ = write!(err, "{}", report::summary(&plan, color));
         let _ = writeln!(err, "wrote {}", output.display());
     }
-    let issues = plan.warnings.iter().filter(|w| w.severity == model::Severity::Warning).count();
+    let issues = plan
+        .warnings
+        .iter()
+        .filter(|w| w.severity == model::Severity::Warning)
+        .count();
     if a.strict && issues > 0 {
         return Err(Error::Strict { warnings: issues });
     }

@@ -39,7 +39,13 @@ pub fn column_letters(col: u32) -> String {
 
 impl fmt::Display for CellRef {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}!{}{}", self.sheet, column_letters(self.col), self.row + 1)
+        write!(
+            f,
+            "{}!{}{}",
+            self.sheet,
+            column_letters(self.col),
+            self.row + 1
+        )
     }
 }
 
@@ -98,10 +104,18 @@ impl Kind {
             normalize(k.key()) == t
                 || normalize(k.zh()) == t
                 || match k {
-                    Kind::Inference => ["serving", "api", "在线服务"].iter().any(|a| normalize(a) == t),
-                    Kind::FullFinetune => ["full", "fullfinetuning", "finetune"].iter().any(|a| normalize(a) == t),
-                    Kind::Pretrain => ["pretraining", "training"].iter().any(|a| normalize(a) == t),
-                    Kind::ImageGen => ["image", "imagegeneration", "comfyui", "文生图"].iter().any(|a| normalize(a) == t),
+                    Kind::Inference => ["serving", "api", "在线服务"]
+                        .iter()
+                        .any(|a| normalize(a) == t),
+                    Kind::FullFinetune => ["full", "fullfinetuning", "finetune"]
+                        .iter()
+                        .any(|a| normalize(a) == t),
+                    Kind::Pretrain => ["pretraining", "training"]
+                        .iter()
+                        .any(|a| normalize(a) == t),
+                    Kind::ImageGen => ["image", "imagegeneration", "comfyui", "文生图"]
+                        .iter()
+                        .any(|a| normalize(a) == t),
                     Kind::Batch => ["batchjob", "跑批"].iter().any(|a| normalize(a) == t),
                     Kind::Lora => ["lora微调"].iter().any(|a| normalize(a) == t),
                     Kind::Qlora => ["qlora微调"].iter().any(|a| normalize(a) == t),
@@ -110,7 +124,10 @@ impl Kind {
     }
 
     pub fn is_training(self) -> bool {
-        matches!(self, Kind::Lora | Kind::Qlora | Kind::FullFinetune | Kind::Pretrain)
+        matches!(
+            self,
+            Kind::Lora | Kind::Qlora | Kind::FullFinetune | Kind::Pretrain
+        )
     }
 
     /// Inference and image generation serve users by default.
@@ -150,7 +167,12 @@ impl Precision {
         Precision::Int4,
     ];
     /// What a KV cache may be stored as.
-    pub const KV: [Precision; 4] = [Precision::Fp16, Precision::Bf16, Precision::Fp8, Precision::Int8];
+    pub const KV: [Precision; 4] = [
+        Precision::Fp16,
+        Precision::Bf16,
+        Precision::Fp8,
+        Precision::Int8,
+    ];
 
     pub fn key(self) -> &'static str {
         match self {
@@ -245,7 +267,9 @@ pub struct ModelSpec {
 }
 
 impl ModelSpec {
-    pub const FIELDS: [&'static str; 8] = ["params_b", "layers", "hidden", "heads", "kv_heads", "head_dim", "ffn", "vocab"];
+    pub const FIELDS: [&'static str; 8] = [
+        "params_b", "layers", "hidden", "heads", "kv_heads", "head_dim", "ffn", "vocab",
+    ];
 
     pub fn field(&self, key: &str) -> f64 {
         match key {
@@ -483,7 +507,7 @@ pub struct Warning {
 }
 
 impl Warning {
-    pub fn warning(location: impl Into<String>, message: impl Into<String>) -> Self {
+    pub fn warn(location: impl Into<String>, message: impl Into<String>) -> Self {
         Warning {
             severity: Severity::Warning,
             location: location.into(),

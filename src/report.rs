@@ -28,7 +28,9 @@ pub fn money(currency: &str, v: f64) -> String {
 }
 
 fn num(v: f64) -> Value {
-    serde_json::Number::from_f64(v).map(Value::Number).unwrap_or(Value::Null)
+    serde_json::Number::from_f64(v)
+        .map(Value::Number)
+        .unwrap_or(Value::Null)
 }
 
 /// The plan as JSON: the keys of SPEC §8.4 (never renamed or dropped), plus more.
@@ -60,23 +62,49 @@ pub fn json(plan: &Plan) -> Value {
                     o.insert("egress_cost".into(), num(ch.egress_cost));
                     o.insert("tco".into(), num(ch.tco));
                     o.insert("utilization".into(), num(ch.advice.utilization));
-                    let costs: Map<String, Value> = Mode::ALL.iter().map(|m| (m.key().to_string(), c.cost(*m).map_or(Value::Null, num))).collect();
+                    let costs: Map<String, Value> = Mode::ALL
+                        .iter()
+                        .map(|m| (m.key().to_string(), c.cost(*m).map_or(Value::Null, num)))
+                        .collect();
                     o.insert("costs".into(), Value::Object(costs));
                     let values: Map<String, Value> = plan
                         .columns
                         .iter()
                         .zip(&c.values)
-                        .map(|(col, v)| (col.name.clone(), if col.is_bool { json!(*v != 0.0) } else { num(*v) }))
+                        .map(|(col, v)| {
+                            (
+                                col.name.clone(),
+                                if col.is_bool {
+                                    json!(*v != 0.0)
+                                } else {
+                                    num(*v)
+                                },
+                            )
+                        })
                         .collect();
                     o.insert("values".into(), Value::Object(values));
                     o.insert("advice".into(), json!(ch.advice.text(false)));
                 }
                 None => {
                     o.insert("planned".into(), json!(false));
-                    for k in ["gpu", "provider", "mode", "gpus_per_replica", "replicas", "instances", "gpus_total", "gpu_cost", "tco", "advice"] {
+                    for k in [
+                        "gpu",
+                        "provider",
+                        "mode",
+                        "gpus_per_replica",
+                        "replicas",
+                        "instances",
+                        "gpus_total",
+                        "gpu_cost",
+                        "tco",
+                        "advice",
+                    ] {
                         o.insert(k.into(), Value::Null);
                     }
-                    let costs: Map<String, Value> = Mode::ALL.iter().map(|m| (m.key().to_string(), Value::Null)).collect();
+                    let costs: Map<String, Value> = Mode::ALL
+                        .iter()
+                        .map(|m| (m.key().to_string(), Value::Null))
+                        .collect();
                     o.insert("costs".into(), Value::Object(costs));
                     o.insert("values".into(), json!({}));
                 }
@@ -91,7 +119,11 @@ pub fn json(plan: &Plan) -> Value {
     if let Some(v) = plan.total("trial_reserve_cost") {
         totals.insert("trial_reserve".into(), num(v));
     }
-    let warnings: Vec<Value> = plan.warnings.iter().map(|w| json!({"severity": w.severity, "where": w.location, "message": w.message})).collect();
+    let warnings: Vec<Value> = plan
+        .warnings
+        .iter()
+        .map(|w| json!({"severity": w.severity, "where": w.location, "message": w.message}))
+        .collect();
     json!({
         "gpuplan_version": env!("CARGO_PKG_VERSION"),
         "currency": input.assumptions.currency(),
@@ -115,8 +147,20 @@ fn pad(s: &str, width: usize) -> String {
 /// Aligned rows of cells.
 fn table(rows: &[Vec<String>], right: &[bool]) -> String {
     let cols = rows.iter().map(Vec::len).max().unwrap_or(0);
-    let width = |s: &str| s.chars().map(|c| if c.is_ascii() { 1 } else { 2 }).sum::<usize>();
-    let widths: Vec<usize> = (0..cols).map(|c| rows.iter().filter_map(|r| r.get(c)).map(|s| width(s)).max().unwrap_or(0)).collect();
+    let width = |s: &str| {
+        s.chars()
+            .map(|c| if c.is_ascii() { 1 } else { 2 })
+            .sum::<usize>()
+    };
+    let widths: Vec<usize> = (0..cols)
+        .map(|c| {
+            rows.iter()
+                .filter_map(|r| r.get(c))
+                .map(|s| width(s))
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
     let mut out = String::new();
     for r in rows {
         let line: Vec<String> = r
@@ -139,16 +183,35 @@ fn table(rows: &[Vec<String>], right: &[bool]) -> String {
 /// The terminal summary of a plan.
 pub fn summary(plan: &Plan, color: bool) -> String {
     let cur = plan.input.assumptions.currency();
-    let (b, y, r, z) = if color { ("\x1b[1m", "\x1b[33m", "\x1b[31m", "\x1b[0m") } else { ("", "", "", "") };
-    let mut rows = vec![vec!["workload".to_string(), "GPU × count".to_string(), "mode".to_string(), "monthly cost".to_string()]];
+    let (b, y, r, z) = if color {
+        ("\x1b[1m", "\x1b[33m", "\x1b[31m", "\x1b[0m")
+    } else {
+        ("", "", "", "")
+    };
+    let mut rows = vec![vec![
+        "workload".to_string(),
+        "GPU × count".to_string(),
+        "mode".to_string(),
+        "monthly cost".to_string(),
+    ]];
     for (i, w) in plan.input.workloads.iter().enumerate() {
         match plan.chosen(i) {
             Some((c, ch)) => {
                 let g = &plan.input.gpus[c.offer];
                 let n = plan.value(c, "gpus_total").unwrap_or(0.0);
-                rows.push(vec![w.name.clone(), format!("{} × {}", g.gpu, format_number(n)), ch.mode.label(false).to_string(), money(&cur, ch.tco)]);
+                rows.push(vec![
+                    w.name.clone(),
+                    format!("{} × {}", g.gpu, format_number(n)),
+                    ch.mode.label(false).to_string(),
+                    money(&cur, ch.tco),
+                ]);
             }
-            None => rows.push(vec![w.name.clone(), format!("{r}unplanned{z}"), "-".into(), "-".into()]),
+            None => rows.push(vec![
+                w.name.clone(),
+                format!("{r}unplanned{z}"),
+                "-".into(),
+                "-".into(),
+            ]),
         }
     }
     let mut out = table(&rows, &[false, false, false, true]);
@@ -160,12 +223,23 @@ pub fn summary(plan: &Plan, color: bool) -> String {
         ("trial reserve", t("trial_reserve_cost")),
         ("ops labour", t("ops_cost")),
     ];
-    let mut trows: Vec<Vec<String>> = lines.iter().filter(|(_, v)| *v != 0.0).map(|(l, v)| vec![l.to_string(), money(&cur, *v)]).collect();
+    let mut trows: Vec<Vec<String>> = lines
+        .iter()
+        .filter(|(_, v)| *v != 0.0)
+        .map(|(l, v)| vec![l.to_string(), money(&cur, *v)])
+        .collect();
     trows.push(vec!["total".into(), money(&cur, t("total"))]);
-    trows.push(vec![format!("{b}total with safety margin{z}"), format!("{b}{}{z}", money(&cur, t("total_with_margin")))]);
+    trows.push(vec![
+        format!("{b}total with safety margin{z}"),
+        format!("{b}{}{z}", money(&cur, t("total_with_margin"))),
+    ]);
     out.push('\n');
     out.push_str(&table(&trows, &[false, true]));
-    let warn: Vec<_> = plan.warnings.iter().filter(|w| w.severity == Severity::Warning).collect();
+    let warn: Vec<_> = plan
+        .warnings
+        .iter()
+        .filter(|w| w.severity == Severity::Warning)
+        .collect();
     let notes = plan.warnings.len() - warn.len();
     if !warn.is_empty() {
         out.push('\n');
@@ -181,12 +255,35 @@ pub fn summary(plan: &Plan, color: bool) -> String {
 
 /// The formula trace of `explain`.
 pub fn trace(t: &Trace) -> String {
-    let mut rows = vec![vec!["formula".into(), "value".into(), "unit".into(), "expression".into()]];
+    let mut rows = vec![vec![
+        "formula".into(),
+        "value".into(),
+        "unit".into(),
+        "expression".into(),
+    ]];
     for l in &t.lines {
-        let v = if l.is_bool { if l.value != 0.0 { "yes".into() } else { "no".into() } } else { format_number(l.value) };
-        rows.push(vec![l.name.clone(), v, l.unit.clone(), l.expression.clone()]);
+        let v = if l.is_bool {
+            if l.value != 0.0 {
+                "yes".into()
+            } else {
+                "no".into()
+            }
+        } else {
+            format_number(l.value)
+        };
+        rows.push(vec![
+            l.name.clone(),
+            v,
+            l.unit.clone(),
+            l.expression.clone(),
+        ]);
     }
-    format!("{} on {}\n\n{}", t.workload, t.offer, table(&rows, &[false, true, false, false]))
+    format!(
+        "{} on {}\n\n{}",
+        t.workload,
+        t.offer,
+        table(&rows, &[false, true, false, false])
+    )
 }
 
 fn opt(v: Option<f64>) -> String {
@@ -194,7 +291,22 @@ fn opt(v: Option<f64>) -> String {
 }
 
 fn gpu_rows(gpus: &[GpuOffer]) -> Vec<Vec<String>> {
-    let mut rows = vec![["gpu", "provider", "vram_gib", "bandwidth_gbs", "fp16_tflops", "compute_capability", "nvlink", "gpus_per_node", "on_demand_hourly", "monthly", "spot_hourly", "reserved_monthly"].map(String::from).to_vec()];
+    let mut rows = vec![[
+        "gpu",
+        "provider",
+        "vram_gib",
+        "bandwidth_gbs",
+        "fp16_tflops",
+        "compute_capability",
+        "nvlink",
+        "gpus_per_node",
+        "on_demand_hourly",
+        "monthly",
+        "spot_hourly",
+        "reserved_monthly",
+    ]
+    .map(String::from)
+    .to_vec()];
     for g in gpus {
         rows.push(vec![
             g.gpu.clone(),
@@ -215,12 +327,20 @@ fn gpu_rows(gpus: &[GpuOffer]) -> Vec<Vec<String>> {
 }
 
 fn model_rows(models: &[ModelSpec]) -> Vec<Vec<String>> {
-    let mut rows = vec![["name", "params_b", "layers", "hidden", "heads", "kv_heads", "head_dim", "ffn", "vocab"].map(String::from).to_vec()];
+    let mut rows = vec![[
+        "name", "params_b", "layers", "hidden", "heads", "kv_heads", "head_dim", "ffn", "vocab",
+    ]
+    .map(String::from)
+    .to_vec()];
     for m in models {
         let mut r = vec![m.name.clone()];
         r.extend(ModelSpec::FIELDS.iter().map(|f| {
             let v = m.field(f);
-            if v > 0.0 { format_number(v) } else { String::new() }
+            if v > 0.0 {
+                format_number(v)
+            } else {
+                String::new()
+            }
         }));
         rows.push(r);
     }
@@ -229,7 +349,18 @@ fn model_rows(models: &[ModelSpec]) -> Vec<Vec<String>> {
 
 fn csv(rows: &[Vec<String>]) -> String {
     rows.iter()
-        .map(|r| r.iter().map(|c| if c.contains([',', '"', '\n']) { format!("\"{}\"", c.replace('"', "\"\"")) } else { c.clone() }).collect::<Vec<_>>().join(","))
+        .map(|r| {
+            r.iter()
+                .map(|c| {
+                    if c.contains([',', '"', '\n']) {
+                        format!("\"{}\"", c.replace('"', "\"\""))
+                    } else {
+                        c.clone()
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join(",")
+        })
         .collect::<Vec<_>>()
         .join("\n")
         + "\n"
@@ -240,12 +371,24 @@ pub fn catalog(gpus: bool, format: crate::cli::Format) -> String {
     use crate::cli::Format;
     match format {
         Format::Json => {
-            let v = if gpus { serde_json::to_value(crate::catalog::gpus()) } else { serde_json::to_value(crate::catalog::models()) };
+            let v = if gpus {
+                serde_json::to_value(crate::catalog::gpus())
+            } else {
+                serde_json::to_value(crate::catalog::models())
+            };
             serde_json::to_string_pretty(&v.unwrap_or(Value::Null)).unwrap_or_default() + "\n"
         }
         Format::Csv | Format::Table => {
-            let rows = if gpus { gpu_rows(&crate::catalog::gpus()) } else { model_rows(&crate::catalog::models()) };
-            let mut out = if format == Format::Csv { csv(&rows) } else { table(&rows, &[]) };
+            let rows = if gpus {
+                gpu_rows(&crate::catalog::gpus())
+            } else {
+                model_rows(&crate::catalog::models())
+            };
+            let mut out = if format == Format::Csv {
+                csv(&rows)
+            } else {
+                table(&rows, &[])
+            };
             if gpus && format == Format::Table {
                 out.push_str("\nPrices are EXAMPLES (CNY per GPU, from public USD list prices at 7.2); put your own quotes in the GPUs sheet.\n");
             }

@@ -61,7 +61,8 @@ pub fn parse(expression: &str) -> Result<Parsed, String> {
         return Err("the expression is empty".to_string());
     }
     check_shape(expression)?;
-    let node = evalexpr::build_operator_tree(expression).map_err(|e| format!("syntax error in `{expression}`: {e}"))?;
+    let node = evalexpr::build_operator_tree(expression)
+        .map_err(|e| format!("syntax error in `{expression}`: {e}"))?;
     // Long flat chains (`a + b + c + …`) make deep trees without parentheses; walk iteratively.
     let mut stack = vec![(&node, 1usize)];
     while let Some((n, d)) = stack.pop() {
@@ -73,7 +74,10 @@ pub fn parse(expression: &str) -> Result<Parsed, String> {
         }
         stack.extend(n.children().iter().map(|c| (c, d + 1)));
     }
-    let mut variables: Vec<String> = node.iter_read_variable_identifiers().map(str::to_string).collect();
+    let mut variables: Vec<String> = node
+        .iter_read_variable_identifiers()
+        .map(str::to_string)
+        .collect();
     variables.sort();
     variables.dedup();
     Ok(Parsed { node, variables })
@@ -81,9 +85,28 @@ pub fn parse(expression: &str) -> Result<Parsed, String> {
 
 /// The functions a formula may call.
 pub const FUNCTIONS: &[&str] = &[
-    "if", "min", "max", "ceil", "floor", "round", "roundup", "rounddown", "clamp", "pow2ceil", "abs", "sqrt",
-    "math::abs", "math::sqrt", "math::cbrt", "math::ln", "math::log", "math::log2", "math::log10", "math::exp",
-    "math::pow", "math::hypot",
+    "if",
+    "min",
+    "max",
+    "ceil",
+    "floor",
+    "round",
+    "roundup",
+    "rounddown",
+    "clamp",
+    "pow2ceil",
+    "abs",
+    "sqrt",
+    "math::abs",
+    "math::sqrt",
+    "math::cbrt",
+    "math::ln",
+    "math::log",
+    "math::log2",
+    "math::log10",
+    "math::exp",
+    "math::pow",
+    "math::hypot",
 ];
 
 struct Gen<'a> {
@@ -93,7 +116,11 @@ struct Gen<'a> {
 }
 
 /// Generates stack code for a parsed expression: the code, its type, and the stack depth it needs.
-pub fn generate(p: &Parsed, index: &HashMap<String, usize>, types: &[Ty]) -> Result<(Vec<Op>, Ty, usize), String> {
+pub fn generate(
+    p: &Parsed,
+    index: &HashMap<String, usize>,
+    types: &[Ty],
+) -> Result<(Vec<Op>, Ty, usize), String> {
     let mut g = Gen {
         index,
         types,
@@ -130,12 +157,23 @@ impl Gen<'_> {
             } else {
                 " (compare it, e.g. x > 0)"
             };
-            return Err(format!("{what} needs {} but `{n}` is {}{hint}", type_name(want), type_name(got)));
+            return Err(format!(
+                "{what} needs {} but `{n}` is {}{hint}",
+                type_name(want),
+                type_name(got)
+            ));
         }
         Ok(())
     }
 
-    fn binary(&mut self, n: &Node, op: Op, operand: Ty, result: Ty, symbol: &str) -> Result<Ty, String> {
+    fn binary(
+        &mut self,
+        n: &Node,
+        op: Op,
+        operand: Ty,
+        result: Ty,
+        symbol: &str,
+    ) -> Result<Ty, String> {
         let [a, b] = n.children() else {
             return Err(format!("`{symbol}` needs two operands"));
         };
@@ -171,7 +209,11 @@ impl Gen<'_> {
                     return Err("a comparison needs two operands".to_string());
                 };
                 let ta = self.node(a)?;
-                let symbol = if matches!(n.operator(), O::Eq) { "==" } else { "!=" };
+                let symbol = if matches!(n.operator(), O::Eq) {
+                    "=="
+                } else {
+                    "!="
+                };
                 self.expect(b, ta, &format!("`{symbol}`"))?;
                 self.code.push(if symbol == "==" { Op::Eq } else { Op::Ne });
                 Ok(Ty::Bool)
@@ -207,17 +249,27 @@ impl Gen<'_> {
                     Ok(Ty::Bool)
                 }
                 Value::String(_) => Err("text values are not allowed in formulas".to_string()),
-                Value::Tuple(_) | Value::Empty => Err("a formula must compute a number or a yes/no value".to_string()),
+                Value::Tuple(_) | Value::Empty => {
+                    Err("a formula must compute a number or a yes/no value".to_string())
+                }
             },
             O::VariableIdentifierRead { identifier } => {
-                let slot = *self.index.get(identifier).ok_or_else(|| format!("unknown name `{identifier}`"))?;
+                let slot = *self
+                    .index
+                    .get(identifier)
+                    .ok_or_else(|| format!("unknown name `{identifier}`"))?;
                 self.code.push(Op::Load(slot as u32));
                 Ok(self.types[slot])
             }
             O::FunctionIdentifier { identifier } => self.call(identifier, n),
-            O::Tuple => Err("a list of values `(a, b)` is allowed only as a function's arguments".to_string()),
+            O::Tuple => Err(
+                "a list of values `(a, b)` is allowed only as a function's arguments".to_string(),
+            ),
             O::Chain => Err("`;` is not allowed: a formula is one expression".to_string()),
-            _ => Err("assignments are not allowed: a formula computes a value and changes nothing".to_string()),
+            _ => Err(
+                "assignments are not allowed: a formula computes a value and changes nothing"
+                    .to_string(),
+            ),
         }
     }
 
@@ -235,7 +287,9 @@ impl Gen<'_> {
             [single] => match single.operator() {
                 Operator::Tuple => single.children().iter().collect(),
                 Operator::RootNode if single.children().is_empty() => Vec::new(),
-                Operator::Const { value: Value::Empty } => Vec::new(),
+                Operator::Const {
+                    value: Value::Empty,
+                } => Vec::new(),
                 _ => vec![single],
             },
             [] => Vec::new(),
@@ -245,7 +299,10 @@ impl Gen<'_> {
             if args.len() == want {
                 Ok(())
             } else {
-                Err(format!("{name}() takes {want} argument(s), found {}", args.len()))
+                Err(format!(
+                    "{name}() takes {want} argument(s), found {}",
+                    args.len()
+                ))
             }
         };
         let what = format!("{name}()");
@@ -291,7 +348,11 @@ impl Gen<'_> {
                 self.expect(a, Ty::Num, &what)?;
             }
             let count = args.len() as u32;
-            self.code.push(if name == "min" { Op::Min(count) } else { Op::Max(count) });
+            self.code.push(if name == "min" {
+                Op::Min(count)
+            } else {
+                Op::Max(count)
+            });
             return Ok(Ty::Num);
         }
         if name == "clamp" {

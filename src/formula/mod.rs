@@ -29,10 +29,16 @@ pub struct InputVar {
 
 impl InputVar {
     pub fn num(name: impl Into<String>) -> Self {
-        InputVar { name: name.into(), ty: Ty::Num }
+        InputVar {
+            name: name.into(),
+            ty: Ty::Num,
+        }
     }
     pub fn bool(name: impl Into<String>) -> Self {
-        InputVar { name: name.into(), ty: Ty::Bool }
+        InputVar {
+            name: name.into(),
+            ty: Ty::Bool,
+        }
     }
 }
 
@@ -71,7 +77,11 @@ pub struct NonFinite {
 impl Program {
     /// Compiles `defs` against `inputs`. Every problem is reported, each naming the formula and
     /// its cell; `elsewhere` lists names that exist in the other scope, for better hints.
-    pub fn compile(inputs: &[InputVar], defs: &[&FormulaDef], elsewhere: &[&str]) -> Result<Program, Vec<Problem>> {
+    pub fn compile(
+        inputs: &[InputVar],
+        defs: &[&FormulaDef],
+        elsewhere: &[&str],
+    ) -> Result<Program, Vec<Problem>> {
         let mut problems = Vec::new();
         let mut names: Vec<String> = inputs.iter().map(|v| v.name.clone()).collect();
         let mut index: HashMap<String, usize> = HashMap::new();
@@ -87,7 +97,10 @@ impl Program {
                         format!("the name `{}` is already an input (a workload, GPU or assumption value); choose another name", d.name),
                     ));
                 } else {
-                    problems.push(Problem::new(d.location(), format!("the formula `{}` is defined twice", d.name)));
+                    problems.push(Problem::new(
+                        d.location(),
+                        format!("the formula `{}` is defined twice", d.name),
+                    ));
                 }
                 continue;
             }
@@ -151,11 +164,15 @@ impl Program {
         let order = match topo_order(&deps) {
             Ok(o) => o,
             Err(cycle) => {
-                let names_in_loop: Vec<&str> = cycle.iter().map(|&i| defs[i].name.as_str()).collect();
+                let names_in_loop: Vec<&str> =
+                    cycle.iter().map(|&i| defs[i].name.as_str()).collect();
                 let first = cycle[0];
                 return Err(vec![Problem::new(
                     defs[first].location(),
-                    format!("formulas depend on each other in a loop: {}", names_in_loop.join(" → ")),
+                    format!(
+                        "formulas depend on each other in a loop: {}",
+                        names_in_loop.join(" → ")
+                    ),
                 )]);
             }
         };
@@ -178,7 +195,10 @@ impl Program {
                         code,
                     });
                 }
-                Err(msg) => problems.push(Problem::new(defs[i].location(), format!("{msg} in `{}`", defs[i].expression))),
+                Err(msg) => problems.push(Problem::new(
+                    defs[i].location(),
+                    format!("{msg} in `{}`", defs[i].expression),
+                )),
             }
         }
         if !problems.is_empty() {
@@ -227,7 +247,10 @@ impl Program {
         for f in &self.order {
             let v = vm::run(&f.code, values, scratch);
             if !v.is_finite() {
-                return Err(NonFinite { def: f.def, value: v });
+                return Err(NonFinite {
+                    def: f.def,
+                    value: v,
+                });
             }
             values[f.slot] = v;
         }

@@ -67,7 +67,11 @@ impl Advice {
             format!("utilization {pct}%: {}", self.band.text(false))
         };
         if self.below_monthly_minimum {
-            s.push_str(if zh { "，不建议包月" } else { ", never monthly" });
+            s.push_str(if zh {
+                "，不建议包月"
+            } else {
+                ", never monthly"
+            });
         }
         let chosen = self.mode.label(zh);
         match self.next {
@@ -76,7 +80,10 @@ impl Advice {
                 if zh {
                     s.push_str(&format!("；选用{chosen}，{}要贵 {r} 倍", m.label(true)));
                 } else {
-                    s.push_str(&format!("; chose {chosen}; {} would cost {r}× more", m.label(false)));
+                    s.push_str(&format!(
+                        "; chose {chosen}; {} would cost {r}× more",
+                        m.label(false)
+                    ));
                 }
             }
             None => s.push_str(&if zh {

@@ -5,15 +5,42 @@ use crate::error::Problem;
 use crate::formula::{InputVar, Program, Ty};
 use crate::model::{Assumptions, GpuOffer, Kind, Value, Workload, WorkloadNumbers};
 
-const MODEL_FIELDS: [&str; 7] = ["layers", "hidden", "heads", "kv_heads", "head_dim", "ffn", "vocab"];
+const MODEL_FIELDS: [&str; 7] = [
+    "layers", "hidden", "heads", "kv_heads", "head_dim", "ffn", "vocab",
+];
 const FLAGS: [&str; 10] = [
-    "online", "spot_ok", "is_inference", "is_lora", "is_qlora", "is_full", "is_pretrain", "is_training", "is_image", "is_batch",
+    "online",
+    "spot_ok",
+    "is_inference",
+    "is_lora",
+    "is_qlora",
+    "is_full",
+    "is_pretrain",
+    "is_training",
+    "is_image",
+    "is_batch",
 ];
 const GPU_NUMBERS: [&str; 12] = [
-    "gpu_vram_gib", "gpu_bandwidth_gbs", "gpu_tflops", "gpu_cc", "gpus_per_node", "price_on_demand", "price_monthly",
-    "price_spot", "price_reserved", "billing_granularity_min", "min_rental_min", "gpu_index",
+    "gpu_vram_gib",
+    "gpu_bandwidth_gbs",
+    "gpu_tflops",
+    "gpu_cc",
+    "gpus_per_node",
+    "price_on_demand",
+    "price_monthly",
+    "price_spot",
+    "price_reserved",
+    "billing_granularity_min",
+    "min_rental_min",
+    "gpu_index",
 ];
-const GPU_FLAGS: [&str; 5] = ["gpu_nvlink", "has_on_demand", "has_monthly", "has_spot", "has_reserved"];
+const GPU_FLAGS: [&str; 5] = [
+    "gpu_nvlink",
+    "has_on_demand",
+    "has_monthly",
+    "has_spot",
+    "has_reserved",
+];
 
 /// The candidate-scope inputs, in slot order: workload, model, flags, GPU, then assumptions.
 /// Assumption keys that collide with a built-in name are reported.
@@ -38,7 +65,10 @@ pub const PLANNED: [&str; 4] = ["gpu_cost", "cold_start_cost", "rework_cost", "t
 
 /// The portfolio-scope inputs: `total_<name>` for every numeric candidate formula and planned
 /// figure, the count of planned workloads, then assumptions.
-pub fn portfolio_inputs(candidate: &Program, assumptions: &Assumptions) -> (Vec<InputVar>, Vec<Problem>) {
+pub fn portfolio_inputs(
+    candidate: &Program,
+    assumptions: &Assumptions,
+) -> (Vec<InputVar>, Vec<Problem>) {
     let mut vars: Vec<InputVar> = candidate
         .order
         .iter()
@@ -67,11 +97,17 @@ fn add_assumptions(vars: &mut Vec<InputVar>, assumptions: &Assumptions) -> Vec<P
         if vars.iter().any(|v| v.name == a.key) {
             problems.push(Problem::new(
                 a.source.to_string(),
-                format!("the assumption `{}` has the name of a built-in variable; rename it", a.key),
+                format!(
+                    "the assumption `{}` has the name of a built-in variable; rename it",
+                    a.key
+                ),
             ));
             continue;
         }
-        vars.push(InputVar { name: a.key.clone(), ty });
+        vars.push(InputVar {
+            name: a.key.clone(),
+            ty,
+        });
     }
     problems
 }
@@ -158,7 +194,9 @@ pub fn bind_workload(p: &Program, w: &Workload, assumptions: &Assumptions, value
     };
     let n = &w.numbers;
     let training = w.kind.is_training();
-    let context = n.context_len.unwrap_or(if training { 2048.0 } else { 4096.0 });
+    let context = n
+        .context_len
+        .unwrap_or(if training { 2048.0 } else { 4096.0 });
     for key in WorkloadNumbers::NAMES {
         let given = n.get(key).flatten();
         let default = match *key {
@@ -166,13 +204,7 @@ pub fn bind_workload(p: &Program, w: &Workload, assumptions: &Assumptions, value
             "context_len" => context,
             "avg_tokens" => context,
             "concurrency" | "batch_size" | "runs_per_month" | "pilot_concurrency" => 1.0,
-            "hours_per_month" => {
-                if w.online {
-                    assumptions.number("hours_in_month", 730.0)
-                } else {
-                    0.0
-                }
-            }
+            "hours_per_month" if w.online => assumptions.number("hours_in_month", 730.0),
             "resolution" => 1024.0,
             _ => 0.0,
         };
@@ -190,7 +222,10 @@ pub fn bind_workload(p: &Program, w: &Workload, assumptions: &Assumptions, value
     set("is_inference", b(k == Kind::Inference));
     set("is_lora", b(k == Kind::Lora));
     set("is_qlora", b(k == Kind::Qlora));
-    set("is_full", b(matches!(k, Kind::FullFinetune | Kind::Pretrain)));
+    set(
+        "is_full",
+        b(matches!(k, Kind::FullFinetune | Kind::Pretrain)),
+    );
     set("is_pretrain", b(k == Kind::Pretrain));
     set("is_training", b(training));
     set("is_image", b(k == Kind::ImageGen));

@@ -25,7 +25,13 @@ pub enum Mode {
 }
 
 impl Mode {
-    pub const ALL: [Mode; 5] = [Mode::OnDemand, Mode::Monthly, Mode::Spot, Mode::Reserved, Mode::Mixed];
+    pub const ALL: [Mode; 5] = [
+        Mode::OnDemand,
+        Mode::Monthly,
+        Mode::Spot,
+        Mode::Reserved,
+        Mode::Mixed,
+    ];
 
     pub fn key(self) -> &'static str {
         match self {
@@ -59,14 +65,44 @@ impl Mode {
 
 /// Candidate formulas the planner reads; the sheet may not delete them.
 pub const REQUIRED_CANDIDATE: [&str; 30] = [
-    "fits", "gpus_per_replica", "replicas", "instances", "gpus_total", "cost_on_demand", "cost_monthly", "cost_spot",
-    "cost_reserved", "cost_mixed", "allow_on_demand", "allow_monthly", "allow_spot", "allow_reserved", "allow_mixed",
-    "storage_cost", "egress_cost", "weights_gib", "kv_cache_gib", "activation_gib", "grads_gib", "optimizer_gib",
-    "overhead_gib", "total_vram_gib", "required_vram_gib", "utilization", "concurrency_per_replica", "redundancy_used",
-    "run_hours", "replica_vram_gib",
+    "fits",
+    "gpus_per_replica",
+    "replicas",
+    "instances",
+    "gpus_total",
+    "cost_on_demand",
+    "cost_monthly",
+    "cost_spot",
+    "cost_reserved",
+    "cost_mixed",
+    "allow_on_demand",
+    "allow_monthly",
+    "allow_spot",
+    "allow_reserved",
+    "allow_mixed",
+    "storage_cost",
+    "egress_cost",
+    "weights_gib",
+    "kv_cache_gib",
+    "activation_gib",
+    "grads_gib",
+    "optimizer_gib",
+    "overhead_gib",
+    "total_vram_gib",
+    "required_vram_gib",
+    "utilization",
+    "concurrency_per_replica",
+    "redundancy_used",
+    "run_hours",
+    "replica_vram_gib",
 ];
 /// Portfolio formulas the planner reads.
-pub const REQUIRED_PORTFOLIO: [&str; 4] = ["trial_reserve_cost", "ops_cost", "total", "total_with_margin"];
+pub const REQUIRED_PORTFOLIO: [&str; 4] = [
+    "trial_reserve_cost",
+    "ops_cost",
+    "total",
+    "total_with_margin",
+];
 
 /// One candidate-scope formula as a column of values.
 #[derive(Debug, Clone, Serialize)]
@@ -181,10 +217,23 @@ impl Engine {
             file: input.file.clone(),
             problems,
         };
-        let candidate_defs: Vec<FormulaDef> = input.formulas.iter().filter(|f| f.scope == Scope::Candidate).cloned().collect();
-        let portfolio_defs: Vec<FormulaDef> = input.formulas.iter().filter(|f| f.scope == Scope::Portfolio).cloned().collect();
+        let candidate_defs: Vec<FormulaDef> = input
+            .formulas
+            .iter()
+            .filter(|f| f.scope == Scope::Candidate)
+            .cloned()
+            .collect();
+        let portfolio_defs: Vec<FormulaDef> = input
+            .formulas
+            .iter()
+            .filter(|f| f.scope == Scope::Portfolio)
+            .cloned()
+            .collect();
         let mut problems = Vec::new();
-        let sheet = input.formulas.iter().find_map(|f| f.cell.as_ref().map(|c| c.sheet.clone()));
+        let sheet = input
+            .formulas
+            .iter()
+            .find_map(|f| f.cell.as_ref().map(|c| c.sheet.clone()));
         let where_ = sheet.clone().unwrap_or_else(|| "Formulas".to_string());
         for (required, defs, scope) in [
             (&REQUIRED_CANDIDATE[..], &candidate_defs, "candidate"),
@@ -210,10 +259,11 @@ impl Engine {
         let (cin, mut p1) = inputs::candidate_inputs(&input.assumptions);
         let portfolio_names: Vec<&str> = portfolio_defs.iter().map(|d| d.name.as_str()).collect();
         let cand_refs: Vec<&FormulaDef> = candidate_defs.iter().collect();
-        let candidate = Program::compile(&cin, &cand_refs, &portfolio_names).map_err(|mut ps| {
-            ps.append(&mut p1);
-            err(ps)
-        })?;
+        let candidate =
+            Program::compile(&cin, &cand_refs, &portfolio_names).map_err(|mut ps| {
+                ps.append(&mut p1);
+                err(ps)
+            })?;
         if !p1.is_empty() {
             return Err(err(p1));
         }
@@ -226,13 +276,28 @@ impl Engine {
         let portfolio = Program::compile(&pin, &port_refs, &cand_names).map_err(err)?;
         let mut type_problems = Vec::new();
         for name in REQUIRED_CANDIDATE.iter().chain(REQUIRED_PORTFOLIO.iter()) {
-            let (p, defs) = if REQUIRED_PORTFOLIO.contains(name) { (&portfolio, &portfolio_defs) } else { (&candidate, &candidate_defs) };
-            let want = if name.starts_with("allow_") || *name == "fits" { Ty::Bool } else { Ty::Num };
+            let (p, defs) = if REQUIRED_PORTFOLIO.contains(name) {
+                (&portfolio, &portfolio_defs)
+            } else {
+                (&candidate, &candidate_defs)
+            };
+            let want = if name.starts_with("allow_") || *name == "fits" {
+                Ty::Bool
+            } else {
+                Ty::Num
+            };
             if let (Some(slot), Some(d)) = (p.slot(name), defs.iter().find(|d| d.name == *name)) {
                 if p.ty(slot) != want {
                     type_problems.push(Problem::new(
                         d.location(),
-                        format!("`{name}` must compute {}", if want == Ty::Bool { "a yes/no value" } else { "a number" }),
+                        format!(
+                            "`{name}` must compute {}",
+                            if want == Ty::Bool {
+                                "a yes/no value"
+                            } else {
+                                "a number"
+                            }
+                        ),
                     ));
                 }
             }
@@ -250,7 +315,14 @@ impl Engine {
 
     /// Fills the values of one candidate and evaluates it; a non-finite formula is a problem
     /// naming the formula, the workload and the GPU.
-    pub fn evaluate(&self, input: &Input, w: &Workload, offer: usize, values: &mut [f64], scratch: &mut crate::formula::Scratch) -> std::result::Result<(), Problem> {
+    pub fn evaluate(
+        &self,
+        input: &Input,
+        w: &Workload,
+        offer: usize,
+        values: &mut [f64],
+        scratch: &mut crate::formula::Scratch,
+    ) -> std::result::Result<(), Problem> {
         let gpu = &input.gpus[offer];
         inputs::GpuSlots::new(&self.candidate).bind(gpu, offer, w, values);
         self.candidate.eval(values, scratch).map_err(|e| {
@@ -388,7 +460,10 @@ pub fn plan(input: Input) -> Result<Plan> {
                 }
             }
             if exclusion.is_none() && costs.iter().all(Option::is_none) {
-                exclusion = Some("no billing mode is offered and allowed (no price, or spot not allowed)".to_string());
+                exclusion = Some(
+                    "no billing mode is offered and allowed (no price, or spot not allowed)"
+                        .to_string(),
+                );
             }
             candidates.push(Candidate {
                 offer: oi,
@@ -400,9 +475,12 @@ pub fn plan(input: Input) -> Result<Plan> {
         if !incompatible.is_empty() {
             let need: Vec<String> = [w.precision, w.kv_precision]
                 .iter()
-                .filter_map(|pr| pr.min_compute_capability().map(|cc| format!("{} needs compute capability ≥ {cc:.1}", pr.key())))
+                .filter_map(|pr| {
+                    pr.min_compute_capability()
+                        .map(|cc| format!("{} needs compute capability ≥ {cc:.1}", pr.key()))
+                })
                 .collect();
-            warnings.push(Warning::warning(
+            warnings.push(Warning::warn(
                 w.cell.to_string(),
                 format!(
                     "{}: {} excluded: {}; choose another precision (e.g. fp16) to consider them",
@@ -414,8 +492,19 @@ pub fn plan(input: Input) -> Result<Plan> {
         }
         let chosen = choose(&candidates, &keys, monthly_min);
         match &chosen {
-            Some(c) => chosen_warnings(w, &input, &candidates[c.candidate], c, &keys, monthly_min, &mut warnings),
-            None => warnings.push(Warning::warning(w.cell.to_string(), unplanned_reason(w, &input, &candidates, &keys))),
+            Some(c) => chosen_warnings(
+                w,
+                &input,
+                &candidates[c.candidate],
+                c,
+                &keys,
+                monthly_min,
+                &mut warnings,
+            ),
+            None => warnings.push(Warning::warn(
+                w.cell.to_string(),
+                unplanned_reason(w, &input, &candidates, &keys),
+            )),
         }
         workloads.push(WorkloadPlan { candidates, chosen });
     }
@@ -429,7 +518,13 @@ pub fn plan(input: Input) -> Result<Plan> {
     // Warnings about the formulas and prices themselves.
     for f in &input.formulas {
         if f.origin == Origin::Replaced {
-            warnings.push(Warning::info(f.location(), format!("the default formula {} was replaced by the sheet's expression", f.name)));
+            warnings.push(Warning::info(
+                f.location(),
+                format!(
+                    "the default formula {} was replaced by the sheet's expression",
+                    f.name
+                ),
+            ));
         }
     }
     for m in [Mode::OnDemand, Mode::Monthly, Mode::Spot, Mode::Reserved] {
@@ -440,7 +535,14 @@ pub fn plan(input: Input) -> Result<Plan> {
             _ => g.reserved_monthly.is_some(),
         });
         if !priced {
-            warnings.push(Warning::info("GPUs", format!("no offer has a {} price, so {} was not considered", m.label(false), m.label(false))));
+            warnings.push(Warning::info(
+                "GPUs",
+                format!(
+                    "no offer has a {} price, so {} was not considered",
+                    m.label(false),
+                    m.label(false)
+                ),
+            ));
         }
     }
 
@@ -510,7 +612,12 @@ fn choose(cands: &[Candidate], k: &Keys, monthly_min: f64) -> Option<Chosen> {
             }
         }
     }
-    options.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)).then(a.2.cmp(&b.2)).then(a.3.index().cmp(&b.3.index())));
+    options.sort_by(|a, b| {
+        a.0.total_cmp(&b.0)
+            .then(a.1.total_cmp(&b.1))
+            .then(a.2.cmp(&b.2))
+            .then(a.3.index().cmp(&b.3.index()))
+    });
     let &(tco, _, ci, mode) = options.first()?;
     let c = &cands[ci];
     let next = options
@@ -544,31 +651,53 @@ fn choose(cands: &[Candidate], k: &Keys, monthly_min: f64) -> Option<Chosen> {
     })
 }
 
-fn chosen_warnings(w: &Workload, input: &Input, c: &Candidate, ch: &Chosen, k: &Keys, monthly_min: f64, out: &mut Vec<Warning>) {
+fn chosen_warnings(
+    w: &Workload,
+    input: &Input,
+    c: &Candidate,
+    ch: &Chosen,
+    k: &Keys,
+    monthly_min: f64,
+    out: &mut Vec<Warning>,
+) {
     let g = &input.gpus[c.offer];
     let at = w.cell.to_string();
     let cc = g.compute_capability;
     if cc < 8.0 && w.kind != crate::model::Kind::ImageGen {
-        out.push(Warning::warning(&at, format!(
+        out.push(Warning::warn(&at, format!(
             "{} runs on {} (compute capability {}): FlashAttention-2 needs ≥ 8.0, so attention holds more memory than the estimate assumes",
             w.name, g.gpu, format_number(cc))));
     }
     if (7.0..7.5).contains(&cc) {
-        out.push(Warning::warning(&at, format!("{}: {} (sm_70) is dropped by CUDA 13; pin a CUDA 12.x image", w.name, g.gpu)));
+        out.push(Warning::warn(
+            &at,
+            format!(
+                "{}: {} (sm_70) is dropped by CUDA 13; pin a CUDA 12.x image",
+                w.name, g.gpu
+            ),
+        ));
     } else if cc >= 10.0 {
-        out.push(Warning::warning(&at, format!("{}: {} (sm_{}) needs CUDA ≥ 12.8, driver R570+ and PyTorch ≥ 2.7; check the image before renting", w.name, g.gpu, (cc * 10.0).round())));
+        out.push(Warning::warn(&at, format!("{}: {} (sm_{}) needs CUDA ≥ 12.8, driver R570+ and PyTorch ≥ 2.7; check the image before renting", w.name, g.gpu, (cc * 10.0).round())));
     } else if cc >= 8.9 {
-        out.push(Warning::info(&at, format!("{}: {} (sm_{}) needs CUDA ≥ 11.8 and PyTorch ≥ 2.0", w.name, g.gpu, (cc * 10.0).round())));
+        out.push(Warning::info(
+            &at,
+            format!(
+                "{}: {} (sm_{}) needs CUDA ≥ 11.8 and PyTorch ≥ 2.0",
+                w.name,
+                g.gpu,
+                (cc * 10.0).round()
+            ),
+        ));
     }
     let total = c.values[k.required] / (1.0 + input.assumptions.number("vram_headroom", 0.2));
     let share = total / c.values[k.replica_vram].max(1e-9);
     if share > 0.9 {
-        out.push(Warning::warning(&at, format!(
+        out.push(Warning::warn(&at, format!(
             "{} uses {}% of the memory of {} at peak; an out-of-memory error is likely (seed 000: keep at least 20% free)",
             w.name, format_number((share * 100.0).round()), g.gpu)));
     }
     if matches!(ch.mode, Mode::Monthly | Mode::Reserved) && ch.advice.utilization < monthly_min {
-        out.push(Warning::warning(&at, format!(
+        out.push(Warning::warn(&at, format!(
             "{} is billed {} at {}% utilization, under monthly_min_utilization ({}%): check the hours, or measure a month on demand first",
             w.name, ch.mode.label(false), format_number((ch.advice.utilization * 100.0).round()), format_number(monthly_min * 100.0))));
     }
@@ -577,14 +706,18 @@ fn chosen_warnings(w: &Workload, input: &Input, c: &Candidate, ch: &Chosen, k: &
 fn unplanned_reason(w: &Workload, input: &Input, cands: &[Candidate], k: &Keys) -> String {
     if cands.is_empty() {
         return match &w.gpu {
-            Some(g) => format!("{} is unplanned: its pinned GPU {g} has no available offer", w.name),
+            Some(g) => format!(
+                "{} is unplanned: its pinned GPU {g} has no available offer",
+                w.name
+            ),
             None => format!("{} is unplanned: no GPU offer is available", w.name),
         };
     }
     let evaluated: Vec<&Candidate> = cands.iter().filter(|c| !c.values.is_empty()).collect();
-    let largest = evaluated
-        .iter()
-        .max_by(|a, b| (input.gpus[a.offer].vram_gib * input.gpus[a.offer].gpus_per_node).total_cmp(&(input.gpus[b.offer].vram_gib * input.gpus[b.offer].gpus_per_node)));
+    let largest = evaluated.iter().max_by(|a, b| {
+        (input.gpus[a.offer].vram_gib * input.gpus[a.offer].gpus_per_node)
+            .total_cmp(&(input.gpus[b.offer].vram_gib * input.gpus[b.offer].gpus_per_node))
+    });
     match largest {
         Some(c) => {
             let g = &input.gpus[c.offer];
@@ -603,7 +736,12 @@ fn unplanned_reason(w: &Workload, input: &Input, cands: &[Candidate], k: &Keys) 
 }
 
 /// Runs the portfolio formulas over the chosen candidates; returns them with the planned sums.
-fn portfolio(engine: &Engine, input: &Input, plans: &[WorkloadPlan], columns: &[FormulaColumn]) -> Result<Vec<(String, f64)>> {
+fn portfolio(
+    engine: &Engine,
+    input: &Input,
+    plans: &[WorkloadPlan],
+    columns: &[FormulaColumn],
+) -> Result<Vec<(String, f64)>> {
     let p = &engine.portfolio;
     let mut values = vec![0.0; p.width()];
     inputs::bind_assumptions(p, &input.assumptions, &mut values);
@@ -617,7 +755,11 @@ fn portfolio(engine: &Engine, input: &Input, plans: &[WorkloadPlan], columns: &[
             for (s, v) in sums.iter_mut().zip(&c.values) {
                 *s += v;
             }
-            for (acc, v) in planned.iter_mut().zip([ch.gpu_cost, ch.cold_start_cost, ch.rework_cost, ch.tco]) {
+            for (acc, v) in
+                planned
+                    .iter_mut()
+                    .zip([ch.gpu_cost, ch.cold_start_cost, ch.rework_cost, ch.tco])
+            {
                 *acc += v;
             }
         }
@@ -644,12 +786,28 @@ fn portfolio(engine: &Engine, input: &Input, plans: &[WorkloadPlan], columns: &[
         let d = engine.portfolio_def(e.def);
         Error::input(&input.file, d.location(), format!("is {} (not a finite number) for the portfolio: look for a division by zero in `{}`", e.value, d.expression))
     })?;
-    let mut out: Vec<(String, f64)> = p.order.iter().map(|f| (f.name.clone(), values[f.slot])).collect();
+    let mut out: Vec<(String, f64)> = p
+        .order
+        .iter()
+        .map(|f| (f.name.clone(), values[f.slot]))
+        .collect();
     for (name, v) in inputs::PLANNED.iter().zip(planned) {
         out.push((name.to_string(), v));
     }
-    out.push(("storage_cost".to_string(), columns.iter().position(|c| c.name == "storage_cost").map_or(0.0, |i| sums[i])));
-    out.push(("egress_cost".to_string(), columns.iter().position(|c| c.name == "egress_cost").map_or(0.0, |i| sums[i])));
+    out.push((
+        "storage_cost".to_string(),
+        columns
+            .iter()
+            .position(|c| c.name == "storage_cost")
+            .map_or(0.0, |i| sums[i]),
+    ));
+    out.push((
+        "egress_cost".to_string(),
+        columns
+            .iter()
+            .position(|c| c.name == "egress_cost")
+            .map_or(0.0, |i| sums[i]),
+    ));
     Ok(out)
 }
 
@@ -673,16 +831,31 @@ pub struct Trace {
 
 /// The formula trace of workload `name` on `gpu` (default: the chosen offer, else the first).
 pub fn trace(input: Input, name: &str, gpu: Option<&str>) -> Result<Trace> {
-    let Some(wi) = input.workloads.iter().position(|w| w.name == name || w.name.eq_ignore_ascii_case(name)) else {
+    let Some(wi) = input
+        .workloads
+        .iter()
+        .position(|w| w.name == name || w.name.eq_ignore_ascii_case(name))
+    else {
         let hint = crate::suggest::hint(name, input.workloads.iter().map(|w| w.name.as_str()));
-        return Err(Error::Usage(format!("there is no workload named \"{name}\" in {}{hint}", input.file.display())));
+        return Err(Error::Usage(format!(
+            "there is no workload named \"{name}\" in {}{hint}",
+            input.file.display()
+        )));
     };
     let offer = match gpu {
         Some(g) => input
             .gpus
             .iter()
-            .position(|o| crate::model::normalize(&o.gpu) == crate::model::normalize(g) || crate::model::normalize(&o.label()) == crate::model::normalize(g))
-            .ok_or_else(|| Error::Usage(format!("there is no GPU offer \"{g}\"{}", crate::suggest::hint(g, input.gpus.iter().map(|o| o.gpu.as_str())))))?,
+            .position(|o| {
+                crate::model::normalize(&o.gpu) == crate::model::normalize(g)
+                    || crate::model::normalize(&o.label()) == crate::model::normalize(g)
+            })
+            .ok_or_else(|| {
+                Error::Usage(format!(
+                    "there is no GPU offer \"{g}\"{}",
+                    crate::suggest::hint(g, input.gpus.iter().map(|o| o.gpu.as_str()))
+                ))
+            })?,
         None => {
             let plan = plan(input.clone())?;
             match plan.chosen(wi) {
@@ -695,10 +868,12 @@ pub fn trace(input: Input, name: &str, gpu: Option<&str>) -> Result<Trace> {
     let w = &input.workloads[wi];
     let mut values = engine.base_values(&input, w);
     let mut scratch = engine.candidate.scratch();
-    engine.evaluate(&input, w, offer, &mut values, &mut scratch).map_err(|p| Error::Input {
-        file: input.file.clone(),
-        problems: vec![p],
-    })?;
+    engine
+        .evaluate(&input, w, offer, &mut values, &mut scratch)
+        .map_err(|p| Error::Input {
+            file: input.file.clone(),
+            problems: vec![p],
+        })?;
     let lines = engine
         .candidate
         .order

@@ -2,9 +2,18 @@
 
 use super::*;
 use crate::catalog;
-use crate::model::{Assumptions, CellRef, GpuOffer, Input, Kind, Precision, Value, Workload, WorkloadNumbers};
+use crate::model::{
+    Assumptions, CellRef, GpuOffer, Input, Kind, Precision, Value, Workload, WorkloadNumbers,
+};
 
-fn offer(gpu: &str, vram: f64, on_demand: Option<f64>, monthly: Option<f64>, spot: Option<f64>, reserved: Option<f64>) -> GpuOffer {
+fn offer(
+    gpu: &str,
+    vram: f64,
+    on_demand: Option<f64>,
+    monthly: Option<f64>,
+    spot: Option<f64>,
+    reserved: Option<f64>,
+) -> GpuOffer {
     GpuOffer {
         gpu: gpu.to_string(),
         provider: "test".to_string(),
@@ -29,8 +38,17 @@ fn workload(name: &str, kind: Kind, model: Option<&str>) -> Workload {
     Workload {
         name: name.to_string(),
         kind,
-        model: model.map(|m| catalog::models().into_iter().find(|x| x.name == m).expect("catalog model")),
-        precision: if kind == Kind::Qlora { Precision::Int4 } else { Precision::Bf16 },
+        model: model.map(|m| {
+            catalog::models()
+                .into_iter()
+                .find(|x| x.name == m)
+                .expect("catalog model")
+        }),
+        precision: if kind == Kind::Qlora {
+            Precision::Int4
+        } else {
+            Precision::Bf16
+        },
         kv_precision: Precision::Fp16,
         numbers: WorkloadNumbers::default(),
         online: kind.online_by_default(),
@@ -44,7 +62,12 @@ fn workload(name: &str, kind: Kind, model: Option<&str>) -> Workload {
 fn input(workloads: Vec<Workload>, gpus: Vec<GpuOffer>, set: &[(&str, f64)]) -> Input {
     let mut assumptions: Assumptions = catalog::assumptions(false);
     for (k, v) in set {
-        assumptions.items.iter_mut().find(|a| a.key == *k).expect("assumption").value = Value::Number(*v);
+        assumptions
+            .items
+            .iter_mut()
+            .find(|a| a.key == *k)
+            .expect("assumption")
+            .value = Value::Number(*v);
     }
     Input {
         file: "test.xlsx".into(),
@@ -58,12 +81,24 @@ fn input(workloads: Vec<Workload>, gpus: Vec<GpuOffer>, set: &[(&str, f64)]) -> 
 }
 
 fn values_on(p: &Plan, w: usize, gpu: &str) -> Vec<(String, f64)> {
-    let c = p.workloads[w].candidates.iter().find(|c| p.input.gpus[c.offer].gpu == gpu).expect("candidate");
-    p.columns.iter().map(|c| c.name.clone()).zip(c.values.iter().copied()).collect()
+    let c = p.workloads[w]
+        .candidates
+        .iter()
+        .find(|c| p.input.gpus[c.offer].gpu == gpu)
+        .expect("candidate");
+    p.columns
+        .iter()
+        .map(|c| c.name.clone())
+        .zip(c.values.iter().copied())
+        .collect()
 }
 
 fn v(values: &[(String, f64)], name: &str) -> f64 {
-    values.iter().find(|(n, _)| n == name).map(|(_, v)| *v).unwrap_or_else(|| panic!("no {name}"))
+    values
+        .iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, v)| *v)
+        .unwrap_or_else(|| panic!("no {name}"))
 }
 
 fn close(a: f64, b: f64, tol: f64) -> bool {
@@ -74,9 +109,18 @@ fn close(a: f64, b: f64, tol: f64) -> bool {
 fn llama2_7b_fp16_weights_are_12_55_gib() {
     let mut w = workload("api", Kind::Inference, Some("Llama-2-7B"));
     w.precision = Precision::Fp16;
-    let p = plan(input(vec![w], vec![offer("A100-80G", 80.0, Some(10.0), None, None, None)], &[])).unwrap();
+    let p = plan(input(
+        vec![w],
+        vec![offer("A100-80G", 80.0, Some(10.0), None, None, None)],
+        &[],
+    ))
+    .unwrap();
     // 6.74e9 × 2 B / 2^30 = 12.5546 GiB
-    assert!(close(v(&values_on(&p, 0, "A100-80G"), "weights_gib"), 12.5546, 1e-3));
+    assert!(close(
+        v(&values_on(&p, 0, "A100-80G"), "weights_gib"),
+        12.5546,
+        1e-3
+    ));
 }
 
 #[test]
@@ -85,14 +129,27 @@ fn kv_cache_uses_kv_heads() {
     //   Llama-2-7B:   2 × 32 layers × 32 kv heads × 128 × 2 B = 524,288 B/token → 8 GiB
     //   Llama-3.1-8B: 2 × 32 × 8 × 128 × 2 = 131,072 B/token → 2 GiB
     //   Qwen2.5-7B:   2 × 28 × 4 × 128 × 2 = 57,344 B/token → 0.875 GiB
-    for (model, want) in [("Llama-2-7B", 8.0), ("Llama-3.1-8B", 2.0), ("Qwen2.5-7B", 0.875)] {
+    for (model, want) in [
+        ("Llama-2-7B", 8.0),
+        ("Llama-3.1-8B", 2.0),
+        ("Qwen2.5-7B", 0.875),
+    ] {
         let mut w = workload("api", Kind::Inference, Some(model));
         w.numbers.concurrency = Some(4.0);
         w.numbers.context_len = Some(4096.0);
-        let p = plan(input(vec![w], vec![offer("A100-80G", 80.0, Some(10.0), None, None, None)], &[])).unwrap();
+        let p = plan(input(
+            vec![w],
+            vec![offer("A100-80G", 80.0, Some(10.0), None, None, None)],
+            &[],
+        ))
+        .unwrap();
         let vals = values_on(&p, 0, "A100-80G");
         assert_eq!(v(&vals, "concurrency_per_replica"), 4.0, "{model}");
-        assert!(close(v(&vals, "kv_cache_gib"), want, 1e-9), "{model}: {}", v(&vals, "kv_cache_gib"));
+        assert!(
+            close(v(&vals, "kv_cache_gib"), want, 1e-9),
+            "{model}: {}",
+            v(&vals, "kv_cache_gib")
+        );
     }
 }
 
@@ -100,25 +157,51 @@ fn kv_cache_uses_kv_heads() {
 fn full_finetune_of_7b_needs_16_bytes_per_parameter_and_no_single_80gb_card() {
     let mut w = workload("ft", Kind::FullFinetune, Some("Llama-2-7B"));
     w.numbers.hours_per_month = Some(100.0);
-    let p = plan(input(vec![w.clone()], vec![offer("A100-80G", 80.0, Some(10.0), None, None, None)], &[])).unwrap();
+    let p = plan(input(
+        vec![w.clone()],
+        vec![offer("A100-80G", 80.0, Some(10.0), None, None, None)],
+        &[],
+    ))
+    .unwrap();
     let vals = values_on(&p, 0, "A100-80G");
     // weights 2 + grads 2 + master 4 + moments 8 = 16 B × 6.74e9 / 2^30 = 100.43 GiB
     let states = v(&vals, "weights_gib") + v(&vals, "grads_gib") + v(&vals, "optimizer_gib");
-    assert!(close(states, 16.0 * 6.74e9 / 2f64.powi(30), 1e-6), "{states}");
+    assert!(
+        close(states, 16.0 * 6.74e9 / 2f64.powi(30), 1e-6),
+        "{states}"
+    );
     assert!(v(&vals, "gpus_per_replica") >= 2.0);
     // With one GPU per replica allowed, nothing fits and the workload is unplanned with a reason.
     w.numbers.max_gpus = Some(1.0);
-    let p = plan(input(vec![w], vec![offer("A100-80G", 80.0, Some(10.0), None, None, None)], &[])).unwrap();
+    let p = plan(input(
+        vec![w],
+        vec![offer("A100-80G", 80.0, Some(10.0), None, None, None)],
+        &[],
+    ))
+    .unwrap();
     assert!(p.workloads[0].chosen.is_none());
-    let warn = p.warnings.iter().find(|x| x.message.contains("unplanned")).expect("unplanned warning");
-    assert!(warn.message.contains("at most 1 allowed"), "{}", warn.message);
+    let warn = p
+        .warnings
+        .iter()
+        .find(|x| x.message.contains("unplanned"))
+        .expect("unplanned warning");
+    assert!(
+        warn.message.contains("at most 1 allowed"),
+        "{}",
+        warn.message
+    );
 }
 
 #[test]
 fn qlora_holds_4_bit_base_weights_and_a_few_percent_of_the_training_states() {
     let mut w = workload("ql", Kind::Qlora, Some("Llama-2-7B"));
     w.numbers.hours_per_month = Some(10.0);
-    let p = plan(input(vec![w], vec![offer("A100-40G", 40.0, Some(10.0), None, None, None)], &[])).unwrap();
+    let p = plan(input(
+        vec![w],
+        vec![offer("A100-40G", 40.0, Some(10.0), None, None, None)],
+        &[],
+    ))
+    .unwrap();
     let vals = values_on(&p, 0, "A100-40G");
     // 6.74e9 × 0.5 B / 2^30 = 3.1386 GiB
     assert!(close(v(&vals, "base_weights_gib"), 3.1386, 1e-3));
@@ -153,14 +236,25 @@ fn spot_with_rework_beats_on_demand_with_a_cold_start() {
     let mut w = workload("train", Kind::Batch, None);
     w.numbers.vram_gib = Some(10.0);
     w.numbers.hours_per_month = Some(100.0);
-    let p = plan(input(vec![w], vec![offer("X", 24.0, Some(10.0), None, Some(4.0), None)], &[("cold_start_min", 30.0), ("spot_rework", 0.25)])).unwrap();
+    let p = plan(input(
+        vec![w],
+        vec![offer("X", 24.0, Some(10.0), None, Some(4.0), None)],
+        &[("cold_start_min", 30.0), ("spot_rework", 0.25)],
+    ))
+    .unwrap();
     let (c, ch) = p.chosen(0).unwrap();
     assert!(close(c.cost(Mode::Spot).unwrap(), 500.0, 1e-9));
     assert!(close(c.cost(Mode::OnDemand).unwrap(), 1010.0, 1e-9));
     assert_eq!(ch.mode, Mode::Spot);
     assert!(close(ch.rework_cost, 100.0, 1e-9));
     // 1,010 / 500 = 2.02
-    assert!(ch.advice.text(false).ends_with("on-demand would cost 2.0× more"), "{}", ch.advice.text(false));
+    assert!(
+        ch.advice
+            .text(false)
+            .ends_with("on-demand would cost 2.0× more"),
+        "{}",
+        ch.advice.text(false)
+    );
 }
 
 #[test]
@@ -168,7 +262,19 @@ fn online_redundancy_rounds_one_replica_up_to_two_and_reserved_wins() {
     // One replica × (1 + 0.2) = 1.2 → 2 instances; monthly 2 × ¥5,000 = ¥10,000, reserved 2 × ¥4,000 = ¥8,000.
     let mut w = workload("api", Kind::Inference, Some("Qwen2.5-7B"));
     w.numbers.concurrency = Some(2.0);
-    let p = plan(input(vec![w], vec![offer("A100-80G", 80.0, None, Some(5000.0), None, Some(4000.0))], &[])).unwrap();
+    let p = plan(input(
+        vec![w],
+        vec![offer(
+            "A100-80G",
+            80.0,
+            None,
+            Some(5000.0),
+            None,
+            Some(4000.0),
+        )],
+        &[],
+    ))
+    .unwrap();
     let (c, ch) = p.chosen(0).unwrap();
     assert_eq!(p.value(c, "replicas"), Some(1.0));
     assert_eq!(p.value(c, "instances"), Some(2.0));
@@ -200,7 +306,11 @@ fn bf16_is_excluded_below_compute_capability_8_with_a_warning() {
     let (c, _) = p.chosen(0).unwrap();
     assert_eq!(p.input.gpus[c.offer].gpu, "A10");
     let t4c = &p.workloads[0].candidates[0];
-    assert!(t4c.exclusion.as_deref().unwrap_or("").contains("bf16 needs compute capability ≥ 8.0"));
+    assert!(t4c
+        .exclusion
+        .as_deref()
+        .unwrap_or("")
+        .contains("bf16 needs compute capability ≥ 8.0"));
     assert!(p.warnings.iter().any(|w| w.message.contains("T4 excluded")));
 }
 
@@ -211,7 +321,11 @@ fn editing_a_default_changes_exactly_that_value_and_added_formulas_show() {
     let gpus = vec![offer("A100-80G", 80.0, Some(10.0), None, None, None)];
     let base = plan(input(vec![w.clone()], gpus.clone(), &[])).unwrap();
     let mut inp = input(vec![w], gpus, &[]);
-    let fixed = inp.formulas.iter_mut().find(|f| f.name == "fixed_activation_gib").unwrap();
+    let fixed = inp
+        .formulas
+        .iter_mut()
+        .find(|f| f.name == "fixed_activation_gib")
+        .unwrap();
     fixed.expression = "if(is_inference || is_batch, 3, 0)".into();
     fixed.origin = Origin::Replaced;
     let mut added = fixed.clone();
@@ -220,19 +334,37 @@ fn editing_a_default_changes_exactly_that_value_and_added_formulas_show() {
     added.origin = Origin::User;
     inp.formulas.push(added);
     let edited = plan(inp).unwrap();
-    let (b, e) = (values_on(&base, 0, "A100-80G"), values_on(&edited, 0, "A100-80G"));
+    let (b, e) = (
+        values_on(&base, 0, "A100-80G"),
+        values_on(&edited, 0, "A100-80G"),
+    );
     assert_eq!(v(&b, "fixed_activation_gib"), 1.0);
     assert_eq!(v(&e, "fixed_activation_gib"), 3.0);
-    assert!(close(v(&e, "total_vram_gib") - v(&b, "total_vram_gib"), 2.0, 1e-9));
+    assert!(close(
+        v(&e, "total_vram_gib") - v(&b, "total_vram_gib"),
+        2.0,
+        1e-9
+    ));
     assert_eq!(v(&e, "weights_gib"), v(&b, "weights_gib"));
-    assert!(close(v(&e, "kv_share"), v(&e, "kv_cache_gib") / v(&e, "total_vram_gib"), 1e-12));
-    assert!(edited.warnings.iter().any(|w| w.message.contains("fixed_activation_gib was replaced")));
+    assert!(close(
+        v(&e, "kv_share"),
+        v(&e, "kv_cache_gib") / v(&e, "total_vram_gib"),
+        1e-12
+    ));
+    assert!(edited
+        .warnings
+        .iter()
+        .any(|w| w.message.contains("fixed_activation_gib was replaced")));
 }
 
 #[test]
 fn a_deleted_formula_the_planner_needs_is_named() {
     let w = workload("api", Kind::Inference, Some("Qwen2.5-7B"));
-    let mut inp = input(vec![w], vec![offer("A", 80.0, Some(1.0), None, None, None)], &[]);
+    let mut inp = input(
+        vec![w],
+        vec![offer("A", 80.0, Some(1.0), None, None, None)],
+        &[],
+    );
     inp.formulas.retain(|f| f.name != "cost_spot");
     let err = plan(inp).unwrap_err().to_string();
     assert!(err.contains("`cost_spot` is missing"), "{err}");
@@ -241,10 +373,21 @@ fn a_deleted_formula_the_planner_needs_is_named() {
 #[test]
 fn division_by_zero_names_formula_workload_and_gpu() {
     let w = workload("api", Kind::Inference, Some("Qwen2.5-7B"));
-    let mut inp = input(vec![w], vec![offer("A100", 80.0, Some(1.0), None, None, None)], &[]);
-    inp.formulas.iter_mut().find(|f| f.name == "utilization").unwrap().expression = "run_hours / (hours_in_month - 730)".into();
+    let mut inp = input(
+        vec![w],
+        vec![offer("A100", 80.0, Some(1.0), None, None, None)],
+        &[],
+    );
+    inp.formulas
+        .iter_mut()
+        .find(|f| f.name == "utilization")
+        .unwrap()
+        .expression = "run_hours / (hours_in_month - 730)".into();
     let err = plan(inp).unwrap_err().to_string();
-    assert!(err.contains("utilization") && err.contains("workload api on A100 @ test"), "{err}");
+    assert!(
+        err.contains("utilization") && err.contains("workload api on A100 @ test"),
+        "{err}"
+    );
 }
 
 #[test]

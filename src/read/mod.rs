@@ -11,8 +11,8 @@ pub use xlsx::{MAX_COLS, MAX_FILE_BYTES, MAX_ROWS};
 use crate::catalog;
 use crate::error::{Error, Problem, Result};
 use crate::model::{
-    normalize, Assumption, Assumptions, CellRef, FormulaDef, GpuOffer, Input, Kind, ModelSpec, Origin, Precision,
-    Scope, Source, Value, Warning, Workload, WorkloadNumbers,
+    normalize, Assumption, Assumptions, CellRef, FormulaDef, GpuOffer, Input, Kind, ModelSpec,
+    Origin, Precision, Scope, Source, Value, Warning, Workload, WorkloadNumbers,
 };
 use crate::suggest;
 use std::collections::HashMap;
@@ -32,9 +32,11 @@ pub struct Override {
 impl Override {
     /// Parses `key=value` or `workload.column=value`.
     pub fn parse(text: &str) -> Result<Override> {
-        let (lhs, value) = text
-            .split_once('=')
-            .ok_or_else(|| Error::Usage(format!("--set {text}: expected KEY=VALUE, e.g. --set safety_margin=0.3")))?;
+        let (lhs, value) = text.split_once('=').ok_or_else(|| {
+            Error::Usage(format!(
+                "--set {text}: expected KEY=VALUE, e.g. --set safety_margin=0.3"
+            ))
+        })?;
         let lhs = lhs.trim();
         if lhs.is_empty() {
             return Err(Error::Usage(format!("--set {text}: the key is empty")));
@@ -56,7 +58,10 @@ pub fn read(path: &Path, overrides: &[Override]) -> Result<Input> {
     let mut wb = xlsx::open(path)?;
     let names = wb.sheet_names().to_vec();
     let find = |english: &str| -> Option<String> {
-        let (en, zh) = catalog::SHEETS.iter().find(|(e, _)| *e == english).copied()?;
+        let (en, zh) = catalog::SHEETS
+            .iter()
+            .find(|(e, _)| *e == english)
+            .copied()?;
         names
             .iter()
             .find(|n| n.trim().to_lowercase() == en.to_lowercase() || n.trim() == zh)
@@ -125,34 +130,50 @@ impl Reader {
     fn models(&mut self, raw: Option<RawSheet>) -> Vec<ModelSpec> {
         let mut models = catalog::models();
         let Some(raw) = raw else { return models };
-        let Some(t) = self.table(raw, "Models") else { return models };
+        let Some(t) = self.table(raw, "Models") else {
+            return models;
+        };
         let mut seen: HashMap<String, CellRef> = HashMap::new();
         for rec in t.records() {
             let p = &mut self.problems;
             let Some(name) = rec.text("name") else {
-                p.push(Problem::new(rec.cell("name").to_string(), "the model needs a name"));
+                p.push(Problem::new(
+                    rec.cell("name").to_string(),
+                    "the model needs a name",
+                ));
                 continue;
             };
             if let Some(prev) = seen.insert(normalize(&name), rec.cell("name")) {
-                p.push(Problem::new(rec.cell("name").to_string(), format!("the model {name} is listed twice (first at {prev})")));
+                p.push(Problem::new(
+                    rec.cell("name").to_string(),
+                    format!("the model {name} is listed twice (first at {prev})"),
+                ));
                 continue;
             }
             let params_b = rec.number("params_b", Rule::positive().max(100_000.0), p);
             if params_b.is_none() && rec.raw("params_b").is_none() {
-                p.push(Problem::new(rec.cell("params_b").to_string(), format!("params_b of model {name} is required (parameters in billions)")));
+                p.push(Problem::new(
+                    rec.cell("params_b").to_string(),
+                    format!("params_b of model {name} is required (parameters in billions)"),
+                ));
             }
             let dims = Rule::whole(0.0, 10_000_000.0);
             let layers = rec.number("layers", dims, p).unwrap_or(0.0);
             let hidden = rec.number("hidden", dims, p).unwrap_or(0.0);
             let heads = rec.number("heads", dims, p).unwrap_or(0.0);
             let kv_heads = rec.number("kv_heads", dims, p).unwrap_or(heads);
-            let head_dim = rec
-                .number("head_dim", dims, p)
-                .unwrap_or(if heads > 0.0 { hidden / heads } else { 0.0 });
+            let head_dim = rec.number("head_dim", dims, p).unwrap_or(if heads > 0.0 {
+                hidden / heads
+            } else {
+                0.0
+            });
             let ffn = rec.number("ffn", dims, p).unwrap_or(0.0);
             let vocab = rec.number("vocab", dims, p).unwrap_or(0.0);
             if heads > 0.0 && kv_heads > heads {
-                p.push(Problem::new(rec.cell("kv_heads").to_string(), format!("kv_heads ({kv_heads}) cannot exceed heads ({heads})")));
+                p.push(Problem::new(
+                    rec.cell("kv_heads").to_string(),
+                    format!("kv_heads ({kv_heads}) cannot exceed heads ({heads})"),
+                ));
             }
             let spec = ModelSpec {
                 name: name.clone(),
@@ -165,7 +186,10 @@ impl Reader {
                 ffn,
                 vocab,
             };
-            match models.iter_mut().find(|m| normalize(&m.name) == normalize(&name)) {
+            match models
+                .iter_mut()
+                .find(|m| normalize(&m.name) == normalize(&name))
+            {
                 Some(m) => *m = spec,
                 None => models.push(spec),
             }
@@ -178,22 +202,34 @@ impl Reader {
             self.defaulted("GPUs", "GPU offers with example prices");
             return catalog::gpus();
         };
-        let Some(t) = self.table(raw, "GPUs") else { return Vec::new() };
+        let Some(t) = self.table(raw, "GPUs") else {
+            return Vec::new();
+        };
         if !t.has("gpu") {
-            self.problems.push(Problem::new(format!("{}!1", t.sheet), "the GPUs sheet needs a `gpu` column"));
+            self.problems.push(Problem::new(
+                format!("{}!1", t.sheet),
+                "the GPUs sheet needs a `gpu` column",
+            ));
             return Vec::new();
         }
         let mut offers: Vec<GpuOffer> = Vec::new();
         for rec in t.records() {
             let p = &mut self.problems;
             let Some(gpu) = rec.text("gpu") else {
-                p.push(Problem::new(rec.cell("gpu").to_string(), "the offer needs a gpu name"));
+                p.push(Problem::new(
+                    rec.cell("gpu").to_string(),
+                    "the offer needs a gpu name",
+                ));
                 continue;
             };
             let provider = rec.text("provider").unwrap_or_default();
             let known = catalog::find_gpu(&gpu);
             let mut filled: Vec<&str> = Vec::new();
-            let mut spec = |key: &'static str, rule: Rule, from: Option<f64>, p: &mut Vec<Problem>| -> f64 {
+            let mut spec = |key: &'static str,
+                            rule: Rule,
+                            from: Option<f64>,
+                            p: &mut Vec<Problem>|
+             -> f64 {
                 match rec.number(key, rule, p) {
                     Some(v) => v,
                     None if rec.raw(key).is_some() => 0.0,
@@ -212,28 +248,75 @@ impl Reader {
                     },
                 }
             };
-            let vram_gib = spec("vram_gib", Rule::positive().max(10_000.0), known.as_ref().map(|k| k.vram_gib), p);
-            let bandwidth_gbs = spec("bandwidth_gbs", Rule::positive().max(1e6), known.as_ref().map(|k| k.bandwidth_gbs), p);
-            let fp16_tflops = spec("fp16_tflops", Rule::positive().max(1e6), known.as_ref().map(|k| k.fp16_tflops), p);
-            let compute_capability = spec("compute_capability", Rule::range(1.0, 20.0), known.as_ref().map(|k| k.compute_capability), p);
-            let gpus_per_node = spec("gpus_per_node", Rule::whole(1.0, 1024.0), Some(known.as_ref().map_or(8.0, |k| k.gpus_per_node)), p);
-            let nvlink = rec.boolean("nvlink", p).unwrap_or(known.as_ref().is_some_and(|k| k.nvlink));
-            let price = |key: &str, p: &mut Vec<Problem>| rec.number(key, Rule::at_least(0.0).max(1e9), p);
+            let vram_gib = spec(
+                "vram_gib",
+                Rule::positive().max(10_000.0),
+                known.as_ref().map(|k| k.vram_gib),
+                p,
+            );
+            let bandwidth_gbs = spec(
+                "bandwidth_gbs",
+                Rule::positive().max(1e6),
+                known.as_ref().map(|k| k.bandwidth_gbs),
+                p,
+            );
+            let fp16_tflops = spec(
+                "fp16_tflops",
+                Rule::positive().max(1e6),
+                known.as_ref().map(|k| k.fp16_tflops),
+                p,
+            );
+            let compute_capability = spec(
+                "compute_capability",
+                Rule::range(1.0, 20.0),
+                known.as_ref().map(|k| k.compute_capability),
+                p,
+            );
+            let gpus_per_node = spec(
+                "gpus_per_node",
+                Rule::whole(1.0, 1024.0),
+                Some(known.as_ref().map_or(8.0, |k| k.gpus_per_node)),
+                p,
+            );
+            let nvlink = rec
+                .boolean("nvlink", p)
+                .unwrap_or(known.as_ref().is_some_and(|k| k.nvlink));
+            let price =
+                |key: &str, p: &mut Vec<Problem>| rec.number(key, Rule::at_least(0.0).max(1e9), p);
             let on_demand_hourly = price("on_demand_hourly", p);
             let monthly = price("monthly", p);
             let spot_hourly = price("spot_hourly", p);
             let reserved_monthly = price("reserved_monthly", p);
-            let billing_granularity_min = rec.number("billing_granularity_min", Rule::positive().max(44_640.0), p).unwrap_or(60.0);
-            let min_rental_min = rec.number("min_rental_min", Rule::at_least(0.0).max(44_640.0), p).unwrap_or(0.0);
+            let billing_granularity_min = rec
+                .number("billing_granularity_min", Rule::positive().max(44_640.0), p)
+                .unwrap_or(60.0);
+            let min_rental_min = rec
+                .number("min_rental_min", Rule::at_least(0.0).max(44_640.0), p)
+                .unwrap_or(0.0);
             let available = rec.boolean("available", p).unwrap_or(true);
-            let label = if provider.is_empty() { gpu.clone() } else { format!("{gpu} @ {provider}") };
-            if let Some(prev) = offers.iter().find(|o| normalize(&o.gpu) == normalize(&gpu) && normalize(&o.provider) == normalize(&provider)) {
-                let at = prev.cell.as_ref().map(|c| c.to_string()).unwrap_or_default();
+            let label = if provider.is_empty() {
+                gpu.clone()
+            } else {
+                format!("{gpu} @ {provider}")
+            };
+            if let Some(prev) = offers.iter().find(|o| {
+                normalize(&o.gpu) == normalize(&gpu)
+                    && normalize(&o.provider) == normalize(&provider)
+            }) {
+                let at = prev
+                    .cell
+                    .as_ref()
+                    .map(|c| c.to_string())
+                    .unwrap_or_default();
                 p.push(Problem::new(rec.cell("gpu").to_string(), format!("the offer {label} is listed twice (first at {at}); give each a different provider")));
                 continue;
             }
-            if available && [on_demand_hourly, monthly, spot_hourly, reserved_monthly].iter().all(Option::is_none) {
-                self.notices.push(Warning::warning(
+            if available
+                && [on_demand_hourly, monthly, spot_hourly, reserved_monthly]
+                    .iter()
+                    .all(Option::is_none)
+            {
+                self.notices.push(Warning::warn(
                     rec.cell("gpu").to_string(),
                     format!("{label} has no price for any billing mode, so it is never chosen; fill in at least one price"),
                 ));
@@ -241,7 +324,10 @@ impl Reader {
             if !filled.is_empty() && known.is_some() {
                 self.notices.push(Warning::info(
                     rec.cell("gpu").to_string(),
-                    format!("{label}: {} taken from the built-in catalog", filled.join(", ")),
+                    format!(
+                        "{label}: {} taken from the built-in catalog",
+                        filled.join(", ")
+                    ),
                 ));
             }
             offers.push(GpuOffer {
@@ -278,21 +364,34 @@ impl Reader {
                 if let Some(t) = self.table(raw, "Assumptions") {
                     for rec in t.records() {
                         let Some(key) = rec.text("key") else {
-                            self.problems.push(Problem::new(rec.cell("key").to_string(), "the assumption needs a key"));
+                            self.problems.push(Problem::new(
+                                rec.cell("key").to_string(),
+                                "the assumption needs a key",
+                            ));
                             continue;
                         };
                         let key = key.trim().to_string();
                         if items.iter().any(|a| a.key == key) {
-                            self.problems.push(Problem::new(rec.cell("key").to_string(), format!("the assumption {key} is listed twice")));
+                            self.problems.push(Problem::new(
+                                rec.cell("key").to_string(),
+                                format!("the assumption {key} is listed twice"),
+                            ));
                             continue;
                         }
                         let cell = rec.cell("value");
                         let value = match rec.raw("value") {
                             None => {
-                                self.problems.push(Problem::new(cell.to_string(), format!("{key} has no value")));
+                                self.problems.push(Problem::new(
+                                    cell.to_string(),
+                                    format!("{key} has no value"),
+                                ));
                                 continue;
                             }
-                            Some(raw) => match assumption_value(&key, raw, defaults.get(&key).map(|d| &d.value)) {
+                            Some(raw) => match assumption_value(
+                                &key,
+                                raw,
+                                defaults.get(&key).map(|d| &d.value),
+                            ) {
                                 Ok(v) => v,
                                 Err(msg) => {
                                     self.problems.push(Problem::new(cell.to_string(), msg));
@@ -304,16 +403,30 @@ impl Reader {
                         items.push(Assumption {
                             key: key.clone(),
                             value,
-                            unit: rec.text("unit").or(default.map(|d| d.unit.clone())).unwrap_or_default(),
-                            note: rec.text("note").or(default.map(|d| d.note.clone())).unwrap_or_default(),
+                            unit: rec
+                                .text("unit")
+                                .or(default.map(|d| d.unit.clone()))
+                                .unwrap_or_default(),
+                            note: rec
+                                .text("note")
+                                .or(default.map(|d| d.note.clone()))
+                                .unwrap_or_default(),
                             source: Source::Sheet(cell.to_string()),
                         });
                     }
-                    let missing: Vec<&str> = defaults.items.iter().map(|d| d.key.as_str()).filter(|k| !items.iter().any(|a| a.key == *k)).collect();
+                    let missing: Vec<&str> = defaults
+                        .items
+                        .iter()
+                        .map(|d| d.key.as_str())
+                        .filter(|k| !items.iter().any(|a| a.key == *k))
+                        .collect();
                     if !missing.is_empty() {
                         self.notices.push(Warning::info(
                             t.sheet.clone(),
-                            format!("taken from the defaults (not in the sheet): {}", missing.join(", ")),
+                            format!(
+                                "taken from the defaults (not in the sheet): {}",
+                                missing.join(", ")
+                            ),
                         ));
                     }
                 }
@@ -325,7 +438,9 @@ impl Reader {
             }
         }
         for o in overrides.iter().filter(|o| o.workload.is_none()) {
-            let default = catalog::assumptions(false).get(&o.key).map(|d| d.value.clone());
+            let default = catalog::assumptions(false)
+                .get(&o.key)
+                .map(|d| d.value.clone());
             match assumption_value(&o.key, &Raw::Text(o.value.clone()), default.as_ref()) {
                 Ok(value) => match items.iter_mut().find(|a| a.key == o.key) {
                     Some(a) => {
@@ -340,7 +455,9 @@ impl Reader {
                         source: Source::Set,
                     }),
                 },
-                Err(msg) => self.problems.push(Problem::new(format!("--set {}={}", o.key, o.value), msg)),
+                Err(msg) => self
+                    .problems
+                    .push(Problem::new(format!("--set {}={}", o.key, o.value), msg)),
             }
         }
         Assumptions { items }
@@ -352,15 +469,23 @@ impl Reader {
             self.defaulted("Formulas", "default formulas");
             return defaults;
         };
-        let Some(t) = self.table(raw, "Formulas") else { return defaults };
+        let Some(t) = self.table(raw, "Formulas") else {
+            return defaults;
+        };
         let mut out: Vec<FormulaDef> = Vec::new();
         for rec in t.records() {
             let Some(name) = rec.text("name") else {
-                self.problems.push(Problem::new(rec.cell("name").to_string(), "the formula needs a name"));
+                self.problems.push(Problem::new(
+                    rec.cell("name").to_string(),
+                    "the formula needs a name",
+                ));
                 continue;
             };
             let Some(expression) = rec.text("expression") else {
-                self.problems.push(Problem::new(rec.cell("expression").to_string(), format!("the formula {name} has no expression")));
+                self.problems.push(Problem::new(
+                    rec.cell("expression").to_string(),
+                    format!("the formula {name} has no expression"),
+                ));
                 continue;
             };
             let scope = match rec.text("scope").map(|s| s.to_lowercase()) {
@@ -368,19 +493,34 @@ impl Reader {
                 Some(s) if s == "candidate" || s == "候选" => Scope::Candidate,
                 Some(s) if s == "portfolio" || s == "汇总" => Scope::Portfolio,
                 Some(s) => {
-                    self.problems.push(Problem::new(rec.cell("scope").to_string(), format!("scope must be candidate or portfolio, found \"{s}\"")));
+                    self.problems.push(Problem::new(
+                        rec.cell("scope").to_string(),
+                        format!("scope must be candidate or portfolio, found \"{s}\""),
+                    ));
                     continue;
                 }
             };
             let default = defaults.iter().find(|d| d.name == name);
             let origin = match default {
-                Some(d) if d.expression.split_whitespace().eq(expression.split_whitespace()) => Origin::Default,
+                Some(d)
+                    if d.expression
+                        .split_whitespace()
+                        .eq(expression.split_whitespace()) =>
+                {
+                    Origin::Default
+                }
                 Some(_) => Origin::Replaced,
                 None => Origin::User,
             };
             out.push(FormulaDef {
-                unit: rec.text("unit").or(default.map(|d| d.unit.clone())).unwrap_or_default(),
-                description: rec.text("description").or(default.map(|d| d.description.clone())).unwrap_or_default(),
+                unit: rec
+                    .text("unit")
+                    .or(default.map(|d| d.unit.clone()))
+                    .unwrap_or_default(),
+                description: rec
+                    .text("description")
+                    .or(default.map(|d| d.description.clone()))
+                    .unwrap_or_default(),
                 name,
                 expression,
                 scope,
@@ -398,10 +538,15 @@ impl Reader {
         gpus: &[GpuOffer],
         overrides: &[Override],
     ) -> Vec<Workload> {
-        let Some(mut t) = self.table(raw, "Workloads") else { return Vec::new() };
+        let Some(mut t) = self.table(raw, "Workloads") else {
+            return Vec::new();
+        };
         for key in ["name", "kind"] {
             if !t.has(key) {
-                self.problems.push(Problem::new(format!("{}!1", t.sheet), format!("the Workloads sheet needs a `{key}` column")));
+                self.problems.push(Problem::new(
+                    format!("{}!1", t.sheet),
+                    format!("the Workloads sheet needs a `{key}` column"),
+                ));
             }
         }
         if !t.has("name") {
@@ -416,7 +561,10 @@ impl Reader {
             }
         }
         if out.is_empty() && self.problems.is_empty() {
-            self.problems.push(Problem::new(format!("{}!2", t.sheet), "the Workloads sheet lists no workload; add at least one row"));
+            self.problems.push(Problem::new(
+                format!("{}!2", t.sheet),
+                "the Workloads sheet lists no workload; add at least one row",
+            ));
         }
         out
     }
@@ -429,35 +577,56 @@ impl Reader {
             let columns = catalog::columns("Workloads");
             if !columns.iter().any(|c| c.key == o.key) || o.key == "name" {
                 let hint = suggest::hint(&o.key, columns.iter().map(|c| c.key));
-                self.problems.push(Problem::new(at, format!("`{}` is not a workload column{hint}", o.key)));
+                self.problems.push(Problem::new(
+                    at,
+                    format!("`{}` is not a workload column{hint}", o.key),
+                ));
                 continue;
             }
             let col = match t.columns.get(o.key.as_str()) {
                 Some(&c) => c,
                 None => {
                     let next = t.columns.values().max().map_or(0, |m| m + 1);
-                    let key = columns.iter().find(|c| c.key == o.key).map(|c| c.key).unwrap_or("notes");
+                    let key = columns
+                        .iter()
+                        .find(|c| c.key == o.key)
+                        .map(|c| c.key)
+                        .unwrap_or("notes");
                     t.columns.insert(key, next);
                     next
                 }
             };
-            let row = t.rows.iter_mut().find(|(_, cells)| cells.get(&name_col).map(table::raw_text).as_deref() == Some(wname.as_str()));
+            let row = t.rows.iter_mut().find(|(_, cells)| {
+                cells.get(&name_col).map(table::raw_text).as_deref() == Some(wname.as_str())
+            });
             match row {
                 Some((_, cells)) => {
                     cells.insert(col, Raw::Text(o.value.clone()));
                 }
-                None => self.problems.push(Problem::new(at, format!("there is no workload named \"{wname}\""))),
+                None => self.problems.push(Problem::new(
+                    at,
+                    format!("there is no workload named \"{wname}\""),
+                )),
             }
         }
     }
 
-    fn workload(&mut self, rec: &Record, models: &[ModelSpec], gpus: &[GpuOffer], seen: &mut HashMap<String, CellRef>) -> Option<Workload> {
+    fn workload(
+        &mut self,
+        rec: &Record,
+        models: &[ModelSpec],
+        gpus: &[GpuOffer],
+        seen: &mut HashMap<String, CellRef>,
+    ) -> Option<Workload> {
         let before = self.problems.len();
         let p = &mut self.problems;
         let name = match rec.text("name") {
             Some(n) => n,
             None => {
-                p.push(Problem::new(rec.cell("name").to_string(), "the workload needs a name (this row has values but no name)"));
+                p.push(Problem::new(
+                    rec.cell("name").to_string(),
+                    "the workload needs a name (this row has values but no name)",
+                ));
                 return None;
             }
         };
@@ -466,13 +635,19 @@ impl Reader {
         }
         let kind = match rec.raw("kind") {
             None => {
-                p.push(Problem::new(rec.cell("kind").to_string(), format!("kind of {name} is required: one of {}", kind_list())));
+                p.push(Problem::new(
+                    rec.cell("kind").to_string(),
+                    format!("kind of {name} is required: one of {}", kind_list()),
+                ));
                 None
             }
             Some(raw) => {
                 let k = Kind::parse(&table::raw_text(raw));
                 if k.is_none() {
-                    p.push(Problem::new(rec.cell("kind").to_string(), format!("kind must be one of {}, found {}", kind_list(), found(raw))));
+                    p.push(Problem::new(
+                        rec.cell("kind").to_string(),
+                        format!("kind must be one of {}, found {}", kind_list(), found(raw)),
+                    ));
                 }
                 k
             }
@@ -517,27 +692,48 @@ impl Reader {
         if let Some(g) = &pinned {
             if !gpus.iter().any(|o| normalize(&o.gpu) == normalize(g)) {
                 let hint = suggest::hint(g, gpus.iter().map(|o| o.gpu.as_str()));
-                p.push(Problem::new(rec.cell("gpu").to_string(), format!("the pinned GPU \"{g}\" is not in the GPUs sheet{hint}")));
+                p.push(Problem::new(
+                    rec.cell("gpu").to_string(),
+                    format!("the pinned GPU \"{g}\" is not in the GPUs sheet{hint}"),
+                ));
             }
         }
         let kind = kind?;
         // Cross-field rules, on the values with their defaults.
-        let context = n.context_len.unwrap_or(if kind.is_training() { 2048.0 } else { 4096.0 });
+        let context = n
+            .context_len
+            .unwrap_or(if kind.is_training() { 2048.0 } else { 4096.0 });
         if let Some(avg) = n.avg_tokens {
             if avg > context {
-                p.push(Problem::new(rec.cell("avg_tokens").to_string(), format!("avg_tokens ({avg}) cannot exceed context_len ({context})")));
+                p.push(Problem::new(
+                    rec.cell("avg_tokens").to_string(),
+                    format!("avg_tokens ({avg}) cannot exceed context_len ({context})"),
+                ));
             }
         }
         if let (Some(base), c) = (n.base_concurrency, n.concurrency.unwrap_or(1.0)) {
             if base > c {
-                p.push(Problem::new(rec.cell("base_concurrency").to_string(), format!("base_concurrency ({base}) cannot exceed concurrency ({c})")));
+                p.push(Problem::new(
+                    rec.cell("base_concurrency").to_string(),
+                    format!("base_concurrency ({base}) cannot exceed concurrency ({c})"),
+                ));
             }
         }
-        if n.pilot_vram_gib.is_some() != n.pilot_concurrency.is_some() && n.pilot_vram_gib.is_some() && rec.raw("pilot_concurrency").is_none() {
-            p.push(Problem::new(rec.cell("pilot_concurrency").to_string(), "a pilot test needs both pilot_vram_gib and pilot_concurrency"));
+        if n.pilot_vram_gib.is_some() != n.pilot_concurrency.is_some()
+            && n.pilot_vram_gib.is_some()
+            && rec.raw("pilot_concurrency").is_none()
+        {
+            p.push(Problem::new(
+                rec.cell("pilot_concurrency").to_string(),
+                "a pilot test needs both pilot_vram_gib and pilot_concurrency",
+            ));
         }
         let online = online.unwrap_or(kind.online_by_default());
-        if !online && n.hours_per_month.is_none() && !(kind.is_training() && n.train_tokens_m.is_some()) && rec.raw("hours_per_month").is_none() {
+        if !online
+            && n.hours_per_month.is_none()
+            && !(kind.is_training() && n.train_tokens_m.is_some())
+            && rec.raw("hours_per_month").is_none()
+        {
             p.push(Problem::new(
                 rec.cell("hours_per_month").to_string(),
                 format!("hours_per_month of the offline workload {name} is required (hours each instance runs per month){}",
@@ -548,7 +744,11 @@ impl Reader {
         if self.problems.len() > before {
             return None;
         }
-        let precision = precision.unwrap_or(if kind == Kind::Qlora { Precision::Int4 } else { Precision::Bf16 });
+        let precision = precision.unwrap_or(if kind == Kind::Qlora {
+            Precision::Int4
+        } else {
+            Precision::Bf16
+        });
         Some(Workload {
             name,
             kind,
@@ -566,9 +766,18 @@ impl Reader {
 
     /// The workload's model: the Models sheet or the catalog; a guessed architecture (with a
     /// warning) where only a name or a size is known.
-    fn resolve_model(&mut self, rec: &Record, name: &str, kind: Kind, n: &WorkloadNumbers, models: &[ModelSpec]) -> Option<ModelSpec> {
-        let needs_arch = matches!(kind, Kind::Inference | Kind::Lora | Kind::Qlora | Kind::FullFinetune | Kind::Pretrain)
-            || (kind == Kind::Batch && n.vram_gib.is_none());
+    fn resolve_model(
+        &mut self,
+        rec: &Record,
+        name: &str,
+        kind: Kind,
+        n: &WorkloadNumbers,
+        models: &[ModelSpec],
+    ) -> Option<ModelSpec> {
+        let needs_arch = matches!(
+            kind,
+            Kind::Inference | Kind::Lora | Kind::Qlora | Kind::FullFinetune | Kind::Pretrain
+        ) || (kind == Kind::Batch && n.vram_gib.is_none());
         let sized_by_memory = matches!(kind, Kind::Batch | Kind::ImageGen) && n.vram_gib.is_some();
         let given = rec.text("model");
         if let Some(m) = &given {
@@ -579,14 +788,23 @@ impl Reader {
             if n.params_b.is_none() && !sized_by_memory {
                 self.problems.push(Problem::new(
                     rec.cell("model").to_string(),
-                    format!("unknown model \"{m}\"{hint}; add it to the Models sheet, or give params_b"),
+                    format!(
+                        "unknown model \"{m}\"{hint}; add it to the Models sheet, or give params_b"
+                    ),
                 ));
                 return None;
             }
         } else if n.params_b.is_none() && !sized_by_memory {
             self.problems.push(Problem::new(
                 rec.cell("model").to_string(),
-                format!("{name} needs a model or params_b{}", if matches!(kind, Kind::Batch | Kind::ImageGen) { " (or vram_gib)" } else { "" }),
+                format!(
+                    "{name} needs a model or params_b{}",
+                    if matches!(kind, Kind::Batch | Kind::ImageGen) {
+                        " (or vram_gib)"
+                    } else {
+                        ""
+                    }
+                ),
             ));
             return None;
         }
@@ -598,10 +816,16 @@ impl Reader {
         let nearest = models
             .iter()
             .filter(|m| m.has_architecture())
-            .min_by(|a, b| (a.params_b.ln() - params.ln()).abs().total_cmp(&(b.params_b.ln() - params.ln()).abs()))?
+            .min_by(|a, b| {
+                (a.params_b.ln() - params.ln())
+                    .abs()
+                    .total_cmp(&(b.params_b.ln() - params.ln()).abs())
+            })?
             .clone();
-        let label = given.clone().unwrap_or_else(|| format!("a {params}B model"));
-        self.notices.push(Warning::warning(
+        let label = given
+            .clone()
+            .unwrap_or_else(|| format!("a {params}B model"));
+        self.notices.push(Warning::warn(
             rec.cell(if given.is_some() { "model" } else { "params_b" }).to_string(),
             format!(
                 "{name}: {label} is not in the Models sheet or the catalog; its layers and heads are guessed from {} ({}B). Add the model's real figures to the Models sheet for an accurate KV cache",
@@ -617,15 +841,31 @@ impl Reader {
 }
 
 fn kind_list() -> String {
-    Kind::ALL.iter().map(|k| k.key()).collect::<Vec<_>>().join(", ")
+    Kind::ALL
+        .iter()
+        .map(|k| k.key())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
-fn enum_cell(rec: &Record, key: &str, allowed: &[Precision], p: &mut Vec<Problem>) -> Option<Precision> {
+fn enum_cell(
+    rec: &Record,
+    key: &str,
+    allowed: &[Precision],
+    p: &mut Vec<Problem>,
+) -> Option<Precision> {
     let raw = rec.raw(key)?;
     let v = Precision::parse(&table::raw_text(raw)).filter(|v| allowed.contains(v));
     if v.is_none() {
         let list: Vec<&str> = allowed.iter().map(|a| a.key()).collect();
-        p.push(Problem::new(rec.cell(key).to_string(), format!("{key} must be one of {}, found {}", list.join(", "), found(raw))));
+        p.push(Problem::new(
+            rec.cell(key).to_string(),
+            format!(
+                "{key} must be one of {}, found {}",
+                list.join(", "),
+                found(raw)
+            ),
+        ));
     }
     v
 }
@@ -636,7 +876,8 @@ fn assumption_rule(key: &str) -> Rule {
         "hours_in_month" => Rule::range(1.0, 744.0),
         "vram_headroom" | "monthly_min_utilization" => Rule::range(0.0, 1.0),
         "lora_trainable_fraction" | "bandwidth_efficiency" | "mfu" => Rule::positive().max(1.0),
-        "redundancy_online" | "redundancy_offline" | "spot_rework" | "trial_reserve" | "safety_margin" => Rule::range(0.0, 10.0),
+        "redundancy_online" | "redundancy_offline" | "spot_rework" | "trial_reserve"
+        | "safety_margin" => Rule::range(0.0, 10.0),
         "cold_start_min" => Rule::range(0.0, 1440.0),
         "runtime_overhead_gib" | "inference_activation_gib" => Rule::range(0.0, 10_000.0),
         _ => Rule::at_least(0.0).max(1e12),
@@ -657,7 +898,10 @@ fn assumption_value(key: &str, raw: &Raw, default: Option<&Value>) -> Result<Val
             if t.len() == 3 && t.chars().all(|c| c.is_ascii_alphabetic()) {
                 Ok(Value::Text(t))
             } else {
-                Err(format!("{key} must be a currency code such as CNY, USD or EUR, found {}", found(raw)))
+                Err(format!(
+                    "{key} must be a currency code such as CNY, USD or EUR, found {}",
+                    found(raw)
+                ))
             }
         }
         Some(Value::Bool(_)) => parse_bool(raw)
@@ -667,13 +911,18 @@ fn assumption_value(key: &str, raw: &Raw, default: Option<&Value>) -> Result<Val
             let rule = assumption_rule(key);
             match raw_number(raw) {
                 Some(v) if rule.accepts(v) => Ok(Value::Number(v)),
-                _ => Err(format!("{key} must be {}, found {}", rule.describe(), found(raw))),
+                _ => Err(format!(
+                    "{key} must be {}, found {}",
+                    rule.describe(),
+                    found(raw)
+                )),
             }
         }
         None => {
             let valid = {
                 let mut c = key.chars();
-                matches!(c.next(), Some(ch) if ch.is_ascii_alphabetic()) && c.all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
+                matches!(c.next(), Some(ch) if ch.is_ascii_alphabetic())
+                    && c.all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
             };
             if !valid {
                 return Err(format!("`{key}` is not a usable assumption key: use letters, digits and _ (it becomes a formula variable)"));
@@ -681,9 +930,12 @@ fn assumption_value(key: &str, raw: &Raw, default: Option<&Value>) -> Result<Val
             if let Some(v) = raw_number(raw) {
                 return Ok(Value::Number(v));
             }
-            parse_bool(raw)
-                .map(Value::Bool)
-                .ok_or_else(|| format!("{key} must be a number or yes/no (it becomes a formula variable), found {}", found(raw)))
+            parse_bool(raw).map(Value::Bool).ok_or_else(|| {
+                format!(
+                    "{key} must be a number or yes/no (it becomes a formula variable), found {}",
+                    found(raw)
+                )
+            })
         }
     }
 }

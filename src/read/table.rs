@@ -24,7 +24,11 @@ fn header_text(raw: &Raw) -> String {
 
 /// Does a header cell name this column? Key, English or Chinese label, or `… (key)`.
 pub fn header_matches(header: &str, col: &Column) -> bool {
-    let h = header.trim().to_lowercase().replace('（', "(").replace('）', ")");
+    let h = header
+        .trim()
+        .to_lowercase()
+        .replace('（', "(")
+        .replace('）', ")");
     let h = h.trim();
     h == col.key
         || h == col.label_en.to_lowercase()
@@ -73,7 +77,10 @@ impl Table {
         Some(Table {
             sheet: raw.name,
             columns: found,
-            rows: rows.into_iter().filter(|(_, cells)| !cells.is_empty()).collect(),
+            rows: rows
+                .into_iter()
+                .filter(|(_, cells)| !cells.is_empty())
+                .collect(),
         })
     }
 
@@ -150,7 +157,11 @@ impl Rule {
     }
 
     pub fn describe(&self) -> String {
-        let what = if self.integer { "a whole number" } else { "a number" };
+        let what = if self.integer {
+            "a whole number"
+        } else {
+            "a number"
+        };
         let lower = if self.min_ok {
             format!("≥ {}", format_number(self.min))
         } else {
@@ -158,7 +169,11 @@ impl Rule {
         };
         if self.max < f64::MAX / 2.0 {
             if self.min_ok && self.min != f64::MIN {
-                format!("{what} from {} to {}", format_number(self.min), format_number(self.max))
+                format!(
+                    "{what} from {} to {}",
+                    format_number(self.min),
+                    format_number(self.max)
+                )
             } else {
                 format!("{what} {lower} and ≤ {}", format_number(self.max))
             }
@@ -169,7 +184,11 @@ impl Rule {
 
     pub fn accepts(&self, v: f64) -> bool {
         v.is_finite()
-            && (if self.min_ok { v >= self.min } else { v > self.min })
+            && (if self.min_ok {
+                v >= self.min
+            } else {
+                v > self.min
+            })
             && v <= self.max
             && (!self.integer || (v - v.round()).abs() < 1e-9)
     }
@@ -184,7 +203,11 @@ pub fn parse_number_text(text: &str) -> Option<f64> {
         .filter(|c| !matches!(c, ',' | '，' | '_' | ' ' | '\u{a0}'))
         .collect();
     if let Some(p) = t.strip_suffix('%') {
-        return p.parse::<f64>().ok().filter(|v| v.is_finite()).map(|v| v / 100.0);
+        return p
+            .parse::<f64>()
+            .ok()
+            .filter(|v| v.is_finite())
+            .map(|v| v / 100.0);
     }
     t.parse::<f64>().ok().filter(|v| v.is_finite())
 }
@@ -276,7 +299,10 @@ impl Record<'_> {
         if b.is_none() {
             problems.push(Problem::new(
                 self.cell(key).to_string(),
-                format!("{key} must be yes or no (TRUE/FALSE, y/n, 1/0, 是/否), found {}", found(raw)),
+                format!(
+                    "{key} must be yes or no (TRUE/FALSE, y/n, 1/0, 是/否), found {}",
+                    found(raw)
+                ),
             ));
         }
         b
@@ -299,7 +325,14 @@ mod tests {
 
     #[test]
     fn booleans_in_both_languages() {
-        for (t, want) in [("TRUE", true), ("no", false), ("y", true), ("是", true), ("否", false), ("0", false)] {
+        for (t, want) in [
+            ("TRUE", true),
+            ("no", false),
+            ("y", true),
+            ("是", true),
+            ("否", false),
+            ("0", false),
+        ] {
             assert_eq!(parse_bool(&Raw::Text(t.to_string())), Some(want), "{t}");
         }
         assert_eq!(parse_bool(&Raw::Number(1.0)), Some(true));
@@ -308,7 +341,10 @@ mod tests {
 
     #[test]
     fn rules_describe_themselves() {
-        assert_eq!(Rule::whole(1.0, 1e6).describe(), "a whole number from 1 to 1000000");
+        assert_eq!(
+            Rule::whole(1.0, 1e6).describe(),
+            "a whole number from 1 to 1000000"
+        );
         assert_eq!(Rule::positive().describe(), "a number > 0");
         assert!(!Rule::whole(1.0, 10.0).accepts(2.5));
         assert!(Rule::range(0.0, 744.0).accepts(744.0));

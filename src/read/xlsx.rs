@@ -57,14 +57,18 @@ fn unreadable(path: &Path, reason: impl Into<String>) -> Error {
 
 /// Reads the file (at most [`MAX_FILE_BYTES`]) and refuses what is not a sound xlsx package.
 pub fn open(path: &Path) -> Result<Workbook, Error> {
-    let meta = std::fs::metadata(path).map_err(|e| unreadable(path, format!("cannot read the file: {e}")))?;
+    let meta = std::fs::metadata(path)
+        .map_err(|e| unreadable(path, format!("cannot read the file: {e}")))?;
     if meta.is_dir() {
         return Err(unreadable(path, "is a folder, not an .xlsx file"));
     }
     if meta.len() > MAX_FILE_BYTES {
         return Err(unreadable(
             path,
-            format!("the file is {} MB; gpuplan reads workbooks of at most 50 MB", meta.len() / 1_000_000),
+            format!(
+                "the file is {} MB; gpuplan reads workbooks of at most 50 MB",
+                meta.len() / 1_000_000
+            ),
         ));
     }
     let mut bytes = Vec::with_capacity(meta.len() as usize);
@@ -77,7 +81,10 @@ pub fn open(path: &Path) -> Result<Workbook, Error> {
 /// As [`open`], on bytes already read.
 pub fn open_bytes(path: &Path, bytes: Vec<u8>) -> Result<Workbook, Error> {
     if bytes.is_empty() {
-        return Err(unreadable(path, "the file is empty; expected an .xlsx workbook"));
+        return Err(unreadable(
+            path,
+            "the file is empty; expected an .xlsx workbook",
+        ));
     }
     if bytes.starts_with(&[0xD0, 0xCF, 0x11, 0xE0]) {
         return Err(unreadable(
@@ -87,7 +94,10 @@ pub fn open_bytes(path: &Path, bytes: Vec<u8>) -> Result<Workbook, Error> {
         ));
     }
     if !bytes.starts_with(b"PK\x03\x04") {
-        let looks_like_text = bytes.iter().take(512).all(|b| b.is_ascii_graphic() || b.is_ascii_whitespace() || *b >= 0x80);
+        let looks_like_text = bytes
+            .iter()
+            .take(512)
+            .all(|b| b.is_ascii_graphic() || b.is_ascii_whitespace() || *b >= 0x80);
         let what = if looks_like_text {
             "it looks like a text or CSV file"
         } else {
@@ -99,24 +109,36 @@ pub fn open_bytes(path: &Path, bytes: Vec<u8>) -> Result<Workbook, Error> {
         ));
     }
     inspect_zip(path, &bytes)?;
-    let inner = Xlsx::new(Cursor::new(bytes)).map_err(|e| unreadable(path, format!("not a readable .xlsx workbook: {e}")))?;
+    let inner = Xlsx::new(Cursor::new(bytes))
+        .map_err(|e| unreadable(path, format!("not a readable .xlsx workbook: {e}")))?;
     let names = inner.sheet_names();
     Ok(Workbook { inner, names })
 }
 
 /// Checks every entry by inflating it (declared sizes can lie) and the shared-strings header.
 fn inspect_zip(path: &Path, bytes: &[u8]) -> Result<(), Error> {
-    let damaged = |e: &dyn std::fmt::Display| unreadable(path, format!("the workbook is damaged or truncated ({e}); save it again from Excel or LibreOffice"));
+    let damaged = |e: &dyn std::fmt::Display| {
+        unreadable(path, format!("the workbook is damaged or truncated ({e}); save it again from Excel or LibreOffice"))
+    };
     let mut zip = zip::ZipArchive::new(Cursor::new(bytes)).map_err(|e| damaged(&e))?;
     if zip.len() > MAX_ENTRIES {
-        return Err(unreadable(path, format!("the package has {} parts; a workbook has a few dozen", zip.len())));
+        return Err(unreadable(
+            path,
+            format!(
+                "the package has {} parts; a workbook has a few dozen",
+                zip.len()
+            ),
+        ));
     }
     let mut is_ods = false;
     let mut total: u64 = 0;
     let mut buf = vec![0u8; 64 * 1024];
     for i in 0..zip.len() {
         let mut entry = zip.by_index(i).map_err(|e| damaged(&e))?;
-        let name = entry.name().map(|n| n.to_string()).map_err(|e| damaged(&e))?;
+        let name = entry
+            .name()
+            .map(|n| n.to_string())
+            .map_err(|e| damaged(&e))?;
         if name == "mimetype" {
             is_ods = true;
         }
@@ -137,7 +159,10 @@ fn inspect_zip(path: &Path, bytes: &[u8]) -> Result<(), Error> {
             }
             inflated += n as u64;
             total += n as u64;
-            if inflated > MAX_ENTRY_BYTES || inflated / compressed > MAX_RATIO && inflated > 16 << 20 || total > MAX_TOTAL_BYTES {
+            if inflated > MAX_ENTRY_BYTES
+                || inflated / compressed > MAX_RATIO && inflated > 16 << 20
+                || total > MAX_TOTAL_BYTES
+            {
                 return Err(bomb(path, &name, inflated));
             }
         }
@@ -166,14 +191,20 @@ fn inspect_zip(path: &Path, bytes: &[u8]) -> Result<(), Error> {
 fn bomb(path: &Path, name: &str, size: u64) -> Error {
     unreadable(
         path,
-        format!("the part {name} inflates to over {} MB; refusing it as a zip bomb", size / 1_000_000),
+        format!(
+            "the part {name} inflates to over {} MB; refusing it as a zip bomb",
+            size / 1_000_000
+        ),
     )
 }
 
 fn attribute_number(head: &[u8], attr: &str) -> Option<u64> {
     let text = String::from_utf8_lossy(head);
     let at = text.find(&format!("{attr}=\""))? + attr.len() + 2;
-    let digits: String = text[at..].chars().take_while(|c| c.is_ascii_digit()).collect();
+    let digits: String = text[at..]
+        .chars()
+        .take_while(|c| c.is_ascii_digit())
+        .collect();
     digits.parse().ok()
 }
 
@@ -183,7 +214,12 @@ impl Workbook {
     }
 
     /// Streams one sheet's non-empty cells, refusing a cell past the row or column cap.
-    pub fn read_sheet(&mut self, path: &Path, name: &str, cells_so_far: &mut usize) -> Result<RawSheet, Error> {
+    pub fn read_sheet(
+        &mut self,
+        path: &Path,
+        name: &str,
+        cells_so_far: &mut usize,
+    ) -> Result<RawSheet, Error> {
         let mut reader = self
             .inner
             .worksheet_cells_reader(name)

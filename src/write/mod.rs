@@ -21,7 +21,10 @@ fn internal(e: XlsxError) -> Error {
 /// The document date: `SOURCE_DATE_EPOCH` when set, else a fixed date, so the same input gives
 /// the same bytes.
 fn creation_time() -> ExcelDateTime {
-    let fixed = || ExcelDateTime::from_ymd(2026, 1, 1).unwrap_or_else(|_| ExcelDateTime::from_serial_datetime(46023.0).unwrap_or_default());
+    let fixed = || {
+        ExcelDateTime::from_ymd(2026, 1, 1)
+            .unwrap_or_else(|_| ExcelDateTime::from_serial_datetime(46023.0).unwrap_or_default())
+    };
     std::env::var("SOURCE_DATE_EPOCH")
         .ok()
         .and_then(|s| s.trim().parse::<i64>().ok())
@@ -34,9 +37,9 @@ pub fn template_bytes(zh: bool, example: Example) -> Result<Vec<u8>> {
     template::template(zh, example, &creation_time()).map_err(internal)
 }
 
-/// The plan workbook's bytes.
-pub fn plan_bytes(plan: &Plan, zh: bool) -> Result<Vec<u8>> {
-    tabs::workbook(plan, zh, &creation_time()).map_err(internal)
+/// The plan workbook's bytes; `date` is shown on the Summary as the input's date.
+pub fn plan_bytes(plan: &Plan, zh: bool, date: &str) -> Result<Vec<u8>> {
+    tabs::workbook(plan, zh, &creation_time(), date).map_err(internal)
 }
 
 /// Writes `bytes` to `path` through a synced temporary file in the same folder, renamed into place.
@@ -50,15 +53,33 @@ pub fn save(path: &Path, bytes: &[u8]) -> Result<()> {
         _ => std::path::PathBuf::from("."),
     };
     if !dir.is_dir() {
-        return Err(out_err(format!("the folder {} does not exist", dir.display())));
+        return Err(out_err(format!(
+            "the folder {} does not exist",
+            dir.display()
+        )));
     }
     let mut tmp = tempfile::Builder::new()
         .prefix(".gpuplan-")
         .suffix(".tmp")
         .tempfile_in(&dir)
         .map_err(|e| out_err(format!("cannot write in {}: {e}", dir.display())))?;
-    tmp.write_all(bytes).map_err(|e| out_err(format!("cannot write: {e}")))?;
-    tmp.as_file().sync_all().map_err(|e| out_err(format!("cannot write: {e}")))?;
-    tmp.persist(path).map_err(|e| out_err(format!("cannot replace the file: {}", e.error)))?;
+    // tempfile creates files readable by the owner only; an output is an ordinary document.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(path)
+            .map(|m| m.permissions().mode() & 0o777)
+            .unwrap_or(0o644);
+        tmp.as_file()
+            .set_permissions(std::fs::Permissions::from_mode(mode))
+            .map_err(|e| out_err(format!("cannot write: {e}")))?;
+    }
+    tmp.write_all(bytes)
+        .map_err(|e| out_err(format!("cannot write: {e}")))?;
+    tmp.as_file()
+        .sync_all()
+        .map_err(|e| out_err(format!("cannot write: {e}")))?;
+    tmp.persist(path)
+        .map_err(|e| out_err(format!("cannot replace the file: {}", e.error)))?;
     Ok(())
 }

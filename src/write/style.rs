@@ -47,8 +47,14 @@ impl Styles {
                 .set_background_color(Color::RGB(0x1F4E78))
                 .set_font_color(Color::White)
                 .set_border_bottom(FormatBorder::Thin),
-            title: Format::new().set_bold().set_font_size(16).set_font_color(Color::RGB(0x1F4E78)),
-            subtitle: Format::new().set_bold().set_font_size(12).set_font_color(Color::RGB(0x1F4E78)),
+            title: Format::new()
+                .set_bold()
+                .set_font_size(16)
+                .set_font_color(Color::RGB(0x1F4E78)),
+            subtitle: Format::new()
+                .set_bold()
+                .set_font_size(12)
+                .set_font_color(Color::RGB(0x1F4E78)),
             bold: Format::new().set_bold(),
             text: Format::new(),
             wrap: Format::new().set_text_wrap().set_align(FormatAlign::Top),
@@ -64,16 +70,26 @@ impl Styles {
                 .set_font_size(14)
                 .set_background_color(Color::RGB(0xE2EFDA))
                 .set_border(FormatBorder::Thin),
-            bad: Format::new().set_background_color(Color::RGB(0xFFC7CE)).set_font_color(Color::RGB(0x9C0006)),
-            good: Format::new().set_background_color(Color::RGB(0xC6EFCE)).set_font_color(Color::RGB(0x006100)),
-            muted: Format::new().set_font_color(Color::RGB(0x7F7F7F)).set_italic(),
+            bad: Format::new()
+                .set_background_color(Color::RGB(0xFFC7CE))
+                .set_font_color(Color::RGB(0x9C0006)),
+            good: Format::new()
+                .set_background_color(Color::RGB(0xC6EFCE))
+                .set_font_color(Color::RGB(0x006100)),
+            muted: Format::new()
+                .set_font_color(Color::RGB(0x7F7F7F))
+                .set_italic(),
         }
     }
 }
 
 /// Writes text from the input as text, never as a formula, trimmed to Excel's limit.
 pub fn text(ws: &mut Worksheet, row: u32, col: u16, s: &str, f: &Format) -> Result<(), XlsxError> {
-    let s: String = if s.chars().count() > MAX_TEXT { s.chars().take(MAX_TEXT).collect() } else { s.to_string() };
+    let s: String = if s.chars().count() > MAX_TEXT {
+        s.chars().take(MAX_TEXT).collect()
+    } else {
+        s.to_string()
+    };
     ws.write_string_with_format(row, col, s, f)?;
     Ok(())
 }
@@ -87,11 +103,19 @@ pub fn number(ws: &mut Worksheet, row: u32, col: u16, v: f64, f: &Format) -> Res
 }
 
 /// A header row with a note on each cell explaining it.
-pub fn header(ws: &mut Worksheet, row: u32, cols: &[(String, String)], s: &Styles) -> Result<(), XlsxError> {
+pub fn header(
+    ws: &mut Worksheet,
+    row: u32,
+    cols: &[(String, String)],
+    s: &Styles,
+) -> Result<(), XlsxError> {
     for (i, (label, note)) in cols.iter().enumerate() {
         text(ws, row, i as u16, label, &s.header)?;
         if !note.is_empty() {
-            let n = rust_xlsxwriter::Note::new(note.chars().take(2000).collect::<String>()).set_author("gpuplan").set_width(320).set_height(120);
+            let n = rust_xlsxwriter::Note::new(note.chars().take(2000).collect::<String>())
+                .set_author("gpuplan")
+                .set_width(320)
+                .set_height(120);
             ws.insert_note(row, i as u16, &n)?;
         }
     }
@@ -103,7 +127,11 @@ pub fn header(ws: &mut Worksheet, row: u32, cols: &[(String, String)], s: &Style
 pub fn fit_width<'a>(texts: impl IntoIterator<Item = &'a str>, min: f64, max: f64) -> f64 {
     let widest = texts
         .into_iter()
-        .map(|t| t.chars().map(|c| if c.is_ascii() { 1.0 } else { 2.0 }).sum::<f64>())
+        .map(|t| {
+            t.chars()
+                .map(|c| if c.is_ascii() { 1.0 } else { 2.0 })
+                .sum::<f64>()
+        })
         .fold(0.0, f64::max);
     (widest + 2.0).clamp(min, max)
 }

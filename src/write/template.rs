@@ -36,45 +36,136 @@ fn example_rows(example: Example) -> Vec<Vec<(&'static str, Cell)>> {
     match example {
         Example::None => Vec::new(),
         Example::Team => vec![
-            vec![("name", T("lora-finetune")), ("kind", T("lora")), ("model", T("Llama-2-7B")), ("context_len", N(2048.0)), ("hours_per_month", N(16.0)), ("runs_per_month", N(2.0)), ("storage_gb", N(200.0)), ("notes", T("seed 001: 2 runs × 8 h on one 4090"))],
-            vec![("name", T("qa-api")), ("kind", T("inference")), ("model", T("Qwen2.5-7B")), ("concurrency", N(8.0)), ("hours_per_month", N(300.0)), ("runs_per_month", N(30.0)), ("egress_gb", N(20.0)), ("notes", T("seed 001: 10 h a day on one A10"))],
-            vec![("name", T("preprocess")), ("kind", T("batch")), ("vram_gib", N(8.0)), ("hours_per_month", N(16.0)), ("runs_per_month", N(4.0)), ("notes", T("seed 001: 4 h a week on spot"))],
+            vec![
+                ("name", T("lora-finetune")),
+                ("kind", T("lora")),
+                ("model", T("Llama-2-7B")),
+                ("context_len", N(2048.0)),
+                ("hours_per_month", N(16.0)),
+                ("runs_per_month", N(2.0)),
+                ("storage_gb", N(200.0)),
+                ("notes", T("seed 001: 2 runs × 8 h on one 4090")),
+            ],
+            vec![
+                ("name", T("qa-api")),
+                ("kind", T("inference")),
+                ("model", T("Qwen2.5-7B")),
+                ("concurrency", N(8.0)),
+                ("hours_per_month", N(300.0)),
+                ("runs_per_month", N(30.0)),
+                ("egress_gb", N(20.0)),
+                ("notes", T("seed 001: 10 h a day on one A10")),
+            ],
+            vec![
+                ("name", T("preprocess")),
+                ("kind", T("batch")),
+                ("vram_gib", N(8.0)),
+                ("hours_per_month", N(16.0)),
+                ("runs_per_month", N(4.0)),
+                ("notes", T("seed 001: 4 h a week on spot")),
+            ],
         ],
         Example::Api => vec![
-            vec![("name", T("chat-api")), ("kind", T("inference")), ("model", T("Qwen2.5-7B")), ("concurrency", N(60.0)), ("context_len", N(4096.0)), ("notes", T("seed 000: 7B API, 60 concurrent requests"))],
-            vec![("name", T("lora-experiments")), ("kind", T("qlora")), ("model", T("Llama-2-7B")), ("context_len", N(2048.0)), ("batch_size", N(4.0)), ("hours_per_month", N(120.0)), ("runs_per_month", N(10.0)), ("storage_gb", N(100.0))],
-            vec![("name", T("comfyui")), ("kind", T("image_gen")), ("model", T("SDXL")), ("resolution", N(1024.0)), ("hours_per_month", N(200.0)), ("runs_per_month", N(20.0)), ("online", T("yes"))],
+            vec![
+                ("name", T("chat-api")),
+                ("kind", T("inference")),
+                ("model", T("Qwen2.5-7B")),
+                ("concurrency", N(60.0)),
+                ("context_len", N(4096.0)),
+                ("notes", T("seed 000: 7B API, 60 concurrent requests")),
+            ],
+            vec![
+                ("name", T("lora-experiments")),
+                ("kind", T("qlora")),
+                ("model", T("Llama-2-7B")),
+                ("context_len", N(2048.0)),
+                ("batch_size", N(4.0)),
+                ("hours_per_month", N(120.0)),
+                ("runs_per_month", N(10.0)),
+                ("storage_gb", N(100.0)),
+            ],
+            vec![
+                ("name", T("comfyui")),
+                ("kind", T("image_gen")),
+                ("model", T("SDXL")),
+                ("resolution", N(1024.0)),
+                ("hours_per_month", N(200.0)),
+                ("runs_per_month", N(20.0)),
+                ("online", T("yes")),
+            ],
         ],
     }
 }
 
 fn dropdown(ty: ColumnType, zh: bool) -> Option<DataValidation> {
     let list: Vec<String> = match ty {
-        ColumnType::Kind => Kind::ALL.iter().map(|k| if zh { k.zh().to_string() } else { k.key().to_string() }).collect(),
+        ColumnType::Kind => Kind::ALL
+            .iter()
+            .map(|k| {
+                if zh {
+                    k.zh().to_string()
+                } else {
+                    k.key().to_string()
+                }
+            })
+            .collect(),
         ColumnType::Precision => Precision::ALL.iter().map(|p| p.key().to_string()).collect(),
         ColumnType::KvPrecision => Precision::KV.iter().map(|p| p.key().to_string()).collect(),
-        ColumnType::Bool => if zh { vec!["是".to_string(), "否".to_string()] } else { vec!["yes".to_string(), "no".to_string()] },
+        ColumnType::Bool => {
+            if zh {
+                vec!["是".to_string(), "否".to_string()]
+            } else {
+                vec!["yes".to_string(), "no".to_string()]
+            }
+        }
         _ => return None,
     };
-    DataValidation::new().allow_list_strings(&list).ok().map(|d| d.ignore_blank(true))
+    DataValidation::new()
+        .allow_list_strings(&list)
+        .ok()
+        .map(|d| d.ignore_blank(true))
 }
 
-fn write_headers(ws: &mut Worksheet, cols: &[Column], zh: bool, s: &Styles) -> Result<(), XlsxError> {
-    let heads: Vec<(String, String)> = cols.iter().map(|c| (c.header(zh), c.note(zh).to_string())).collect();
+fn write_headers(
+    ws: &mut Worksheet,
+    cols: &[Column],
+    zh: bool,
+    s: &Styles,
+) -> Result<(), XlsxError> {
+    let heads: Vec<(String, String)> = cols
+        .iter()
+        .map(|c| (c.header(zh), c.note(zh).to_string()))
+        .collect();
     style::header(ws, 0, &heads, s)?;
     for (i, c) in cols.iter().enumerate() {
         let w = style::fit_width([c.header(zh).as_str()], 10.0, 28.0);
-        ws.set_column_width(i as u16, if c.key == "notes" || c.key == "description" { 60.0 } else { w })?;
+        ws.set_column_width(
+            i as u16,
+            if c.key == "notes" || c.key == "description" {
+                60.0
+            } else {
+                w
+            },
+        )?;
     }
     ws.set_freeze_panes(1, 0)?;
     Ok(())
 }
 
 /// The template workbook's bytes.
-pub fn template(zh: bool, example: Example, creation: &rust_xlsxwriter::ExcelDateTime) -> Result<Vec<u8>, XlsxError> {
+pub fn template(
+    zh: bool,
+    example: Example,
+    creation: &rust_xlsxwriter::ExcelDateTime,
+) -> Result<Vec<u8>, XlsxError> {
     let s = Styles::new("CNY");
     let mut wb = Workbook::new();
-    wb.set_properties(&rust_xlsxwriter::DocProperties::new().set_title("gpuplan budget template").set_author("gpuplan").set_creation_datetime(creation));
+    wb.set_properties(
+        &rust_xlsxwriter::DocProperties::new()
+            .set_title("gpuplan budget template")
+            .set_author("gpuplan")
+            .set_creation_datetime(creation),
+    );
     let gpus_sheet = catalog::sheet_name("GPUs", zh).to_string();
     let rows_for_validation = 1000;
 
@@ -97,12 +188,18 @@ pub fn template(zh: bool, example: Example, creation: &rust_xlsxwriter::ExcelDat
     }
     for (r, row) in example_rows(example).into_iter().enumerate() {
         for (key, v) in row {
-            let Some(col) = cols.iter().position(|c| c.key == key) else { continue };
+            let Some(col) = cols.iter().position(|c| c.key == key) else {
+                continue;
+            };
             let col = col as u16;
             let r = r as u32 + 1;
             match v {
                 T(t) => {
-                    let t = if zh && key == "kind" { Kind::parse(t).map(|k| k.zh()).unwrap_or(t) } else { t };
+                    let t = if zh && key == "kind" {
+                        Kind::parse(t).map(|k| k.zh()).unwrap_or(t)
+                    } else {
+                        t
+                    };
                     let t = if zh && key == "online" { "是" } else { t };
                     style::text(ws, r, col, t, &s.text)?;
                 }
@@ -123,14 +220,38 @@ pub fn template(zh: bool, example: Example, creation: &rust_xlsxwriter::ExcelDat
     }
     for (r, g) in catalog::gpus().iter().enumerate() {
         let r = r as u32 + 1;
-        let yes = |b: bool| if b { if zh { "是" } else { "yes" } } else if zh { "否" } else { "no" };
+        let yes = |b: bool| {
+            if b {
+                if zh {
+                    "是"
+                } else {
+                    "yes"
+                }
+            } else if zh {
+                "否"
+            } else {
+                "no"
+            }
+        };
         for (i, c) in cols.iter().enumerate() {
             let col = i as u16;
             let v: Option<f64> = match c.key {
-                "gpu" => { style::text(ws, r, col, &g.gpu, &s.text)?; None }
-                "provider" => { style::text(ws, r, col, &g.provider, &s.text)?; None }
-                "nvlink" => { style::text(ws, r, col, yes(g.nvlink), &s.text)?; None }
-                "available" => { style::text(ws, r, col, yes(g.available), &s.text)?; None }
+                "gpu" => {
+                    style::text(ws, r, col, &g.gpu, &s.text)?;
+                    None
+                }
+                "provider" => {
+                    style::text(ws, r, col, &g.provider, &s.text)?;
+                    None
+                }
+                "nvlink" => {
+                    style::text(ws, r, col, yes(g.nvlink), &s.text)?;
+                    None
+                }
+                "available" => {
+                    style::text(ws, r, col, yes(g.available), &s.text)?;
+                    None
+                }
                 "vram_gib" => Some(g.vram_gib),
                 "bandwidth_gbs" => Some(g.bandwidth_gbs),
                 "fp16_tflops" => Some(g.fp16_tflops),
@@ -145,7 +266,11 @@ pub fn template(zh: bool, example: Example, creation: &rust_xlsxwriter::ExcelDat
                 _ => None,
             };
             if let Some(v) = v {
-                let f = if c.ty == ColumnType::Money { &s.money } else { &s.number };
+                let f = if c.ty == ColumnType::Money {
+                    &s.money
+                } else {
+                    &s.number
+                };
                 style::number(ws, r, col, v, f)?;
             }
         }
@@ -179,7 +304,23 @@ pub fn template(zh: bool, example: Example, creation: &rust_xlsxwriter::ExcelDat
         style::text(ws, r, 0, &a.key, &s.bold)?;
         match &a.value {
             Value::Number(n) => style::number(ws, r, 1, *n, &s.number)?,
-            Value::Bool(b) => style::text(ws, r, 1, if *b { if zh { "是" } else { "yes" } } else if zh { "否" } else { "no" }, &s.text)?,
+            Value::Bool(b) => style::text(
+                ws,
+                r,
+                1,
+                if *b {
+                    if zh {
+                        "是"
+                    } else {
+                        "yes"
+                    }
+                } else if zh {
+                    "否"
+                } else {
+                    "no"
+                },
+                &s.text,
+            )?,
             Value::Text(t) => style::text(ws, r, 1, t, &s.text)?,
         }
         style::text(ws, r, 2, &a.unit, &s.text)?;
@@ -196,7 +337,9 @@ pub fn template(zh: bool, example: Example, creation: &rust_xlsxwriter::ExcelDat
     ws.set_column_width(2, 11)?;
     ws.set_column_width(3, 9)?;
     ws.set_column_width(4, 90)?;
-    let scope_dv = DataValidation::new().allow_list_strings(&["candidate", "portfolio"])?.ignore_blank(true);
+    let scope_dv = DataValidation::new()
+        .allow_list_strings(&["candidate", "portfolio"])?
+        .ignore_blank(true);
     ws.add_data_validation(1, 2, rows_for_validation, 2, &scope_dv)?;
     for (r, f) in catalog::formulas().iter().enumerate() {
         let r = r as u32 + 1;

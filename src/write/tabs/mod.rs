@@ -1,12 +1,219 @@
-//! The plan workbook, one file per tab, in SPEC §8 order.
+//! The plan workbook, one file per tab, in SPEC §8 order: Summary, Plan, Memory, Billing,
+//! Candidates, TCO, Assumptions, Formulas, Warnings.
 
-use crate::plan::Plan;
+mod assumptions;
+mod billing;
+mod candidates;
+mod formulas;
+mod memory;
+mod plan_tab;
+mod summary;
+mod tco;
+mod warnings;
+
+use super::style::Styles;
+use crate::plan::{Candidate, Chosen, Plan};
 use rust_xlsxwriter::{ExcelDateTime, Workbook, XlsxError};
 
-pub fn workbook(plan: &Plan, zh: bool, creation: &ExcelDateTime) -> Result<Vec<u8>, XlsxError> {
-    let _ = (plan, zh);
+/// What every tab needs: the plan, the language, the formats and the tab names.
+pub struct Ctx<'a> {
+    pub plan: &'a Plan,
+    pub zh: bool,
+    pub s: Styles,
+    pub date: &'a str,
+}
+
+impl Ctx<'_> {
+    /// The label in the chosen language.
+    pub fn t<'b>(&self, en: &'b str, zh: &'b str) -> &'b str {
+        if self.zh {
+            zh
+        } else {
+            en
+        }
+    }
+
+    /// The chosen candidate of workload `w`.
+    pub fn chosen(&self, w: usize) -> Option<(&Candidate, &Chosen)> {
+        self.plan.chosen(w)
+    }
+
+    pub fn value(&self, c: &Candidate, name: &str) -> f64 {
+        self.plan.value(c, name).unwrap_or(0.0)
+    }
+
+    pub fn sheet(&self, tab: Tab) -> &'static str {
+        tab.name(self.zh)
+    }
+
+    pub fn yes_no(&self, b: bool) -> &'static str {
+        match (b, self.zh) {
+            (true, false) => "yes",
+            (false, false) => "no",
+            (true, true) => "是",
+            (false, true) => "否",
+        }
+    }
+}
+
+/// The tabs, in order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tab {
+    Summary,
+    Plan,
+    Memory,
+    Billing,
+    Candidates,
+    Tco,
+    Assumptions,
+    Formulas,
+    Warnings,
+}
+
+impl Tab {
+    pub const ALL: [Tab; 9] = [
+        Tab::Summary,
+        Tab::Plan,
+        Tab::Memory,
+        Tab::Billing,
+        Tab::Candidates,
+        Tab::Tco,
+        Tab::Assumptions,
+        Tab::Formulas,
+        Tab::Warnings,
+    ];
+
+    pub fn name(self, zh: bool) -> &'static str {
+        match (self, zh) {
+            (Tab::Summary, false) => "Summary",
+            (Tab::Plan, false) => "Plan",
+            (Tab::Memory, false) => "Memory",
+            (Tab::Billing, false) => "Billing",
+            (Tab::Candidates, false) => "Candidates",
+            (Tab::Tco, false) => "TCO",
+            (Tab::Assumptions, false) => "Assumptions",
+            (Tab::Formulas, false) => "Formulas",
+            (Tab::Warnings, false) => "Warnings",
+            (Tab::Summary, true) => "总览",
+            (Tab::Plan, true) => "方案",
+            (Tab::Memory, true) => "显存",
+            (Tab::Billing, true) => "计费对比",
+            (Tab::Candidates, true) => "候选方案",
+            (Tab::Tco, true) => "总拥有成本",
+            (Tab::Assumptions, true) => "参数",
+            (Tab::Formulas, true) => "公式",
+            (Tab::Warnings, true) => "提示",
+        }
+    }
+}
+
+/// A TCO category, for the TCO tab and the Summary's cost by category.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Category {
+    GpuTime,
+    ColdStart,
+    SpotRework,
+    Storage,
+    Egress,
+    TrialReserve,
+    Ops,
+}
+
+impl Category {
+    pub const ALL: [Category; 7] = [
+        Category::GpuTime,
+        Category::ColdStart,
+        Category::SpotRework,
+        Category::Storage,
+        Category::Egress,
+        Category::TrialReserve,
+        Category::Ops,
+    ];
+
+    pub fn label(self, zh: bool) -> &'static str {
+        match (self, zh) {
+            (Category::GpuTime, false) => "GPU time (work)",
+            (Category::ColdStart, false) => "Cold starts and billing rounding",
+            (Category::SpotRework, false) => "Spot rework",
+            (Category::Storage, false) => "Storage",
+            (Category::Egress, false) => "Egress",
+            (Category::TrialReserve, false) => "Trial-and-error reserve",
+            (Category::Ops, false) => "Ops labour",
+            (Category::GpuTime, true) => "GPU 计算时长",
+            (Category::ColdStart, true) => "冷启动与计费取整",
+            (Category::SpotRework, true) => "竞价回收重跑",
+            (Category::Storage, true) => "存储费用",
+            (Category::Egress, true) => "流量费",
+            (Category::TrialReserve, true) => "试错预留",
+            (Category::Ops, true) => "运维人力",
+        }
+    }
+
+    /// This category's amount for one chosen workload (portfolio categories are 0 here).
+    pub fn of_workload(self, ch: &Chosen) -> f64 {
+        match self {
+            Category::GpuTime => ch.gpu_cost - ch.cold_start_cost - ch.rework_cost,
+            Category::ColdStart => ch.cold_start_cost,
+            Category::SpotRework => ch.rework_cost,
+            Category::Storage => ch.storage_cost,
+            Category::Egress => ch.egress_cost,
+            Category::TrialReserve | Category::Ops => 0.0,
+        }
+    }
+
+    /// This category's amount over the whole plan.
+    pub fn total(self, plan: &Plan) -> f64 {
+        match self {
+            Category::TrialReserve => plan.total("trial_reserve_cost").unwrap_or(0.0),
+            Category::Ops => plan.total("ops_cost").unwrap_or(0.0),
+            _ => (0..plan.workloads.len())
+                .filter_map(|w| plan.chosen(w))
+                .map(|(_, ch)| self.of_workload(ch))
+                .sum(),
+        }
+    }
+}
+
+pub fn workbook(
+    plan: &Plan,
+    zh: bool,
+    creation: &ExcelDateTime,
+    date: &str,
+) -> Result<Vec<u8>, XlsxError> {
+    let cx = Ctx {
+        plan,
+        zh,
+        s: Styles::new(&plan.input.assumptions.currency()),
+        date,
+    };
     let mut wb = Workbook::new();
-    wb.set_properties(&rust_xlsxwriter::DocProperties::new().set_title("gpuplan plan").set_author("gpuplan").set_creation_datetime(creation));
-    wb.add_worksheet().set_name("Summary")?;
+    wb.set_properties(
+        &rust_xlsxwriter::DocProperties::new()
+            .set_title(cx.t("GPU plan", "GPU 算力方案"))
+            .set_author("gpuplan")
+            .set_creation_datetime(creation),
+    );
+    for tab in Tab::ALL {
+        let ws = wb.add_worksheet();
+        ws.set_name(tab.name(zh))?;
+        match tab {
+            Tab::Summary => summary::write(ws, &cx)?,
+            Tab::Plan => plan_tab::write(ws, &cx)?,
+            Tab::Memory => memory::write(ws, &cx)?,
+            Tab::Billing => billing::write(ws, &cx)?,
+            Tab::Candidates => candidates::write(ws, &cx)?,
+            Tab::Tco => tco::write(ws, &cx)?,
+            Tab::Assumptions => assumptions::write(ws, &cx)?,
+            Tab::Formulas => formulas::write(ws, &cx)?,
+            Tab::Warnings => warnings::write(ws, &cx)?,
+        }
+    }
     wb.save_to_buffer()
+}
+
+/// Header cells from `[English, Chinese, note in English, note in Chinese]`.
+pub fn heads(cx: &Ctx, cols: &[[&str; 4]]) -> Vec<(String, String)> {
+    cols.iter()
+        .map(|c| (cx.t(c[0], c[1]).to_string(), cx.t(c[2], c[3]).to_string()))
+        .collect()
 }

@@ -1,0 +1,98 @@
+//! Billing: per workload the monthly GPU cost of every mode on the chosen offer, the cheapest
+//! highlighted; blank where the mode is not offered or not allowed.
+
+use super::{heads, Ctx};
+use crate::plan::Mode;
+use crate::write::style::{header, number, text};
+use rust_xlsxwriter::{ConditionalFormatFormula, Worksheet, XlsxError};
+
+pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<(), XlsxError> {
+    let s = &cx.s;
+    let plan = cx.plan;
+    let mut cols = vec![
+        ["Workload", "负载", "The workload's name.", "负载名称。"],
+        [
+            "GPU",
+            "GPU",
+            "The chosen offer; every mode is priced on it.",
+            "选中的报价；各计费方式均按此报价计算。",
+        ],
+    ];
+    let notes = [
+        ("Each run's hours plus the cold start, rounded up to the billing granularity, at least the minimum rental.", "每次运行时长加冷启动，按计费粒度向上取整，且不少于最小起租时长。"),
+        ("The monthly price per GPU, whatever the hours.", "每卡包月价，与使用时长无关。"),
+        ("Spot price × hours × (1 + spot_rework); only for workloads that tolerate interruptions.", "竞价价 × 小时 × (1 + 重跑比例)；仅限可中断任务。"),
+        ("The reserved monthly price per GPU.", "每卡预留月价。"),
+        ("Monthly instances for the off-peak concurrency, on-demand ones during peak hours.", "非高峰并发用包月实例，高峰时段用按量实例。"),
+    ];
+    let labels: Vec<(&str, &str)> = Mode::ALL
+        .iter()
+        .map(|m| (m.label(false), m.label(true)))
+        .collect();
+    for ((en, zh), (ne, nz)) in labels.iter().zip(notes) {
+        cols.push([en, zh, ne, nz]);
+    }
+    cols.extend([
+        [
+            "Chosen mode",
+            "选用方式",
+            "The cheapest of the modes (highlighted).",
+            "最便宜的方式（高亮）。",
+        ],
+        [
+            "Chosen cost",
+            "选用费用",
+            "Monthly GPU cost of the chosen mode.",
+            "选用方式的月度 GPU 费用。",
+        ],
+        [
+            "Next best",
+            "次优方式",
+            "The cheapest option with another mode (on any offer).",
+            "其他计费方式中最便宜的方案（任意报价）。",
+        ],
+        [
+            "Next best costs ×",
+            "次优贵出倍数",
+            "How many times the chosen TCO the next best costs.",
+            "次优方案成本是选用方案的倍数。",
+        ],
+    ]);
+    header(ws, 0, &heads(cx, &cols), s)?;
+    let n = plan.workloads.len() as u32;
+    for (i, w) in plan.input.workloads.iter().enumerate() {
+        let r = i as u32 + 1;
+        text(ws, r, 0, &w.name, &s.text)?;
+        let Some((c, ch)) = cx.chosen(i) else {
+            text(ws, r, 1, cx.t("unplanned", "未规划"), &s.bad)?;
+            continue;
+        };
+        text(ws, r, 1, &plan.input.gpus[c.offer].label(), &s.text)?;
+        for (k, m) in Mode::ALL.iter().enumerate() {
+            if let Some(v) = c.cost(*m) {
+                number(ws, r, 2 + k as u16, v, &s.money)?;
+            }
+        }
+        text(ws, r, 7, ch.mode.label(cx.zh), &s.bold)?;
+        number(ws, r, 8, ch.gpu_cost, &s.money_bold)?;
+        if let Some((m, ratio)) = ch.advice.next {
+            text(ws, r, 9, m.label(cx.zh), &s.text)?;
+            number(ws, r, 10, ratio, &s.number)?;
+        }
+    }
+    if n > 0 {
+        // The cheapest priced mode of each row, in green.
+        let cheapest = ConditionalFormatFormula::new()
+            .set_rule("=AND(ISNUMBER(C2),C2=MIN($C2:$G2))")
+            .set_format(&s.good);
+        ws.add_conditional_format(1, 2, n, 6, &cheapest)?;
+    }
+    ws.set_column_width(0, 22)?;
+    ws.set_column_width(1, 24)?;
+    for c in 2..=10 {
+        ws.set_column_width(c, 15)?;
+    }
+    ws.set_column_width(6, 20)?;
+    ws.set_freeze_panes(1, 1)?;
+    Ok(())
+}

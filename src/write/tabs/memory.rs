@@ -1,0 +1,150 @@
+//! Memory: per workload the breakdown of one replica's GPU memory (weights, KV cache,
+//! activations, gradients, optimizer states, overhead, headroom) and a stacked bar chart.
+
+use super::{heads, Ctx, Tab};
+use crate::plan::Candidate;
+use crate::write::style::{header, number, text};
+use rust_xlsxwriter::{
+    Chart, ChartLegendPosition, ChartType, ConditionalFormatFormula, Worksheet, XlsxError,
+};
+
+const PARTS: [(&str, &str, &str); 6] = [
+    ("weights_gib", "Weights", "模型参数"),
+    ("kv_cache_gib", "KV cache", "KV Cache"),
+    ("activation_gib", "Activations", "激活值"),
+    ("grads_gib", "Gradients", "梯度"),
+    ("optimizer_gib", "Optimizer states", "优化器状态"),
+    ("overhead_gib", "Overhead", "运行时开销"),
+];
+
+/// The candidate whose memory the tab shows: the chosen one, else (unplanned) the one on the
+/// offer with the most memory per node, to show how far off it is.
+fn shown<'a>(cx: &'a Ctx, w: usize) -> Option<&'a Candidate> {
+    if let Some((c, _)) = cx.chosen(w) {
+        return Some(c);
+    }
+    let g = &cx.plan.input.gpus;
+    cx.plan.workloads[w]
+        .candidates
+        .iter()
+        .filter(|c| !c.values.is_empty())
+        .max_by(|a, b| {
+            (g[a.offer].vram_gib * g[a.offer].gpus_per_node)
+                .total_cmp(&(g[b.offer].vram_gib * g[b.offer].gpus_per_node))
+        })
+}
+
+pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<(), XlsxError> {
+    let s = &cx.s;
+    let plan = cx.plan;
+    let mut cols = vec![
+        ["Workload", "负载", "The workload's name.", "负载名称。"],
+        [
+            "GPU",
+            "GPU",
+            "The chosen offer (unplanned: the largest offer, which still does not fit).",
+            "选中的报价（未规划时为最大的报价，仍装不下）。",
+        ],
+    ];
+    let notes = [
+        ("Parameters × bytes per parameter (plus LoRA adapters).", "参数量 × 每参数字节（含 LoRA 适配器）。"),
+        ("2 × layers × KV heads × head dim × bytes × tokens held by the requests one replica serves.", "2 × 层数 × KV头数 × 头维度 × 字节 × 单副本承载请求的 token 数。"),
+        ("Serving buffers, training activations of every GPU, image-generation working memory.", "推理缓冲、各卡训练激活值、生图工作显存。"),
+        ("2 bytes per trained parameter.", "每个训练参数 2 字节。"),
+        ("AdamW: fp32 master copy and two moments, 12 bytes per trained parameter.", "AdamW：fp32 主副本与两个动量，每个训练参数 12 字节。"),
+        ("CUDA context and framework on every GPU.", "每卡 CUDA 上下文与框架开销。"),
+    ];
+    for ((_, en, zh), (ne, nz)) in PARTS.iter().zip(notes) {
+        cols.push([en, zh, ne, nz]);
+    }
+    cols.extend([
+        [
+            "Total (GiB)",
+            "合计(GiB)",
+            "Peak memory of one replica.",
+            "单副本峰值显存。",
+        ],
+        [
+            "Headroom (GiB)",
+            "余量(GiB)",
+            "Kept free for peaks (vram_headroom).",
+            "为峰值预留（vram_headroom）。",
+        ],
+        [
+            "Required (GiB)",
+            "需求(GiB)",
+            "Total plus headroom: what must fit.",
+            "合计加余量：必须装得下的量。",
+        ],
+        [
+            "Replica memory (GiB)",
+            "副本显存(GiB)",
+            "Memory of the GPUs of one replica. Red: the requirement does not fit.",
+            "单副本 GPU 显存。红色表示装不下。",
+        ],
+        [
+            "Use",
+            "占用",
+            "Total ÷ replica memory.",
+            "合计 ÷ 副本显存。",
+        ],
+    ]);
+    header(ws, 0, &heads(cx, &cols), s)?;
+    let n = plan.workloads.len() as u32;
+    for (i, w) in plan.input.workloads.iter().enumerate() {
+        let r = i as u32 + 1;
+        text(ws, r, 0, &w.name, &s.text)?;
+        let Some(c) = shown(cx, i) else { continue };
+        text(ws, r, 1, &plan.input.gpus[c.offer].label(), &s.text)?;
+        for (k, (name, _, _)) in PARTS.iter().enumerate() {
+            number(ws, r, 2 + k as u16, cx.value(c, name), &s.gib)?;
+        }
+        let total = cx.value(c, "total_vram_gib");
+        let required = cx.value(c, "required_vram_gib");
+        let replica = cx.value(c, "replica_vram_gib");
+        number(ws, r, 8, total, &s.gib)?;
+        number(ws, r, 9, required - total, &s.gib)?;
+        number(ws, r, 10, required, &s.gib)?;
+        number(ws, r, 11, replica, &s.gib)?;
+        number(
+            ws,
+            r,
+            12,
+            if replica > 0.0 { total / replica } else { 0.0 },
+            &s.pct,
+        )?;
+    }
+    if n > 0 {
+        let misfit = ConditionalFormatFormula::new()
+            .set_rule("=$K2>$L2")
+            .set_format(&s.bad);
+        ws.add_conditional_format(1, 10, n, 11, &misfit)?;
+        let sheet = cx.sheet(Tab::Memory);
+        let mut chart = Chart::new(ChartType::BarStacked);
+        chart
+            .title()
+            .set_name(cx.t("GPU memory per replica (GiB)", "单副本显存构成 (GiB)"));
+        for k in 0..PARTS.len() as u16 {
+            chart
+                .add_series()
+                .set_name((sheet, 0, 2 + k))
+                .set_categories((sheet, 1, 0, n, 0))
+                .set_values((sheet, 1, 2 + k, n, 2 + k));
+        }
+        chart
+            .add_series()
+            .set_name((sheet, 0, 9))
+            .set_categories((sheet, 1, 0, n, 0))
+            .set_values((sheet, 1, 9, n, 9));
+        chart.legend().set_position(ChartLegendPosition::Bottom);
+        chart.set_width(760).set_height(360);
+        ws.insert_chart(n + 3, 0, &chart)?;
+    }
+    ws.set_column_width(0, 22)?;
+    ws.set_column_width(1, 24)?;
+    for c in 2..=12 {
+        ws.set_column_width(c, 12)?;
+    }
+    ws.set_freeze_panes(1, 1)?;
+    Ok(())
+}

@@ -1,0 +1,262 @@
+//! Summary: the answer first — the monthly budget with and without the safety margin, the cost
+//! per category, one row per workload, and charts of cost by workload, by category and by mode.
+
+use super::{heads, Category, Ctx, Tab};
+use crate::model::format_number;
+use crate::write::style::{header, number, text};
+use rust_xlsxwriter::{Chart, ChartLegendPosition, ChartType, Worksheet, XlsxError};
+
+pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<(), XlsxError> {
+    let s = &cx.s;
+    let plan = cx.plan;
+    let sheet = cx.sheet(Tab::Summary);
+    text(
+        ws,
+        0,
+        0,
+        cx.t("GPU plan — monthly budget", "GPU 算力月度预算"),
+        &s.title,
+    )?;
+    ws.set_row_height(0, 24)?;
+    let planned = plan.planned_count();
+    let unplanned = plan.workloads.len() - planned;
+    let facts = [
+        (
+            cx.t("Input file", "输入文件"),
+            plan.input.file.display().to_string(),
+        ),
+        (cx.t("Input saved", "输入保存日期"), cx.date.to_string()),
+        (cx.t("Currency", "货币"), plan.input.assumptions.currency()),
+        (
+            cx.t("Workloads", "负载"),
+            if cx.zh {
+                format!("已规划 {planned} 个，未规划 {unplanned} 个")
+            } else {
+                format!("{planned} planned, {unplanned} unplanned")
+            },
+        ),
+    ];
+    for (i, (k, v)) in facts.iter().enumerate() {
+        text(ws, 1 + i as u32, 0, k, &s.bold)?;
+        text(ws, 1 + i as u32, 1, v, &s.text)?;
+    }
+
+    // The budget by category.
+    let mut row = 6;
+    text(ws, row, 0, cx.t("Monthly budget", "月度预算"), &s.subtitle)?;
+    row += 1;
+    header(
+        ws,
+        row,
+        &heads(
+            cx,
+            &[
+                [
+                    "Cost line",
+                    "成本项",
+                    "Each hidden cost is its own line, never folded into another.",
+                    "每项隐性成本单列，不并入其他项。",
+                ],
+                [
+                    "Monthly amount",
+                    "月度金额",
+                    "Per month, in the currency of the Assumptions sheet.",
+                    "每月金额，货币见参数表。",
+                ],
+            ],
+        ),
+        s,
+    )?;
+    let first_cat = row + 1;
+    for c in Category::ALL {
+        row += 1;
+        text(ws, row, 0, c.label(cx.zh), &s.text)?;
+        number(ws, row, 1, c.total(plan), &s.money)?;
+    }
+    let last_cat = row;
+    let t = |n: &str| plan.total(n).unwrap_or(0.0);
+    let margin = cx.plan.input.assumptions.number("safety_margin", 0.0);
+    row += 1;
+    text(ws, row, 0, cx.t("Total", "合计"), &s.bold)?;
+    number(ws, row, 1, t("total"), &s.money_bold)?;
+    row += 1;
+    let m = format!(
+        "{} ({}%)",
+        cx.t("Safety margin", "安全边际"),
+        format_number((margin * 100.0 * 100.0).round() / 100.0)
+    );
+    text(ws, row, 0, &m, &s.text)?;
+    number(ws, row, 1, t("total_with_margin") - t("total"), &s.money)?;
+    row += 1;
+    text(
+        ws,
+        row,
+        0,
+        cx.t(
+            "Total with safety margin (the budget to ask for)",
+            "含安全边际总计（申请预算）",
+        ),
+        &s.bold,
+    )?;
+    number(ws, row, 1, t("total_with_margin"), &s.money_total)?;
+    ws.set_row_height(row, 22)?;
+
+    // One row per workload.
+    row += 2;
+    text(ws, row, 0, cx.t("Workloads", "负载"), &s.subtitle)?;
+    row += 1;
+    header(
+        ws,
+        row,
+        &heads(
+            cx,
+            &[
+                [
+                    "Workload",
+                    "负载",
+                    "The workload's name from the Workloads sheet.",
+                    "负载表中的名称。",
+                ],
+                ["Kind", "类型", "What it does.", "任务类型。"],
+                [
+                    "GPU",
+                    "GPU",
+                    "The GPU offer chosen: the cheapest that fits.",
+                    "选中的 GPU 报价：能装下的最便宜方案。",
+                ],
+                [
+                    "GPUs",
+                    "GPU 数",
+                    "GPUs rented: instances × GPUs per replica.",
+                    "租用 GPU 数 = 实例数 × 单副本 GPU 数。",
+                ],
+                [
+                    "Instances",
+                    "实例数",
+                    "Instances including redundancy.",
+                    "含冗余的实例数。",
+                ],
+                [
+                    "Billing mode",
+                    "计费方式",
+                    "The cheapest billing mode for this workload.",
+                    "最便宜的计费方式。",
+                ],
+                [
+                    "Monthly TCO",
+                    "月度总成本",
+                    "GPU cost (cold starts and rework included) + storage + egress.",
+                    "GPU 费用（含冷启动与重跑）+ 存储 + 流量。",
+                ],
+                [
+                    "Share",
+                    "占比",
+                    "Share of the workloads' TCO.",
+                    "占全部负载成本的比例。",
+                ],
+            ],
+        ),
+        s,
+    )?;
+    let first_w = row + 1;
+    let sum_tco: f64 = (0..plan.workloads.len())
+        .filter_map(|w| cx.chosen(w))
+        .map(|(_, ch)| ch.tco)
+        .sum();
+    for (i, w) in plan.input.workloads.iter().enumerate() {
+        row += 1;
+        text(ws, row, 0, &w.name, &s.text)?;
+        text(
+            ws,
+            row,
+            1,
+            if cx.zh { w.kind.zh() } else { w.kind.key() },
+            &s.text,
+        )?;
+        match cx.chosen(i) {
+            Some((c, ch)) => {
+                text(ws, row, 2, &plan.input.gpus[c.offer].label(), &s.text)?;
+                number(ws, row, 3, cx.value(c, "gpus_total"), &s.integer)?;
+                number(ws, row, 4, cx.value(c, "instances"), &s.integer)?;
+                text(ws, row, 5, ch.mode.label(cx.zh), &s.text)?;
+                number(ws, row, 6, ch.tco, &s.money)?;
+                number(
+                    ws,
+                    row,
+                    7,
+                    if sum_tco > 0.0 { ch.tco / sum_tco } else { 0.0 },
+                    &s.pct,
+                )?;
+            }
+            None => {
+                text(
+                    ws,
+                    row,
+                    2,
+                    cx.t("unplanned: see Warnings", "未规划：见提示页"),
+                    &s.bad,
+                )?;
+            }
+        }
+    }
+    let last_w = row;
+
+    ws.set_column_width(0, 46)?;
+    ws.set_column_width(1, 18)?;
+    ws.set_column_width(2, 24)?;
+    for c in 3..=7 {
+        ws.set_column_width(c, 13)?;
+    }
+    ws.set_column_width(5, 18)?;
+
+    // Charts to the right of the tables.
+    let mut by_workload = Chart::new(ChartType::Bar);
+    by_workload
+        .title()
+        .set_name(cx.t("Monthly cost by workload", "各负载月度成本"));
+    by_workload
+        .add_series()
+        .set_name(cx.t("Monthly TCO", "月度总成本"))
+        .set_categories((sheet, first_w, 0, last_w, 0))
+        .set_values((sheet, first_w, 6, last_w, 6));
+    by_workload.legend().set_hidden();
+    by_workload.set_width(520).set_height(300);
+    ws.insert_chart(1, 9, &by_workload)?;
+
+    let mut by_category = Chart::new(ChartType::Pie);
+    by_category
+        .title()
+        .set_name(cx.t("Cost by category", "成本构成"));
+    by_category
+        .add_series()
+        .set_categories((sheet, first_cat, 0, last_cat, 0))
+        .set_values((sheet, first_cat, 1, last_cat, 1));
+    by_category
+        .legend()
+        .set_position(ChartLegendPosition::Right);
+    by_category.set_width(520).set_height(300);
+    ws.insert_chart(17, 9, &by_category)?;
+
+    let billing = cx.sheet(Tab::Billing);
+    let n = plan.workloads.len() as u32;
+    if n > 0 {
+        let mut modes = Chart::new(ChartType::Column);
+        modes
+            .title()
+            .set_name(cx.t("Billing modes compared", "计费方式对比"));
+        for (k, m) in crate::plan::Mode::ALL.iter().enumerate() {
+            let col = 2 + k as u16;
+            modes
+                .add_series()
+                .set_name(m.label(cx.zh))
+                .set_categories((billing, 1, 0, n, 0))
+                .set_values((billing, 1, col, n, col));
+        }
+        modes.legend().set_position(ChartLegendPosition::Bottom);
+        modes.set_width(520).set_height(320);
+        ws.insert_chart(33, 9, &modes)?;
+    }
+    ws.set_landscape();
+    ws.set_print_fit_to_pages(1, 0);
+    Ok(())
+}

@@ -1,0 +1,128 @@
+"""Writes the sample workbooks with openpyxl (an independent writer, not gpuplan itself).
+
+    python3 samples/make_samples.py      # from the repository root
+
+Each sample reproduces a case of the seed articles; README.md in this folder says what the
+seed said and what gpuplan plans. Headers are written as `Label (key)`, as the template does.
+"""
+import pathlib
+import openpyxl
+
+HERE = pathlib.Path(__file__).resolve().parent
+
+WORKLOAD_LABELS = {
+    "name": "Workload", "kind": "Kind", "model": "Model", "params_b": "Parameters (B)",
+    "precision": "Weight precision", "context_len": "Context length", "concurrency": "Concurrency",
+    "base_concurrency": "Off-peak concurrency", "peak_hours_per_day": "Peak hours per day",
+    "batch_size": "Batch size", "hours_per_month": "Hours per month", "runs_per_month": "Runs per month",
+    "online": "Online", "spot_ok": "Spot OK", "redundancy": "Redundancy", "gpu": "Pinned GPU",
+    "vram_gib": "Measured memory (GiB)", "pilot_vram_gib": "Pilot peak memory (GiB)",
+    "pilot_concurrency": "Pilot concurrency", "resolution": "Resolution (px)", "storage_gb": "Storage (GB)",
+    "egress_gb": "Egress (GB/month)", "notes": "Notes",
+}
+GPU_COLUMNS = ["gpu", "provider", "on_demand_hourly", "monthly", "spot_hourly", "reserved_monthly",
+               "billing_granularity_min", "min_rental_min"]
+
+
+def table(ws, columns, rows, labels=None):
+    ws.append([f"{labels[c]} ({c})" if labels and c in labels else c for c in columns])
+    for r in rows:
+        ws.append([r.get(c) for c in columns])
+
+
+def workbook(path, workloads, gpus, assumptions, note):
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "Workloads"
+    cols = [c for c in WORKLOAD_LABELS if any(c in w for w in workloads)]
+    table(ws, cols, workloads, WORKLOAD_LABELS)
+    table(wb.create_sheet("GPUs"), GPU_COLUMNS, gpus)
+    a = wb.create_sheet("Assumptions")
+    a.append(["key", "value", "unit", "note"])
+    for row in assumptions:
+        a.append(list(row))
+    n = wb.create_sheet("About")
+    for line in note.strip().splitlines():
+        n.append([line])
+    wb.save(path)
+
+
+# Seed 001, section 6.4: a ten-person team's month.
+workbook(
+    HERE / "team.xlsx",
+    [
+        {"name": "lora-finetune", "kind": "lora", "model": "Llama-2-7B", "context_len": 2048, "hours_per_month": 16,
+         "runs_per_month": 2, "gpu": "RTX 4090", "storage_gb": 200,
+         "notes": "seed 001: 2 runs × 8 h on one RTX 4090 at ¥6/h = ¥96"},
+        {"name": "qa-api", "kind": "inference", "model": "Qwen2.5-7B", "concurrency": 4, "hours_per_month": 300,
+         "runs_per_month": 30, "redundancy": 0,
+         "notes": "seed 001: 30 days × 10 h on one A10 at ¥5/h = ¥1,500 (priced without redundancy)"},
+        {"name": "preprocess", "kind": "batch", "vram_gib": 8, "hours_per_month": 16, "runs_per_month": 4,
+         "spot_ok": "yes", "notes": "seed 001: 4 weeks × 4 h on spot at ¥2/h = ¥32"},
+    ],
+    [
+        {"gpu": "RTX 4090", "provider": "seed 001", "on_demand_hourly": 6, "spot_hourly": 2, "billing_granularity_min": 60},
+        {"gpu": "A10", "provider": "seed 001", "on_demand_hourly": 5, "billing_granularity_min": 60},
+    ],
+    [
+        ("currency", "CNY", "", "seed 001 prices in yuan"),
+        ("cold_start_min", 0, "min", "seed 001 did not count cold starts; gpuplan's default is 20"),
+        ("spot_rework", 0, "share", "seed 001 did not count spot rework; gpuplan's default is 0.15"),
+        ("storage_price_gb_month", 0.5, "per GB-month", "seed 001: 200 GB × 0.5 = 100"),
+        ("trial_reserve", 0.1, "share", "seed 001 reserved about ¥300; gpuplan takes 10% of GPU cost"),
+        ("safety_margin", 0.2, "share", "seed 001: add 20–30%"),
+    ],
+    """
+Seed 001 (§6.4): a ten-person team building a vertical Q&A product.
+The seed: LoRA 2 × 8 h × ¥6 = ¥96; inference 30 × 10 h × ¥5 = ¥1,500; batch 4 × 4 h × ¥2 = ¥32;
+storage 200 GB × ¥0.5 = ¥100; trial reserve about ¥300; total about ¥2,000 a month.
+gpuplan: GPU ¥1,628, storage ¥100, trial reserve ¥162.80 (10%), total ¥1,890.80, with the 20% margin ¥2,268.96.
+Cold starts and spot rework are set to 0 here because the seed ignored them; run
+`gpuplan calc samples/team.xlsx --set cold_start_min=20 --set spot_rework=0.15` to see what they add.
+""",
+)
+
+# Seed 000: the table of section 4.2 and the case study of section 6.1.
+workbook(
+    HERE / "startup.xlsx",
+    [
+        {"name": "chat-api", "kind": "inference", "model": "Qwen2.5-7B", "concurrency": 60, "context_len": 4096,
+         "notes": "seed 000 table: 7B API at 60 concurrent, 4 × 24 GB cards, ¥4,000–8,000 a month"},
+        {"name": "lora-experiments", "kind": "lora", "model": "Llama-2-7B", "context_len": 2048, "hours_per_month": 120,
+         "runs_per_month": 10, "storage_gb": 100,
+         "notes": "seed 000 table: 7B LoRA experiments, 1 × 40 GB card, ¥3,000–7,000 a month"},
+        {"name": "full-finetune-20b", "kind": "full_finetune", "params_b": 20, "context_len": 2048, "hours_per_month": 200,
+         "runs_per_month": 4, "storage_gb": 500,
+         "notes": "seed 000 table: 20B full fine-tune, 4 × 80 GB cards, ¥20,000–50,000 a month"},
+        {"name": "comfyui", "kind": "image_gen", "model": "SDXL", "resolution": 1024, "hours_per_month": 200,
+         "runs_per_month": 22, "notes": "seed 000 table: ComfyUI on one 24 GB RTX 4090, ¥1,500–3,000 a month"},
+        {"name": "case-4k", "kind": "inference", "model": "Qwen2.5-7B", "concurrency": 30, "context_len": 4096,
+         "base_concurrency": 12, "peak_hours_per_day": 8, "pilot_vram_gib": 19.5, "pilot_concurrency": 12,
+         "notes": "seed 000 §6.1: 12 concurrent peaked at 19.5 GB on one 24 GB card; ended on 4 cards, 2 monthly + 2 on demand"},
+        {"name": "case-8k", "kind": "inference", "model": "Qwen2.5-7B", "concurrency": 30, "context_len": 8192,
+         "base_concurrency": 12, "peak_hours_per_day": 8,
+         "notes": "seed 000 §6.1: the same service at 8,192 context (23 GB, near OOM on one card)"},
+    ],
+    [
+        {"gpu": "RTX 4090", "provider": "example", "on_demand_hourly": 2.5, "monthly": 1500, "spot_hourly": 1.2, "billing_granularity_min": 1},
+        {"gpu": "A10", "provider": "example", "on_demand_hourly": 3, "monthly": 1800, "billing_granularity_min": 1},
+        {"gpu": "A100-40G", "provider": "example", "on_demand_hourly": 7, "monthly": 4000, "billing_granularity_min": 1},
+        {"gpu": "A100-80G", "provider": "example", "on_demand_hourly": 10, "monthly": 6500, "billing_granularity_min": 1},
+        {"gpu": "H800", "provider": "example", "on_demand_hourly": 15, "monthly": 9500, "billing_granularity_min": 1},
+    ],
+    [("currency", "CNY", "", "prices chosen to match the seed's table ranges")],
+    """
+Seed 000's table (§4.2) and case study (§6.1). Prices are examples chosen inside the seed's ranges.
+See samples/README.md for what the seed said and what gpuplan plans.
+""",
+)
+
+# A fixture for the tests: headers are the bare keys, as a script would write them.
+wb = openpyxl.Workbook()
+ws = wb.active
+ws.title = "Workloads"
+ws.append(["name", "kind", "model", "concurrency", "hours_per_month", "my own column"])
+ws.append(["bot", "推理", "Mistral-7B", "8", "1,000%"])  # text numbers; 1,000% is 10 hours
+ws.append([None, None, None, None, None, "a note in an unknown column"])
+ws.append(["trainer", "LoRA微调", "llama-3.1-8b", None, 40, None])
+wb.save(HERE.parent / "tests" / "fixtures" / "keys-only-openpyxl.xlsx")

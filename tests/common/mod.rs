@@ -1,0 +1,195 @@
+//! The test harness: build input workbooks in a few lines, run the built binary on them, read
+//! outputs back with calamine.
+#![allow(dead_code)]
+
+use calamine::{Data, DataType, Reader, Xlsx};
+use rust_xlsxwriter::Workbook;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// What one run of the binary did.
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Run {
+    #[track_caller]
+    pub fn ok(&self) -> &Self {
+        assert_eq!(self.code, 0, "stdout:\n{}\nstderr:\n{}", self.stdout, self.stderr);
+        self
+    }
+    #[track_caller]
+    pub fn fails_with(&self, code: i32, needles: &[&str]) -> &Self {
+        assert_eq!(self.code, code, "stdout:\n{}\nstderr:\n{}", self.stdout, self.stderr);
+        for n in needles {
+            assert!(self.stderr.contains(n), "stderr lacks {n:?}:\n{}", self.stderr);
+        }
+        assert!(!self.stderr.contains("panicked"), "{}", self.stderr);
+        self
+    }
+}
+
+/// Runs `gpuplan ARGS` in `dir`.
+pub fn gpuplan(dir: &Path, args: &[&str]) -> Run {
+    let out = Command::new(env!("CARGO_BIN_EXE_gpuplan"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .env_remove("SOURCE_DATE_EPOCH")
+        .output()
+        .expect("run gpuplan");
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// A cell value for a test workbook.
+#[derive(Clone, Debug)]
+pub enum V {
+    S(String),
+    N(f64),
+    B(bool),
+}
+
+pub fn s(x: &str) -> V {
+    V::S(x.to_string())
+}
+pub fn n(x: f64) -> V {
+    V::N(x)
+}
+
+/// A workbook described as sheets of rows.
+#[derive(Default, Clone)]
+pub struct Book {
+    pub sheets: Vec<(String, Vec<Vec<Option<V>>>)>,
+}
+
+impl Book {
+    pub fn new() -> Book {
+        Book::default()
+    }
+    /// Adds a sheet whose first row is the header.
+    pub fn sheet(mut self, name: &str, header: &[&str], rows: Vec<Vec<Option<V>>>) -> Book {
+        let mut all = vec![header.iter().map(|h| Some(s(h))).collect()];
+        all.extend(rows);
+        self.sheets.push((name.to_string(), all));
+        self
+    }
+    pub fn write(&self, path: &Path) {
+        let mut wb = Workbook::new();
+        for (name, rows) in &self.sheets {
+            let ws = wb.add_worksheet();
+            ws.set_name(name).unwrap();
+            for (r, row) in rows.iter().enumerate() {
+                for (c, v) in row.iter().enumerate() {
+                    match v {
+                        Some(V::S(t)) => {
+                            ws.write_string(r as u32, c as u16, t).unwrap();
+                        }
+                        Some(V::N(x)) => {
+                            ws.write_number(r as u32, c as u16, *x).unwrap();
+                        }
+                        Some(V::B(b)) => {
+                            ws.write_boolean(r as u32, c as u16, *b).unwrap();
+                        }
+                        None => {}
+                    }
+                }
+            }
+        }
+        wb.save(path).unwrap();
+    }
+    /// Replaces one cell (row 0 is the header) of a sheet.
+    pub fn set(mut self, sheet: &str, row: usize, col: usize, v: Option<V>) -> Book {
+        let rows = &mut self.sheets.iter_mut().find(|(n, _)| n == sheet).expect("sheet").1;
+        while rows.len() <= row {
+            rows.push(Vec::new());
+        }
+        while rows[row].len() <= col {
+            rows[row].push(None);
+        }
+        rows[row][col] = v;
+        self
+    }
+}
+
+/// A small sound workbook: two workloads, two offers, the seed 001 prices.
+pub fn team() -> Book {
+    Book::new()
+        .sheet(
+            "Workloads",
+            &["name", "kind", "model", "concurrency", "hours_per_month", "runs_per_month", "redundancy", "gpu", "vram_gib", "spot_ok", "storage_gb"],
+            vec![
+                vec![Some(s("lora-finetune")), Some(s("lora")), Some(s("Llama-2-7B")), None, Some(n(16.0)), Some(n(2.0)), None, Some(s("RTX 4090")), None, None, Some(n(200.0))],
+                vec![Some(s("qa-api")), Some(s("inference")), Some(s("Qwen2.5-7B")), Some(n(4.0)), Some(n(300.0)), Some(n(30.0)), Some(n(0.0)), None, None, None, None],
+                vec![Some(s("preprocess")), Some(s("batch")), None, None, Some(n(16.0)), Some(n(4.0)), None, None, Some(n(8.0)), Some(s("yes")), None],
+            ],
+        )
+        .sheet(
+            "GPUs",
+            &["gpu", "provider", "on_demand_hourly", "spot_hourly", "billing_granularity_min"],
+            vec![
+                vec![Some(s("RTX 4090")), Some(s("seed")), Some(n(6.0)), Some(n(2.0)), Some(n(60.0))],
+                vec![Some(s("A10")), Some(s("seed")), Some(n(5.0)), None, Some(n(60.0))],
+            ],
+        )
+        .sheet(
+            "Assumptions",
+            &["key", "value"],
+            vec![
+                vec![Some(s("cold_start_min")), Some(n(0.0))],
+                vec![Some(s("spot_rework")), Some(n(0.0))],
+            ],
+        )
+}
+
+pub fn tempdir() -> tempfile::TempDir {
+    tempfile::tempdir().expect("tempdir")
+}
+
+pub fn repo(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
+}
+
+/// A sheet of an output workbook as rows of cells.
+pub fn read_sheet(path: &Path, sheet: &str) -> Vec<Vec<Data>> {
+    let mut wb: Xlsx<_> = calamine::open_workbook(path).expect("open output");
+    let range = wb.worksheet_range(sheet).expect("sheet");
+    range.rows().map(|r| r.to_vec()).collect()
+}
+
+pub fn sheet_names(path: &Path) -> Vec<String> {
+    let wb: Xlsx<_> = calamine::open_workbook(path).expect("open output");
+    wb.sheet_names()
+}
+
+/// The number in the column right of the first cell whose text is `label`.
+pub fn value_right_of(rows: &[Vec<Data>], label: &str) -> Option<f64> {
+    for r in rows {
+        for (i, c) in r.iter().enumerate() {
+            if let Data::String(t) = c {
+                if t == label {
+                    return r[i + 1..].iter().find_map(|d| d.get_float());
+                }
+            }
+        }
+    }
+    None
+}
+
+pub fn json_of(run: &Run) -> serde_json::Value {
+    serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("not JSON ({e}):\n{}", run.stdout))
+}
+
+/// Bytes of a file, to prove it unchanged.
+pub fn bytes(path: &Path) -> Vec<u8> {
+    std::fs::read(path).expect("read")
+}
+
+pub fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-6 * b.abs().max(1.0)
+}

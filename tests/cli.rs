@@ -11,10 +11,20 @@ fn init_then_check_is_ok_in_both_languages() {
         gpuplan(d.path(), &["init", file, "--lang", lang]).ok();
         let r = gpuplan(d.path(), &["check", file]);
         r.ok();
-        assert!(r.stdout.starts_with("ok: 3 workloads, 15 GPU offers"), "{}", r.stdout);
+        assert!(
+            r.stdout.starts_with("ok: 3 workloads, 15 GPU offers"),
+            "{}",
+            r.stdout
+        );
     }
-    assert_eq!(sheet_names(&d.path().join("zh.xlsx")), ["负载", "算力报价", "模型", "参数", "公式"]);
-    assert_eq!(sheet_names(&d.path().join("t.xlsx")), ["Workloads", "GPUs", "Models", "Assumptions", "Formulas"]);
+    assert_eq!(
+        sheet_names(&d.path().join("zh.xlsx")),
+        ["负载", "算力报价", "模型", "参数", "公式"]
+    );
+    assert_eq!(
+        sheet_names(&d.path().join("t.xlsx")),
+        ["Workloads", "GPUs", "Models", "Assumptions", "Formulas"]
+    );
     // The Formulas sheet holds the whole default set; headers are `Label (key)`.
     let f = read_sheet(&d.path().join("t.xlsx"), "Formulas");
     assert_eq!(f[0][0].to_string(), "Name (name)");
@@ -46,17 +56,34 @@ fn keys_only_headers_and_inline_strings_from_openpyxl_read_correctly() {
     // "1,000%"), kinds are Chinese aliases, a model name in another case, an unknown column.
     let d = tempdir();
     let input = repo("tests/fixtures/keys-only-openpyxl.xlsx");
-    let r = gpuplan(d.path(), &["calc", input.to_str().unwrap(), "-o", "out.xlsx", "--json", "-", "-q"]);
+    let r = gpuplan(
+        d.path(),
+        &[
+            "calc",
+            input.to_str().unwrap(),
+            "-o",
+            "out.xlsx",
+            "--json",
+            "-",
+            "-q",
+        ],
+    );
     r.ok();
     let j = json_of(&r);
     let w = &j["workloads"];
     assert_eq!(w[0]["name"], "bot");
     assert_eq!(w[0]["kind"], "inference");
-    assert_eq!(w[0]["values"]["utilization"].as_f64().unwrap(), 10.0 / 730.0);
+    assert_eq!(
+        w[0]["values"]["utilization"].as_f64().unwrap(),
+        10.0 / 730.0
+    );
     assert_eq!(w[1]["name"], "trainer");
     assert_eq!(w[1]["kind"], "lora");
     // llama-3.1-8b resolved to the catalog's Llama-3.1-8B: 8.03e9 × 2 / 2^30 base weights.
-    assert!(close(w[1]["values"]["base_weights_gib"].as_f64().unwrap(), 8.03e9 * 2.0 / 2f64.powi(30)));
+    assert!(close(
+        w[1]["values"]["base_weights_gib"].as_f64().unwrap(),
+        8.03e9 * 2.0 / 2f64.powi(30)
+    ));
     assert_eq!(w.as_array().unwrap().len(), 2);
 }
 
@@ -66,7 +93,18 @@ fn libreoffice_written_workbook_gives_the_seed_001_totals() {
     // (shared strings, LibreOffice's own styles and dimensions).
     let d = tempdir();
     let input = repo("tests/fixtures/team-libreoffice.xlsx");
-    let r = gpuplan(d.path(), &["calc", input.to_str().unwrap(), "-o", "out.xlsx", "--json", "-", "-q"]);
+    let r = gpuplan(
+        d.path(),
+        &[
+            "calc",
+            input.to_str().unwrap(),
+            "-o",
+            "out.xlsx",
+            "--json",
+            "-",
+            "-q",
+        ],
+    );
     r.ok();
     let t = &json_of(&r)["totals"];
     assert!(close(t["gpu_cost"].as_f64().unwrap(), 1628.0));
@@ -82,19 +120,64 @@ fn seed_001_team_sample_totals() {
     //   total 1,628 + 100 + 162.80 = ¥1,890.80; with the 20% margin × 1.2 = ¥2,268.96.
     let d = tempdir();
     let input = repo("samples/team.xlsx");
-    let r = gpuplan(d.path(), &["calc", input.to_str().unwrap(), "-o", "out.xlsx", "--json", "-", "-q"]);
+    let r = gpuplan(
+        d.path(),
+        &[
+            "calc",
+            input.to_str().unwrap(),
+            "-o",
+            "out.xlsx",
+            "--json",
+            "-",
+            "-q",
+        ],
+    );
     r.ok();
     let j = json_of(&r);
     let t = &j["totals"];
-    for (k, want) in [("gpu_cost", 1628.0), ("storage_cost", 100.0), ("trial_reserve", 162.8), ("total", 1890.8), ("total_with_margin", 2268.96)] {
+    for (k, want) in [
+        ("gpu_cost", 1628.0),
+        ("storage_cost", 100.0),
+        ("trial_reserve", 162.8),
+        ("total", 1890.8),
+        ("total_with_margin", 2268.96),
+    ] {
         assert!(close(t[k].as_f64().unwrap(), want), "{k}: {}", t[k]);
     }
     let w = &j["workloads"];
-    assert_eq!((w[0]["gpu"].as_str(), w[0]["mode"].as_str(), w[0]["gpu_cost"].as_f64()), (Some("RTX 4090"), Some("on_demand"), Some(96.0)));
-    assert_eq!((w[1]["gpu"].as_str(), w[1]["mode"].as_str(), w[1]["gpu_cost"].as_f64()), (Some("A10"), Some("on_demand"), Some(1500.0)));
-    assert_eq!((w[2]["gpu"].as_str(), w[2]["mode"].as_str(), w[2]["gpu_cost"].as_f64()), (Some("RTX 4090"), Some("spot"), Some(32.0)));
+    assert_eq!(
+        (
+            w[0]["gpu"].as_str(),
+            w[0]["mode"].as_str(),
+            w[0]["gpu_cost"].as_f64()
+        ),
+        (Some("RTX 4090"), Some("on_demand"), Some(96.0))
+    );
+    assert_eq!(
+        (
+            w[1]["gpu"].as_str(),
+            w[1]["mode"].as_str(),
+            w[1]["gpu_cost"].as_f64()
+        ),
+        (Some("A10"), Some("on_demand"), Some(1500.0))
+    );
+    assert_eq!(
+        (
+            w[2]["gpu"].as_str(),
+            w[2]["mode"].as_str(),
+            w[2]["gpu_cost"].as_f64()
+        ),
+        (Some("RTX 4090"), Some("spot"), Some(32.0))
+    );
     // 300 h of 730: the advice names the seed's band and the saving.
-    assert!(w[1]["advice"].as_str().unwrap().starts_with("utilization 41%: on-demand"), "{}", w[1]["advice"]);
+    assert!(
+        w[1]["advice"]
+            .as_str()
+            .unwrap()
+            .starts_with("utilization 41%: on-demand"),
+        "{}",
+        w[1]["advice"]
+    );
 }
 
 #[test]
@@ -105,17 +188,54 @@ fn hidden_costs_are_added_back_by_set() {
     //   batch on spot: 16 h × ¥2 × 1.15 = ¥36.80 (¥4.80 rework); on demand it would be 4 × 5 h × ¥5 = ¥100.
     let d = tempdir();
     let input = repo("samples/team.xlsx");
-    let r = gpuplan(d.path(), &["calc", input.to_str().unwrap(), "-o", "o.xlsx", "--json", "-", "-q", "--set", "cold_start_min=20", "--set", "spot_rework=0.15"]);
+    let r = gpuplan(
+        d.path(),
+        &[
+            "calc",
+            input.to_str().unwrap(),
+            "-o",
+            "o.xlsx",
+            "--json",
+            "-",
+            "-q",
+            "--set",
+            "cold_start_min=20",
+            "--set",
+            "spot_rework=0.15",
+        ],
+    );
     r.ok();
     let j = json_of(&r);
     let t = &j["totals"];
-    assert!(close(t["gpu_cost"].as_f64().unwrap(), 108.0 + 1650.0 + 36.8), "{}", t["gpu_cost"]);
+    assert!(
+        close(t["gpu_cost"].as_f64().unwrap(), 108.0 + 1650.0 + 36.8),
+        "{}",
+        t["gpu_cost"]
+    );
     assert!(close(t["cold_start_cost"].as_f64().unwrap(), 12.0 + 150.0));
     assert!(close(t["rework_cost"].as_f64().unwrap(), 4.8));
     // A workload column too: 8 concurrent requests still fit one A10 (no change in cost), 4 more hours do.
-    let r = gpuplan(d.path(), &["calc", input.to_str().unwrap(), "-o", "o.xlsx", "--force", "--json", "-", "-q", "--set", "qa-api.hours_per_month=330"]);
+    let r = gpuplan(
+        d.path(),
+        &[
+            "calc",
+            input.to_str().unwrap(),
+            "-o",
+            "o.xlsx",
+            "--force",
+            "--json",
+            "-",
+            "-q",
+            "--set",
+            "qa-api.hours_per_month=330",
+        ],
+    );
     let w = &json_of(&r)["workloads"][1];
-    assert!(close(w["gpu_cost"].as_f64().unwrap(), 30.0 * 11.0 * 5.0), "{}", w["gpu_cost"]);
+    assert!(
+        close(w["gpu_cost"].as_f64().unwrap(), 30.0 * 11.0 * 5.0),
+        "{}",
+        w["gpu_cost"]
+    );
 }
 
 #[test]
@@ -124,23 +244,55 @@ fn explain_prints_every_formula_with_its_value() {
     let input = repo("samples/team.xlsx");
     let r = gpuplan(d.path(), &["explain", input.to_str().unwrap(), "qa-api"]);
     r.ok();
-    assert!(r.stdout.starts_with("qa-api on A10 @ seed 001"), "{}", r.stdout);
+    assert!(
+        r.stdout.starts_with("qa-api on A10 @ seed 001"),
+        "{}",
+        r.stdout
+    );
     // Qwen2.5-7B bf16: 7.62e9 × 2 / 2^30 = 14.1934 GiB
-    let line = r.stdout.lines().find(|l| l.starts_with("base_weights_gib")).unwrap();
+    let line = r
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("base_weights_gib"))
+        .unwrap();
     assert!(line.contains("14.193356"), "{line}");
     assert_eq!(r.stdout.lines().filter(|l| !l.is_empty()).count(), 2 + 68);
-    let r = gpuplan(d.path(), &["explain", input.to_str().unwrap(), "qa-api", "--gpu", "RTX 4090"]);
-    assert!(r.stdout.starts_with("qa-api on RTX 4090 @ seed 001"), "{}", r.stdout);
-    gpuplan(d.path(), &["explain", input.to_str().unwrap(), "qa-apj"]).fails_with(2, &["no workload named \"qa-apj\"", "did you mean qa-api"]);
+    let r = gpuplan(
+        d.path(),
+        &[
+            "explain",
+            input.to_str().unwrap(),
+            "qa-api",
+            "--gpu",
+            "RTX 4090",
+        ],
+    );
+    assert!(
+        r.stdout.starts_with("qa-api on RTX 4090 @ seed 001"),
+        "{}",
+        r.stdout
+    );
+    gpuplan(d.path(), &["explain", input.to_str().unwrap(), "qa-apj"])
+        .fails_with(2, &["no workload named \"qa-apj\"", "did you mean qa-api"]);
 }
 
 #[test]
 fn catalog_prints_gpus_and_models_in_three_formats() {
     let d = tempdir();
     let r = gpuplan(d.path(), &["catalog", "gpus"]);
-    assert!(r.stdout.contains("RTX 4090") && r.stdout.contains("EXAMPLES"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("RTX 4090") && r.stdout.contains("EXAMPLES"),
+        "{}",
+        r.stdout
+    );
     let r = gpuplan(d.path(), &["catalog", "models", "--format", "csv"]);
-    assert!(r.stdout.lines().any(|l| l == "Qwen2.5-7B,7.62,28,3584,28,4,128,18944,152064"), "{}", r.stdout);
+    assert!(
+        r.stdout
+            .lines()
+            .any(|l| l == "Qwen2.5-7B,7.62,28,3584,28,4,128,18944,152064"),
+        "{}",
+        r.stdout
+    );
     let r = gpuplan(d.path(), &["catalog", "gpus", "--format", "json"]);
     let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
     assert_eq!(v.as_array().unwrap().len(), 15);
@@ -151,7 +303,12 @@ fn help_has_examples_and_bad_usage_exits_2() {
     let d = tempdir();
     let r = gpuplan(d.path(), &["calc", "--help"]);
     r.ok();
-    assert!(r.stdout.contains("Examples:") && r.stdout.contains("--set"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("Examples:") && r.stdout.contains("--set"),
+        "{}",
+        r.stdout
+    );
     assert_eq!(gpuplan(d.path(), &["frobnicate"]).code, 2);
-    gpuplan(d.path(), &["calc", "x.xlsx", "--set", "nonsense"]).fails_with(2, &["expected KEY=VALUE"]);
+    gpuplan(d.path(), &["calc", "x.xlsx", "--set", "nonsense"])
+        .fails_with(2, &["expected KEY=VALUE"]);
 }

@@ -17,14 +17,26 @@ pub struct Run {
 impl Run {
     #[track_caller]
     pub fn ok(&self) -> &Self {
-        assert_eq!(self.code, 0, "stdout:\n{}\nstderr:\n{}", self.stdout, self.stderr);
+        assert_eq!(
+            self.code, 0,
+            "stdout:\n{}\nstderr:\n{}",
+            self.stdout, self.stderr
+        );
         self
     }
     #[track_caller]
     pub fn fails_with(&self, code: i32, needles: &[&str]) -> &Self {
-        assert_eq!(self.code, code, "stdout:\n{}\nstderr:\n{}", self.stdout, self.stderr);
+        assert_eq!(
+            self.code, code,
+            "stdout:\n{}\nstderr:\n{}",
+            self.stdout, self.stderr
+        );
         for n in needles {
-            assert!(self.stderr.contains(n), "stderr lacks {n:?}:\n{}", self.stderr);
+            assert!(
+                self.stderr.contains(n),
+                "stderr lacks {n:?}:\n{}",
+                self.stderr
+            );
         }
         assert!(!self.stderr.contains("panicked"), "{}", self.stderr);
         self
@@ -105,7 +117,12 @@ impl Book {
     }
     /// Replaces one cell (row 0 is the header) of a sheet.
     pub fn set(mut self, sheet: &str, row: usize, col: usize, v: Option<V>) -> Book {
-        let rows = &mut self.sheets.iter_mut().find(|(n, _)| n == sheet).expect("sheet").1;
+        let rows = &mut self
+            .sheets
+            .iter_mut()
+            .find(|(n, _)| n == sheet)
+            .expect("sheet")
+            .1;
         while rows.len() <= row {
             rows.push(Vec::new());
         }
@@ -122,19 +139,85 @@ pub fn team() -> Book {
     Book::new()
         .sheet(
             "Workloads",
-            &["name", "kind", "model", "concurrency", "hours_per_month", "runs_per_month", "redundancy", "gpu", "vram_gib", "spot_ok", "storage_gb"],
+            &[
+                "name",
+                "kind",
+                "model",
+                "concurrency",
+                "hours_per_month",
+                "runs_per_month",
+                "redundancy",
+                "gpu",
+                "vram_gib",
+                "spot_ok",
+                "storage_gb",
+            ],
             vec![
-                vec![Some(s("lora-finetune")), Some(s("lora")), Some(s("Llama-2-7B")), None, Some(n(16.0)), Some(n(2.0)), None, Some(s("RTX 4090")), None, None, Some(n(200.0))],
-                vec![Some(s("qa-api")), Some(s("inference")), Some(s("Qwen2.5-7B")), Some(n(4.0)), Some(n(300.0)), Some(n(30.0)), Some(n(0.0)), None, None, None, None],
-                vec![Some(s("preprocess")), Some(s("batch")), None, None, Some(n(16.0)), Some(n(4.0)), None, None, Some(n(8.0)), Some(s("yes")), None],
+                vec![
+                    Some(s("lora-finetune")),
+                    Some(s("lora")),
+                    Some(s("Llama-2-7B")),
+                    None,
+                    Some(n(16.0)),
+                    Some(n(2.0)),
+                    None,
+                    Some(s("RTX 4090")),
+                    None,
+                    None,
+                    Some(n(200.0)),
+                ],
+                vec![
+                    Some(s("qa-api")),
+                    Some(s("inference")),
+                    Some(s("Qwen2.5-7B")),
+                    Some(n(4.0)),
+                    Some(n(300.0)),
+                    Some(n(30.0)),
+                    Some(n(0.0)),
+                    None,
+                    None,
+                    None,
+                    None,
+                ],
+                vec![
+                    Some(s("preprocess")),
+                    Some(s("batch")),
+                    None,
+                    None,
+                    Some(n(16.0)),
+                    Some(n(4.0)),
+                    None,
+                    None,
+                    Some(n(8.0)),
+                    Some(s("yes")),
+                    None,
+                ],
             ],
         )
         .sheet(
             "GPUs",
-            &["gpu", "provider", "on_demand_hourly", "spot_hourly", "billing_granularity_min"],
+            &[
+                "gpu",
+                "provider",
+                "on_demand_hourly",
+                "spot_hourly",
+                "billing_granularity_min",
+            ],
             vec![
-                vec![Some(s("RTX 4090")), Some(s("seed")), Some(n(6.0)), Some(n(2.0)), Some(n(60.0))],
-                vec![Some(s("A10")), Some(s("seed")), Some(n(5.0)), None, Some(n(60.0))],
+                vec![
+                    Some(s("RTX 4090")),
+                    Some(s("seed")),
+                    Some(n(6.0)),
+                    Some(n(2.0)),
+                    Some(n(60.0)),
+                ],
+                vec![
+                    Some(s("A10")),
+                    Some(s("seed")),
+                    Some(n(5.0)),
+                    None,
+                    Some(n(60.0)),
+                ],
             ],
         )
         .sheet(

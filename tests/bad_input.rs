@@ -1,0 +1,455 @@
+//! Bad and hostile input: each is refused with exit code 2, a message naming the file, the
+//! sheet and cell (or formula) and what was expected; no output is written and the input's bytes
+//! are unchanged.
+
+mod common;
+use common::*;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+/// Runs `calc` on the workbook at `path` in its folder and checks the refusal.
+#[track_caller]
+fn refused(path: &Path, needles: &[&str]) -> Run {
+    let dir = path.parent().unwrap();
+    let before = bytes(path);
+    let name = path.file_name().unwrap().to_str().unwrap();
+    let r = gpuplan(dir, &["calc", name, "--json", "out.json"]);
+    r.fails_with(2, needles);
+    assert!(
+        r.stderr.contains(name),
+        "the message names the file: {}",
+        r.stderr
+    );
+    assert_eq!(bytes(path), before, "the input changed");
+    let left: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n != name)
+        .collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
+    r
+}
+
+fn book_with(d: &tempfile::TempDir, name: &str, book: Book) -> PathBuf {
+    let p = d.path().join(name);
+    book.write(&p);
+    p
+}
+
+#[test]
+fn text_in_a_number_cell_names_the_cell() {
+    let d = tempdir();
+    // Row 2 of the sheet (index 2) is qa-api; concurrency is column D.
+    let p = book_with(&d, "b.xlsx", team().set("Workloads", 2, 3, Some(s("abc"))));
+    refused(
+        &p,
+        &["Workloads!D3: concurrency must be a whole number from 1 to 1000000, found \"abc\""],
+    );
+}
+
+#[test]
+fn negative_and_absurd_values_are_refused() {
+    let d = tempdir();
+    let p = book_with(
+        &d,
+        "b.xlsx",
+        team()
+            .set("Workloads", 2, 3, Some(n(-3.0)))
+            .set("Workloads", 1, 4, Some(n(1000.0))),
+    );
+    refused(
+        &p,
+        &[
+            "Workloads!D3: concurrency must be a whole number from 1 to 1000000, found -3",
+            "Workloads!E2: hours_per_month must be a number from 0 to 744, found 1000",
+            "2 problems",
+        ],
+    );
+}
+
+#[test]
+fn unknown_kind_lists_the_kinds() {
+    let d = tempdir();
+    let p = book_with(
+        &d,
+        "b.xlsx",
+        team().set("Workloads", 1, 1, Some(s("video"))),
+    );
+    refused(&p, &["Workloads!B2: kind must be one of inference, lora, qlora, full_finetune, pretrain, image_gen, batch, found \"video\""]);
+}
+
+#[test]
+fn duplicate_workload_names_are_refused() {
+    let d = tempdir();
+    let p = book_with(
+        &d,
+        "b.xlsx",
+        team().set("Workloads", 2, 0, Some(s("lora-finetune"))),
+    );
+    refused(&p, &["Workloads!A3: the workload name \"lora-finetune\" is used twice (first at Workloads!A2)"]);
+}
+
+#[test]
+fn unknown_model_without_params_suggests_a_model() {
+    let d = tempdir();
+    let p = book_with(
+        &d,
+        "b.xlsx",
+        team().set("Workloads", 2, 2, Some(s("Qwen2.5-7X"))),
+    );
+    refused(
+        &p,
+        &[
+            "Workloads!C3: unknown model \"Qwen2.5-7X\"",
+            "did you mean Qwen2.5-7B",
+            "give params_b",
+        ],
+    );
+}
+
+#[test]
+fn pinned_gpu_not_in_the_gpus_sheet_is_refused() {
+    let d = tempdir();
+    let p = book_with(
+        &d,
+        "b.xlsx",
+        team().set("Workloads", 1, 7, Some(s("RTX 4080"))),
+    );
+    refused(
+        &p,
+        &[
+            "Workloads!H2: the pinned GPU \"RTX 4080\" is not in the GPUs sheet",
+            "did you mean RTX 4090",
+        ],
+    );
+}
+
+#[test]
+fn every_problem_is_reported_at_once() {
+    let d = tempdir();
+    let p = book_with(
+        &d,
+        "b.xlsx",
+        team()
+            .set("Workloads", 1, 1, Some(s("video")))
+            .set("Workloads", 2, 3, Some(s("many")))
+            .set("GPUs", 1, 2, Some(n(-1.0)))
+            .set("Assumptions", 1, 1, Some(s("soon"))),
+    );
+    let r = refused(
+        &p,
+        &[
+            "Workloads!B2",
+            "Workloads!D3",
+            "GPUs!C2: on_demand_hourly must be",
+            "Assumptions!B2: cold_start_min must be a number from 0 to 1440, found \"soon\"",
+        ],
+    );
+    assert!(r.stderr.contains("4 problems"), "{}", r.stderr);
+}
+
+#[test]
+fn missing_workloads_sheet_lists_the_sheets() {
+    let d = tempdir();
+    let p = book_with(&d, "b.xlsx", Book::new().sheet("Sheet1", &["a"], vec![]));
+    refused(
+        &p,
+        &["there is no Workloads sheet (or 负载); the sheets are: Sheet1"],
+    );
+}
+
+#[test]
+fn header_row_with_no_known_column_is_refused() {
+    let d = tempdir();
+    let p = book_with(
+        &d,
+        "b.xlsx",
+        Book::new().sheet(
+            "Workloads",
+            &["foo", "bar"],
+            vec![vec![Some(s("x")), Some(s("y"))]],
+        ),
+    );
+    refused(
+        &p,
+        &["Workloads!1: row 1 must hold the column headers, but none is known"],
+    );
+}
+
+#[test]
+fn empty_random_csv_and_truncated_files_are_refused() {
+    let d = tempdir();
+    let cases: [(&str, Vec<u8>, &str); 4] = [
+        ("empty.xlsx", Vec::new(), "the file is empty"),
+        (
+            "data.xlsx",
+            b"name,kind\napi,inference\n".to_vec(),
+            "it looks like a text or CSV file",
+        ),
+        (
+            "noise.xlsx",
+            (0..4096u32)
+                .map(|i| (i.wrapping_mul(2_654_435_761) >> 24) as u8)
+                .collect(),
+            "save it as .xlsx",
+        ),
+        (
+            "legacy.xlsx",
+            [0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1].repeat(64),
+            "legacy .xls workbook or a password-protected .xlsx",
+        ),
+    ];
+    for (name, content, msg) in cases {
+        let sub = tempdir();
+        let p = sub.path().join(name);
+        std::fs::write(&p, content).unwrap();
+        refused(&p, &[msg]);
+    }
+    // A truncated zip: the first half of a real workbook.
+    let full = d.path().join("full.xlsx");
+    team().write(&full);
+    let sub = tempdir();
+    let p = sub.path().join("cut.xlsx");
+    let b = bytes(&full);
+    std::fs::write(&p, &b[..b.len() / 2]).unwrap();
+    refused(&p, &["damaged or truncated"]);
+}
+
+#[test]
+fn ods_file_gets_a_save_as_xlsx_message() {
+    let d = tempdir();
+    let p = d.path().join("sheet.ods");
+    let mut z = zip::ZipWriter::new(std::fs::File::create(&p).unwrap());
+    let opts =
+        zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
+    z.start_file("mimetype", opts).unwrap();
+    z.write_all(b"application/vnd.oasis.opendocument.spreadsheet")
+        .unwrap();
+    z.start_file("content.xml", opts).unwrap();
+    z.write_all(b"<office:document-content/>").unwrap();
+    z.finish().unwrap();
+    refused(&p, &["OpenDocument (.ods)", "save it as .xlsx"]);
+}
+
+#[test]
+fn missing_file_and_unwritable_output_are_clear() {
+    let d = tempdir();
+    gpuplan(d.path(), &["calc", "nope.xlsx"]).fails_with(2, &["nope.xlsx: cannot read the file"]);
+    let p = book_with(&d, "b.xlsx", team());
+    gpuplan(d.path(), &["calc", "b.xlsx", "-o", "no/such/dir/out.xlsx"])
+        .fails_with(2, &["does not exist"]);
+    assert!(p.exists());
+}
+
+/// Rewrites one part of an xlsx package, replacing `from` with `to` in its text.
+fn patch(path: &Path, part: &str, from: &str, to: &str) {
+    let src = bytes(path);
+    let mut zin = zip::ZipArchive::new(std::io::Cursor::new(src)).unwrap();
+    let mut out = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let opts = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated);
+    let mut found = false;
+    for i in 0..zin.len() {
+        let mut e = zin.by_index(i).unwrap();
+        let name = e.name().unwrap().to_string();
+        let mut data = Vec::new();
+        e.read_to_end(&mut data).unwrap();
+        if name == part {
+            let text = String::from_utf8(data).unwrap();
+            assert!(text.contains(from), "{part} lacks {from}");
+            data = text.replacen(from, to, 1).into_bytes();
+            found = true;
+        }
+        out.start_file(name, opts).unwrap();
+        out.write_all(&data).unwrap();
+    }
+    assert!(found, "no part {part}");
+    std::fs::write(path, out.finish().unwrap().into_inner()).unwrap();
+}
+
+/// The team workbook with a Formulas sheet holding the default set plus `rows`.
+fn with_formulas(d: &tempfile::TempDir, rows: &[(&str, &str)]) -> PathBuf {
+    let mut all: Vec<Vec<Option<V>>> = gpuplan::catalog::formulas()
+        .iter()
+        .map(|f| {
+            vec![
+                Some(s(&f.name)),
+                Some(s(&f.expression)),
+                Some(s(f.scope.key())),
+            ]
+        })
+        .collect();
+    for (name, expr) in rows {
+        match all
+            .iter_mut()
+            .find(|r| matches!(&r[0], Some(V::S(n)) if n == name))
+        {
+            Some(r) => r[1] = Some(s(expr)),
+            None => all.push(vec![Some(s(name)), Some(s(expr)), Some(s("candidate"))]),
+        }
+    }
+    book_with(
+        d,
+        "f.xlsx",
+        team().sheet("Formulas", &["name", "expression", "scope"], all),
+    )
+}
+
+#[test]
+fn formula_cycle_is_reported_with_the_loop_and_the_cell() {
+    let d = tempdir();
+    let p = with_formulas(&d, &[("loop_a", "loop_b + 1"), ("loop_b", "loop_a * 2")]);
+    refused(&p, &["Formulas!B75 (loop_a): formulas depend on each other in a loop: loop_a → loop_b → loop_a"]);
+}
+
+#[test]
+fn formula_unknown_name_and_syntax_error_name_their_cells() {
+    let d = tempdir();
+    let p = with_formulas(
+        &d,
+        &[
+            ("weights_gib", "base_weigths_gib + adapter_gib"),
+            ("oops", "(1 + "),
+        ],
+    );
+    refused(
+        &p,
+        &[
+            "Formulas!B5 (weights_gib): unknown name `base_weigths_gib`",
+            "did you mean base_weights_gib",
+            "Formulas!B75 (oops): syntax error",
+        ],
+    );
+}
+
+#[test]
+fn deleting_a_formula_the_planner_needs_is_refused() {
+    let d = tempdir();
+    let mut all: Vec<Vec<Option<V>>> = gpuplan::catalog::formulas()
+        .iter()
+        .filter(|f| f.name != "fits")
+        .map(|f| {
+            vec![
+                Some(s(&f.name)),
+                Some(s(&f.expression)),
+                Some(s(f.scope.key())),
+            ]
+        })
+        .collect();
+    all.truncate(200);
+    let p = book_with(
+        &d,
+        "f.xlsx",
+        team().sheet("Formulas", &["name", "expression", "scope"], all),
+    );
+    refused(&p, &["the formula `fits` is missing; the planner needs it"]);
+}
+
+#[test]
+fn deep_and_huge_formulas_are_refused_before_parsing() {
+    // 100,000 nested parentheses, and a 1 MB expression: longer than a cell may hold in Excel,
+    // so they are patched into the shared strings after writing.
+    for (what, text, msg) in [
+        (
+            "deep",
+            format!("{}1{}", "(".repeat(100_000), ")".repeat(100_000)),
+            "characters long; at most 4096",
+        ),
+        (
+            "huge",
+            "1+".repeat(500_000) + "1",
+            "characters long; at most 4096",
+        ),
+        (
+            "nested",
+            format!("{}1{}", "(".repeat(100), ")".repeat(100)),
+            "nests deeper than 64 levels",
+        ),
+    ] {
+        let d = tempdir();
+        let p = with_formulas(&d, &[("hostile", "PLACEHOLDER_EXPRESSION")]);
+        patch(&p, "xl/sharedStrings.xml", "PLACEHOLDER_EXPRESSION", &text);
+        let r = refused(&p, &["Formulas!B75 (hostile)", msg]);
+        assert!(
+            r.stderr.len() < 10_000,
+            "{what}: the message repeats the formula"
+        );
+    }
+}
+
+#[test]
+fn a_cell_at_xfd1048576_is_refused_without_allocating_the_sheet() {
+    let d = tempdir();
+    let p = d.path().join("far.xlsx");
+    let mut wb = rust_xlsxwriter::Workbook::new();
+    let ws = wb.add_worksheet();
+    ws.set_name("Workloads").unwrap();
+    ws.write_string(0, 0, "name").unwrap();
+    ws.write_string(1_048_575, 16_383, "far").unwrap();
+    wb.save(&p).unwrap();
+    assert!(bytes(&p).len() < 8_000);
+    refused(
+        &p,
+        &["Workloads!XFD1048576: a value this far out is beyond what gpuplan reads"],
+    );
+}
+
+#[test]
+fn a_shared_strings_count_of_1e11_is_refused() {
+    let d = tempdir();
+    let p = book_with(&d, "sst.xlsx", team());
+    let sst = {
+        let mut z = zip::ZipArchive::new(std::fs::File::open(&p).unwrap()).unwrap();
+        let mut t = String::new();
+        z.by_name("xl/sharedStrings.xml")
+            .unwrap()
+            .read_to_string(&mut t)
+            .unwrap();
+        t
+    };
+    let at = sst.find("uniqueCount=\"").unwrap() + 13;
+    let end = at + sst[at..].find('"').unwrap();
+    let old = format!("uniqueCount=\"{}\"", &sst[at..end]);
+    patch(
+        &p,
+        "xl/sharedStrings.xml",
+        &old,
+        "uniqueCount=\"100000000000\"",
+    );
+    refused(&p, &["claims 100000000000 strings"]);
+}
+
+#[test]
+fn a_zip_bomb_sheet_is_refused() {
+    // 400 MB of spaces inside the sheet part compress to about 400 KB.
+    let d = tempdir();
+    let p = book_with(&d, "bomb.xlsx", team());
+    let src = bytes(&p);
+    let mut zin = zip::ZipArchive::new(std::io::Cursor::new(src)).unwrap();
+    let mut out = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let opts = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated)
+        .large_file(true);
+    for i in 0..zin.len() {
+        let mut e = zin.by_index(i).unwrap();
+        let name = e.name().unwrap().to_string();
+        let mut data = Vec::new();
+        e.read_to_end(&mut data).unwrap();
+        out.start_file(name.clone(), opts).unwrap();
+        if name == "xl/worksheets/sheet1.xml" {
+            let text = String::from_utf8(data).unwrap();
+            let (head, tail) = text.split_at(text.find("<sheetData>").unwrap());
+            out.write_all(head.as_bytes()).unwrap();
+            let spaces = vec![b' '; 1 << 20];
+            for _ in 0..400 {
+                out.write_all(&spaces).unwrap();
+            }
+            out.write_all(tail.as_bytes()).unwrap();
+        } else {
+            out.write_all(&data).unwrap();
+        }
+    }
+    std::fs::write(&p, out.finish().unwrap().into_inner()).unwrap();
+    assert!(bytes(&p).len() < 3_000_000);
+    refused(&p, &["refusing it as a zip bomb"]);
+}

@@ -2,6 +2,8 @@
 //! sheet and cell (or formula) and what was expected; no output is written and the input's bytes
 //! are unchanged.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failed test
+
 mod common;
 use common::*;
 use std::io::{Read, Write};

@@ -1,6 +1,8 @@
 //! The command line end to end: init, check, calc, explain and catalog on real workbooks,
 //! including ones written by openpyxl and LibreOffice.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failed test
+
 mod common;
 use common::*;
 

@@ -1,0 +1,352 @@
+//! The workbook finance receives, its JSON twin, and the rules for writing files safely.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failed test
+
+mod common;
+use calamine::Data;
+use common::*;
+use std::io::Read;
+use std::path::Path;
+use std::process::Command;
+
+fn zip_names(path: &Path) -> Vec<String> {
+    let z = zip::ZipArchive::new(std::fs::File::open(path).unwrap()).unwrap();
+    z.file_names()
+        .filter_map(|n| n.ok().map(|n| n.to_string()))
+        .collect()
+}
+
+fn part(path: &Path, name: &str) -> String {
+    let mut z = zip::ZipArchive::new(std::fs::File::open(path).unwrap()).unwrap();
+    let mut s = String::new();
+    z.by_name(name).unwrap().read_to_string(&mut s).unwrap();
+    s
+}
+
+#[test]
+fn team_output_has_nine_tabs_charts_and_the_totals() {
+    let d = tempdir();
+    std::fs::copy(repo("samples/team.xlsx"), d.path().join("team.xlsx")).unwrap();
+    gpuplan(d.path(), &["calc", "team.xlsx", "-q"]).ok();
+    let out = d.path().join("team.plan.xlsx");
+    assert_eq!(
+        sheet_names(&out),
+        [
+            "Summary",
+            "Plan",
+            "Memory",
+            "Billing",
+            "Candidates",
+            "TCO",
+            "Assumptions",
+            "Formulas",
+            "Warnings"
+        ]
+    );
+    let charts = zip_names(&out)
+        .iter()
+        .filter(|n| n.starts_with("xl/charts/chart"))
+        .count();
+    assert!(charts >= 4, "{charts} charts");
+    let summary = read_sheet(&out, "Summary");
+    // 1,890.80 × 1.2 = 2,268.96, written as a number.
+    assert!(close(
+        value_right_of(&summary, "Total with safety margin (the budget to ask for)").unwrap(),
+        2268.96
+    ));
+    assert!(close(value_right_of(&summary, "Total").unwrap(), 1890.8));
+    assert!(close(
+        value_right_of(&summary, "Trial-and-error reserve").unwrap(),
+        162.8
+    ));
+    assert!(close(value_right_of(&summary, "Storage").unwrap(), 100.0));
+    // Candidates: one row per workload × offer below the header, as an Excel table: the LoRA is
+    // pinned to the RTX 4090 (1 row), the two others see both offers (2 + 2).
+    let cands = read_sheet(&out, "Candidates");
+    assert_eq!(cands.len(), 1 + 1 + 2 + 2);
+    assert!(zip_names(&out)
+        .iter()
+        .any(|n| n.starts_with("xl/tables/table")));
+    // The Billing tab prices every mode on the chosen offer: the A10 has no spot price (blank).
+    let billing = read_sheet(&out, "Billing");
+    assert_eq!(billing[2][0], Data::String("qa-api".into()));
+    assert_eq!(billing[2][2], Data::Float(1500.0));
+    assert_eq!(billing[2][4], Data::Empty);
+    // Memory: Qwen2.5-7B weights 7.62e9 × 2 / 2^30 = 14.19 GiB on the qa-api row.
+    let mem = read_sheet(&out, "Memory");
+    assert!(close(
+        mem[2][2].get_float().unwrap(),
+        7.62e9 * 2.0 / 2f64.powi(30)
+    ));
+    // Assumptions say where each value came from.
+    let a = read_sheet(&out, "Assumptions");
+    let cold = a
+        .iter()
+        .find(|r| r[0] == Data::String("cold_start_min".into()))
+        .unwrap();
+    assert_eq!(cold[3], Data::String("Assumptions!B3".into()));
+    let hours = a
+        .iter()
+        .find(|r| r[0] == Data::String("hours_in_month".into()))
+        .unwrap();
+    assert_eq!(hours[3], Data::String("default".into()));
+}
+
+use calamine::DataType;
+
+#[test]
+fn chinese_output_has_chinese_tab_names() {
+    let d = tempdir();
+    std::fs::copy(repo("samples/team.xlsx"), d.path().join("team.xlsx")).unwrap();
+    gpuplan(d.path(), &["calc", "team.xlsx", "-q", "--lang", "zh"]).ok();
+    let out = d.path().join("team.plan.xlsx");
+    assert_eq!(
+        sheet_names(&out),
+        [
+            "总览",
+            "方案",
+            "显存",
+            "计费对比",
+            "候选方案",
+            "总拥有成本",
+            "参数",
+            "公式",
+            "提示"
+        ]
+    );
+    let summary = read_sheet(&out, "总览");
+    assert!(close(
+        value_right_of(&summary, "含安全边际总计（申请预算）").unwrap(),
+        2268.96
+    ));
+}
+
+#[test]
+fn the_same_input_gives_identical_bytes() {
+    let d = tempdir();
+    team().write(&d.path().join("b.xlsx"));
+    gpuplan(d.path(), &["calc", "b.xlsx", "-q", "-o", "one.xlsx"]).ok();
+    gpuplan(d.path(), &["calc", "b.xlsx", "-q", "-o", "two.xlsx"]).ok();
+    assert_eq!(
+        bytes(&d.path().join("one.xlsx")),
+        bytes(&d.path().join("two.xlsx"))
+    );
+}
+
+#[test]
+fn output_equal_to_the_input_is_refused_and_the_input_is_untouched() {
+    let d = tempdir();
+    team().write(&d.path().join("b.xlsx"));
+    let before = bytes(&d.path().join("b.xlsx"));
+    gpuplan(d.path(), &["calc", "b.xlsx", "-o", "b.xlsx"]).fails_with(2, &["is the input"]);
+    gpuplan(d.path(), &["calc", "b.xlsx", "-o", "./b.xlsx", "--force"])
+        .fails_with(2, &["is the input"]);
+    assert_eq!(bytes(&d.path().join("b.xlsx")), before);
+}
+
+#[test]
+fn an_existing_output_is_replaced_only_with_force_or_when_it_is_the_default() {
+    let d = tempdir();
+    team().write(&d.path().join("b.xlsx"));
+    std::fs::write(d.path().join("keep.xlsx"), b"precious").unwrap();
+    gpuplan(d.path(), &["calc", "b.xlsx", "-o", "keep.xlsx"])
+        .fails_with(2, &["keep.xlsx: already exists; use --force"]);
+    assert_eq!(bytes(&d.path().join("keep.xlsx")), b"precious");
+    gpuplan(
+        d.path(),
+        &["calc", "b.xlsx", "-o", "keep.xlsx", "--force", "-q"],
+    )
+    .ok();
+    assert_ne!(bytes(&d.path().join("keep.xlsx")), b"precious");
+    // The default b.plan.xlsx is simply refreshed.
+    gpuplan(d.path(), &["calc", "b.xlsx", "-q"]).ok();
+    gpuplan(d.path(), &["calc", "b.xlsx", "-q"]).ok();
+    let leftovers: Vec<_> = std::fs::read_dir(d.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+#[test]
+fn json_on_stdout_has_the_contract_shape() {
+    let d = tempdir();
+    team().write(&d.path().join("b.xlsx"));
+    let r = gpuplan(d.path(), &["calc", "b.xlsx", "-q", "--json", "-"]);
+    r.ok();
+    let j = json_of(&r);
+    assert_eq!(j["gpuplan_version"], env!("CARGO_PKG_VERSION"));
+    assert_eq!(j["currency"], "CNY");
+    for k in [
+        "name",
+        "kind",
+        "planned",
+        "gpu",
+        "provider",
+        "mode",
+        "gpus_per_replica",
+        "replicas",
+        "instances",
+        "gpus_total",
+        "gpu_cost",
+        "tco",
+        "costs",
+        "values",
+        "advice",
+    ] {
+        assert!(j["workloads"][0].get(k).is_some(), "workloads[0].{k}");
+    }
+    for m in ["on_demand", "monthly", "spot", "reserved", "mixed"] {
+        assert!(j["workloads"][0]["costs"].get(m).is_some(), "costs.{m}");
+    }
+    assert_eq!(
+        j["workloads"][0]["costs"]["monthly"],
+        serde_json::Value::Null
+    );
+    for k in [
+        "gpu_cost",
+        "storage_cost",
+        "egress_cost",
+        "trial_reserve",
+        "ops_cost",
+        "total",
+        "total_with_margin",
+    ] {
+        assert!(j["totals"][k].is_number(), "totals.{k}");
+    }
+    assert!(j["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|w| w["severity"].is_string() && w["where"].is_string() && w["message"].is_string()));
+    assert_eq!(
+        j["workloads"][0]["values"]["fits"],
+        serde_json::Value::Bool(true)
+    );
+}
+
+#[test]
+fn input_text_that_looks_like_a_formula_stays_text() {
+    let d = tempdir();
+    let evil = "=HYPERLINK(\"http://example.invalid\",\"click\")";
+    team()
+        .set("Workloads", 1, 0, Some(s(evil)))
+        .write(&d.path().join("b.xlsx"));
+    gpuplan(d.path(), &["calc", "b.xlsx", "-q"]).ok();
+    let out = d.path().join("b.plan.xlsx");
+    let summary = read_sheet(&out, "Summary");
+    assert!(summary
+        .iter()
+        .any(|r| r.first() == Some(&Data::String(evil.into()))));
+    for name in zip_names(&out)
+        .iter()
+        .filter(|n| n.starts_with("xl/worksheets/sheet"))
+    {
+        assert!(
+            !part(&out, name).contains("HYPERLINK(\"http"),
+            "{name} holds the text as a formula"
+        );
+    }
+}
+
+#[test]
+fn unplanned_workload_is_reported_and_the_rest_still_written() {
+    let d = tempdir();
+    // A 70B model in bf16 on 24 GiB cards with one GPU per replica: 131 GiB of weights never fit.
+    let book = team()
+        .set("Workloads", 4, 0, Some(s("big")))
+        .set("Workloads", 4, 1, Some(s("inference")))
+        .set("Workloads", 4, 2, Some(s("Llama-2-70B")))
+        .set("Workloads", 4, 4, Some(n(100.0)))
+        .set("Workloads", 4, 7, Some(s("RTX 4090")))
+        .set("Workloads", 0, 11, Some(s("max_gpus")))
+        .set("Workloads", 4, 11, Some(n(1.0)));
+    book.write(&d.path().join("b.xlsx"));
+    let r = gpuplan(d.path(), &["calc", "b.xlsx", "--json", "-", "-q"]);
+    r.ok();
+    let j = json_of(&r);
+    let big = &j["workloads"][3];
+    assert_eq!(big["planned"], false);
+    assert_eq!(big["gpu"], serde_json::Value::Null);
+    let w = j["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|w| w["message"].as_str().unwrap().contains("big is unplanned"))
+        .unwrap();
+    assert!(w["message"].as_str().unwrap().contains("needs"), "{w}");
+    assert!(d.path().join("b.plan.xlsx").exists());
+    // --strict turns warnings into exit code 3, and still writes the plan.
+    gpuplan(d.path(), &["calc", "b.xlsx", "-q", "--strict"]).fails_with(3, &["--strict"]);
+}
+
+/// LibreOffice must open every sample's output and render it (it exits 0 even when it fails to
+/// load, so the PDF must exist), and openpyxl must read the tab names and the totals. Runs where
+/// LibreOffice and openpyxl are installed; in CI (`CI=true`) they must be.
+#[test]
+fn libreoffice_and_openpyxl_read_the_outputs() {
+    let have_soffice = Command::new("soffice")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    let have_openpyxl = Command::new("python3")
+        .args(["-c", "import openpyxl"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !(have_soffice && have_openpyxl) {
+        assert!(
+            std::env::var("CI").is_err(),
+            "CI must install LibreOffice and openpyxl"
+        );
+        eprintln!("skipped: LibreOffice or openpyxl is not installed");
+        return;
+    }
+    let d = tempdir();
+    let profile = d.path().join("lo-profile");
+    for sample in ["team", "startup"] {
+        std::fs::copy(
+            repo(&format!("samples/{sample}.xlsx")),
+            d.path().join(format!("{sample}.xlsx")),
+        )
+        .unwrap();
+        gpuplan(d.path(), &["calc", &format!("{sample}.xlsx"), "-q"]).ok();
+        let out = d.path().join(format!("{sample}.plan.xlsx"));
+        let st = Command::new("soffice")
+            .arg(format!(
+                "-env:UserInstallation=file://{}",
+                profile.display()
+            ))
+            .args(["--headless", "--convert-to", "pdf", "--outdir"])
+            .arg(d.path())
+            .arg(&out)
+            .output()
+            .unwrap();
+        let pdf = d.path().join(format!("{sample}.plan.pdf"));
+        assert!(
+            pdf.exists() && bytes(&pdf).len() > 10_000,
+            "LibreOffice did not render {sample}: {}",
+            String::from_utf8_lossy(&st.stderr)
+        );
+        let script = "import sys, openpyxl\nwb = openpyxl.load_workbook(sys.argv[1], data_only=True)\nprint('|'.join(wb.sheetnames))\nws = wb['Summary']\nfor row in ws.iter_rows(values_only=True):\n    if row[0] and str(row[0]).startswith('Total with safety margin'):\n        print(row[1])\n";
+        let py = Command::new("python3")
+            .args(["-c", script])
+            .arg(&out)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&py.stdout);
+        let mut lines = text.lines();
+        assert_eq!(
+            lines.next(),
+            Some("Summary|Plan|Memory|Billing|Candidates|TCO|Assumptions|Formulas|Warnings"),
+            "{}",
+            String::from_utf8_lossy(&py.stderr)
+        );
+        let total: f64 = lines.next().unwrap().parse().unwrap();
+        if sample == "team" {
+            assert!(close(total, 2268.96), "{total}");
+        } else {
+            assert!(total > 0.0);
+        }
+    }
+}

@@ -51,7 +51,7 @@ fn team_output_has_nine_tabs_charts_and_the_totals() {
     let summary = read_sheet(&out, "Summary");
     // 1,890.80 × 1.2 = 2,268.96, written as a number.
     assert!(close(
-        value_right_of(&summary, "Total with safety margin (the budget to ask for)").unwrap(),
+        value_right_of(&summary, "Budget: total with safety margin").unwrap(),
         2268.96
     ));
     assert!(close(value_right_of(&summary, "Total").unwrap(), 1890.8));
@@ -116,7 +116,7 @@ fn chinese_output_has_chinese_tab_names() {
     );
     let summary = read_sheet(&out, "总览");
     assert!(close(
-        value_right_of(&summary, "含安全边际总计（申请预算）").unwrap(),
+        value_right_of(&summary, "预算：含安全边际总计").unwrap(),
         2268.96
     ));
 }
@@ -328,7 +328,7 @@ fn libreoffice_and_openpyxl_read_the_outputs() {
             "LibreOffice did not render {sample}: {}",
             String::from_utf8_lossy(&st.stderr)
         );
-        let script = "import sys, openpyxl\nwb = openpyxl.load_workbook(sys.argv[1], data_only=True)\nprint('|'.join(wb.sheetnames))\nws = wb['Summary']\nfor row in ws.iter_rows(values_only=True):\n    if row[0] and str(row[0]).startswith('Total with safety margin'):\n        print(row[1])\n";
+        let script = "import sys, openpyxl\nwb = openpyxl.load_workbook(sys.argv[1], data_only=True)\nprint('|'.join(wb.sheetnames))\nws = wb['Summary']\nfor row in ws.iter_rows(values_only=True):\n    if row[0] and str(row[0]).startswith('Budget: total with safety margin'):\n        print(row[1])\n";
         let py = Command::new("python3")
             .args(["-c", script])
             .arg(&out)

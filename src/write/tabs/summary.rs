@@ -3,7 +3,7 @@
 
 use super::{heads, Category, Ctx, Tab};
 use crate::model::format_number;
-use crate::write::style::{header, number, text};
+use crate::write::style::{header, money_format, number, text};
 use rust_xlsxwriter::{Chart, ChartLegendPosition, ChartType, Worksheet, XlsxError};
 
 pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<(), XlsxError> {
@@ -92,10 +92,7 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<(), XlsxError> {
         ws,
         row,
         0,
-        cx.t(
-            "Total with safety margin (the budget to ask for)",
-            "含安全边际总计（申请预算）",
-        ),
+        cx.t("Budget: total with safety margin", "预算：含安全边际总计"),
         &s.bold,
     )?;
     number(ws, row, 1, t("total_with_margin"), &s.money_total)?;
@@ -201,7 +198,7 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<(), XlsxError> {
     }
     let last_w = row;
 
-    ws.set_column_width(0, 46)?;
+    ws.set_column_width(0, 32)?;
     ws.set_column_width(1, 18)?;
     ws.set_column_width(2, 24)?;
     for c in 3..=7 {
@@ -220,6 +217,9 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<(), XlsxError> {
         .set_categories((sheet, first_w, 0, last_w, 0))
         .set_values((sheet, first_w, 6, last_w, 6));
     by_workload.legend().set_hidden();
+    by_workload
+        .x_axis()
+        .set_num_format(money_format(&plan.input.assumptions.currency()).replace(".00", ""));
     by_workload.set_width(520).set_height(300);
     ws.insert_chart(1, 9, &by_workload)?;
 
@@ -253,6 +253,9 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<(), XlsxError> {
                 .set_values((billing, 1, col, n, col));
         }
         modes.legend().set_position(ChartLegendPosition::Bottom);
+        modes
+            .y_axis()
+            .set_num_format(money_format(&plan.input.assumptions.currency()).replace(".00", ""));
         modes.set_width(520).set_height(320);
         ws.insert_chart(33, 9, &modes)?;
     }

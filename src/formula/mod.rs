@@ -3,9 +3,11 @@
 //! dependencies; evaluation then runs over a flat array of values with no name lookups.
 
 mod compile;
+mod reference;
 mod vm;
 
 pub use compile::{check_shape, MAX_DEPTH, MAX_LEN};
+pub use reference::reference_eval;
 pub use vm::Scratch;
 
 use crate::error::Problem;

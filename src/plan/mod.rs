@@ -206,6 +206,7 @@ impl Plan {
 pub struct Engine {
     pub candidate: Program,
     pub portfolio: Program,
+    gpu_slots: inputs::GpuSlots,
     candidate_defs: Vec<FormulaDef>,
     portfolio_defs: Vec<FormulaDef>,
 }
@@ -306,6 +307,7 @@ impl Engine {
             return Err(err(type_problems));
         }
         Ok(Engine {
+            gpu_slots: inputs::GpuSlots::new(&candidate),
             candidate,
             portfolio,
             candidate_defs,
@@ -324,7 +326,7 @@ impl Engine {
         scratch: &mut crate::formula::Scratch,
     ) -> std::result::Result<(), Problem> {
         let gpu = &input.gpus[offer];
-        inputs::GpuSlots::new(&self.candidate).bind(gpu, offer, w, values);
+        self.gpu_slots.bind(gpu, offer, w, values);
         self.candidate.eval(values, scratch).map_err(|e| {
             let d = &self.candidate_defs[e.def];
             Problem::new(
@@ -346,6 +348,11 @@ impl Engine {
         inputs::bind_assumptions(&self.candidate, &input.assumptions, &mut values);
         inputs::bind_workload(&self.candidate, w, &input.assumptions, &mut values);
         values
+    }
+
+    /// The candidate-scope definitions, indexed as the program's `def`s.
+    pub fn candidate_defs(&self) -> &[FormulaDef] {
+        &self.candidate_defs
     }
 
     pub fn candidate_def(&self, def: usize) -> &FormulaDef {

@@ -414,3 +414,97 @@ fn base_plus_burst_prices_monthly_base_and_daily_on_demand_peaks() {
     assert!(close(c.cost(Mode::Mixed).unwrap(), 8920.0, 1e-6));
     assert_eq!(ch.mode, Mode::Mixed);
 }
+
+/// The compiled stack code and evalexpr itself agree, value for value, on the default formula
+/// set: on sample workloads of every kind over every catalog GPU, and on random inputs.
+#[test]
+fn compiled_code_matches_evalexpr_on_the_default_set() {
+    let mut inp = input(Vec::new(), catalog::gpus(), &[]);
+    for (kind, model) in [
+        (Kind::Inference, Some("Qwen2.5-7B")),
+        (Kind::Lora, Some("Llama-2-7B")),
+        (Kind::Qlora, Some("Llama-3.1-8B")),
+        (Kind::FullFinetune, Some("Qwen2.5-14B")),
+        (Kind::ImageGen, Some("SDXL")),
+        (Kind::Batch, None),
+    ] {
+        let mut w = workload(kind.key(), kind, model);
+        w.numbers.hours_per_month = Some(100.0);
+        w.numbers.vram_gib = if kind == Kind::Batch { Some(8.0) } else { None };
+        w.numbers.base_concurrency = Some(2.0);
+        w.numbers.peak_hours_per_day = Some(6.0);
+        w.numbers.min_tokens_per_s = Some(20.0);
+        w.numbers.concurrency = Some(8.0);
+        inp.workloads.push(w);
+    }
+    let engine = Engine::compile(&inp).unwrap();
+    let defs: Vec<&crate::model::FormulaDef> = engine.candidate_defs().iter().collect();
+    let p = &engine.candidate;
+    let mut scratch = p.scratch();
+    let same = |a: f64, b: f64| {
+        a == b || (a.is_nan() && b.is_nan()) || (a - b).abs() <= 1e-12 * a.abs().max(b.abs())
+    };
+    let mut compared = 0;
+    for w in &inp.workloads {
+        for offer in 0..inp.gpus.len() {
+            let mut values = engine.base_values(&inp, w);
+            engine
+                .evaluate(&inp, w, offer, &mut values, &mut scratch)
+                .unwrap();
+            let reference = crate::formula::reference_eval(p, &defs, &values).unwrap();
+            for (s, (a, b)) in values.iter().zip(&reference).enumerate() {
+                assert!(
+                    same(*a, *b),
+                    "{} on {}: {} is {a} compiled, {b} in evalexpr",
+                    w.name,
+                    inp.gpus[offer].gpu,
+                    p.name(s)
+                );
+            }
+            compared += 1;
+        }
+    }
+    // Random inputs: xorshift, numbers in [0, 5000) (a fifth of them 0), booleans at random.
+    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    for _ in 0..2000 {
+        let mut values = vec![0.0; p.width()];
+        for s in 0..p.inputs() {
+            let r = next();
+            values[s] = match p.ty(s) {
+                crate::formula::Ty::Bool => (r & 1) as f64,
+                crate::formula::Ty::Num if r % 5 == 0 => 0.0,
+                crate::formula::Ty::Num => (r >> 11) as f64 / (1u64 << 53) as f64 * 5000.0,
+            };
+        }
+        let reference = crate::formula::reference_eval(p, &defs, &values).unwrap();
+        let mut compiled = values.clone();
+        // Random inputs may divide by zero: compare every formula evaluated before the first
+        // non-finite value, which the engine stops at.
+        let stopped = p.eval(&mut compiled, &mut scratch).err().map(|e| e.def);
+        for f in &p.order {
+            if Some(f.def) == stopped {
+                assert!(
+                    !reference[f.slot].is_finite(),
+                    "{}: evalexpr finite where compiled is not",
+                    f.name
+                );
+                break;
+            }
+            assert!(
+                same(compiled[f.slot], reference[f.slot]),
+                "{}: {} compiled, {} evalexpr",
+                f.name,
+                compiled[f.slot],
+                reference[f.slot]
+            );
+        }
+        compared += 1;
+    }
+    assert!(compared > 2000);
+}

@@ -1,0 +1,48 @@
+//! Formula evaluation throughput: every candidate formula of the default set, evaluated for the
+//! workloads of samples/startup.xlsx on the built-in GPU offers, single-threaded.
+//!
+//!     cargo bench --bench eval
+
+use gpuplan::plan::Engine;
+use std::time::Instant;
+
+fn main() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/startup.xlsx");
+    let mut input = gpuplan::read::read(&path, &[]).expect("read sample");
+    input.gpus = gpuplan::catalog::gpus();
+    let engine = Engine::compile(&input).expect("compile");
+    let formulas = engine.candidate.order.len();
+    let bases: Vec<Vec<f64>> = input
+        .workloads
+        .iter()
+        .map(|w| engine.base_values(&input, w))
+        .collect();
+    let mut values = bases[0].clone();
+    let mut scratch = engine.candidate.scratch();
+    let mut evals = 0u64;
+    let mut checksum = 0.0;
+    let probe = engine
+        .candidate
+        .slot("total_vram_gib")
+        .expect("total_vram_gib");
+    let start = Instant::now();
+    while start.elapsed().as_secs_f64() < 3.0 {
+        for (w, base) in input.workloads.iter().zip(&bases) {
+            for offer in 0..input.gpus.len() {
+                values.copy_from_slice(base);
+                engine
+                    .evaluate(&input, w, offer, &mut values, &mut scratch)
+                    .expect("evaluate");
+                checksum += values[probe];
+                evals += formulas as u64;
+            }
+        }
+    }
+    let secs = start.elapsed().as_secs_f64();
+    let candidates = evals / formulas as u64;
+    println!(
+        "{formulas} formulas × {candidates} candidates in {secs:.2} s: {:.1} M formula evaluations/s, {:.0} k candidates/s (checksum {checksum:.3e})",
+        evals as f64 / secs / 1e6,
+        candidates as f64 / secs / 1e3
+    );
+}

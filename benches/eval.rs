@@ -3,6 +3,8 @@
 //!
 //!     cargo bench --bench eval
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a benchmark tool: a failure is a crash with a message
+
 use gpuplan::plan::Engine;
 use std::time::Instant;
 

@@ -110,6 +110,30 @@ pub struct CalcArgs {
     /// Exit with code 3 if the plan has warnings or unplanned workloads.
     #[arg(long)]
     pub strict: bool,
+    /// Candidates kept per workload in the Candidates tab, best first: a number, or `all` (up to
+    /// Excel's row limit) [default: 20, fewer past 5,000 workloads so the tab stays within 100,000 rows].
+    #[arg(long, value_name = "N|all", value_parser = parse_candidates)]
+    pub candidates: Option<Candidates>,
+    /// Print the time each phase took (read, compile, evaluate, plan, write) to stderr.
+    #[arg(long)]
+    pub timings: bool,
+}
+
+/// How many candidates per workload the Candidates tab keeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Candidates {
+    All,
+    Best(usize),
+}
+
+fn parse_candidates(s: &str) -> Result<Candidates, String> {
+    if s.eq_ignore_ascii_case("all") {
+        return Ok(Candidates::All);
+    }
+    match s.parse::<usize>() {
+        Ok(n) if n >= 1 => Ok(Candidates::Best(n)),
+        _ => Err(format!("expected a number ≥ 1 or `all`, found {s:?}")),
+    }
 }
 
 #[derive(Debug, Args)]

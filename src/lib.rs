@@ -136,6 +136,13 @@ fn input_date(input: &Path) -> String {
     format!("{y:04}-{m:02}-{d:02}")
 }
 
+/// The process's peak resident memory so far (Linux), for `--timings`.
+fn peak_memory_kb() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
 fn same_file(a: &Path, b: &Path) -> bool {
     match (a.canonicalize(), b.canonicalize()) {
         (Ok(x), Ok(y)) => x == y,
@@ -158,9 +165,38 @@ fn calc(a: &CalcArgs) -> Result<()> {
             reason: "already exists; use --force to replace it".to_string(),
         });
     }
+    let mut timings: Vec<(&str, f64)> = Vec::new();
+    let mut clock = std::time::Instant::now();
+    let mut lap = |name: &'static str, timings: &mut Vec<(&str, f64)>| {
+        timings.push((name, clock.elapsed().as_secs_f64()));
+        if a.timings {
+            if let Some(kb) = peak_memory_kb() {
+                eprintln!("timings: after {name}: peak memory {} MB", kb / 1024);
+            }
+        }
+        clock = std::time::Instant::now();
+    };
     let input = read::read(&a.input, &overrides(&a.sets)?)?;
-    let plan = plan::plan(input)?;
-    let bytes = write::plan_bytes(&plan, a.lang.zh(), &input_date(&a.input))?;
+    lap("read", &mut timings);
+    let engine = plan::Engine::compile(&input)?;
+    lap("compile", &mut timings);
+    let opts = plan::Options {
+        keep: match a.candidates {
+            Some(cli::Candidates::All) => None,
+            Some(cli::Candidates::Best(n)) => Some(n),
+            None => Some(plan::Options::default_keep(input.workloads.len())),
+        },
+        ..plan::Options::default()
+    };
+    let plan = plan::plan_with(input, &engine, &opts)?;
+    lap("evaluate+plan", &mut timings);
+    timings.pop();
+    timings.extend(plan.timings.iter().copied());
+    // Both outputs are written to temporary files first and renamed into place only when both
+    // are complete, so a failure leaves neither behind.
+    let workbook = write::Pending::plan(&output, &plan, a.lang.zh(), &input_date(&a.input))?;
+    lap("write", &mut timings);
+    let mut json_file = None;
     if let Some(j) = &a.json {
         let text = serde_json::to_string_pretty(&report::json(&plan))
             .map_err(|e| Error::Internal(e.to_string()))?
@@ -171,13 +207,25 @@ fn calc(a: &CalcArgs) -> Result<()> {
                 .map_err(|e| Error::Internal(e.to_string()))?;
         } else {
             let jp = PathBuf::from(j);
-            if same_file(&jp, &a.input) {
+            if same_file(&jp, &a.input) || jp == a.input {
                 return Err(Error::Usage(format!("--json {j} is the input")));
             }
-            write::save(&jp, text.as_bytes())?;
+            json_file = Some(write::Pending::bytes(&jp, text.as_bytes())?);
         }
     }
-    write::save(&output, &bytes)?;
+    workbook.commit()?;
+    if let Some(j) = json_file {
+        j.commit()?;
+    }
+    lap("save", &mut timings);
+    if a.timings {
+        let total: f64 = timings.iter().map(|(_, t)| t).sum();
+        let parts: Vec<String> = timings
+            .iter()
+            .map(|(n, t)| format!("{n} {:.3}s", t))
+            .collect();
+        eprintln!("timings: {} (total {total:.3}s)", parts.join(", "));
+    }
     if !a.quiet {
         let color = report::use_color(&std::io::stderr());
         let mut err = std::io::stderr();

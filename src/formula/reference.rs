@@ -99,8 +99,8 @@ pub fn reference_eval(
         ctx.set_value(name.to_string(), value)
             .map_err(|e| e.to_string())
     };
-    for slot in 0..p.inputs() {
-        set(&mut ctx, p.name(slot), p.ty(slot), values[slot])?;
+    for (slot, v) in values.iter().enumerate().take(p.inputs()) {
+        set(&mut ctx, p.name(slot), p.ty(slot), *v)?;
     }
     let mut out = values.to_vec();
     for f in &p.order {

@@ -174,6 +174,9 @@ pub struct Plan {
     /// Portfolio formulas (in evaluation order), then the planned sums the JSON carries.
     pub totals: Vec<(String, f64)>,
     pub warnings: Vec<Warning>,
+    /// Seconds spent evaluating and planning, for `--timings`.
+    #[serde(skip)]
+    pub timings: Vec<(&'static str, f64)>,
 }
 
 impl Plan {
@@ -408,9 +411,237 @@ impl Keys {
     }
 }
 
-/// Plans every workload of `input`.
+/// How much of the evaluation to keep, and how to run it.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Candidates kept per workload for the Candidates tab, best first; `None` keeps all.
+    pub keep: Option<usize>,
+    /// Threads evaluating workloads; any number gives the same plan.
+    pub threads: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            keep: Some(DEFAULT_KEEP),
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        }
+    }
+}
+
+/// Candidates kept per workload by default: every offer of the built-in sheet, and a Candidates
+/// tab of 20,000 rows for 1,000 workloads, quick to open in Excel.
+pub const DEFAULT_KEEP: usize = 20;
+/// Rows the Candidates tab holds at most by default: past 5,000 workloads fewer are kept each.
+pub const DEFAULT_ROWS: usize = 100_000;
+/// Excel's row limit, less the header.
+pub const EXCEL_ROWS: usize = 1_048_575;
+
+impl Options {
+    /// The default number kept for `workloads` workloads.
+    pub fn default_keep(workloads: usize) -> usize {
+        (DEFAULT_ROWS / workloads.max(1)).clamp(1, DEFAULT_KEEP)
+    }
+}
+
+/// Plans every workload of `input` with the default options.
 pub fn plan(input: Input) -> Result<Plan> {
     let engine = Engine::compile(&input)?;
+    plan_with(input, &engine, &Options::default())
+}
+
+/// The best option of one billing mode over all feasible candidates of a workload.
+#[derive(Debug, Clone, Copy)]
+struct Best {
+    tco: f64,
+    gpus: f64,
+    offer: usize,
+}
+
+impl Best {
+    fn better_than(&self, other: &Best) -> bool {
+        self.tco
+            .total_cmp(&other.tco)
+            .then(self.gpus.total_cmp(&other.gpus))
+            .then(self.offer.cmp(&other.offer))
+            .is_lt()
+    }
+}
+
+/// An evaluated candidate before the best are kept: offer, offset of its values in the arena,
+/// why it is out, its mode costs, and its rank.
+type Row = (
+    usize,
+    usize,
+    Option<Why>,
+    [Option<f64>; 5],
+    (u8, f64, f64, usize),
+);
+
+/// Why a candidate cannot be chosen.
+#[derive(Debug, Clone, Copy)]
+enum Why {
+    Incompatible,
+    Misfit,
+    NoMode,
+}
+
+/// One workload evaluated on all its offers.
+struct Evaluated {
+    /// Kept candidates, best first (feasible by least TCO, then the rest, largest offer first).
+    candidates: Vec<Candidate>,
+    /// How many were evaluated.
+    evaluated: usize,
+    best: [Option<Best>; 5],
+    incompatible: Vec<String>,
+    /// Why nothing fits, when nothing does.
+    unplanned: Option<String>,
+}
+
+/// Evaluates one workload on every available offer (or its pinned one) and keeps the best.
+fn evaluate_workload(
+    engine: &Engine,
+    input: &Input,
+    w: &Workload,
+    keys: &Keys,
+    keep: usize,
+) -> std::result::Result<Evaluated, Problem> {
+    let p = &engine.candidate;
+    let n_in = p.inputs();
+    let width = p.width() - n_in;
+    let base = engine.base_values(input, w);
+    let mut values = base.clone();
+    let mut scratch = p.scratch();
+    // Per offer: (offer, values offset, exclusion, costs, rank key).
+    let mut arena: Vec<f64> = Vec::new();
+    let mut rows: Vec<Row> = Vec::new();
+    let mut best: [Option<Best>; 5] = [None; 5];
+    let mut incompatible: Vec<String> = Vec::new();
+    let pin = w.gpu.as_deref().map(crate::model::normalize);
+    for (oi, offer) in input.gpus.iter().enumerate() {
+        if !offer.available
+            || pin
+                .as_ref()
+                .is_some_and(|p| *p != crate::model::normalize(&offer.gpu))
+        {
+            continue;
+        }
+        values.copy_from_slice(&base);
+        engine.evaluate(input, w, oi, &mut values, &mut scratch)?;
+        let vals = &values[n_in..];
+        // Why a candidate is out; its text is written only for the candidates kept.
+        let mut exclusion = None;
+        if compatibility(w, offer).is_some() {
+            exclusion = Some(Why::Incompatible);
+            if !incompatible.contains(&offer.gpu) {
+                incompatible.push(offer.gpu.clone());
+            }
+        } else if vals[keys.fits] == 0.0 {
+            exclusion = Some(Why::Misfit);
+        }
+        let mut costs = [None; 5];
+        for (i, c) in costs.iter_mut().enumerate() {
+            let v = vals[keys.costs[i]];
+            if vals[keys.allows[i]] != 0.0 && v >= 0.0 {
+                *c = Some(v);
+            }
+        }
+        if exclusion.is_none() && costs.iter().all(Option::is_none) {
+            exclusion = Some(Why::NoMode);
+        }
+        let extra = vals[keys.storage] + vals[keys.egress];
+        let gpus = vals[keys.gpus_total];
+        let mut cheapest = f64::INFINITY;
+        if exclusion.is_none() {
+            for (i, c) in costs.iter().enumerate() {
+                if let Some(c) = c {
+                    let b = Best {
+                        tco: c + extra,
+                        gpus,
+                        offer: oi,
+                    };
+                    cheapest = cheapest.min(b.tco);
+                    if best[i].is_none_or(|cur| b.better_than(&cur)) {
+                        best[i] = Some(b);
+                    }
+                }
+            }
+        }
+        let rank = if exclusion.is_none() {
+            (0, cheapest, gpus, oi)
+        } else {
+            (1, -(offer.vram_gib * offer.gpus_per_node), 0.0, oi)
+        };
+        rows.push((oi, arena.len(), exclusion, costs, rank));
+        arena.extend_from_slice(vals);
+    }
+    let evaluated = rows.len();
+    rows.sort_by(|a, b| {
+        let (x, y) = (a.4, b.4);
+        x.0.cmp(&y.0)
+            .then(x.1.total_cmp(&y.1))
+            .then(x.2.total_cmp(&y.2))
+            .then(x.3.cmp(&y.3))
+    });
+    rows.truncate(keep.max(1));
+    let candidates: Vec<Candidate> = rows
+        .into_iter()
+        .map(|(offer, at, why, costs, _)| {
+            let values = arena[at..at + width].to_vec();
+            let exclusion = why.map(|why| match why {
+                Why::Incompatible => compatibility(w, &input.gpus[offer]).unwrap_or_default(),
+                Why::Misfit => misfit_reason(&values, keys),
+                Why::NoMode => {
+                    "no billing mode is offered and allowed (no price, or spot not allowed)"
+                        .to_string()
+                }
+            });
+            Candidate {
+                offer,
+                values,
+                exclusion,
+                costs,
+            }
+        })
+        .collect();
+    let unplanned = best
+        .iter()
+        .all(Option::is_none)
+        .then(|| unplanned_reason(w, input, &candidates, keys));
+    Ok(Evaluated {
+        candidates,
+        evaluated,
+        best,
+        incompatible,
+        unplanned,
+    })
+}
+
+/// Runs `f` on every item, on up to `threads` threads over contiguous chunks, results in order.
+fn parallel_map<T: Sync, R: Send>(
+    items: &[T],
+    threads: usize,
+    f: impl Fn(&T) -> R + Sync,
+) -> Vec<R> {
+    let threads = threads.clamp(1, items.len().max(1));
+    if threads == 1 {
+        return items.iter().map(&f).collect();
+    }
+    let chunk = items.len().div_ceil(threads);
+    std::thread::scope(|s| {
+        let handles: Vec<_> = items
+            .chunks(chunk)
+            .map(|c| s.spawn(|| c.iter().map(&f).collect::<Vec<R>>()))
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_default())
+            .collect()
+    })
+}
+
+/// Plans every workload of `input` with compiled `engine`.
+pub fn plan_with(input: Input, engine: &Engine, opts: &Options) -> Result<Plan> {
     let p = &engine.candidate;
     let columns: Vec<FormulaColumn> = engine
         .candidate_defs
@@ -423,63 +654,35 @@ pub fn plan(input: Input) -> Result<Plan> {
         })
         .collect();
     let keys = Keys::new(&columns);
-    let mut problems: Vec<Problem> = Vec::new();
+    let started = std::time::Instant::now();
+    // However many are asked for, the Candidates tab cannot pass Excel's row limit.
+    let rows_cap = (EXCEL_ROWS / input.workloads.len().max(1)).max(1);
+    let keep = opts.keep.unwrap_or(usize::MAX).min(rows_cap);
+    let evaluated = parallel_map(&input.workloads, opts.threads, |w| {
+        evaluate_workload(engine, &input, w, &keys, keep)
+    });
+    let evaluate_s = started.elapsed().as_secs_f64();
+    let started = std::time::Instant::now();
+    let problems: Vec<Problem> = evaluated
+        .iter()
+        .filter_map(|e| e.as_ref().err().cloned())
+        .take(20)
+        .collect();
+    if !problems.is_empty() {
+        return Err(Error::Input {
+            file: input.file.clone(),
+            problems,
+        });
+    }
     let mut warnings: Vec<Warning> = input.notices.clone();
-    let mut workloads = Vec::with_capacity(input.workloads.len());
-    let mut scratch = p.scratch();
     let monthly_min = input.assumptions.number("monthly_min_utilization", 0.4);
-
-    for w in &input.workloads {
-        let base = engine.base_values(&input, w);
-        let mut values = base.clone();
-        let mut candidates = Vec::new();
-        let mut incompatible: Vec<String> = Vec::new();
-        for (oi, offer) in input.gpus.iter().enumerate() {
-            if !offer.available {
-                continue;
-            }
-            if let Some(pin) = &w.gpu {
-                if crate::model::normalize(pin) != crate::model::normalize(&offer.gpu) {
-                    continue;
-                }
-            }
-            values.copy_from_slice(&base);
-            if let Err(pr) = engine.evaluate(&input, w, oi, &mut values, &mut scratch) {
-                if problems.len() < 20 {
-                    problems.push(pr);
-                }
-                continue;
-            }
-            let vals = values[p.inputs()..].to_vec();
-            let mut exclusion = compatibility(w, offer);
-            if exclusion.is_some() {
-                if !incompatible.contains(&offer.gpu) {
-                    incompatible.push(offer.gpu.clone());
-                }
-            } else if vals[keys.fits] == 0.0 {
-                exclusion = Some(misfit_reason(&vals, &keys));
-            }
-            let mut costs = [None; 5];
-            for (i, m) in Mode::ALL.iter().enumerate() {
-                let c = vals[keys.costs[i]];
-                if vals[keys.allows[i]] != 0.0 && c >= 0.0 {
-                    costs[m.index()] = Some(c);
-                }
-            }
-            if exclusion.is_none() && costs.iter().all(Option::is_none) {
-                exclusion = Some(
-                    "no billing mode is offered and allowed (no price, or spot not allowed)"
-                        .to_string(),
-                );
-            }
-            candidates.push(Candidate {
-                offer: oi,
-                values: vals,
-                exclusion,
-                costs,
-            });
+    let mut workloads = Vec::with_capacity(input.workloads.len());
+    let mut cut = 0usize;
+    for (w, e) in input.workloads.iter().zip(evaluated.into_iter().flatten()) {
+        if e.candidates.len() < e.evaluated {
+            cut += 1;
         }
-        if !incompatible.is_empty() {
+        if !e.incompatible.is_empty() {
             let need: Vec<String> = [w.precision, w.kv_precision]
                 .iter()
                 .filter_map(|pr| {
@@ -492,17 +695,17 @@ pub fn plan(input: Input) -> Result<Plan> {
                 format!(
                     "{}: {} excluded: {}; choose another precision (e.g. fp16) to consider them",
                     w.name,
-                    incompatible.join(", "),
+                    e.incompatible.join(", "),
                     need.join(" and ")
                 ),
             ));
         }
-        let chosen = choose(&candidates, &keys, monthly_min);
+        let chosen = choose(&e.candidates, &e.best, &keys, monthly_min);
         match &chosen {
             Some(c) => chosen_warnings(
                 w,
                 &input,
-                &candidates[c.candidate],
+                &e.candidates[c.candidate],
                 c,
                 &keys,
                 monthly_min,
@@ -510,16 +713,27 @@ pub fn plan(input: Input) -> Result<Plan> {
             ),
             None => warnings.push(Warning::warn(
                 w.cell.to_string(),
-                unplanned_reason(w, &input, &candidates, &keys),
+                e.unplanned.clone().unwrap_or_default(),
             )),
         }
-        workloads.push(WorkloadPlan { candidates, chosen });
-    }
-    if !problems.is_empty() {
-        return Err(Error::Input {
-            file: input.file.clone(),
-            problems,
+        workloads.push(WorkloadPlan {
+            candidates: e.candidates,
+            chosen,
         });
+    }
+    if cut > 0 {
+        warnings.push(Warning::info(
+            "Candidates",
+            format!(
+                "the Candidates tab keeps the best {} candidates of each workload ({cut} workload(s) had more){}",
+                keep,
+                if opts.keep.is_some_and(|k| k <= rows_cap) {
+                    "; use --candidates all to keep every one"
+                } else {
+                    ", as many as Excel's 1,048,576 rows allow"
+                }
+            ),
+        ));
     }
 
     // Warnings about the formulas and prices themselves.
@@ -553,13 +767,15 @@ pub fn plan(input: Input) -> Result<Plan> {
         }
     }
 
-    let totals = portfolio(&engine, &input, &workloads, &columns)?;
+    let totals = portfolio(engine, &input, &workloads, &columns)?;
+    let plan_s = started.elapsed().as_secs_f64();
     Ok(Plan {
         input,
         columns,
         workloads,
         totals,
         warnings,
+        timings: vec![("evaluate", evaluate_s), ("plan", plan_s)],
     })
 }
 
@@ -605,32 +821,44 @@ fn misfit_reason(v: &[f64], k: &Keys) -> String {
     "does not fit (the formula fits is false)".to_string()
 }
 
-/// The least-TCO (candidate, mode); ties to fewer GPUs, then sheet order, then mode order.
-fn choose(cands: &[Candidate], k: &Keys, monthly_min: f64) -> Option<Chosen> {
-    let mut options: Vec<(f64, f64, usize, Mode)> = Vec::new();
-    for (ci, c) in cands.iter().enumerate() {
-        if !c.fits() {
-            continue;
-        }
-        let extra = c.values[k.storage] + c.values[k.egress];
-        for m in Mode::ALL {
-            if let Some(cost) = c.cost(m) {
-                options.push((cost + extra, c.values[k.gpus_total], ci, m));
-            }
-        }
-    }
-    options.sort_by(|a, b| {
-        a.0.total_cmp(&b.0)
-            .then(a.1.total_cmp(&b.1))
-            .then(a.2.cmp(&b.2))
-            .then(a.3.index().cmp(&b.3.index()))
-    });
-    let &(tco, _, ci, mode) = options.first()?;
-    let c = &cands[ci];
-    let next = options
+/// The least-TCO (offer, mode) from each mode's best; ties to fewer GPUs, then sheet order,
+/// then mode order. The next best is the best option of another mode.
+fn choose(
+    cands: &[Candidate],
+    best: &[Option<Best>; 5],
+    k: &Keys,
+    monthly_min: f64,
+) -> Option<Chosen> {
+    let mut options: Vec<(Best, Mode)> = Mode::ALL
         .iter()
-        .find(|o| o.3 != mode)
-        .map(|o| (o.3, if tco > 0.0 { o.0 / tco } else { f64::INFINITY }))
+        .zip(best)
+        .filter_map(|(m, b)| b.map(|b| (b, *m)))
+        .collect();
+    options.sort_by(|a, b| {
+        if a.0.better_than(&b.0) {
+            std::cmp::Ordering::Less
+        } else if b.0.better_than(&a.0) {
+            std::cmp::Ordering::Greater
+        } else {
+            a.1.index().cmp(&b.1.index())
+        }
+    });
+    let &(first, mode) = options.first()?;
+    let ci = cands.iter().position(|c| c.offer == first.offer)?;
+    let c = &cands[ci];
+    let tco = first.tco;
+    let next = options
+        .get(1)
+        .map(|o| {
+            (
+                o.1,
+                if tco > 0.0 {
+                    o.0.tco / tco
+                } else {
+                    f64::INFINITY
+                },
+            )
+        })
         .filter(|(_, r)| r.is_finite());
     let utilization = c.values[k.utilization];
     let gpu_cost = c.cost(mode).unwrap_or(0.0);

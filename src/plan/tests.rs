@@ -305,7 +305,11 @@ fn bf16_is_excluded_below_compute_capability_8_with_a_warning() {
     let p = plan(input(vec![w], vec![t4, a10], &[])).unwrap();
     let (c, _) = p.chosen(0).unwrap();
     assert_eq!(p.input.gpus[c.offer].gpu, "A10");
-    let t4c = &p.workloads[0].candidates[0];
+    let t4c = p.workloads[0]
+        .candidates
+        .iter()
+        .find(|c| p.input.gpus[c.offer].gpu == "T4")
+        .unwrap();
     assert!(t4c
         .exclusion
         .as_deref()
@@ -474,9 +478,9 @@ fn compiled_code_matches_evalexpr_on_the_default_set() {
     };
     for _ in 0..2000 {
         let mut values = vec![0.0; p.width()];
-        for s in 0..p.inputs() {
+        for (s, v) in values.iter_mut().enumerate().take(p.inputs()) {
             let r = next();
-            values[s] = match p.ty(s) {
+            *v = match p.ty(s) {
                 crate::formula::Ty::Bool => (r & 1) as f64,
                 crate::formula::Ty::Num if r % 5 == 0 => 0.0,
                 crate::formula::Ty::Num => (r >> 11) as f64 / (1u64 << 53) as f64 * 5000.0,
@@ -507,4 +511,58 @@ fn compiled_code_matches_evalexpr_on_the_default_set() {
         compared += 1;
     }
     assert!(compared > 2000);
+}
+
+#[test]
+fn keeping_the_best_n_and_threads_do_not_change_the_plan() {
+    let mut ws = Vec::new();
+    for (i, m) in [
+        "Qwen2.5-7B",
+        "Llama-3.1-8B",
+        "Llama-2-13B",
+        "Qwen2.5-32B",
+        "Mistral-7B",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let mut w = workload(&format!("w{i}"), Kind::Inference, Some(m));
+        w.numbers.concurrency = Some(10.0 * (i + 1) as f64);
+        ws.push(w);
+    }
+    let inp = input(ws, catalog::gpus(), &[]);
+    let engine = Engine::compile(&inp).unwrap();
+    let all = plan_with(
+        inp.clone(),
+        &engine,
+        &Options {
+            keep: None,
+            threads: 1,
+        },
+    )
+    .unwrap();
+    let cut = plan_with(
+        inp,
+        &engine,
+        &Options {
+            keep: Some(3),
+            threads: 2,
+        },
+    )
+    .unwrap();
+    assert_eq!(all.totals, cut.totals);
+    for w in 0..5 {
+        let (a, ca) = all.chosen(w).unwrap();
+        let (b, cb) = cut.chosen(w).unwrap();
+        assert_eq!(
+            (a.offer, ca.mode, ca.tco, a.values.clone()),
+            (b.offer, cb.mode, cb.tco, b.values.clone())
+        );
+        assert_eq!(cut.workloads[w].candidates.len(), 3);
+        assert_eq!(all.workloads[w].candidates.len(), 15);
+    }
+    assert!(cut
+        .warnings
+        .iter()
+        .any(|w| w.message.contains("keeps the best 3 candidates")));
 }

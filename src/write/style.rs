@@ -83,14 +83,18 @@ impl Styles {
     }
 }
 
+/// Text trimmed to what Excel accepts in a cell.
+pub fn clip(s: &str) -> std::borrow::Cow<'_, str> {
+    if s.len() > MAX_TEXT {
+        std::borrow::Cow::Owned(s.chars().take(MAX_TEXT).collect())
+    } else {
+        std::borrow::Cow::Borrowed(s)
+    }
+}
+
 /// Writes text from the input as text, never as a formula, trimmed to Excel's limit.
 pub fn text(ws: &mut Worksheet, row: u32, col: u16, s: &str, f: &Format) -> Result<(), XlsxError> {
-    let s: String = if s.chars().count() > MAX_TEXT {
-        s.chars().take(MAX_TEXT).collect()
-    } else {
-        s.to_string()
-    };
-    ws.write_string_with_format(row, col, s, f)?;
+    ws.write_string_with_format(row, col, clip(s), f)?;
     Ok(())
 }
 

@@ -3,8 +3,11 @@
 
 use super::{heads, Ctx};
 use crate::plan::Mode;
-use crate::write::style::{header, number, text};
+use crate::write::style::{clip, header, text};
 use rust_xlsxwriter::{Table, TableColumn, TableStyle, Worksheet, XlsxError};
+
+/// Rows up to which the tab is an Excel table.
+const TABLE_ROWS: usize = 50_000;
 
 pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<(), XlsxError> {
     let s = &cx.s;
@@ -64,57 +67,80 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<(), XlsxError> {
         };
         cols.push((c.name.clone(), format!("{}{unit}", cx.t("Formula", "公式"))));
     }
-    header(ws, 0, &cols, s)?;
+    // The sheet is written in constant-memory mode, row by row: everything about columns, the
+    // table and the panes is set before the first row.
     let first_formula = fixed.len() as u16;
+    let rows: usize = plan.workloads.iter().map(|w| w.candidates.len()).sum();
+    let last_col = first_formula + plan.columns.len() as u16 - 1;
+    ws.set_column_width(0, 20)?;
+    ws.set_column_width(1, 14)?;
+    ws.set_column_width(2, 12)?;
+    ws.set_column_width(3, 9)?;
+    ws.set_column_width(4, 40)?;
+    for c in 5..=last_col {
+        ws.set_column_width(c, 14)?;
+    }
+    ws.set_column_format(6, &s.money)?;
+    for k in 0..Mode::ALL.len() as u16 {
+        ws.set_column_format(7 + k, &s.money)?;
+    }
+    for k in 0..plan.columns.len() as u16 {
+        ws.set_column_format(first_formula + k, &s.number)?;
+    }
+    ws.set_freeze_panes(1, 2)?;
+    // An Excel table makes rust_xlsxwriter hold every row of its range in memory, even in
+    // constant-memory mode (840 MB for 200,000 × 80 cells); past TABLE_ROWS the tab gets a plain
+    // autofilter instead, which streams.
+    if rows <= TABLE_ROWS {
+        let columns: Vec<TableColumn> = cols
+            .iter()
+            .map(|(h, _)| TableColumn::new().set_header(h))
+            .collect();
+        let table = Table::new()
+            .set_columns(&columns)
+            .set_style(TableStyle::Light9)
+            .set_autofilter(true);
+        ws.add_table(0, 0, (rows as u32).max(1), last_col, &table)?;
+    } else {
+        ws.autofilter(0, 0, rows as u32, last_col)?;
+    }
+    header(ws, 0, &cols, s)?;
     let mut r = 0u32;
     for (wi, w) in plan.input.workloads.iter().enumerate() {
         for c in &plan.workloads[wi].candidates {
             r += 1;
             let g = &plan.input.gpus[c.offer];
-            text(ws, r, 0, &w.name, &s.text)?;
-            text(ws, r, 1, &g.gpu, &s.text)?;
-            text(ws, r, 2, &g.provider, &s.text)?;
+            // Plain writes with column formats: a format per cell costs a hash lookup each, and
+            // this tab can hold millions of cells.
+            ws.write_string(r, 0, clip(&w.name))?;
+            ws.write_string(r, 1, clip(&g.gpu))?;
+            ws.write_string(r, 2, clip(&g.provider))?;
             // Formatted directly: LibreOffice's PDF export fails on a conditional format over a
             // boolean column, and these values never change.
-            let flag = if c.fits() { &s.text } else { &s.bad };
-            ws.write_boolean_with_format(r, 3, c.fits(), flag)?;
-            text(ws, r, 4, c.exclusion.as_deref().unwrap_or(""), flag)?;
+            if c.fits() {
+                ws.write_boolean(r, 3, true)?;
+            } else {
+                ws.write_boolean_with_format(r, 3, false, &s.bad)?;
+                text(ws, r, 4, c.exclusion.as_deref().unwrap_or(""), &s.bad)?;
+            }
             if let Some((m, v)) = c.cheapest() {
-                text(ws, r, 5, m.label(cx.zh), &s.text)?;
-                number(ws, r, 6, v, &s.money)?;
+                ws.write_string(r, 5, m.label(cx.zh))?;
+                ws.write_number(r, 6, v)?;
             }
             for (k, m) in Mode::ALL.iter().enumerate() {
                 if let Some(v) = c.cost(*m) {
-                    number(ws, r, 7 + k as u16, v, &s.money)?;
+                    ws.write_number(r, 7 + k as u16, v)?;
                 }
             }
             for (k, (col, v)) in plan.columns.iter().zip(&c.values).enumerate() {
                 let at = first_formula + k as u16;
                 if col.is_bool {
                     ws.write_boolean(r, at, *v != 0.0)?;
-                } else {
-                    number(ws, r, at, *v, &s.number)?;
+                } else if v.is_finite() {
+                    ws.write_number(r, at, *v)?;
                 }
             }
         }
     }
-    let last_col = first_formula + plan.columns.len() as u16 - 1;
-    let columns: Vec<TableColumn> = cols
-        .iter()
-        .map(|(h, _)| TableColumn::new().set_header(h))
-        .collect();
-    let table = Table::new()
-        .set_columns(&columns)
-        .set_style(TableStyle::Light9)
-        .set_autofilter(true);
-    ws.add_table(0, 0, r.max(1), last_col, &table)?;
-    ws.set_column_width(0, 20)?;
-    ws.set_column_width(1, 14)?;
-    ws.set_column_width(2, 12)?;
-    ws.set_column_width(4, 40)?;
-    for c in 5..=last_col {
-        ws.set_column_width(c, 14)?;
-    }
-    ws.set_freeze_panes(1, 2)?;
     Ok(())
 }

@@ -198,7 +198,7 @@ fn empty_random_csv_and_truncated_files_are_refused() {
         (
             "legacy.xlsx",
             [0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1].repeat(64),
-            "legacy .xls workbook or a password-protected .xlsx",
+            "legacy .xls workbook (Excel 97–2003)",
         ),
     ];
     for (name, content, msg) in cases {
@@ -454,4 +454,239 @@ fn a_zip_bomb_sheet_is_refused() {
     std::fs::write(&p, out.finish().unwrap().into_inner()).unwrap();
     assert!(bytes(&p).len() < 3_000_000);
     refused(&p, &["refusing it as a zip bomb"]);
+}
+
+#[test]
+fn files_saved_by_other_programs_in_other_formats_get_a_save_as_message() {
+    for (fixture, msg) in [
+        (
+            "password-protected.xlsx",
+            "this workbook is password-protected",
+        ),
+        ("legacy.xls", "legacy .xls workbook"),
+        (
+            "libreoffice.ods",
+            "OpenDocument (.ods) spreadsheet; save it as .xlsx",
+        ),
+    ] {
+        let d = tempdir();
+        let p = d.path().join(fixture);
+        std::fs::copy(repo(&format!("tests/fixtures/bad/{fixture}")), &p).unwrap();
+        refused(&p, &[msg]);
+    }
+}
+
+#[test]
+fn zero_concurrency_and_a_headroom_of_150_percent_are_refused() {
+    let d = tempdir();
+    let p = book_with(
+        &d,
+        "b.xlsx",
+        team()
+            .set("Workloads", 2, 3, Some(n(0.0)))
+            .set("Assumptions", 3, 0, Some(s("vram_headroom")))
+            .set("Assumptions", 3, 1, Some(s("150%"))),
+    );
+    refused(
+        &p,
+        &[
+            "Workloads!D3: concurrency must be a whole number from 1 to 1000000, found 0",
+            "Assumptions!B4: vram_headroom must be a number from 0 to 1, found \"150%\"",
+        ],
+    );
+}
+
+#[test]
+fn unknown_precisions_are_refused_with_the_choices() {
+    let d = tempdir();
+    let p = book_with(
+        &d,
+        "b.xlsx",
+        team()
+            .set("Workloads", 0, 11, Some(s("precision")))
+            .set("Workloads", 1, 11, Some(s("fp64")))
+            .set("Workloads", 0, 12, Some(s("kv_precision")))
+            .set("Workloads", 2, 12, Some(s("int4"))),
+    );
+    refused(&p, &["Workloads!L2: precision must be one of fp32, fp16, bf16, fp8, int8, int4, found \"fp64\"", "Workloads!M3: kv_precision must be one of fp16, bf16, fp8, int8, found \"int4\""]);
+}
+
+#[test]
+fn a_row_with_values_but_no_name_is_refused() {
+    let d = tempdir();
+    let p = book_with(&d, "b.xlsx", team().set("Workloads", 2, 0, None));
+    refused(&p, &["Workloads!A3: the workload needs a name"]);
+}
+
+#[test]
+fn text_in_price_model_and_assumption_cells_is_refused() {
+    let d = tempdir();
+    let p = book_with(
+        &d,
+        "b.xlsx",
+        team()
+            .set("GPUs", 2, 2, Some(s("cheap")))
+            .set("Assumptions", 3, 0, Some(s("grad_checkpointing")))
+            .set("Assumptions", 3, 1, Some(n(5.0)))
+            .set("Assumptions", 4, 0, Some(s("currency")))
+            .set("Assumptions", 4, 1, Some(s("yuan dollars")))
+            .sheet(
+                "Models",
+                &["name", "params_b", "heads", "kv_heads"],
+                vec![vec![
+                    Some(s("MyModel")),
+                    Some(s("seven")),
+                    Some(n(8.0)),
+                    Some(n(16.0)),
+                ]],
+            ),
+    );
+    refused(
+        &p,
+        &[
+            "GPUs!C3: on_demand_hourly must be a number from 0 to 1000000000, found \"cheap\"",
+            "Assumptions!B4: grad_checkpointing must be yes or no, found 5",
+            "Assumptions!B5: currency must be a currency code such as CNY, USD or EUR, found \"yuan dollars\"",
+            "Models!B2: params_b must be a number > 0",
+            "Models!D2: kv_heads (16) cannot exceed heads (8)",
+        ],
+    );
+}
+
+#[test]
+fn duplicate_gpu_offers_are_refused() {
+    let d = tempdir();
+    let p = book_with(&d, "b.xlsx", team().set("GPUs", 2, 0, Some(s("RTX 4090"))));
+    refused(
+        &p,
+        &["GPUs!A3: the offer RTX 4090 @ seed is listed twice (first at GPUs!A2)"],
+    );
+}
+
+#[test]
+fn unknown_function_and_scope_in_formulas_are_refused() {
+    let d = tempdir();
+    let p = with_formulas(&d, &[("rnd", "random() * 2")]);
+    refused(
+        &p,
+        &[
+            "Formulas!B75 (rnd): unknown function `random`",
+            "allowed: if, min, max",
+        ],
+    );
+    let d = tempdir();
+    let mut book = team();
+    let mut rows: Vec<Vec<Option<V>>> = gpuplan::catalog::formulas()
+        .iter()
+        .map(|f| {
+            vec![
+                Some(s(&f.name)),
+                Some(s(&f.expression)),
+                Some(s(f.scope.key())),
+            ]
+        })
+        .collect();
+    rows[0][2] = Some(s("global"));
+    book = book.sheet("Formulas", &["name", "expression", "scope"], rows);
+    let p = book_with(&d, "f.xlsx", book);
+    refused(
+        &p,
+        &["Formulas!C2: scope must be candidate or portfolio, found \"global\""],
+    );
+}
+
+#[test]
+fn set_of_an_unknown_workload_or_column_is_refused() {
+    let d = tempdir();
+    team().write(&d.path().join("b.xlsx"));
+    gpuplan(
+        d.path(),
+        &["calc", "b.xlsx", "--set", "nobody.concurrency=3"],
+    )
+    .fails_with(
+        2,
+        &["--set nobody.concurrency=3: there is no workload named \"nobody\""],
+    );
+    gpuplan(
+        d.path(),
+        &["calc", "b.xlsx", "--set", "qa-api.concurency=3"],
+    )
+    .fails_with(
+        2,
+        &["`concurency` is not a workload column; did you mean concurrency?"],
+    );
+    gpuplan(d.path(), &["calc", "b.xlsx", "--set", "safety_margin=lots"]).fails_with(
+        2,
+        &["--set safety_margin=lots: safety_margin must be a number from 0 to 10"],
+    );
+    let left: Vec<_> = std::fs::read_dir(d.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(left.len(), 1);
+}
+
+#[test]
+fn a_workloads_sheet_of_200000_rows_is_refused_at_the_row_cap() {
+    let d = tempdir();
+    let p = d.path().join("long.xlsx");
+    let mut wb = rust_xlsxwriter::Workbook::new();
+    let ws = wb.add_worksheet_with_constant_memory().unwrap();
+    ws.set_name("Workloads").unwrap();
+    ws.write_string(0, 0, "name").unwrap();
+    ws.write_string(0, 1, "kind").unwrap();
+    for r in 1..=200_000u32 {
+        ws.write_string(r, 0, format!("w{r}")).unwrap();
+        ws.write_string(r, 1, "batch").unwrap();
+    }
+    wb.save(&p).unwrap();
+    refused(&p, &["Workloads!A100001: a value this far out is beyond what gpuplan reads (at most 100000 rows"]);
+}
+
+/// Every hostile file is refused under a 1 GiB address-space limit: an attempt at a huge
+/// allocation fails the run (and this test) instead of exhausting the machine.
+#[test]
+fn hostile_files_are_refused_under_a_memory_limit() {
+    if std::process::Command::new("prlimit")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        assert!(
+            std::env::var("CI").is_err(),
+            "CI needs prlimit (util-linux)"
+        );
+        return;
+    }
+    let d = tempdir();
+    // The far cell, the shared-strings lie and the deep formula, built as in the tests above.
+    let far = d.path().join("far.xlsx");
+    let mut wb = rust_xlsxwriter::Workbook::new();
+    let ws = wb.add_worksheet();
+    ws.set_name("Workloads").unwrap();
+    ws.write_string(0, 0, "name").unwrap();
+    ws.write_string(1_048_575, 16_383, "far").unwrap();
+    wb.save(&far).unwrap();
+    let deep = with_formulas(&d, &[("hostile", "PLACEHOLDER_EXPRESSION")]);
+    patch(
+        &deep,
+        "xl/sharedStrings.xml",
+        "PLACEHOLDER_EXPRESSION",
+        &format!("{}1{}", "(".repeat(100_000), ")".repeat(100_000)),
+    );
+    for p in [far, deep] {
+        let out = std::process::Command::new("prlimit")
+            .arg(format!("--as={}", 1u64 << 30))
+            .arg(env!("CARGO_BIN_EXE_gpuplan"))
+            .arg("check")
+            .arg(&p)
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
 }

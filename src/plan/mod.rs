@@ -633,9 +633,10 @@ fn parallel_map<T: Sync, R: Send>(
             .chunks(chunk)
             .map(|c| s.spawn(|| c.iter().map(&f).collect::<Vec<R>>()))
             .collect();
+        // A worker's panic is a bug: carry it to the caller rather than lose its results.
         handles
             .into_iter()
-            .flat_map(|h| h.join().unwrap_or_default())
+            .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
             .collect()
     })
 }

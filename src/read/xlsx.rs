@@ -87,11 +87,20 @@ pub fn open_bytes(path: &Path, bytes: Vec<u8>) -> Result<Workbook, Error> {
         ));
     }
     if bytes.starts_with(&[0xD0, 0xCF, 0x11, 0xE0]) {
-        return Err(unreadable(
-            path,
-            "this is a legacy .xls workbook or a password-protected .xlsx (both are OLE containers); \
-             open it in Excel or LibreOffice and save it as .xlsx without a password",
-        ));
+        // An OLE container: an encrypted OOXML package holds an "EncryptionInfo" stream (named in
+        // UTF-16 in the directory), a legacy workbook a "Workbook" or "Book" stream.
+        let utf16 =
+            |name: &str| -> Vec<u8> { name.encode_utf16().flat_map(u16::to_le_bytes).collect() };
+        let has = |name: &str| {
+            let needle = utf16(name);
+            bytes.windows(needle.len()).any(|w| w == needle.as_slice())
+        };
+        let reason = if has("EncryptionInfo") {
+            "this workbook is password-protected (encrypted); open it in Excel or LibreOffice, remove the password (File → Info → Protect Workbook, or Save As without a password) and save it as .xlsx"
+        } else {
+            "this is a legacy .xls workbook (Excel 97–2003); open it in Excel or LibreOffice and save it as .xlsx"
+        };
+        return Err(unreadable(path, reason));
     }
     if !bytes.starts_with(b"PK\x03\x04") {
         let looks_like_text = bytes

@@ -3,10 +3,12 @@
 //! dependencies; evaluation then runs over a flat array of values with no name lookups.
 
 mod compile;
+mod excel;
 mod reference;
 mod vm;
 
 pub use compile::{check_shape, MAX_DEPTH, MAX_LEN};
+pub use excel::{excel_number, to_excel, variables};
 pub use reference::reference_eval;
 pub use vm::Scratch;
 

@@ -156,6 +156,9 @@ pub struct Chosen {
     pub egress_cost: f64,
     pub tco: f64,
     pub advice: Advice,
+    /// The candidate's input values (aligned with `Plan::inputs`), for the live formulas.
+    #[serde(skip)]
+    pub inputs: Vec<f64>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -168,6 +171,8 @@ pub struct WorkloadPlan {
 #[derive(Debug, Clone, Serialize)]
 pub struct Plan {
     pub input: Input,
+    /// The inputs of candidate formulas (workload, model, GPU and assumption values).
+    pub inputs: Vec<FormulaColumn>,
     pub columns: Vec<FormulaColumn>,
     /// Parallel to `input.workloads`.
     pub workloads: Vec<WorkloadPlan>,
@@ -343,6 +348,15 @@ impl Engine {
                 ),
             )
         })
+    }
+
+    /// The input values of one candidate, without evaluating it.
+    pub fn input_values(&self, input: &Input, w: &Workload, offer: usize) -> Vec<f64> {
+        let mut values = self.base_values(input, w);
+        self.gpu_slots
+            .bind(&input.gpus[offer], offer, w, &mut values);
+        values.truncate(self.candidate.inputs());
+        values
     }
 
     /// The workload's base values: assumptions and workload inputs (GPU inputs come per offer).
@@ -701,7 +715,10 @@ pub fn plan_with(input: Input, engine: &Engine, opts: &Options) -> Result<Plan> 
                 ),
             ));
         }
-        let chosen = choose(&e.candidates, &e.best, &keys, monthly_min);
+        let mut chosen = choose(&e.candidates, &e.best, &keys, monthly_min);
+        if let Some(c) = chosen.as_mut() {
+            c.inputs = engine.input_values(&input, w, e.candidates[c.candidate].offer);
+        }
         match &chosen {
             Some(c) => chosen_warnings(
                 w,
@@ -770,8 +787,16 @@ pub fn plan_with(input: Input, engine: &Engine, opts: &Options) -> Result<Plan> 
 
     let totals = portfolio(engine, &input, &workloads, &columns)?;
     let plan_s = started.elapsed().as_secs_f64();
+    let inputs = (0..p.inputs())
+        .map(|i| FormulaColumn {
+            name: p.name(i).to_string(),
+            unit: String::new(),
+            is_bool: p.ty(i) == Ty::Bool,
+        })
+        .collect();
     Ok(Plan {
         input,
+        inputs,
         columns,
         workloads,
         totals,
@@ -884,6 +909,7 @@ fn choose(
             mode,
             next,
         },
+        inputs: Vec::new(),
     })
 }
 

@@ -55,7 +55,15 @@ impl Override {
 
 /// Reads and validates a workbook.
 pub fn read(path: &Path, overrides: &[Override]) -> Result<Input> {
-    let mut wb = xlsx::open(path)?;
+    read_workbook(path, xlsx::open(path)?, overrides)
+}
+
+/// As [`read`], on the bytes of a file; `path` names it in messages.
+pub fn read_bytes(path: &Path, bytes: Vec<u8>, overrides: &[Override]) -> Result<Input> {
+    read_workbook(path, xlsx::open_bytes(path, bytes)?, overrides)
+}
+
+fn read_workbook(path: &Path, mut wb: xlsx::Workbook, overrides: &[Override]) -> Result<Input> {
     let names = wb.sheet_names().to_vec();
     let find = |english: &str| -> Option<String> {
         let (en, zh) = catalog::SHEETS

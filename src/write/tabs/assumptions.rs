@@ -6,7 +6,7 @@ use crate::model::{Source, Value};
 use crate::write::style::{header, number, text};
 use rust_xlsxwriter::{Worksheet, XlsxError};
 
-pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<(), XlsxError> {
+pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &super::live::Live) -> Result<(), XlsxError> {
     let s = &cx.s;
     header(
         ws,
@@ -70,13 +70,21 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<(), XlsxError> {
                 .map_or(a.note.as_str(), |d| d.note.as_str()),
             _ => a.note.as_str(),
         };
-        text(ws, r, 4, note, &s.text)?;
+        text(
+            ws,
+            r,
+            4,
+            cx.yes_no(live.is_editable_assumption(&a.key)),
+            &s.text,
+        )?;
+        text(ws, r, 5, note, &s.text)?;
     }
     ws.set_column_width(0, 26)?;
     ws.set_column_width(1, 12)?;
     ws.set_column_width(2, 14)?;
     ws.set_column_width(3, 16)?;
-    ws.set_column_width(4, 100)?;
+    ws.set_column_width(4, 8)?;
+    ws.set_column_width(5, 100)?;
     ws.set_freeze_panes(1, 0)?;
     Ok(())
 }

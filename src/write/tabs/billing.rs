@@ -1,7 +1,9 @@
 //! Billing: per workload the monthly GPU cost of every mode on the chosen offer, the cheapest
 //! highlighted; blank where the mode is not offered or not allowed.
 
-use super::{heads, Ctx};
+use super::live::cell;
+use super::plan_tab::{self, live_cell};
+use super::{heads, Ctx, Tab};
 use crate::plan::Mode;
 use crate::write::style::{header, number, text};
 use rust_xlsxwriter::{ConditionalFormatFormula, Worksheet, XlsxError};
@@ -68,13 +70,28 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<(), XlsxError> {
             continue;
         };
         text(ws, r, 1, &plan.input.gpus[c.offer].label(), &s.text)?;
+        // Live: each mode's cost is the Plan tab's formula cell for this workload.
+        let plan_sheet = cx.sheet(Tab::Plan);
         for (k, m) in Mode::ALL.iter().enumerate() {
             if let Some(v) = c.cost(*m) {
-                number(ws, r, 2 + k as u16, v, &s.money)?;
+                let at = cell(
+                    Some(plan_sheet),
+                    r,
+                    plan_tab::column(&format!("cost_{}", m.key())),
+                );
+                live_cell(ws, r, 2 + k as u16, Ok(at), v, &s.money, cx)?;
             }
         }
         text(ws, r, 7, ch.mode.label(cx.zh), &s.bold)?;
-        number(ws, r, 8, ch.gpu_cost, &s.money_bold)?;
+        live_cell(
+            ws,
+            r,
+            8,
+            Ok(cell(Some(plan_sheet), r, plan_tab::column("gpu_cost"))),
+            ch.gpu_cost,
+            &s.money_bold,
+            cx,
+        )?;
         if let Some((m, ratio)) = ch.advice.next {
             text(ws, r, 9, m.label(cx.zh), &s.text)?;
             number(ws, r, 10, ratio, &s.number)?;

@@ -5,6 +5,7 @@ mod assumptions;
 mod billing;
 mod candidates;
 mod formulas;
+mod live;
 mod memory;
 mod plan_tab;
 mod summary;
@@ -197,6 +198,8 @@ pub fn workbook(
             .set_author("gpuplan")
             .set_creation_datetime(creation),
     );
+    let live = live::Live::new(&cx, Tab::Assumptions.name(zh));
+    let layout = tco::Layout::new(&cx);
     for tab in Tab::ALL {
         // The Candidates tab can be large: streamed to a temporary file instead of held in memory.
         let ws = if tab == Tab::Candidates {
@@ -206,13 +209,13 @@ pub fn workbook(
         };
         ws.set_name(tab.name(zh))?;
         match tab {
-            Tab::Summary => summary::write(ws, &cx)?,
-            Tab::Plan => plan_tab::write(ws, &cx)?,
+            Tab::Summary => summary::write(ws, &cx, &layout)?,
+            Tab::Plan => plan_tab::write(ws, &cx, &live)?,
             Tab::Memory => memory::write(ws, &cx)?,
             Tab::Billing => billing::write(ws, &cx)?,
             Tab::Candidates => candidates::write(ws, &cx)?,
-            Tab::Tco => tco::write(ws, &cx)?,
-            Tab::Assumptions => assumptions::write(ws, &cx)?,
+            Tab::Tco => tco::write(ws, &cx, &live, &layout)?,
+            Tab::Assumptions => assumptions::write(ws, &cx, &live)?,
             Tab::Formulas => formulas::write(ws, &cx)?,
             Tab::Warnings => warnings::write(ws, &cx)?,
         }

@@ -1,168 +1,291 @@
 //! Plan: per workload the chosen candidate's sizing — memory, concurrency, replicas,
-//! redundancy, instances, GPUs, utilization, billing mode — and the advice in the seeds' terms.
+//! redundancy, instances, GPUs, utilization — then its billing inputs (prices and terms, editable)
+//! and the monthly costs as live Excel formulas over them, and the advice in the seeds' terms.
 
+use super::live::{cell, result, Live, ROW_INPUTS};
 use super::{heads, Ctx};
+use crate::plan::Mode;
 use crate::write::style::{header, number, text};
-use rust_xlsxwriter::{Worksheet, XlsxError};
+use rust_xlsxwriter::{Format, Formula, Note, Worksheet, XlsxError};
 
-pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<(), XlsxError> {
+/// The columns, in order: key (a formula or input name, or a label), English and Chinese
+/// headers and notes.
+pub const COLUMNS: [[&str; 5]; 37] = [
+    ["name", "Workload", "负载", "The workload's name.", "负载名称。"],
+    ["kind", "Kind", "类型", "What it does.", "任务类型。"],
+    ["model", "Model", "模型", "The model as resolved (a ~ marks a guessed architecture).", "解析后的模型（~ 表示架构为推测）。"],
+    ["gpu", "GPU", "GPU", "The chosen GPU offer.", "选中的 GPU 报价。"],
+    ["required_vram_gib", "Required memory (GiB)", "所需显存(GiB)", "Peak memory of one replica plus the headroom (vram_headroom).", "单副本峰值显存加余量。"],
+    ["replica_vram_gib", "Replica memory (GiB)", "副本显存(GiB)", "Memory of the GPUs of one replica.", "单副本所有 GPU 的显存。"],
+    ["concurrency_per_replica", "Concurrency per replica", "单副本并发", "Concurrent requests one replica serves (memory and latency goal).", "单副本可服务的并发请求数（受显存与时延目标限制）。"],
+    ["replicas", "Replicas", "副本数", "Replicas for the peak concurrency and target throughput, before redundancy.", "满足峰值并发与目标吞吐的副本数（未含冗余）。"],
+    ["redundancy_used", "Redundancy", "冗余", "Extra share of instances (rounded up).", "冗余比例（向上取整）。"],
+    ["instances", "Instances", "实例数", "ceil(replicas × (1 + redundancy)).", "ceil(副本数 × (1 + 冗余))。"],
+    ["gpus_per_replica", "GPUs per replica", "单副本 GPU", "A power of two (tensor parallel), at most max_gpus.", "2 的幂（张量并行），不超过 max_gpus。"],
+    ["gpus_total", "GPUs", "GPU 数", "Instances × GPUs per replica.", "实例数 × 单副本 GPU 数。"],
+    ["run_hours", "Hours per month", "每月小时", "Hours each instance runs per month.", "每个实例每月运行小时数。"],
+    ["utilization", "Utilization", "利用率", "Hours ÷ hours in the month.", "运行小时 ÷ 当月小时数。"],
+    ["mode", "Billing mode", "计费方式", "The cheapest allowed mode when planned. It stays the plan's choice when prices are edited; the Billing tab shows if another becomes cheaper.", "规划时最便宜的可用方式；修改价格后仍按此方式计费，计费对比页可看其他方式。"],
+    ["price_on_demand", "On-demand price per GPU-hour", "按量单价(每卡每小时)", "Editable: the costs to the right recompute.", "可修改：右侧费用自动重算。"],
+    ["price_monthly", "Monthly price per GPU", "包月单价(每卡)", "Editable.", "可修改。"],
+    ["price_spot", "Spot price per GPU-hour", "竞价单价(每卡每小时)", "Editable.", "可修改。"],
+    ["price_reserved", "Reserved price per GPU-month", "预留单价(每卡每月)", "Editable.", "可修改。"],
+    ["billing_granularity_min", "Billing granularity (min)", "计费粒度(分钟)", "Editable: on-demand time is billed up to the next multiple.", "可修改：按量时长按此向上取整。"],
+    ["min_rental_min", "Minimum rental (min)", "最小起租(分钟)", "Editable: least minutes billed per start.", "可修改：每次启动最少计费分钟。"],
+    ["runs_per_month", "Runs per month", "每月启动次数", "Starts per month (each pays a cold start).", "每月启动次数（每次有冷启动）。"],
+    ["storage_gb", "Storage (GB)", "存储(GB)", "GB kept in cloud storage.", "云存储 GB。"],
+    ["egress_gb", "Egress (GB)", "出口流量(GB)", "GB transferred out per month.", "每月出口流量 GB。"],
+    ["cost_on_demand", "On-demand cost", "按量费用", "Live formula: the Formulas sheet's cost_on_demand over this row and the Assumptions tab.", "实时公式：公式表 cost_on_demand。"],
+    ["cost_monthly", "Monthly cost", "包月费用", "Live formula: cost_monthly.", "实时公式：cost_monthly。"],
+    ["cost_spot", "Spot cost", "竞价费用", "Live formula: cost_spot; blank where spot is not allowed.", "实时公式：cost_spot；不允许时为空。"],
+    ["cost_reserved", "Reserved cost", "预留费用", "Live formula: cost_reserved.", "实时公式：cost_reserved。"],
+    ["cost_mixed", "Base + burst cost", "保底+弹性费用", "Live formula: cost_mixed.", "实时公式：cost_mixed。"],
+    ["cold_start_cost", "Of which cold starts", "其中冷启动", "Of the chosen mode's cost, what pays for cold starts and billing rounding.", "所选方式费用中冷启动与取整的部分。"],
+    ["rework_cost", "Of which spot rework", "其中竞价重跑", "Of the chosen mode's cost, the hours re-done after preemptions.", "所选方式费用中竞价回收重跑的部分。"],
+    ["gpu_cost", "GPU cost", "GPU 费用", "The chosen mode's cost.", "所选方式的费用。"],
+    ["storage_cost", "Storage cost", "存储费用", "Live formula: storage_cost.", "实时公式：storage_cost。"],
+    ["egress_cost", "Egress cost", "流量费用", "Live formula: egress_cost.", "实时公式：egress_cost。"],
+    ["tco", "Monthly TCO", "月度总成本", "GPU + storage + egress, per month.", "GPU + 存储 + 流量，每月。"],
+    ["advice", "Advice", "建议", "Utilization, the rule of thumb, and the saving against the next best mode, when planned.", "利用率、经验法则，以及相对次优方案的节省（规划时）。"],
+    ["notes", "Notes", "备注", "From the Workloads sheet.", "来自负载表。"],
+];
+
+/// The column of a key.
+pub fn column(key: &str) -> u16 {
+    COLUMNS.iter().position(|c| c[0] == key).unwrap_or(0) as u16
+}
+
+/// Writes a live formula with its cached result, or the value with a note if it cannot be
+/// translated.
+#[allow(clippy::too_many_arguments)]
+pub fn live_cell(
+    ws: &mut Worksheet,
+    row: u32,
+    col: u16,
+    formula: Result<String, String>,
+    value: f64,
+    fmt: &Format,
+    cx: &Ctx,
+) -> Result<(), XlsxError> {
+    match formula {
+        Ok(body) => {
+            ws.write_formula_with_format(
+                row,
+                col,
+                Formula::new(format!("={body}")).set_result(result(value)),
+                fmt,
+            )?;
+        }
+        Err(why) => {
+            number(ws, row, col, value, fmt)?;
+            let note = Note::new(format!(
+                "{}: {why}",
+                cx.t(
+                    "Written as a value: no Excel translation",
+                    "以数值写入：无法转换为 Excel 公式"
+                )
+            ))
+            .set_author("gpuplan");
+            ws.insert_note(row, col, &note)?;
+        }
+    }
+    Ok(())
+}
+
+pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &Live) -> Result<(), XlsxError> {
     let s = &cx.s;
     let plan = cx.plan;
-    header(
-        ws,
-        0,
-        &heads(
-            cx,
-            &[
-                ["Workload", "负载", "The workload's name.", "负载名称。"],
-                ["Kind", "类型", "What it does.", "任务类型。"],
-                [
-                    "Model",
-                    "模型",
-                    "The model as resolved (a ~ marks a guessed architecture).",
-                    "解析后的模型（~ 表示架构为推测）。",
-                ],
-                ["GPU", "GPU", "The chosen GPU offer.", "选中的 GPU 报价。"],
-                [
-                    "Required memory (GiB)",
-                    "所需显存(GiB)",
-                    "Peak memory of one replica plus the headroom (vram_headroom).",
-                    "单副本峰值显存加余量。",
-                ],
-                [
-                    "Replica memory (GiB)",
-                    "副本显存(GiB)",
-                    "Memory of the GPUs of one replica.",
-                    "单副本所有 GPU 的显存。",
-                ],
-                [
-                    "Concurrency per replica",
-                    "单副本并发",
-                    "Concurrent requests one replica serves (memory and latency goal).",
-                    "单副本可服务的并发请求数（受显存与时延目标限制）。",
-                ],
-                [
-                    "Replicas",
-                    "副本数",
-                    "Replicas for the peak concurrency and target throughput, before redundancy.",
-                    "满足峰值并发与目标吞吐的副本数（未含冗余）。",
-                ],
-                [
-                    "Redundancy",
-                    "冗余",
-                    "Extra share of instances (rounded up).",
-                    "冗余比例（向上取整）。",
-                ],
-                [
-                    "Instances",
-                    "实例数",
-                    "ceil(replicas × (1 + redundancy)).",
-                    "ceil(副本数 × (1 + 冗余))。",
-                ],
-                [
-                    "GPUs per replica",
-                    "单副本 GPU",
-                    "A power of two (tensor parallel), at most max_gpus.",
-                    "2 的幂（张量并行），不超过 max_gpus。",
-                ],
-                [
-                    "GPUs",
-                    "GPU 数",
-                    "Instances × GPUs per replica.",
-                    "实例数 × 单副本 GPU 数。",
-                ],
-                [
-                    "Hours per month",
-                    "每月小时",
-                    "Hours each instance runs per month.",
-                    "每个实例每月运行小时数。",
-                ],
-                [
-                    "Utilization",
-                    "利用率",
-                    "Hours ÷ hours in the month.",
-                    "运行小时 ÷ 当月小时数。",
-                ],
-                [
-                    "Billing mode",
-                    "计费方式",
-                    "The cheapest allowed mode.",
-                    "最便宜的可用计费方式。",
-                ],
-                [
-                    "Monthly TCO",
-                    "月度总成本",
-                    "GPU + storage + egress, per month.",
-                    "GPU + 存储 + 流量，每月。",
-                ],
-                [
-                    "Advice",
-                    "建议",
-                    "Utilization, the rule of thumb, and the saving against the next best mode.",
-                    "利用率、经验法则，以及相对次优方案的节省。",
-                ],
-                ["Notes", "备注", "From the Workloads sheet.", "来自负载表。"],
-            ],
-        ),
-        s,
-    )?;
+    let cols: Vec<[&str; 4]> = COLUMNS.iter().map(|c| [c[1], c[2], c[3], c[4]]).collect();
+    header(ws, 0, &heads(cx, &cols), s)?;
+    let fmt_of = |key: &str| -> &Format {
+        match key {
+            "required_vram_gib" | "replica_vram_gib" => &s.gib,
+            "redundancy_used" | "utilization" => &s.pct,
+            "concurrency_per_replica"
+            | "replicas"
+            | "instances"
+            | "gpus_per_replica"
+            | "gpus_total"
+            | "runs_per_month" => &s.integer,
+            k if k.starts_with("price_")
+                || k.starts_with("cost_")
+                || k.ends_with("_cost")
+                || k == "tco" =>
+            {
+                &s.money
+            }
+            _ => &s.number,
+        }
+    };
     for (i, w) in plan.input.workloads.iter().enumerate() {
         let r = i as u32 + 1;
-        text(ws, r, 0, &w.name, &s.text)?;
+        text(ws, r, column("name"), &w.name, &s.text)?;
         text(
             ws,
             r,
-            1,
+            column("kind"),
             if cx.zh { w.kind.zh() } else { w.kind.key() },
             &s.text,
         )?;
         text(
             ws,
             r,
-            2,
+            column("model"),
             w.model.as_ref().map_or("", |m| m.name.as_str()),
             &s.text,
         )?;
-        match cx.chosen(i) {
-            Some((c, ch)) => {
-                text(ws, r, 3, &plan.input.gpus[c.offer].label(), &s.text)?;
-                let cols: [(&str, &rust_xlsxwriter::Format); 10] = [
-                    ("required_vram_gib", &s.gib),
-                    ("replica_vram_gib", &s.gib),
-                    ("concurrency_per_replica", &s.integer),
-                    ("replicas", &s.integer),
-                    ("redundancy_used", &s.pct),
-                    ("instances", &s.integer),
-                    ("gpus_per_replica", &s.integer),
-                    ("gpus_total", &s.integer),
-                    ("run_hours", &s.number),
-                    ("utilization", &s.pct),
-                ];
-                for (k, (name, f)) in cols.iter().enumerate() {
-                    number(ws, r, 4 + k as u16, cx.value(c, name), f)?;
-                }
-                text(ws, r, 14, ch.mode.label(cx.zh), &s.text)?;
-                number(ws, r, 15, ch.tco, &s.money)?;
-                text(ws, r, 16, &ch.advice.text(cx.zh), &s.text)?;
-            }
-            None => {
-                text(ws, r, 3, cx.t("unplanned", "未规划"), &s.bad)?;
-                let why = plan
-                    .warnings
-                    .iter()
-                    .find(|x| x.location == w.cell.to_string() && x.message.contains("unplanned"))
-                    .map_or("", |x| x.message.as_str());
-                text(ws, r, 16, why, &s.text)?;
+        text(ws, r, column("notes"), &w.notes, &s.text)?;
+        let Some((c, ch)) = cx.chosen(i) else {
+            text(ws, r, column("gpu"), cx.t("unplanned", "未规划"), &s.bad)?;
+            let why = plan
+                .warnings
+                .iter()
+                .find(|x| x.location == w.cell.to_string() && x.message.contains("unplanned"))
+                .map_or("", |x| x.message.as_str());
+            text(ws, r, column("advice"), why, &s.text)?;
+            continue;
+        };
+        let offer = &plan.input.gpus[c.offer];
+        text(ws, r, column("gpu"), &offer.label(), &s.text)?;
+        text(ws, r, column("mode"), ch.mode.label(cx.zh), &s.text)?;
+        text(ws, r, column("advice"), &ch.advice.text(cx.zh), &s.text)?;
+
+        let input_value = |name: &str| -> Option<f64> {
+            plan.inputs
+                .iter()
+                .position(|x| x.name == name)
+                .and_then(|k| ch.inputs.get(k).copied())
+        };
+        let value =
+            |name: &str| -> Option<f64> { plan.value(c, name).or_else(|| input_value(name)) };
+        // Row inputs: the offer's prices and terms (blank where not offered), and quantities.
+        let prices = [
+            offer.on_demand_hourly,
+            offer.monthly,
+            offer.spot_hourly,
+            offer.reserved_monthly,
+            Some(offer.billing_granularity_min),
+            Some(offer.min_rental_min),
+        ];
+        for (key, v) in ROW_INPUTS.iter().zip(prices) {
+            if let Some(v) = v {
+                number(ws, r, column(key), v, fmt_of(key))?;
             }
         }
-        text(ws, r, 17, &w.notes, &s.text)?;
+        for key in ["runs_per_month", "storage_gb", "egress_gb"] {
+            number(
+                ws,
+                r,
+                column(key),
+                input_value(key).unwrap_or(0.0),
+                fmt_of(key),
+            )?;
+        }
+        let in_row = |v: &str| -> Option<String> {
+            let at = COLUMNS.iter().position(|c| c[0] == v)? as u16;
+            // Row inputs, and the sizing columns (values, or formulas of their own).
+            let usable = ROW_INPUTS.contains(&v)
+                || ["runs_per_month", "storage_gb", "egress_gb"].contains(&v)
+                || (4..=13).contains(&at);
+            usable.then(|| cell(None, r, at))
+        };
+        // Sizing: values, or live formulas where they depend on editable figures.
+        for key in COLUMNS[4..=13].iter().map(|c| c[0]) {
+            let v = value(key).unwrap_or(0.0);
+            if live.is_live(key) {
+                live_cell(
+                    ws,
+                    r,
+                    column(key),
+                    live.candidate(key, &in_row, &value),
+                    v,
+                    fmt_of(key),
+                    cx,
+                )?;
+            } else {
+                number(ws, r, column(key), v, fmt_of(key))?;
+            }
+        }
+        // Costs of every offered and allowed mode.
+        for m in Mode::ALL {
+            let key = format!("cost_{}", m.key());
+            if let Some(v) = c.cost(m) {
+                live_cell(
+                    ws,
+                    r,
+                    column(&key),
+                    live.candidate(&key, &in_row, &value),
+                    v,
+                    &s.money,
+                    cx,
+                )?;
+            }
+        }
+        let hidden = |mode: Mode| match mode {
+            Mode::OnDemand => Some("cold_start_cost_on_demand"),
+            Mode::Mixed => Some("cold_start_cost_mixed"),
+            Mode::Spot => Some("rework_cost_spot"),
+            _ => None,
+        };
+        let (cold_col, rework_col) = (column("cold_start_cost"), column("rework_cost"));
+        let hidden_formula = hidden(ch.mode).filter(|h| plan.column(h).is_some());
+        for (col, is_rework, v) in [
+            (cold_col, false, ch.cold_start_cost),
+            (rework_col, true, ch.rework_cost),
+        ] {
+            match hidden_formula {
+                Some(h) if (ch.mode == Mode::Spot) == is_rework => live_cell(
+                    ws,
+                    r,
+                    col,
+                    live.candidate(h, &in_row, &value),
+                    v,
+                    &s.money,
+                    cx,
+                )?,
+                _ => number(ws, r, col, 0.0, &s.money)?,
+            }
+        }
+        let chosen_cost = cell(None, r, column(&format!("cost_{}", ch.mode.key())));
+        live_cell(
+            ws,
+            r,
+            column("gpu_cost"),
+            Ok(chosen_cost),
+            ch.gpu_cost,
+            &s.money_bold,
+            cx,
+        )?;
+        for key in ["storage_cost", "egress_cost"] {
+            let v = value(key).unwrap_or(0.0);
+            live_cell(
+                ws,
+                r,
+                column(key),
+                live.candidate(key, &in_row, &value),
+                v,
+                &s.money,
+                cx,
+            )?;
+        }
+        let tco = format!(
+            "{}+{}+{}",
+            cell(None, r, column("gpu_cost")),
+            cell(None, r, column("storage_cost")),
+            cell(None, r, column("egress_cost"))
+        );
+        live_cell(ws, r, column("tco"), Ok(tco), ch.tco, &s.money_bold, cx)?;
     }
-    let widths = [
-        22.0, 12.0, 22.0, 22.0, 12.0, 12.0, 12.0, 10.0, 11.0, 10.0, 11.0, 9.0, 10.0, 11.0, 16.0,
-        14.0, 90.0, 40.0,
-    ];
-    for (c, w) in widths.iter().enumerate() {
-        ws.set_column_width(c as u16, *w)?;
+    for (c, key) in COLUMNS.iter().map(|c| c[0]).enumerate() {
+        let w = match key {
+            "name" | "model" | "gpu" => 22.0,
+            "kind" => 12.0,
+            "advice" => 90.0,
+            "notes" => 40.0,
+            "mode" => 16.0,
+            _ => 13.0,
+        };
+        ws.set_column_width(c as u16, w)?;
     }
     ws.set_freeze_panes(1, 1)?;
     Ok(())

@@ -1,12 +1,15 @@
 //! Summary: the answer first — the monthly budget with and without the safety margin, the cost
 //! per category, one row per workload, and charts of cost by workload, by category and by mode.
 
+use super::live::cell;
+use super::plan_tab::{self, live_cell};
+use super::tco::{plan_sum, Layout};
 use super::{heads, Category, Ctx, Tab};
 use crate::model::format_number;
 use crate::write::style::{header, money_format, number, text};
 use rust_xlsxwriter::{Chart, ChartLegendPosition, ChartType, Worksheet, XlsxError};
 
-pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<(), XlsxError> {
+pub fn write(ws: &mut Worksheet, cx: &Ctx, layout: &Layout) -> Result<(), XlsxError> {
     let s = &cx.s;
     let plan = cx.plan;
     let sheet = cx.sheet(Tab::Summary);
@@ -68,17 +71,53 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<(), XlsxError> {
         s,
     )?;
     let first_cat = row + 1;
+    let tco_sheet = cx.sheet(Tab::Tco);
+    let sum = |key: &str| plan_sum(cx, key).unwrap_or_else(|| "0".to_string());
     for c in Category::ALL {
         row += 1;
         text(ws, row, 0, c.label(cx.zh), &s.text)?;
-        number(ws, row, 1, c.total(plan), &s.money)?;
+        // Live: sums over the Plan tab's cost columns, and the TCO tab's portfolio lines.
+        let f = match c {
+            Category::GpuTime => format!(
+                "{}-{}-{}",
+                sum("gpu_cost"),
+                sum("cold_start_cost"),
+                sum("rework_cost")
+            ),
+            Category::ColdStart => sum("cold_start_cost"),
+            Category::SpotRework => sum("rework_cost"),
+            Category::Storage => sum("storage_cost"),
+            Category::Egress => sum("egress_cost"),
+            Category::TrialReserve | Category::Ops => {
+                let name = if c == Category::TrialReserve {
+                    "trial_reserve_cost"
+                } else {
+                    "ops_cost"
+                };
+                let r = layout
+                    .portfolio
+                    .iter()
+                    .find(|(n, _)| n == name)
+                    .map_or(layout.total, |(_, r)| *r);
+                layout.amount(tco_sheet, r)
+            }
+        };
+        live_cell(ws, row, 1, Ok(f), c.total(plan), &s.money, cx)?;
     }
     let last_cat = row;
     let t = |n: &str| plan.total(n).unwrap_or(0.0);
     let margin = cx.plan.input.assumptions.number("safety_margin", 0.0);
     row += 1;
     text(ws, row, 0, cx.t("Total", "合计"), &s.bold)?;
-    number(ws, row, 1, t("total"), &s.money_bold)?;
+    live_cell(
+        ws,
+        row,
+        1,
+        Ok(layout.amount(tco_sheet, layout.total)),
+        t("total"),
+        &s.money_bold,
+        cx,
+    )?;
     row += 1;
     let m = format!(
         "{} ({}%)",
@@ -86,7 +125,15 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<(), XlsxError> {
         format_number((margin * 100.0 * 100.0).round() / 100.0)
     );
     text(ws, row, 0, &m, &s.text)?;
-    number(ws, row, 1, t("total_with_margin") - t("total"), &s.money)?;
+    live_cell(
+        ws,
+        row,
+        1,
+        Ok(layout.amount(tco_sheet, layout.margin)),
+        t("total_with_margin") - t("total"),
+        &s.money,
+        cx,
+    )?;
     row += 1;
     text(
         ws,
@@ -95,7 +142,15 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<(), XlsxError> {
         cx.t("Budget: total with safety margin", "预算：含安全边际总计"),
         &s.bold,
     )?;
-    number(ws, row, 1, t("total_with_margin"), &s.money_total)?;
+    live_cell(
+        ws,
+        row,
+        1,
+        Ok(layout.amount(tco_sheet, layout.with_margin)),
+        t("total_with_margin"),
+        &s.money_total,
+        cx,
+    )?;
     ws.set_row_height(row, 22)?;
 
     // One row per workload.
@@ -160,6 +215,7 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<(), XlsxError> {
         .filter_map(|w| cx.chosen(w))
         .map(|(_, ch)| ch.tco)
         .sum();
+    let n = plan.workloads.len() as u32;
     for (i, w) in plan.input.workloads.iter().enumerate() {
         row += 1;
         text(ws, row, 0, &w.name, &s.text)?;
@@ -176,13 +232,25 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<(), XlsxError> {
                 number(ws, row, 3, cx.value(c, "gpus_total"), &s.integer)?;
                 number(ws, row, 4, cx.value(c, "instances"), &s.integer)?;
                 text(ws, row, 5, ch.mode.label(cx.zh), &s.text)?;
-                number(ws, row, 6, ch.tco, &s.money)?;
-                number(
+                let at = cell(
+                    Some(cx.sheet(Tab::Plan)),
+                    i as u32 + 1,
+                    plan_tab::column("tco"),
+                );
+                live_cell(ws, row, 6, Ok(at), ch.tco, &s.money, cx)?;
+                let share = format!(
+                    "IF(SUM({r})=0,0,{}/SUM({r}))",
+                    cell(None, row, 6),
+                    r = format!("$G${}:$G${}", first_w + 1, first_w + n)
+                );
+                live_cell(
                     ws,
                     row,
                     7,
+                    Ok(share),
                     if sum_tco > 0.0 { ch.tco / sum_tco } else { 0.0 },
                     &s.pct,
+                    cx,
                 )?;
             }
             None => {

@@ -1,76 +1,257 @@
 //! TCO: every cost line (category, workload, amount), hidden costs each on its own line, then
-//! the portfolio lines, the total and the total with the safety margin.
+//! the portfolio lines, the total and the total with the safety margin — all live formulas over
+//! the Plan tab and the Assumptions tab.
 
-use super::{heads, Category, Ctx};
-use crate::write::style::{header, number, text};
+use super::live::{absolute, cell, range, Live};
+use super::plan_tab::{self, live_cell};
+use super::{heads, Category, Ctx, Tab};
+use crate::model::Scope;
+use crate::plan::Mode;
+use crate::write::style::{header, text};
 use rust_xlsxwriter::{Worksheet, XlsxError};
+use std::collections::HashMap;
 
-pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<(), XlsxError> {
+/// Where everything is on the TCO tab (0-based rows; amounts in column C).
+pub struct Layout {
+    /// (category, workload, row)
+    pub lines: Vec<(Category, Option<usize>, u32)>,
+    /// Portfolio formula → row.
+    pub portfolio: Vec<(String, u32)>,
+    pub total: u32,
+    pub margin: u32,
+    pub with_margin: u32,
+    /// Row of the heading above the other portfolio figures, if any.
+    pub others_heading: Option<u32>,
+}
+
+const MAIN: [&str; 5] = [
+    "trial_reserve_cost",
+    "ops_cost",
+    "total",
+    "safety_margin_cost",
+    "total_with_margin",
+];
+
+fn shows(c: Category, mode: Mode) -> bool {
+    match c {
+        Category::GpuTime | Category::Storage | Category::Egress => true,
+        Category::ColdStart => matches!(mode, Mode::OnDemand | Mode::Mixed),
+        Category::SpotRework => mode == Mode::Spot,
+        Category::TrialReserve | Category::Ops => false,
+    }
+}
+
+impl Layout {
+    pub fn new(cx: &Ctx) -> Layout {
+        let plan = cx.plan;
+        let mut lines = Vec::new();
+        let mut r = 0;
+        for c in Category::ALL {
+            for i in 0..plan.workloads.len() {
+                let Some((_, ch)) = cx.chosen(i) else {
+                    continue;
+                };
+                // Cold-start and rework lines show for the modes that have them, even at zero, so
+                // an edited assumption has a line to land on.
+                if shows(c, ch.mode) || c.of_workload(ch).abs() > 1e-9 {
+                    r += 1;
+                    lines.push((c, Some(i), r));
+                }
+            }
+            if matches!(c, Category::TrialReserve | Category::Ops) {
+                r += 1;
+                lines.push((c, None, r));
+            }
+        }
+        let (total, margin, with_margin) = (r + 2, r + 3, r + 4);
+        let mut portfolio: Vec<(String, u32)> = Vec::new();
+        for (c, w, row) in &lines {
+            if w.is_none() {
+                portfolio.push((
+                    if *c == Category::TrialReserve {
+                        "trial_reserve_cost"
+                    } else {
+                        "ops_cost"
+                    }
+                    .to_string(),
+                    *row,
+                ));
+            }
+        }
+        portfolio.push(("total".into(), total));
+        portfolio.push(("safety_margin_cost".into(), margin));
+        portfolio.push(("total_with_margin".into(), with_margin));
+        let others: Vec<String> = plan
+            .input
+            .formulas
+            .iter()
+            .filter(|f| f.scope == Scope::Portfolio && !MAIN.contains(&f.name.as_str()))
+            .map(|f| f.name.clone())
+            .collect();
+        let others_heading = (!others.is_empty()).then_some(with_margin + 2);
+        for (k, name) in others.into_iter().enumerate() {
+            portfolio.push((name, with_margin + 3 + k as u32));
+        }
+        Layout {
+            lines,
+            portfolio,
+            total,
+            margin,
+            with_margin,
+            others_heading,
+        }
+    }
+
+    pub fn amount(&self, sheet: &str, row: u32) -> String {
+        absolute(sheet, row, 2)
+    }
+}
+
+/// `total_<name>` as a SUM over a Plan column, where the Plan tab has one.
+pub fn plan_sum(cx: &Ctx, name: &str) -> Option<String> {
+    let at = plan_tab::COLUMNS.iter().position(|c| c[0] == name)?;
+    let n = cx.plan.workloads.len() as u32;
+    (at >= 4 && n > 0).then(|| format!("SUM({})", range(cx.sheet(Tab::Plan), 1, n, at as u16)))
+}
+
+pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &Live, layout: &Layout) -> Result<(), XlsxError> {
     let s = &cx.s;
     let plan = cx.plan;
+    let me = cx.sheet(Tab::Tco);
+    let ps = cx.sheet(Tab::Plan);
     header(ws, 0, &heads(cx, &[
         ["Category", "类别", "GPU time, cold starts and rounding, spot rework, storage, egress, trial reserve, ops labour.", "GPU 计算、冷启动与取整、竞价重跑、存储、流量、试错预留、运维人力。"],
         ["Workload", "负载", "The workload the line belongs to; blank for portfolio lines.", "所属负载；汇总项为空。"],
-        ["Monthly amount", "月度金额", "Per month.", "每月金额。"],
+        ["Monthly amount", "月度金额", "Per month; live formulas over the Plan and Assumptions tabs.", "每月金额；引用方案页与参数页的实时公式。"],
     ]), s)?;
-    let mut r = 0;
-    for c in Category::ALL {
-        for (i, w) in plan.input.workloads.iter().enumerate() {
-            let Some((_, ch)) = cx.chosen(i) else {
-                continue;
+    let cells: HashMap<String, String> = layout
+        .portfolio
+        .iter()
+        .map(|(n, r)| (n.clone(), layout.amount(me, *r)))
+        .collect();
+    let sums = |name: &str| plan_sum(cx, name);
+    let planned: Vec<usize> = (0..plan.workloads.len())
+        .filter(|w| cx.chosen(*w).is_some())
+        .collect();
+    let value = |v: &str| -> Option<f64> {
+        if let Some(x) = v.strip_prefix("total_") {
+            return Some(
+                planned
+                    .iter()
+                    .filter_map(|w| cx.chosen(*w))
+                    .map(|(c, ch)| match x {
+                        "gpu_cost" => ch.gpu_cost,
+                        "cold_start_cost" => ch.cold_start_cost,
+                        "rework_cost" => ch.rework_cost,
+                        "tco" => ch.tco,
+                        _ => plan.value(c, x).unwrap_or(0.0),
+                    })
+                    .sum(),
+            );
+        }
+        match v {
+            "workloads_planned" => Some(planned.len() as f64),
+            "workloads_unplanned" => Some((plan.workloads.len() - planned.len()) as f64),
+            _ => plan.total(v).or_else(|| {
+                plan.input.assumptions.get(v).map(|a| match a.value {
+                    crate::model::Value::Number(n) => n,
+                    crate::model::Value::Bool(b) => f64::from(u8::from(b)),
+                    crate::model::Value::Text(_) => 0.0,
+                })
+            }),
+        }
+    };
+    let portfolio_cell =
+        |ws: &mut Worksheet, row: u32, name: &str, bold: bool| -> Result<(), XlsxError> {
+            let f = if plan
+                .input
+                .formulas
+                .iter()
+                .any(|f| f.name == name && f.scope == Scope::Portfolio)
+            {
+                live.portfolio(name, &sums, &cells, &value)
+            } else if name == "safety_margin_cost" {
+                Ok(format!(
+                    "{}-{}",
+                    layout.amount(me, layout.with_margin),
+                    layout.amount(me, layout.total)
+                ))
+            } else {
+                Err(format!("no portfolio formula {name}"))
             };
-            let v = c.of_workload(ch);
-            // Storage and egress lines show even at zero, so a forgotten figure is visible.
-            let always = matches!(c, Category::GpuTime | Category::Storage | Category::Egress);
-            if v.abs() > 1e-9 || always {
-                r += 1;
-                text(ws, r, 0, c.label(cx.zh), &s.text)?;
-                text(ws, r, 1, &w.name, &s.text)?;
-                number(ws, r, 2, v, &s.money)?;
+            let v = plan.total(name).unwrap_or_else(|| {
+                plan.total("total_with_margin").unwrap_or(0.0) - plan.total("total").unwrap_or(0.0)
+            });
+            let fmt = if name == "total_with_margin" {
+                &s.money_total
+            } else if bold {
+                &s.money_bold
+            } else {
+                &s.money
+            };
+            live_cell(ws, row, 2, f, v, fmt, cx)
+        };
+    for (c, w, row) in &layout.lines {
+        text(ws, *row, 0, c.label(cx.zh), &s.text)?;
+        match w {
+            Some(i) => {
+                let Some((_, ch)) = cx.chosen(*i) else {
+                    continue;
+                };
+                text(ws, *row, 1, &plan.input.workloads[*i].name, &s.text)?;
+                let r = *i as u32 + 1;
+                let at = |key: &str| cell(Some(ps), r, plan_tab::column(key));
+                let f = match c {
+                    Category::GpuTime => format!(
+                        "{}-{}-{}",
+                        at("gpu_cost"),
+                        at("cold_start_cost"),
+                        at("rework_cost")
+                    ),
+                    Category::ColdStart => at("cold_start_cost"),
+                    Category::SpotRework => at("rework_cost"),
+                    Category::Storage => at("storage_cost"),
+                    _ => at("egress_cost"),
+                };
+                live_cell(ws, *row, 2, Ok(f), c.of_workload(ch), &s.money, cx)?;
+            }
+            None => {
+                let name = if *c == Category::TrialReserve {
+                    "trial_reserve_cost"
+                } else {
+                    "ops_cost"
+                };
+                portfolio_cell(ws, *row, name, false)?;
             }
         }
-        if matches!(c, Category::TrialReserve | Category::Ops) {
-            r += 1;
-            text(ws, r, 0, c.label(cx.zh), &s.text)?;
-            number(ws, r, 2, c.total(plan), &s.money)?;
-        }
     }
-    let t = |n: &str| plan.total(n).unwrap_or(0.0);
-    r += 2;
-    text(ws, r, 0, cx.t("Total", "合计"), &s.bold)?;
-    number(ws, r, 2, t("total"), &s.money_bold)?;
-    r += 1;
-    text(ws, r, 0, cx.t("Safety margin", "安全边际"), &s.text)?;
-    number(ws, r, 2, t("total_with_margin") - t("total"), &s.money)?;
-    r += 1;
+    text(ws, layout.total, 0, cx.t("Total", "合计"), &s.bold)?;
+    portfolio_cell(ws, layout.total, "total", true)?;
     text(
         ws,
-        r,
+        layout.margin,
+        0,
+        cx.t("Safety margin", "安全边际"),
+        &s.text,
+    )?;
+    portfolio_cell(ws, layout.margin, "safety_margin_cost", false)?;
+    text(
+        ws,
+        layout.with_margin,
         0,
         cx.t("Total with safety margin", "含安全边际总计"),
         &s.bold,
     )?;
-    number(ws, r, 2, t("total_with_margin"), &s.money_total)?;
-    // Other portfolio formulas (the user's own) follow, so nothing computed is hidden.
-    let shown = [
-        "trial_reserve_cost",
-        "ops_cost",
-        "total",
-        "total_with_margin",
-        "safety_margin_cost",
-    ];
-    let others: Vec<&(String, f64)> = plan
-        .totals
-        .iter()
-        .filter(|(n, _)| !shown.contains(&n.as_str()))
-        .collect();
-    if !others.is_empty() {
-        r += 2;
-        text(ws, r, 0, cx.t("Portfolio figures", "汇总指标"), &s.subtitle)?;
-        for (n, v) in others {
-            r += 1;
-            text(ws, r, 0, n, &s.text)?;
-            number(ws, r, 2, *v, &s.number)?;
+    portfolio_cell(ws, layout.with_margin, "total_with_margin", true)?;
+    if let Some(h) = layout.others_heading {
+        text(ws, h, 0, cx.t("Portfolio figures", "汇总指标"), &s.subtitle)?;
+        for (name, row) in layout
+            .portfolio
+            .iter()
+            .filter(|(n, _)| !MAIN.contains(&n.as_str()))
+        {
+            text(ws, *row, 0, name, &s.text)?;
+            portfolio_cell(ws, *row, name, false)?;
         }
     }
     ws.set_column_width(0, 34)?;

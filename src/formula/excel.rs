@@ -1,0 +1,187 @@
+//! Translation of a formula to an Excel formula, for the live cells of the plan workbook.
+//! Every operation is parenthesised explicitly where the two languages differ: evalexpr's `-2^2`
+//! is −4 and Excel's 4 (so `^` becomes POWER), evalexpr's `%` is a remainder with the dividend's
+//! sign and Excel's a percent sign; `ceil`/`floor` keep their forgiveness of float noise.
+
+use evalexpr::{Node, Operator, Value};
+
+/// How a variable appears in the Excel formula: a cell reference, a literal, or a translated
+/// sub-formula; the resolver decides. An `Err` makes the whole translation fail (the caller then
+/// writes the value instead).
+pub type Resolve<'a> = dyn FnMut(&str) -> Result<String, String> + 'a;
+
+/// A number as an Excel literal (parenthesised when negative).
+pub fn excel_number(v: f64) -> String {
+    let s = if v.fract() == 0.0 && v.abs() < 1e15 {
+        format!("{}", v as i64)
+    } else {
+        format!("{v:?}")
+    };
+    if v < 0.0 {
+        format!("({s})")
+    } else {
+        s
+    }
+}
+
+/// The variables an expression reads, for working out which formulas are live.
+pub fn variables(expression: &str) -> Vec<String> {
+    match evalexpr::build_operator_tree(expression) {
+        Ok(node) => {
+            let mut v: Vec<String> = node
+                .iter_read_variable_identifiers()
+                .map(str::to_string)
+                .collect();
+            v.sort();
+            v.dedup();
+            v
+        }
+        Err(_) => Vec::new(),
+    }
+}
+
+/// `expression` (already checked by the compiler) as an Excel formula body, without the `=`.
+pub fn to_excel(expression: &str, resolve: &mut Resolve) -> Result<String, String> {
+    super::compile::check_shape(expression)?;
+    let node = evalexpr::build_operator_tree(expression).map_err(|e| e.to_string())?;
+    node_to_excel(&node, resolve)
+}
+
+fn args(n: &Node) -> Vec<&Node> {
+    let mut inner = n.children();
+    while let [only] = inner {
+        if matches!(only.operator(), Operator::RootNode) && only.children().len() == 1 {
+            inner = only.children();
+        } else {
+            break;
+        }
+    }
+    match inner {
+        [single] => match single.operator() {
+            Operator::Tuple => single.children().iter().collect(),
+            _ => vec![single],
+        },
+        many => many.iter().collect(),
+    }
+}
+
+fn node_to_excel(n: &Node, resolve: &mut Resolve) -> Result<String, String> {
+    use Operator as O;
+    let mut sub = |i: usize| -> Result<String, String> {
+        n.children()
+            .get(i)
+            .ok_or_else(|| "missing operand".to_string())
+            .and_then(|c| node_to_excel(c, resolve))
+    };
+    let bin = |a: String, op: &str, b: String| format!("({a}{op}{b})");
+    Ok(match n.operator() {
+        O::RootNode => sub(0)?,
+        O::Add => bin(sub(0)?, "+", sub(1)?),
+        O::Sub => bin(sub(0)?, "-", sub(1)?),
+        O::Mul => bin(sub(0)?, "*", sub(1)?),
+        O::Div => bin(sub(0)?, "/", sub(1)?),
+        O::Exp => format!("POWER({},{})", sub(0)?, sub(1)?),
+        O::Mod => {
+            let (a, b) = (sub(0)?, sub(1)?);
+            format!("({a}-{b}*TRUNC({a}/{b}))")
+        }
+        O::Neg => format!("(-{})", sub(0)?),
+        O::Eq => bin(sub(0)?, "=", sub(1)?),
+        O::Neq => bin(sub(0)?, "<>", sub(1)?),
+        O::Gt => bin(sub(0)?, ">", sub(1)?),
+        O::Lt => bin(sub(0)?, "<", sub(1)?),
+        O::Geq => bin(sub(0)?, ">=", sub(1)?),
+        O::Leq => bin(sub(0)?, "<=", sub(1)?),
+        O::And => format!("AND({},{})", sub(0)?, sub(1)?),
+        O::Or => format!("OR({},{})", sub(0)?, sub(1)?),
+        O::Not => format!("NOT({})", sub(0)?),
+        O::Const { value } => match value {
+            Value::Int(i) => excel_number(*i as f64),
+            Value::Float(f) => excel_number(*f),
+            Value::Boolean(b) => if *b { "TRUE" } else { "FALSE" }.to_string(),
+            _ => return Err("only numbers and yes/no values translate".to_string()),
+        },
+        O::VariableIdentifierRead { identifier } => resolve(identifier)?,
+        O::FunctionIdentifier { identifier } => {
+            let a: Vec<String> = args(n)
+                .into_iter()
+                .map(|c| node_to_excel(c, resolve))
+                .collect::<Result<_, _>>()?;
+            let one = |f: &dyn Fn(&str) -> String| -> Result<String, String> {
+                match a.as_slice() {
+                    [x] => Ok(f(x)),
+                    _ => Err(format!("{identifier}() takes one argument")),
+                }
+            };
+            let two = |f: &dyn Fn(&str, &str) -> String| -> Result<String, String> {
+                match a.as_slice() {
+                    [x, y] => Ok(f(x, y)),
+                    _ => Err(format!("{identifier}() takes two arguments")),
+                }
+            };
+            match identifier.as_str() {
+                "if" => match a.as_slice() {
+                    [c, t, e] => format!("IF({c},{t},{e})"),
+                    _ => return Err("if() takes three arguments".to_string()),
+                },
+                "min" => format!("MIN({})", a.join(",")),
+                "max" => format!("MAX({})", a.join(",")),
+                // Forgiving float noise as the engine does: round to 9 decimals first.
+                "ceil" => one(&|x| format!("(-INT(-ROUND({x},9)))"))?,
+                "floor" => one(&|x| format!("INT(ROUND({x},9))"))?,
+                "round" => one(&|x| format!("ROUND({x},0)"))?,
+                "roundup" => two(&|x, d| format!("ROUNDUP({x},{d})"))?,
+                "rounddown" => two(&|x, d| format!("ROUNDDOWN({x},{d})"))?,
+                "clamp" => match a.as_slice() {
+                    [x, lo, hi] => format!("MIN(MAX({x},{lo}),{hi})"),
+                    _ => return Err("clamp() takes three arguments".to_string()),
+                },
+                "pow2ceil" => {
+                    one(&|x| format!("IF({x}<=1,1,POWER(2,-INT(-ROUND(LOG({x},2),9))))"))?
+                }
+                "abs" | "math::abs" => one(&|x| format!("ABS({x})"))?,
+                "sqrt" | "math::sqrt" => one(&|x| format!("SQRT({x})"))?,
+                "math::cbrt" => one(&|x| format!("POWER({x},1/3)"))?,
+                "math::ln" => one(&|x| format!("LN({x})"))?,
+                "math::log2" => one(&|x| format!("LOG({x},2)"))?,
+                "math::log10" => one(&|x| format!("LOG10({x})"))?,
+                "math::exp" => one(&|x| format!("EXP({x})"))?,
+                "math::log" => two(&|x, b| format!("LOG({x},{b})"))?,
+                "math::pow" => two(&|x, y| format!("POWER({x},{y})"))?,
+                "math::hypot" => two(&|x, y| format!("SQRT(POWER({x},2)+POWER({y},2))"))?,
+                other => return Err(format!("{other}() has no Excel translation")),
+            }
+        }
+        _ => return Err("this expression has no Excel translation".to_string()),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tr(expr: &str) -> String {
+        to_excel(expr, &mut |v: &str| Ok(format!("[{v}]"))).unwrap()
+    }
+
+    #[test]
+    fn operators_are_parenthesised_where_the_languages_differ() {
+        assert_eq!(tr("-2^2"), "(-POWER(2,2))");
+        assert_eq!(tr("a % b"), "([a]-[b]*TRUNC([a]/[b]))");
+        assert_eq!(tr("a + b * c"), "([a]+([b]*[c]))");
+        assert_eq!(
+            tr("if(a > 1 && !f, ceil(x), floor(y))"),
+            "IF(AND(([a]>1),NOT([f])),(-INT(-ROUND([x],9))),INT(ROUND([y],9)))"
+        );
+        assert_eq!(tr("max(a, 2, -1.5)"), "MAX([a],2,(-1.5))");
+        assert_eq!(tr("a == b || a != c"), "OR(([a]=[b]),([a]<>[c]))");
+        assert_eq!(tr("clamp(x, 0, 1)"), "MIN(MAX([x],0),1)");
+        assert_eq!(excel_number(0.0167), "0.0167");
+        assert_eq!(excel_number(1e9), "1000000000");
+    }
+
+    #[test]
+    fn untranslatable_input_is_an_error() {
+        assert!(to_excel("a", &mut |_: &str| Err("no".to_string())).is_err());
+    }
+}

@@ -1,0 +1,253 @@
+//! Live formulas (SPEC §8.3): which values of the plan stay formulas in the workbook, and how a
+//! formula of the engine becomes an Excel formula over the cells it comes from.
+//!
+//! A formula is *live* when it depends, directly or through other formulas, on a value finance
+//! may edit in the output: an offer's price or billing terms (cells of the Plan tab's row) or a
+//! money assumption (cells of the Assumptions tab). Live formulas are translated, inlining live
+//! sub-formulas; every other value (the sizing: GPUs, hours, …) is written as the number it is.
+
+use super::Ctx;
+use crate::formula::{excel_number, to_excel, variables};
+use crate::model::{column_letters, Scope, Value};
+use std::collections::{HashMap, HashSet};
+
+/// Assumptions whose edits the workbook recomputes: money and billing. The others size the
+/// GPUs, which needs a rerun of gpuplan.
+pub const MONEY_ASSUMPTIONS: [&str; 9] = [
+    "hours_in_month",
+    "cold_start_min",
+    "spot_rework",
+    "storage_price_gb_month",
+    "egress_price_gb",
+    "ops_hours_month",
+    "ops_hourly_rate",
+    "trial_reserve",
+    "safety_margin",
+];
+
+/// `'Sheet'!$B$7`.
+pub fn absolute(sheet: &str, row: u32, col: u16) -> String {
+    format!(
+        "'{}'!${}${}",
+        sheet.replace('\'', "''"),
+        column_letters(col as u32),
+        row + 1
+    )
+}
+
+/// `'Sheet'!B7`, or `B7` on the same sheet.
+pub fn cell(sheet: Option<&str>, row: u32, col: u16) -> String {
+    match sheet {
+        Some(s) => format!(
+            "'{}'!{}{}",
+            s.replace('\'', "''"),
+            column_letters(col as u32),
+            row + 1
+        ),
+        None => format!("{}{}", column_letters(col as u32), row + 1),
+    }
+}
+
+/// `'Sheet'!B2:B9`.
+pub fn range(sheet: &str, first: u32, last: u32, col: u16) -> String {
+    let c = column_letters(col as u32);
+    format!(
+        "'{}'!${c}${}:${c}${}",
+        sheet.replace('\'', "''"),
+        first + 1,
+        last.max(first) + 1
+    )
+}
+
+/// What the translation knows about the plan's formulas and the Assumptions tab.
+pub struct Live {
+    expressions: HashMap<String, String>,
+    scope: HashMap<String, Scope>,
+    live: HashSet<String>,
+    /// Assumption key → its value cell in the Assumptions tab.
+    assumptions: HashMap<String, String>,
+    editable_assumptions: HashSet<String>,
+    /// Names whose values are yes/no, written TRUE/FALSE.
+    bools: HashSet<String>,
+}
+
+/// Row inputs: variable name → column of the Plan tab holding it (values finance may edit).
+pub const ROW_INPUTS: [&str; 6] = [
+    "price_on_demand",
+    "price_monthly",
+    "price_spot",
+    "price_reserved",
+    "billing_granularity_min",
+    "min_rental_min",
+];
+
+impl Live {
+    pub fn new(cx: &Ctx, assumptions_sheet: &str) -> Live {
+        let input = &cx.plan.input;
+        let defaults = crate::catalog::assumptions(false);
+        let mut assumptions = HashMap::new();
+        let mut editable_assumptions = HashSet::new();
+        for (i, a) in input.assumptions.items.iter().enumerate() {
+            if let Value::Number(_) = a.value {
+                assumptions.insert(a.key.clone(), absolute(assumptions_sheet, i as u32 + 1, 1));
+                if MONEY_ASSUMPTIONS.contains(&a.key.as_str()) || defaults.get(&a.key).is_none() {
+                    editable_assumptions.insert(a.key.clone());
+                }
+            }
+        }
+        let expressions: HashMap<String, String> = input
+            .formulas
+            .iter()
+            .map(|f| (f.name.clone(), f.expression.clone()))
+            .collect();
+        let scope: HashMap<String, Scope> = input
+            .formulas
+            .iter()
+            .map(|f| (f.name.clone(), f.scope))
+            .collect();
+        let bools = cx
+            .plan
+            .inputs
+            .iter()
+            .chain(&cx.plan.columns)
+            .filter(|c| c.is_bool)
+            .map(|c| c.name.clone())
+            .collect();
+        let mut l = Live {
+            expressions,
+            scope,
+            live: HashSet::new(),
+            assumptions,
+            editable_assumptions,
+            bools,
+        };
+        let names: Vec<String> = input.formulas.iter().map(|f| f.name.clone()).collect();
+        let mut memo: HashMap<String, bool> = HashMap::new();
+        for n in &names {
+            if l.is_live_rec(n, &mut memo, 0) {
+                l.live.insert(n.clone());
+            }
+        }
+        l
+    }
+
+    fn is_live_rec(&self, name: &str, memo: &mut HashMap<String, bool>, depth: usize) -> bool {
+        if let Some(v) = memo.get(name) {
+            return *v;
+        }
+        let v = match self.expressions.get(name) {
+            // The formulas were compiled, so their graph is acyclic; the depth guard is belt and braces.
+            Some(e) if depth < 256 => variables(e).iter().any(|v| {
+                ROW_INPUTS.contains(&v.as_str())
+                    || self.editable_assumptions.contains(v)
+                    || (v.starts_with("total_") && self.scope.get(name) == Some(&Scope::Portfolio))
+                    || (self.expressions.contains_key(v) && self.is_live_rec(v, memo, depth + 1))
+            }),
+            _ => false,
+        };
+        memo.insert(name.to_string(), v);
+        v
+    }
+
+    pub fn is_live(&self, name: &str) -> bool {
+        self.live.contains(name)
+    }
+
+    pub fn is_editable_assumption(&self, key: &str) -> bool {
+        self.editable_assumptions.contains(key)
+    }
+
+    /// A candidate formula of one planned workload as an Excel formula body: `row_cells` maps
+    /// variables to cells of the row, `value` gives every other value of the candidate.
+    pub fn candidate(
+        &self,
+        name: &str,
+        row_cells: &dyn Fn(&str) -> Option<String>,
+        value: &dyn Fn(&str) -> Option<f64>,
+    ) -> Result<String, String> {
+        let expr = self
+            .expressions
+            .get(name)
+            .ok_or_else(|| format!("no formula {name}"))?;
+        let mut resolve =
+            |v: &str| -> Result<String, String> { self.candidate_var(v, row_cells, value, 0) };
+        to_excel(expr, &mut resolve)
+    }
+
+    fn candidate_var(
+        &self,
+        v: &str,
+        row_cells: &dyn Fn(&str) -> Option<String>,
+        value: &dyn Fn(&str) -> Option<f64>,
+        depth: usize,
+    ) -> Result<String, String> {
+        if let Some(c) = row_cells(v) {
+            return Ok(c);
+        }
+        if self.editable_assumptions.contains(v) {
+            if let Some(c) = self.assumptions.get(v) {
+                return Ok(c.clone());
+            }
+        }
+        if self.is_live(v) && depth < 64 {
+            let expr = self
+                .expressions
+                .get(v)
+                .ok_or_else(|| format!("no formula {v}"))?;
+            let mut resolve = |x: &str| -> Result<String, String> {
+                self.candidate_var(x, row_cells, value, depth + 1)
+            };
+            return Ok(format!("({})", to_excel(expr, &mut resolve)?));
+        }
+        self.literal(v, value(v))
+    }
+
+    fn literal(&self, v: &str, x: Option<f64>) -> Result<String, String> {
+        let x = x.ok_or_else(|| format!("no value for {v}"))?;
+        Ok(if self.bools.contains(v) {
+            if x != 0.0 { "TRUE" } else { "FALSE" }.to_string()
+        } else {
+            excel_number(x)
+        })
+    }
+
+    /// A portfolio formula as an Excel formula body: `sums` gives `total_<name>` as a cell
+    /// expression where a Plan column holds `<name>`, `cells` the cells of portfolio formulas,
+    /// `value` every other value.
+    pub fn portfolio(
+        &self,
+        name: &str,
+        sums: &dyn Fn(&str) -> Option<String>,
+        cells: &HashMap<String, String>,
+        value: &dyn Fn(&str) -> Option<f64>,
+    ) -> Result<String, String> {
+        let expr = self
+            .expressions
+            .get(name)
+            .ok_or_else(|| format!("no formula {name}"))?;
+        let mut resolve = |v: &str| -> Result<String, String> {
+            if let Some(c) = cells.get(v) {
+                return Ok(c.clone());
+            }
+            if let Some(total) = v.strip_prefix("total_").and_then(sums) {
+                return Ok(total);
+            }
+            if self.editable_assumptions.contains(v) {
+                if let Some(c) = self.assumptions.get(v) {
+                    return Ok(c.clone());
+                }
+            }
+            self.literal(v, value(v))
+        };
+        to_excel(expr, &mut resolve)
+    }
+}
+
+/// The Excel text of a cached result.
+pub fn result(v: f64) -> String {
+    if v.is_finite() {
+        format!("{v}")
+    } else {
+        "0".to_string()
+    }
+}

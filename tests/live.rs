@@ -1,0 +1,417 @@
+//! Live formulas: the plan workbook recomputed by an independent engine (IronCalc) gives the
+//! numbers gpuplan cached, and edits made in the workbook give what gpuplan gives when rerun with
+//! the same change.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failed test
+
+mod common;
+use calamine::{Data, DataType, Reader, Xlsx};
+use common::*;
+use ironcalc::base::cell::CellValue;
+use ironcalc::base::Model;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+fn load(path: &Path) -> Model<'static> {
+    ironcalc::import::load_from_xlsx(path.to_str().unwrap(), "en", "UTC", "en")
+        .expect("IronCalc loads the plan")
+}
+
+fn number(m: &Model, sheet: u32, row: i32, col: i32) -> f64 {
+    match m.get_cell_value_by_index(sheet, row, col).unwrap() {
+        CellValue::Number(n) => n,
+        other => panic!("sheet {sheet} R{row}C{col} is {other:?}"),
+    }
+}
+
+/// A formula cell: tab, row, column (1-based), IronCalc's value, the cached value, the formula.
+type Recomputed = (String, i32, i32, f64, f64, String);
+
+/// Every formula cell with IronCalc's value after evaluation and the value cached in the file,
+/// and the count of formula cells per tab.
+fn recompute(path: &Path) -> (Vec<Recomputed>, BTreeMap<String, usize>) {
+    let mut model = load(path);
+    let names = model.workbook.get_worksheet_names();
+    let formulas: Vec<(u32, i32, i32, String)> = model
+        .get_all_cells()
+        .into_iter()
+        .filter_map(|c| {
+            model
+                .get_cell_formula(c.index, c.row, c.column)
+                .ok()
+                .flatten()
+                .map(|f| (c.index, c.row, c.column, f))
+        })
+        .collect();
+    model.evaluate();
+    let mut cached: Xlsx<_> = calamine::open_workbook(path).unwrap();
+    let mut out = Vec::new();
+    let mut counts = BTreeMap::new();
+    for (sheet, row, col, f) in formulas {
+        let name = &names[sheet as usize];
+        let range = cached.worksheet_range(name).unwrap();
+        let c: Data = range
+            .get_value(((row - 1) as u32, (col - 1) as u32))
+            .cloned()
+            .unwrap_or(Data::Empty);
+        let was = c.get_float().unwrap_or(f64::NAN);
+        out.push((
+            name.clone(),
+            row,
+            col,
+            number(&model, sheet, row, col),
+            was,
+            f,
+        ));
+        *counts.entry(name.clone()).or_insert(0) += 1;
+    }
+    (out, counts)
+}
+
+#[test]
+fn ironcalc_recomputes_every_formula_cell_to_the_cached_value() {
+    for sample in ["team", "startup"] {
+        let d = tempdir();
+        std::fs::copy(
+            repo(&format!("samples/{sample}.xlsx")),
+            d.path().join("in.xlsx"),
+        )
+        .unwrap();
+        gpuplan(d.path(), &["calc", "in.xlsx", "-q"]).ok();
+        let (cells, counts) = recompute(&d.path().join("in.plan.xlsx"));
+        eprintln!("{sample}: formula cells per tab {counts:?}");
+        for tab in ["Summary", "Plan", "Billing", "TCO"] {
+            assert!(
+                counts.get(tab).copied().unwrap_or(0) > 0,
+                "{sample}: no formula in {tab}"
+            );
+        }
+        for (tab, row, col, now, was, f) in cells {
+            assert!(
+                (now - was).abs() <= 1e-9 * was.abs().max(1.0),
+                "{sample} {tab} R{row}C{col}: IronCalc {now}, cached {was}: ={f}"
+            );
+        }
+    }
+}
+
+/// Row (1-based, IronCalc) of an assumption in the output's Assumptions tab.
+fn assumption_row(path: &Path, key: &str) -> i32 {
+    let rows = read_sheet(path, "Assumptions");
+    rows.iter()
+        .position(|r| r[0] == Data::String(key.into()))
+        .unwrap() as i32
+        + 1
+}
+
+#[test]
+fn editing_margin_storage_price_and_a_gpu_price_recomputes_like_a_rerun() {
+    let d = tempdir();
+    std::fs::copy(repo("samples/team.xlsx"), d.path().join("team.xlsx")).unwrap();
+    let r = gpuplan(d.path(), &["calc", "team.xlsx", "-q", "--json", "-"]);
+    let before = json_of(&r);
+    let out = d.path().join("team.plan.xlsx");
+    let total = before["totals"]["total"].as_f64().unwrap();
+    let storage = before["totals"]["storage_cost"].as_f64().unwrap();
+
+    // Finance edits the workbook: safety margin 0.2 → 0.5, storage price 0.5 → 1.0.
+    let mut m = load(&out);
+    let names = m.workbook.get_worksheet_names();
+    let sheet = |n: &str| names.iter().position(|x| x == n).unwrap() as u32;
+    m.set_user_input(
+        sheet("Assumptions"),
+        assumption_row(&out, "safety_margin"),
+        2,
+        "0.5".into(),
+    )
+    .unwrap();
+    m.set_user_input(
+        sheet("Assumptions"),
+        assumption_row(&out, "storage_price_gb_month"),
+        2,
+        "1".into(),
+    )
+    .unwrap();
+    m.evaluate();
+    let tco = read_sheet(&out, "TCO");
+    let row_of = |label: &str| {
+        tco.iter()
+            .position(|r| r[0] == Data::String(label.into()))
+            .unwrap() as i32
+            + 1
+    };
+    let with_margin = number(&m, sheet("TCO"), row_of("Total with safety margin"), 3);
+    // Storage doubles (¥100 → ¥200) and the trial reserve does not depend on it:
+    // (1,890.80 + 100) × 1.5 = 2,986.20.
+    assert!(
+        close(with_margin, (total + storage) * 1.5),
+        "{with_margin} vs {}",
+        (total + storage) * 1.5
+    );
+    let summary_budget = {
+        let s = read_sheet(&out, "Summary");
+        let r = s
+            .iter()
+            .position(|r| r[0] == Data::String("Budget: total with safety margin".into()))
+            .unwrap() as i32
+            + 1;
+        number(&m, sheet("Summary"), r, 2)
+    };
+    assert!(close(summary_budget, with_margin));
+    let rerun = gpuplan(
+        d.path(),
+        &[
+            "calc",
+            "team.xlsx",
+            "-q",
+            "-o",
+            "b.xlsx",
+            "--json",
+            "-",
+            "--set",
+            "safety_margin=0.5",
+            "--set",
+            "storage_price_gb_month=1",
+        ],
+    );
+    assert!(close(
+        with_margin,
+        json_of(&rerun)["totals"]["total_with_margin"]
+            .as_f64()
+            .unwrap()
+    ));
+
+    // And a GPU price: the A10's on-demand price 5 → 5.5 in qa-api's row of the Plan tab.
+    // Rerun: 30 × 10 h × ¥5.5 = ¥1,650 on the A10 (the RTX 4090 would cost ¥1,800).
+    let plan = read_sheet(&out, "Plan");
+    let qa = plan
+        .iter()
+        .position(|r| r[0] == Data::String("qa-api".into()))
+        .unwrap() as i32
+        + 1;
+    let price_col = plan[0]
+        .iter()
+        .position(|h| h == &Data::String("On-demand price per GPU-hour".into()))
+        .unwrap() as i32
+        + 1;
+    m.set_user_input(sheet("Plan"), qa, price_col, "5.5".into())
+        .unwrap();
+    m.evaluate();
+    let with_margin = number(&m, sheet("TCO"), row_of("Total with safety margin"), 3);
+    let book = d.path().join("team55.xlsx");
+    let mut team = team_book_from_sample();
+    team = team.set("GPUs", 2, 2, Some(n(5.5)));
+    team.write(&book);
+    let rerun = gpuplan(
+        d.path(),
+        &[
+            "calc",
+            "team55.xlsx",
+            "-q",
+            "-o",
+            "c.xlsx",
+            "--json",
+            "-",
+            "--set",
+            "safety_margin=0.5",
+            "--set",
+            "storage_price_gb_month=1",
+        ],
+    );
+    let j = json_of(&rerun);
+    assert_eq!(j["workloads"][1]["gpu"], "A10");
+    assert!(
+        close(
+            with_margin,
+            j["totals"]["total_with_margin"].as_f64().unwrap()
+        ),
+        "{with_margin} vs {}",
+        j["totals"]["total_with_margin"]
+    );
+}
+
+/// samples/team.xlsx as a Book (the same rows, written by the test harness).
+fn team_book_from_sample() -> Book {
+    let mut b = Book::new();
+    for sheet in ["Workloads", "GPUs", "Assumptions"] {
+        let rows = read_sheet(&repo("samples/team.xlsx"), sheet);
+        let header: Vec<String> = rows[0].iter().map(|c| c.to_string()).collect();
+        let header: Vec<&str> = header.iter().map(String::as_str).collect();
+        let body: Vec<Vec<Option<V>>> = rows[1..]
+            .iter()
+            .map(|r| {
+                r.iter()
+                    .map(|c| match c {
+                        Data::String(x) => Some(s(x)),
+                        Data::Float(f) => Some(n(*f)),
+                        Data::Int(i) => Some(n(*i as f64)),
+                        Data::Bool(x) => Some(V::B(*x)),
+                        _ => None,
+                    })
+                    .collect()
+            })
+            .collect();
+        b = b.sheet(sheet, &header, body);
+    }
+    b
+}
+
+/// A LibreOffice profile that recalculates every formula of an xlsx file on load.
+fn recalculating_profile(dir: &Path) -> String {
+    let user = dir.join("lo-recalc/user");
+    std::fs::create_dir_all(&user).unwrap();
+    std::fs::write(
+        user.join("registrymodifications.xcu"),
+        r#"<?xml version="1.0" encoding="UTF-8"?>
+<oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
+<item oor:path="/org.openoffice.Office.Calc/Formula/Load"><prop oor:name="OOXMLRecalcMode" oor:op="fuse"><value>0</value></prop></item>
+<item oor:path="/org.openoffice.Office.Calc/Formula/Load"><prop oor:name="ODFRecalcMode" oor:op="fuse"><value>0</value></prop></item>
+</oor:items>
+"#,
+    )
+    .unwrap();
+    format!(
+        "-env:UserInstallation=file://{}",
+        dir.join("lo-recalc").display()
+    )
+}
+
+/// `file` recalculated by LibreOffice and saved as xlsx into `out_dir`.
+fn libreoffice_recalc(profile: &str, file: &Path, out_dir: &Path) -> std::path::PathBuf {
+    std::fs::create_dir_all(out_dir).unwrap();
+    let st = std::process::Command::new("soffice")
+        .arg(profile)
+        .args([
+            "--headless",
+            "--convert-to",
+            "xlsx:Calc MS Excel 2007 XML",
+            "--outdir",
+        ])
+        .arg(out_dir)
+        .arg(file)
+        .output()
+        .unwrap();
+    let out = out_dir.join(file.file_name().unwrap());
+    assert!(
+        out.exists(),
+        "LibreOffice did not convert {}: {}",
+        file.display(),
+        String::from_utf8_lossy(&st.stderr)
+    );
+    out
+}
+
+fn have_libreoffice() -> bool {
+    let ok = std::process::Command::new("soffice")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+        && std::process::Command::new("python3")
+            .args(["-c", "import openpyxl"])
+            .output()
+            .is_ok_and(|o| o.status.success());
+    if !ok {
+        assert!(
+            std::env::var("CI").is_err(),
+            "CI must install LibreOffice and openpyxl"
+        );
+        eprintln!("skipped: LibreOffice or openpyxl is not installed");
+    }
+    ok
+}
+
+/// Every formula cell's value as LibreOffice recalculates it equals the cached value, and edits
+/// made with openpyxl (margin 0.5, storage price 1.0) recompute in LibreOffice to the rerun.
+#[test]
+fn libreoffice_recomputes_the_cached_values_and_the_edits() {
+    if !have_libreoffice() {
+        return;
+    }
+    let d = tempdir();
+    let profile = recalculating_profile(d.path());
+    for sample in ["team", "startup"] {
+        std::fs::copy(
+            repo(&format!("samples/{sample}.xlsx")),
+            d.path().join(format!("{sample}.xlsx")),
+        )
+        .unwrap();
+        gpuplan(d.path(), &["calc", &format!("{sample}.xlsx"), "-q"]).ok();
+        let ours = d.path().join(format!("{sample}.plan.xlsx"));
+        let theirs = libreoffice_recalc(&profile, &ours, &d.path().join("lo"));
+        let mut a: Xlsx<_> = calamine::open_workbook(&ours).unwrap();
+        let mut b: Xlsx<_> = calamine::open_workbook(&theirs).unwrap();
+        let mut compared = 0;
+        for tab in ["Summary", "Plan", "Billing", "TCO"] {
+            let formulas = a.worksheet_formula(tab).unwrap();
+            let (va, vb) = (
+                a.worksheet_range(tab).unwrap(),
+                b.worksheet_range(tab).unwrap(),
+            );
+            for (r, c, f) in formulas.used_cells() {
+                if f.is_empty() {
+                    continue;
+                }
+                let pos = (
+                    r as u32 + formulas.start().unwrap().0,
+                    c as u32 + formulas.start().unwrap().1,
+                );
+                let x = va.get_value(pos).and_then(|d| d.get_float()).unwrap();
+                let y = vb
+                    .get_value(pos)
+                    .and_then(|d| d.get_float())
+                    .unwrap_or(f64::NAN);
+                assert!(
+                    (x - y).abs() <= 1e-9 * x.abs().max(1.0),
+                    "{sample} {tab} {pos:?}: cached {x}, LibreOffice {y}: ={f}"
+                );
+                compared += 1;
+            }
+        }
+        assert!(compared > 50, "{compared}");
+    }
+    // Edits with openpyxl (which keeps formulas but drops their cached values), recomputed by LibreOffice.
+    let edited = d.path().join("edited.xlsx");
+    let script = r#"
+import sys, openpyxl
+wb = openpyxl.load_workbook(sys.argv[1])
+ws = wb["Assumptions"]
+for row in ws.iter_rows(min_row=2):
+    if row[0].value == "safety_margin": row[1].value = 0.5
+    if row[0].value == "storage_price_gb_month": row[1].value = 1.0
+wb.save(sys.argv[2])
+"#;
+    let st = std::process::Command::new("python3")
+        .args(["-c", script])
+        .arg(d.path().join("team.plan.xlsx"))
+        .arg(&edited)
+        .output()
+        .unwrap();
+    assert!(
+        st.status.success(),
+        "{}",
+        String::from_utf8_lossy(&st.stderr)
+    );
+    let recalculated = libreoffice_recalc(&profile, &edited, &d.path().join("lo2"));
+    let tco = read_sheet(&recalculated, "TCO");
+    let got = value_right_of(&tco, "Total with safety margin").unwrap();
+    let rerun = gpuplan(
+        d.path(),
+        &[
+            "calc",
+            "team.xlsx",
+            "-q",
+            "-o",
+            "r.xlsx",
+            "--json",
+            "-",
+            "--set",
+            "safety_margin=0.5",
+            "--set",
+            "storage_price_gb_month=1",
+        ],
+    );
+    let want = json_of(&rerun)["totals"]["total_with_margin"]
+        .as_f64()
+        .unwrap();
+    assert!(close(got, want), "LibreOffice {got}, rerun {want}");
+}

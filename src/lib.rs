@@ -176,8 +176,15 @@ fn calc(a: &CalcArgs) -> Result<()> {
         }
         clock = std::time::Instant::now();
     };
+    let progress = report::Progress::new(!a.quiet);
+    progress.phase(format!("reading {}", a.input.display()));
     let input = read::read(&a.input, &overrides(&a.sets)?)?;
     lap("read", &mut timings);
+    let offers = input.gpus.iter().filter(|g| g.available).count();
+    progress.phase(format!(
+        "evaluating {} workloads × {offers} GPU offers",
+        input.workloads.len()
+    ));
     let engine = plan::Engine::compile(&input)?;
     lap("compile", &mut timings);
     let opts = plan::Options {
@@ -190,6 +197,7 @@ fn calc(a: &CalcArgs) -> Result<()> {
     };
     let plan = plan::plan_with(input, &engine, &opts)?;
     lap("evaluate+plan", &mut timings);
+    progress.phase(format!("writing {}", output.display()));
     timings.pop();
     timings.extend(plan.timings.iter().copied());
     // Both outputs are written to temporary files first and renamed into place only when both
@@ -218,6 +226,7 @@ fn calc(a: &CalcArgs) -> Result<()> {
         j.commit()?;
     }
     lap("save", &mut timings);
+    progress.finish();
     if a.timings {
         let total: f64 = timings.iter().map(|(_, t)| t).sum();
         let parts: Vec<String> = timings

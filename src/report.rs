@@ -194,7 +194,9 @@ pub fn summary(plan: &Plan, color: bool) -> String {
         "mode".to_string(),
         "monthly cost".to_string(),
     ]];
-    for (i, w) in plan.input.workloads.iter().enumerate() {
+    // A terminal shows the first workloads; the workbook has them all.
+    const ROWS: usize = 25;
+    for (i, w) in plan.input.workloads.iter().enumerate().take(ROWS) {
         match plan.chosen(i) {
             Some((c, ch)) => {
                 let g = &plan.input.gpus[c.offer];
@@ -213,6 +215,12 @@ pub fn summary(plan: &Plan, color: bool) -> String {
                 "-".into(),
             ]),
         }
+    }
+    if plan.input.workloads.len() > ROWS {
+        rows.push(vec![format!(
+            "… and {} more workloads (see the Summary tab)",
+            plan.input.workloads.len() - ROWS
+        )]);
     }
     let mut out = table(&rows, &[false, false, false, true]);
     let t = |n: &str| plan.total(n).unwrap_or(0.0);
@@ -241,10 +249,17 @@ pub fn summary(plan: &Plan, color: bool) -> String {
         .filter(|w| w.severity == Severity::Warning)
         .collect();
     let notes = plan.warnings.len() - warn.len();
+    const WARNINGS: usize = 20;
     if !warn.is_empty() {
         out.push('\n');
-        for w in warn {
+        for w in warn.iter().take(WARNINGS) {
             out.push_str(&format!("{y}warning{z}: {}: {}\n", w.location, w.message));
+        }
+        if warn.len() > WARNINGS {
+            out.push_str(&format!(
+                "… and {} more warnings in the Warnings tab\n",
+                warn.len() - WARNINGS
+            ));
         }
     }
     if notes > 0 {
@@ -407,5 +422,52 @@ mod tests {
         assert_eq!(money("USD", 1234567.891), "$1,234,567.89");
         assert_eq!(money("CHF", 12.5), "12.50 CHF");
         assert_eq!(money("CNY", -5.0), "-¥5.00");
+    }
+}
+
+/// A spinner on stderr naming the phase of a long `calc`: drawn only on a terminal, and only
+/// once the run has taken more than a second, so short runs print nothing extra.
+pub struct Progress {
+    bar: Option<indicatif::ProgressBar>,
+}
+
+impl Progress {
+    pub fn new(enabled: bool) -> Progress {
+        if !enabled || !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+            return Progress { bar: None };
+        }
+        let bar =
+            indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::hidden());
+        if let Ok(style) = indicatif::ProgressStyle::with_template("{spinner} {elapsed} {msg}") {
+            bar.set_style(style);
+        }
+        let delayed = bar.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_secs(1));
+            if !delayed.is_finished() {
+                delayed.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+                delayed.enable_steady_tick(std::time::Duration::from_millis(120));
+            }
+        });
+        Progress { bar: Some(bar) }
+    }
+
+    pub fn phase(&self, msg: String) {
+        if let Some(b) = &self.bar {
+            b.set_message(msg);
+        }
+    }
+
+    pub fn finish(&self) {
+        if let Some(b) = &self.bar {
+            b.finish_and_clear();
+        }
+    }
+}
+
+impl Drop for Progress {
+    /// Cleared on every way out, errors included, so a message is never mixed with the spinner.
+    fn drop(&mut self) {
+        self.finish();
     }
 }

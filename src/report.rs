@@ -412,19 +412,6 @@ pub fn catalog(gpus: bool, format: crate::cli::Format) -> String {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn money_is_grouped_with_the_currency_symbol() {
-        assert_eq!(money("CNY", 1628.0), "¥1,628.00");
-        assert_eq!(money("USD", 1234567.891), "$1,234,567.89");
-        assert_eq!(money("CHF", 12.5), "12.50 CHF");
-        assert_eq!(money("CNY", -5.0), "-¥5.00");
-    }
-}
-
 /// A spinner on stderr naming the phase of a long `calc`: drawn only on a terminal, and only
 /// once the run has taken more than a second, so short runs print nothing extra.
 pub struct Progress {
@@ -469,5 +456,18 @@ impl Drop for Progress {
     /// Cleared on every way out, errors included, so a message is never mixed with the spinner.
     fn drop(&mut self) {
         self.finish();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn money_is_grouped_with_the_currency_symbol() {
+        assert_eq!(money("CNY", 1628.0), "¥1,628.00");
+        assert_eq!(money("USD", 1234567.891), "$1,234,567.89");
+        assert_eq!(money("CHF", 12.5), "12.50 CHF");
+        assert_eq!(money("CNY", -5.0), "-¥5.00");
     }
 }

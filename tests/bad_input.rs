@@ -271,6 +271,10 @@ fn patch(path: &Path, part: &str, from: &str, to: &str) {
 
 /// The team workbook with a Formulas sheet holding the default set plus `rows`.
 fn with_formulas(d: &tempfile::TempDir, rows: &[(&str, &str)]) -> PathBuf {
+    with_formulas_in(d.path(), rows)
+}
+
+fn with_formulas_in(dir: &Path, rows: &[(&str, &str)]) -> PathBuf {
     let mut all: Vec<Vec<Option<V>>> = gpuplan::catalog::formulas()
         .iter()
         .map(|f| {
@@ -290,11 +294,11 @@ fn with_formulas(d: &tempfile::TempDir, rows: &[(&str, &str)]) -> PathBuf {
             None => all.push(vec![Some(s(name)), Some(s(expr)), Some(s("candidate"))]),
         }
     }
-    book_with(
-        d,
-        "f.xlsx",
-        team().sheet("Formulas", &["name", "expression", "scope"], all),
-    )
+    let p = dir.join("f.xlsx");
+    team()
+        .sheet("Formulas", &["name", "expression", "scope"], all)
+        .write(&p);
+    p
 }
 
 #[test]
@@ -345,115 +349,6 @@ fn deleting_a_formula_the_planner_needs_is_refused() {
         team().sheet("Formulas", &["name", "expression", "scope"], all),
     );
     refused(&p, &["the formula `fits` is missing; the planner needs it"]);
-}
-
-#[test]
-fn deep_and_huge_formulas_are_refused_before_parsing() {
-    // 100,000 nested parentheses, and a 1 MB expression: longer than a cell may hold in Excel,
-    // so they are patched into the shared strings after writing.
-    for (what, text, msg) in [
-        (
-            "deep",
-            format!("{}1{}", "(".repeat(100_000), ")".repeat(100_000)),
-            "characters long; at most 4096",
-        ),
-        (
-            "huge",
-            "1+".repeat(500_000) + "1",
-            "characters long; at most 4096",
-        ),
-        (
-            "nested",
-            format!("{}1{}", "(".repeat(100), ")".repeat(100)),
-            "nests deeper than 64 levels",
-        ),
-    ] {
-        let d = tempdir();
-        let p = with_formulas(&d, &[("hostile", "PLACEHOLDER_EXPRESSION")]);
-        patch(&p, "xl/sharedStrings.xml", "PLACEHOLDER_EXPRESSION", &text);
-        let r = refused(&p, &["Formulas!B75 (hostile)", msg]);
-        assert!(
-            r.stderr.len() < 10_000,
-            "{what}: the message repeats the formula"
-        );
-    }
-}
-
-#[test]
-fn a_cell_at_xfd1048576_is_refused_without_allocating_the_sheet() {
-    let d = tempdir();
-    let p = d.path().join("far.xlsx");
-    let mut wb = rust_xlsxwriter::Workbook::new();
-    let ws = wb.add_worksheet();
-    ws.set_name("Workloads").unwrap();
-    ws.write_string(0, 0, "name").unwrap();
-    ws.write_string(1_048_575, 16_383, "far").unwrap();
-    wb.save(&p).unwrap();
-    assert!(bytes(&p).len() < 8_000);
-    refused(
-        &p,
-        &["Workloads!XFD1048576: a value this far out is beyond what gpuplan reads"],
-    );
-}
-
-#[test]
-fn a_shared_strings_count_of_1e11_is_refused() {
-    let d = tempdir();
-    let p = book_with(&d, "sst.xlsx", team());
-    let sst = {
-        let mut z = zip::ZipArchive::new(std::fs::File::open(&p).unwrap()).unwrap();
-        let mut t = String::new();
-        z.by_name("xl/sharedStrings.xml")
-            .unwrap()
-            .read_to_string(&mut t)
-            .unwrap();
-        t
-    };
-    let at = sst.find("uniqueCount=\"").unwrap() + 13;
-    let end = at + sst[at..].find('"').unwrap();
-    let old = format!("uniqueCount=\"{}\"", &sst[at..end]);
-    patch(
-        &p,
-        "xl/sharedStrings.xml",
-        &old,
-        "uniqueCount=\"100000000000\"",
-    );
-    refused(&p, &["claims 100000000000 strings"]);
-}
-
-#[test]
-fn a_zip_bomb_sheet_is_refused() {
-    // 400 MB of spaces inside the sheet part compress to about 400 KB.
-    let d = tempdir();
-    let p = book_with(&d, "bomb.xlsx", team());
-    let src = bytes(&p);
-    let mut zin = zip::ZipArchive::new(std::io::Cursor::new(src)).unwrap();
-    let mut out = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
-    let opts = zip::write::SimpleFileOptions::default()
-        .compression_method(zip::CompressionMethod::Deflated)
-        .large_file(true);
-    for i in 0..zin.len() {
-        let mut e = zin.by_index(i).unwrap();
-        let name = e.name().unwrap().to_string();
-        let mut data = Vec::new();
-        e.read_to_end(&mut data).unwrap();
-        out.start_file(name.clone(), opts).unwrap();
-        if name == "xl/worksheets/sheet1.xml" {
-            let text = String::from_utf8(data).unwrap();
-            let (head, tail) = text.split_at(text.find("<sheetData>").unwrap());
-            out.write_all(head.as_bytes()).unwrap();
-            let spaces = vec![b' '; 1 << 20];
-            for _ in 0..400 {
-                out.write_all(&spaces).unwrap();
-            }
-            out.write_all(tail.as_bytes()).unwrap();
-        } else {
-            out.write_all(&data).unwrap();
-        }
-    }
-    std::fs::write(&p, out.finish().unwrap().into_inner()).unwrap();
-    assert!(bytes(&p).len() < 3_000_000);
-    refused(&p, &["refusing it as a zip bomb"]);
 }
 
 #[test]
@@ -626,25 +521,169 @@ fn set_of_an_unknown_workload_or_column_is_refused() {
     assert_eq!(left.len(), 1);
 }
 
-#[test]
-fn a_workloads_sheet_of_200000_rows_is_refused_at_the_row_cap() {
-    let d = tempdir();
-    let p = d.path().join("long.xlsx");
-    let mut wb = rust_xlsxwriter::Workbook::new();
-    let ws = wb.add_worksheet_with_constant_memory().unwrap();
-    ws.set_name("Workloads").unwrap();
-    ws.write_string(0, 0, "name").unwrap();
-    ws.write_string(0, 1, "kind").unwrap();
-    for r in 1..=200_000u32 {
-        ws.write_string(r, 0, format!("w{r}")).unwrap();
-        ws.write_string(r, 1, "batch").unwrap();
+/// The hostile files, each built by the test: a path and what its refusal says.
+mod hostile {
+    use super::*;
+
+    /// A 6 KB workbook with one cell at XFD1048576 (calamine's dense range would be 549 GB).
+    pub fn far_cell(d: &Path) -> PathBuf {
+        let p = own_dir(d, "far").join("far.xlsx");
+        let mut wb = rust_xlsxwriter::Workbook::new();
+        let ws = wb.add_worksheet();
+        ws.set_name("Workloads").unwrap();
+        ws.write_string(0, 0, "name").unwrap();
+        ws.write_string(1_048_575, 16_383, "far").unwrap();
+        wb.save(&p).unwrap();
+        assert!(bytes(&p).len() < 8_000);
+        p
     }
-    wb.save(&p).unwrap();
-    refused(&p, &["Workloads!A100001: a value this far out is beyond what gpuplan reads (at most 100000 rows"]);
+
+    /// `<sst uniqueCount="100000000000">`: calamine would reserve 2.4 TB at open.
+    pub fn shared_strings_lie(d: &Path) -> PathBuf {
+        let p = own_dir(d, "sst").join("sst.xlsx");
+        team().write(&p);
+        let sst = {
+            let mut z = zip::ZipArchive::new(std::fs::File::open(&p).unwrap()).unwrap();
+            let mut t = String::new();
+            z.by_name("xl/sharedStrings.xml")
+                .unwrap()
+                .read_to_string(&mut t)
+                .unwrap();
+            t
+        };
+        let at = sst.find("uniqueCount=\"").unwrap() + 13;
+        let end = at + sst[at..].find('"').unwrap();
+        let old = format!("uniqueCount=\"{}\"", &sst[at..end]);
+        patch(
+            &p,
+            "xl/sharedStrings.xml",
+            &old,
+            "uniqueCount=\"100000000000\"",
+        );
+        p
+    }
+
+    /// A sheet part of 400 MB of spaces, compressed to about 400 KB.
+    pub fn zip_bomb(d: &Path) -> PathBuf {
+        let p = own_dir(d, "bomb").join("bomb.xlsx");
+        team().write(&p);
+        let src = bytes(&p);
+        let mut zin = zip::ZipArchive::new(std::io::Cursor::new(src)).unwrap();
+        let mut out = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+        let opts = zip::write::SimpleFileOptions::default()
+            .compression_method(zip::CompressionMethod::Deflated)
+            .large_file(true);
+        for i in 0..zin.len() {
+            let mut e = zin.by_index(i).unwrap();
+            let name = e.name().unwrap().to_string();
+            let mut data = Vec::new();
+            e.read_to_end(&mut data).unwrap();
+            out.start_file(name.clone(), opts).unwrap();
+            if name == "xl/worksheets/sheet1.xml" {
+                let text = String::from_utf8(data).unwrap();
+                let (head, tail) = text.split_at(text.find("<sheetData>").unwrap());
+                out.write_all(head.as_bytes()).unwrap();
+                let spaces = vec![b' '; 1 << 20];
+                for _ in 0..400 {
+                    out.write_all(&spaces).unwrap();
+                }
+                out.write_all(tail.as_bytes()).unwrap();
+            } else {
+                out.write_all(&data).unwrap();
+            }
+        }
+        std::fs::write(&p, out.finish().unwrap().into_inner()).unwrap();
+        assert!(bytes(&p).len() < 3_000_000);
+        p
+    }
+
+    /// A formula too long for an Excel cell, patched into the shared strings after writing.
+    pub fn formula(d: &Path, name: &str, text: &str) -> PathBuf {
+        let sub = d.join(name);
+        std::fs::create_dir_all(&sub).unwrap();
+        let p = with_formulas_in(&sub, &[("hostile", "PLACEHOLDER_EXPRESSION")]);
+        patch(&p, "xl/sharedStrings.xml", "PLACEHOLDER_EXPRESSION", text);
+        p
+    }
+
+    pub fn deep_formula(d: &Path) -> PathBuf {
+        formula(
+            d,
+            "deep",
+            &format!("{}1{}", "(".repeat(100_000), ")".repeat(100_000)),
+        )
+    }
+
+    pub fn huge_formula(d: &Path) -> PathBuf {
+        formula(d, "huge", &("1+".repeat(500_000) + "1"))
+    }
+
+    /// A Workloads sheet of 200,000 rows.
+    pub fn long_sheet(d: &Path) -> PathBuf {
+        let p = own_dir(d, "long").join("long.xlsx");
+        let mut wb = rust_xlsxwriter::Workbook::new();
+        let ws = wb.add_worksheet_with_constant_memory().unwrap();
+        ws.set_name("Workloads").unwrap();
+        ws.write_string(0, 0, "name").unwrap();
+        ws.write_string(0, 1, "kind").unwrap();
+        for r in 1..=200_000u32 {
+            ws.write_string(r, 0, format!("w{r}")).unwrap();
+            ws.write_string(r, 1, "batch").unwrap();
+        }
+        wb.save(&p).unwrap();
+        p
+    }
+
+    /// A folder of its own, so that a refusal can be checked to leave nothing beside the file.
+    fn own_dir(d: &Path, name: &str) -> PathBuf {
+        let sub = d.join(name);
+        std::fs::create_dir_all(&sub).unwrap();
+        sub
+    }
+
+    /// Every hostile file with the words its refusal must say.
+    pub fn all(d: &Path) -> Vec<(PathBuf, &'static str)> {
+        vec![
+            (far_cell(d), "Workloads!XFD1048576: a value this far out is beyond what gpuplan reads"),
+            (shared_strings_lie(d), "claims 100000000000 strings"),
+            (zip_bomb(d), "refusing it as a zip bomb"),
+            (deep_formula(d), "Formulas!B75 (hostile): the expression is 200001 characters long; at most 4096"),
+            (huge_formula(d), "Formulas!B75 (hostile): the expression is 1000001 characters long"),
+            (long_sheet(d), "Workloads!A100001: a value this far out is beyond what gpuplan reads (at most 100000 rows"),
+        ]
+    }
 }
 
-/// Every hostile file is refused under a 1 GiB address-space limit: an attempt at a huge
-/// allocation fails the run (and this test) instead of exhausting the machine.
+#[test]
+fn each_hostile_file_is_refused_cleanly() {
+    let d = tempdir();
+    for (p, msg) in hostile::all(d.path()) {
+        let r = refused(&p, &[msg]);
+        assert!(
+            r.stderr.len() < 10_000,
+            "{}: the message repeats the input",
+            p.display()
+        );
+    }
+}
+
+#[test]
+fn a_formula_nested_too_deep_is_refused_before_parsing() {
+    let d = tempdir();
+    let p = hostile::formula(
+        d.path(),
+        "nested",
+        &format!("{}1{}", "(".repeat(100), ")".repeat(100)),
+    );
+    refused(
+        &p,
+        &["Formulas!B75 (hostile): the expression nests deeper than 64 levels"],
+    );
+}
+
+/// `calc` on every hostile file under a 1 GiB address-space limit: an attempt at a huge
+/// allocation fails the run (and this test) instead of exhausting the machine. The times are
+/// printed for the record, not asserted.
 #[test]
 fn hostile_files_are_refused_under_a_memory_limit() {
     if std::process::Command::new("prlimit")
@@ -659,34 +698,23 @@ fn hostile_files_are_refused_under_a_memory_limit() {
         return;
     }
     let d = tempdir();
-    // The far cell, the shared-strings lie and the deep formula, built as in the tests above.
-    let far = d.path().join("far.xlsx");
-    let mut wb = rust_xlsxwriter::Workbook::new();
-    let ws = wb.add_worksheet();
-    ws.set_name("Workloads").unwrap();
-    ws.write_string(0, 0, "name").unwrap();
-    ws.write_string(1_048_575, 16_383, "far").unwrap();
-    wb.save(&far).unwrap();
-    let deep = with_formulas(&d, &[("hostile", "PLACEHOLDER_EXPRESSION")]);
-    patch(
-        &deep,
-        "xl/sharedStrings.xml",
-        "PLACEHOLDER_EXPRESSION",
-        &format!("{}1{}", "(".repeat(100_000), ")".repeat(100_000)),
-    );
-    for p in [far, deep] {
+    for (p, msg) in hostile::all(d.path()) {
+        let started = std::time::Instant::now();
         let out = std::process::Command::new("prlimit")
             .arg(format!("--as={}", 1u64 << 30))
             .arg(env!("CARGO_BIN_EXE_gpuplan"))
-            .arg("check")
+            .args(["calc", "-q"])
             .arg(&p)
             .output()
             .unwrap();
-        assert_eq!(
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        eprintln!(
+            "{}: exit {:?} in {:.2}s",
+            p.file_name().unwrap().to_string_lossy(),
             out.status.code(),
-            Some(2),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
+            started.elapsed().as_secs_f64()
         );
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains(msg), "{stderr}");
     }
 }

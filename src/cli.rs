@@ -45,6 +45,11 @@ pub enum Command {
         after_help = "Examples:\n  gpuplan explain budget.xlsx chat-api              on the chosen GPU\n  gpuplan explain budget.xlsx chat-api --gpu H100    on another GPU"
     )]
     Explain(ExplainArgs),
+    /// Compare the default formulas with published measurements of GPU memory.
+    #[command(
+        after_help = "Examples:\n  gpuplan validate                       the built-in table (samples/validation.csv)\n  gpuplan validate my-measurements.csv   your own rows, same columns"
+    )]
+    Validate(ValidateArgs),
     /// Print the built-in GPU or model catalog.
     #[command(
         after_help = "Examples:\n  gpuplan catalog gpus\n  gpuplan catalog models --format csv > models.csv"
@@ -157,6 +162,12 @@ pub struct ExplainArgs {
     /// Override an assumption or a workload column, as for calc.
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub sets: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct ValidateArgs {
+    /// A validation table (CSV with the columns of samples/validation.csv) [default: the built-in one].
+    pub table: Option<PathBuf>,
 }
 
 /// Which catalog.

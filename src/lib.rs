@@ -15,6 +15,7 @@ pub mod plan;
 pub mod read;
 pub mod report;
 pub mod suggest;
+pub mod validate;
 pub mod write;
 
 use cli::{CalcArgs, Cli, Command};
@@ -100,6 +101,19 @@ pub fn run(cli: Cli) -> Result<()> {
             Ok(())
         }
         Command::Calc(a) => calc(&a),
+        Command::Validate(a) => {
+            let text = match &a.table {
+                Some(p) => std::fs::read_to_string(p).map_err(|e| Error::Unreadable {
+                    file: p.clone(),
+                    reason: format!("cannot read the table: {e}"),
+                })?,
+                None => validate::BUILTIN.to_string(),
+            };
+            let rows = validate::rows(&text).map_err(Error::Usage)?;
+            let outcomes = validate::run(&rows)?;
+            print!("{}", validate::report(&outcomes));
+            Ok(())
+        }
     }
 }
 

@@ -274,7 +274,13 @@ fn patch(path: &Path, part: &str, from: &str, to: &str) {
 fn formula_cell(name: Option<&str>) -> String {
     let defaults = gpuplan::catalog::formulas();
     let row = match name {
-        Some(n) => defaults.iter().position(|f| f.name == n).expect("a default formula") + 2,
+        Some(n) => {
+            defaults
+                .iter()
+                .position(|f| f.name == n)
+                .expect("a default formula")
+                + 2
+        }
         None => defaults.len() + 2,
     };
     format!("Formulas!B{row}")
@@ -316,7 +322,10 @@ fn with_formulas_in(dir: &Path, rows: &[(&str, &str)]) -> PathBuf {
 fn formula_cycle_is_reported_with_the_loop_and_the_cell() {
     let d = tempdir();
     let p = with_formulas(&d, &[("loop_a", "loop_b + 1"), ("loop_b", "loop_a * 2")]);
-    let msg = format!("{} (loop_a): formulas depend on each other in a loop: loop_a → loop_b → loop_a", formula_cell(None));
+    let msg = format!(
+        "{} (loop_a): formulas depend on each other in a loop: loop_a → loop_b → loop_a",
+        formula_cell(None)
+    );
     refused(&p, &[&msg]);
 }
 
@@ -333,7 +342,10 @@ fn formula_unknown_name_and_syntax_error_name_their_cells() {
     refused(
         &p,
         &[
-            &format!("{} (weights_gib): unknown name `base_weigths_gib`", formula_cell(Some("weights_gib"))),
+            &format!(
+                "{} (weights_gib): unknown name `base_weigths_gib`",
+                formula_cell(Some("weights_gib"))
+            ),
             "did you mean base_weights_gib",
             &format!("{} (oops): syntax error", formula_cell(None)),
         ],
@@ -689,7 +701,10 @@ fn a_formula_nested_too_deep_is_refused_before_parsing() {
     );
     refused(
         &p,
-        &[&format!("{} (hostile): the expression nests deeper than 64 levels", formula_cell(None))],
+        &[&format!(
+            "{} (hostile): the expression nests deeper than 64 levels",
+            formula_cell(None)
+        )],
     );
 }
 

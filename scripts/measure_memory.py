@@ -82,7 +82,11 @@ def run_case(name, kind, context, n):
     torch.manual_seed(0)
     dev = torch.device("cuda")
     attn = "sdpa"
-    model = AutoModelForCausalLM.from_config(config(name), torch_dtype=torch.bfloat16, attn_implementation=attn).to(dev)
+    # Inference and LoRA hold the weights in bf16; full fine-tuning holds fp32 master weights and
+    # runs under bf16 autocast, as trainers' mixed precision does (16 bytes per parameter with
+    # gradients and AdamW moments).
+    dtype = torch.float32 if kind == "full_finetune" else torch.bfloat16
+    model = AutoModelForCausalLM.from_config(config(name), torch_dtype=dtype, attn_implementation=attn).to(dev)
     torch.cuda.reset_peak_memory_stats()
     smi_peak = 0.0
     if kind == "inference":
@@ -109,14 +113,16 @@ def run_case(name, kind, context, n):
             model.enable_input_require_grads()
             model = get_peft_model(model, LoraConfig(r=16, lora_alpha=32, target_modules=["q_proj", "k_proj", "v_proj", "o_proj"]))
             params = [p for p in model.parameters() if p.requires_grad]
+            for p_ in params:  # adapters in fp32, as PEFT trains them under autocast
+                p_.data = p_.data.float()
         else:
             params = list(model.parameters())
-        # Mixed precision as trainers do it: fp32 master weights and moments held by the optimizer.
         opt = torch.optim.AdamW(params, lr=1e-5, fused=True)
         model.train()
         ids = torch.randint(0, 30000, (n, context), device=dev)
         for _ in range(2):
-            loss = model(input_ids=ids, labels=ids).loss
+            with torch.autocast("cuda", dtype=torch.bfloat16):
+                loss = model(input_ids=ids, labels=ids).loss
             loss.backward()
             opt.step()
             opt.zero_grad(set_to_none=True)

@@ -126,3 +126,15 @@ ws.append(["bot", "推理", "Mistral-7B", "8", "1,000%"])  # text numbers; 1,000
 ws.append([None, None, None, None, None, "a note in an unknown column"])
 ws.append(["trainer", "LoRA微调", "llama-3.1-8b", None, 40, None])
 wb.save(HERE.parent / "tests" / "fixtures" / "keys-only-openpyxl.xlsx")
+
+# The validation table as a workbook, for reading (gpuplan validate reads the CSV).
+import csv
+
+wb = openpyxl.Workbook()
+ws = wb.active
+ws.title = "Validation"
+with open(HERE / "validation.csv", newline="") as f:
+    for i, row in enumerate(csv.reader(f)):
+        ws.append([float(v) if i and v.replace(".", "", 1).isdigit() else v for v in row])
+ws.freeze_panes = "A2"
+wb.save(HERE / "validation.xlsx")

@@ -150,6 +150,56 @@ fn input_date(input: &Path) -> String {
     format!("{y:04}-{m:02}-{d:02}")
 }
 
+/// Phase timings for `--timings`, with the peak memory after each phase.
+struct Clock {
+    show: bool,
+    last: std::time::Instant,
+    laps: Vec<(&'static str, f64)>,
+}
+
+impl Clock {
+    fn new(show: bool) -> Clock {
+        Clock {
+            show,
+            last: std::time::Instant::now(),
+            laps: Vec::new(),
+        }
+    }
+
+    fn lap(&mut self, name: &'static str) {
+        self.laps.push((name, self.last.elapsed().as_secs_f64()));
+        self.memory(name);
+        self.last = std::time::Instant::now();
+    }
+
+    /// Laps timed elsewhere, covering the time since the last lap.
+    fn laps(&mut self, laps: &[(&'static str, f64)]) {
+        self.laps.extend_from_slice(laps);
+        if let Some((name, _)) = laps.last() {
+            self.memory(name);
+        }
+        self.last = std::time::Instant::now();
+    }
+
+    fn memory(&self, name: &str) {
+        if let (true, Some(kb)) = (self.show, peak_memory_kb()) {
+            eprintln!("timings: after {name}: peak memory {} MB", kb / 1024);
+        }
+    }
+
+    fn report(&self) {
+        if self.show {
+            let total: f64 = self.laps.iter().map(|(_, t)| t).sum();
+            let parts: Vec<String> = self
+                .laps
+                .iter()
+                .map(|(n, t)| format!("{n} {t:.3}s"))
+                .collect();
+            eprintln!("timings: {} (total {total:.3}s)", parts.join(", "));
+        }
+    }
+}
+
 /// The process's peak resident memory so far (Linux), for `--timings`.
 fn peak_memory_kb() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
@@ -179,28 +229,18 @@ fn calc(a: &CalcArgs) -> Result<()> {
             reason: "already exists; use --force to replace it".to_string(),
         });
     }
-    let mut timings: Vec<(&str, f64)> = Vec::new();
-    let mut clock = std::time::Instant::now();
-    let mut lap = |name: &'static str, timings: &mut Vec<(&str, f64)>| {
-        timings.push((name, clock.elapsed().as_secs_f64()));
-        if a.timings {
-            if let Some(kb) = peak_memory_kb() {
-                eprintln!("timings: after {name}: peak memory {} MB", kb / 1024);
-            }
-        }
-        clock = std::time::Instant::now();
-    };
+    let mut clock = Clock::new(a.timings);
     let progress = report::Progress::new(!a.quiet);
     progress.phase(format!("reading {}", a.input.display()));
     let input = read::read(&a.input, &overrides(&a.sets)?)?;
-    lap("read", &mut timings);
+    clock.lap("read");
     let offers = input.gpus.iter().filter(|g| g.available).count();
     progress.phase(format!(
         "evaluating {} workloads × {offers} GPU offers",
         input.workloads.len()
     ));
     let engine = plan::Engine::compile(&input)?;
-    lap("compile", &mut timings);
+    clock.lap("compile");
     let opts = plan::Options {
         keep: match a.candidates {
             Some(cli::Candidates::All) => None,
@@ -210,45 +250,44 @@ fn calc(a: &CalcArgs) -> Result<()> {
         ..plan::Options::default()
     };
     let plan = plan::plan_with(input, &engine, &opts)?;
-    lap("evaluate+plan", &mut timings);
+    // The planner times its own two phases, evaluate and plan.
+    clock.laps(&plan.timings);
     progress.phase(format!("writing {}", output.display()));
-    timings.pop();
-    timings.extend(plan.timings.iter().copied());
-    // Both outputs are written to temporary files first and renamed into place only when both
-    // are complete, so a failure leaves neither behind.
+    // Both outputs go to temporary files first and are renamed into place only when both are
+    // complete, so a failure leaves neither behind.
     let workbook = write::Pending::plan(&output, &plan, a.lang.zh(), &input_date(&a.input))?;
-    lap("write", &mut timings);
-    let mut json_file = None;
-    if let Some(j) = &a.json {
-        let text = serde_json::to_string_pretty(&report::json(&plan))
-            .map_err(|e| Error::Internal(e.to_string()))?
-            + "\n";
-        if j == "-" {
-            std::io::stdout()
-                .write_all(text.as_bytes())
-                .map_err(|e| Error::Internal(e.to_string()))?;
-        } else {
-            let jp = PathBuf::from(j);
-            if same_file(&jp, &a.input) || jp == a.input {
-                return Err(Error::Usage(format!("--json {j} is the input")));
+    clock.lap("write");
+    let json = match &a.json {
+        None => None,
+        Some(j) => {
+            let text = serde_json::to_string_pretty(&report::json(&plan))
+                .map_err(|e| Error::Internal(e.to_string()))?
+                + "\n";
+            if j == "-" {
+                Some((None, text))
+            } else {
+                let jp = PathBuf::from(j);
+                if same_file(&jp, &a.input) || jp == a.input || jp == output {
+                    return Err(Error::Usage(format!(
+                        "--json {j} is the input or the output workbook; choose another path"
+                    )));
+                }
+                let pending = write::Pending::bytes(&jp, text.as_bytes())?;
+                Some((Some(pending), text))
             }
-            json_file = Some(write::Pending::bytes(&jp, text.as_bytes())?);
         }
-    }
+    };
     workbook.commit()?;
-    if let Some(j) = json_file {
-        j.commit()?;
+    match json {
+        Some((Some(pending), _)) => pending.commit()?,
+        Some((None, text)) => std::io::stdout()
+            .write_all(text.as_bytes())
+            .map_err(|e| Error::Internal(e.to_string()))?,
+        None => {}
     }
-    lap("save", &mut timings);
+    clock.lap("save");
     progress.finish();
-    if a.timings {
-        let total: f64 = timings.iter().map(|(_, t)| t).sum();
-        let parts: Vec<String> = timings
-            .iter()
-            .map(|(n, t)| format!("{n} {:.3}s", t))
-            .collect();
-        eprintln!("timings: {} (total {total:.3}s)", parts.join(", "));
-    }
+    clock.report();
     if !a.quiet {
         let color = report::use_color(&std::io::stderr());
         let mut err = std::io::stderr();

@@ -11,6 +11,7 @@ const GPUS_TSV: &str = include_str!("../templates/gpus.tsv");
 const MODELS_TSV: &str = include_str!("../templates/models.tsv");
 const ASSUMPTIONS_TSV: &str = include_str!("../templates/assumptions.tsv");
 const FORMULAS_TSV: &str = include_str!("../templates/formulas.tsv");
+const EXAMPLES_TSV: &str = include_str!("../templates/examples.tsv");
 
 /// Rows of a TSV data file, header first, comments and blank lines skipped.
 fn rows(text: &'static str) -> impl Iterator<Item = Vec<&'static str>> {
@@ -248,6 +249,19 @@ pub fn formulas() -> Vec<FormulaDef> {
             description: field(r, "description").to_string(),
             origin: Origin::Default,
             cell: None,
+        })
+        .collect()
+}
+
+/// The example workloads of a template (`team`, `api`): per row, the non-blank (column, value) pairs.
+pub fn examples(name: &str) -> Vec<Vec<(&'static str, &'static str)>> {
+    records(EXAMPLES_TSV)
+        .into_iter()
+        .filter(|r| field(r, "example") == name)
+        .map(|r| {
+            r.into_iter()
+                .filter(|(k, v)| *k != "example" && !v.trim().is_empty())
+                .collect()
         })
         .collect()
 }

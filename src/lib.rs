@@ -23,6 +23,16 @@ use error::{Error, Result};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+/// Writes to stdout; a reader that went away (`gpuplan catalog | head`) is not an error.
+fn out(text: &str) -> Result<()> {
+    match std::io::stdout().write_all(text.as_bytes()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(Error::Internal(format!("cannot write to stdout: {e}")))
+        }
+        _ => Ok(()),
+    }
+}
+
 fn overrides(sets: &[String]) -> Result<Vec<read::Override>> {
     sets.iter().map(|s| read::Override::parse(s)).collect()
 }
@@ -51,13 +61,12 @@ pub fn run(cli: Cli) -> Result<()> {
             }
             let bytes = write::template_bytes(a.lang.zh(), example)?;
             write::save(&a.path, &bytes)?;
-            println!(
-                "wrote {}: fill in the {} sheet, then run `gpuplan calc {}`",
+            out(&format!(
+                "wrote {}: fill in the {} sheet, then run `gpuplan calc {}`\n",
                 a.path.display(),
                 catalog::sheet_name("Workloads", a.lang.zh()),
                 a.path.display()
-            );
-            Ok(())
+            ))
         }
         Command::Check(a) => {
             let input = read::read(&a.input, &overrides(&a.sets)?)?;
@@ -68,8 +77,8 @@ pub fn run(cli: Cli) -> Result<()> {
                 .iter()
                 .filter(|w| w.severity == model::Severity::Warning)
                 .count();
-            println!(
-                "ok: {} workloads, {} GPU offers, {} models, {} assumptions, {} formulas; {} planned, {} warning(s)",
+            let mut text = format!(
+                "ok: {} workloads, {} GPU offers, {} models, {} assumptions, {} formulas; {} planned, {} warning(s)\n",
                 i.workloads.len(),
                 i.gpus.len(),
                 i.models.len(),
@@ -83,23 +92,16 @@ pub fn run(cli: Cli) -> Result<()> {
                 .iter()
                 .filter(|w| w.severity == model::Severity::Warning)
             {
-                println!("warning: {}: {}", w.location, w.message);
+                text.push_str(&format!("warning: {}: {}\n", w.location, w.message));
             }
-            Ok(())
+            out(&text)
         }
         Command::Explain(a) => {
             let input = read::read(&a.input, &overrides(&a.sets)?)?;
             let t = plan::trace(input, &a.workload, a.gpu.as_deref())?;
-            print!("{}", report::trace(&t));
-            Ok(())
+            out(&report::trace(&t))
         }
-        Command::Catalog(a) => {
-            print!(
-                "{}",
-                report::catalog(a.what == cli::CatalogKind::Gpus, a.format)
-            );
-            Ok(())
-        }
+        Command::Catalog(a) => out(&report::catalog(a.what == cli::CatalogKind::Gpus, a.format)),
         Command::Calc(a) => calc(&a),
         Command::Validate(a) => {
             let text = match &a.table {
@@ -111,8 +113,7 @@ pub fn run(cli: Cli) -> Result<()> {
             };
             let rows = validate::rows(&text).map_err(Error::Usage)?;
             let outcomes = validate::run(&rows)?;
-            print!("{}", validate::report(&outcomes));
-            Ok(())
+            out(&validate::report(&outcomes))
         }
     }
 }

@@ -26,77 +26,6 @@ impl Example {
     }
 }
 
-enum Cell {
-    T(&'static str),
-    N(f64),
-}
-use Cell::{N, T};
-
-fn example_rows(example: Example) -> Vec<Vec<(&'static str, Cell)>> {
-    match example {
-        Example::None => Vec::new(),
-        Example::Team => vec![
-            vec![
-                ("name", T("lora-finetune")),
-                ("kind", T("lora")),
-                ("model", T("Llama-2-7B")),
-                ("context_len", N(2048.0)),
-                ("hours_per_month", N(16.0)),
-                ("runs_per_month", N(2.0)),
-                ("storage_gb", N(200.0)),
-                ("notes", T("seed 001: 2 runs × 8 h on one 4090")),
-            ],
-            vec![
-                ("name", T("qa-api")),
-                ("kind", T("inference")),
-                ("model", T("Qwen2.5-7B")),
-                ("concurrency", N(8.0)),
-                ("hours_per_month", N(300.0)),
-                ("runs_per_month", N(30.0)),
-                ("egress_gb", N(20.0)),
-                ("notes", T("seed 001: 10 h a day on one A10")),
-            ],
-            vec![
-                ("name", T("preprocess")),
-                ("kind", T("batch")),
-                ("vram_gib", N(8.0)),
-                ("hours_per_month", N(16.0)),
-                ("runs_per_month", N(4.0)),
-                ("notes", T("seed 001: 4 h a week on spot")),
-            ],
-        ],
-        Example::Api => vec![
-            vec![
-                ("name", T("chat-api")),
-                ("kind", T("inference")),
-                ("model", T("Qwen2.5-7B")),
-                ("concurrency", N(60.0)),
-                ("context_len", N(4096.0)),
-                ("notes", T("seed 000: 7B API, 60 concurrent requests")),
-            ],
-            vec![
-                ("name", T("lora-experiments")),
-                ("kind", T("qlora")),
-                ("model", T("Llama-2-7B")),
-                ("context_len", N(2048.0)),
-                ("batch_size", N(4.0)),
-                ("hours_per_month", N(120.0)),
-                ("runs_per_month", N(10.0)),
-                ("storage_gb", N(100.0)),
-            ],
-            vec![
-                ("name", T("comfyui")),
-                ("kind", T("image_gen")),
-                ("model", T("SDXL")),
-                ("resolution", N(1024.0)),
-                ("hours_per_month", N(200.0)),
-                ("runs_per_month", N(20.0)),
-                ("online", T("yes")),
-            ],
-        ],
-    }
-}
-
 fn dropdown(ty: ColumnType, zh: bool) -> Option<DataValidation> {
     let list: Vec<String> = match ty {
         ColumnType::Kind => Kind::ALL
@@ -186,24 +115,36 @@ pub fn template(
             ws.add_data_validation(1, col, rows_for_validation, col, &dv)?;
         }
     }
-    for (r, row) in example_rows(example).into_iter().enumerate() {
+    let rows = match example {
+        Example::Team => catalog::examples("team"),
+        Example::Api => catalog::examples("api"),
+        Example::None => Vec::new(),
+    };
+    for (r, row) in rows.into_iter().enumerate() {
         for (key, v) in row {
             let Some(col) = cols.iter().position(|c| c.key == key) else {
                 continue;
             };
-            let col = col as u16;
+            let (col, ty) = (col as u16, cols[col].ty);
             let r = r as u32 + 1;
-            match v {
-                T(t) => {
-                    let t = if zh && key == "kind" {
-                        Kind::parse(t).map(|k| k.zh()).unwrap_or(t)
-                    } else {
-                        t
+            match v.parse::<f64>() {
+                Ok(n) if !matches!(ty, ColumnType::Text | ColumnType::Kind) => {
+                    style::number(ws, r, col, n, &s.number)?
+                }
+                _ => {
+                    let t = match (zh, ty) {
+                        (true, ColumnType::Kind) => Kind::parse(v).map_or(v, |k| k.zh()),
+                        (true, ColumnType::Bool) => {
+                            if v == "yes" {
+                                "是"
+                            } else {
+                                "否"
+                            }
+                        }
+                        _ => v,
                     };
-                    let t = if zh && key == "online" { "是" } else { t };
                     style::text(ws, r, col, t, &s.text)?;
                 }
-                N(n) => style::number(ws, r, col, n, &s.number)?,
             }
         }
     }

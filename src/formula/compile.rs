@@ -149,6 +149,28 @@ fn type_name(t: Ty) -> &'static str {
 }
 
 impl Gen<'_> {
+    /// Appends an operation, folding it when all its operands are constants (`2^30`, `1e9 * 2`):
+    /// they are computed once here instead of for every candidate.
+    fn emit(&mut self, op: Op) {
+        let operands = (1 - op.stack_effect()) as usize;
+        let n = self.code.len();
+        if n >= operands
+            && self.code[n - operands..]
+                .iter()
+                .all(|o| matches!(o, Op::Const(_)))
+        {
+            let mut code: Vec<Op> = self.code[n - operands..].to_vec();
+            code.push(op);
+            let v = super::vm::run(&code, &[], &mut super::vm::Scratch::with_capacity(operands));
+            if v.is_finite() {
+                self.code.truncate(n - operands);
+                self.code.push(Op::Const(v));
+                return;
+            }
+        }
+        self.code.push(op);
+    }
+
     fn expect(&mut self, n: &Node, want: Ty, what: &str) -> Result<(), String> {
         let got = self.node(n)?;
         if got != want {
@@ -180,7 +202,7 @@ impl Gen<'_> {
         let what = format!("`{symbol}`");
         self.expect(a, operand, &what)?;
         self.expect(b, operand, &what)?;
-        self.code.push(op);
+        self.emit(op);
         Ok(result)
     }
 
@@ -215,7 +237,7 @@ impl Gen<'_> {
                     "!="
                 };
                 self.expect(b, ta, &format!("`{symbol}`"))?;
-                self.code.push(if symbol == "==" { Op::Eq } else { Op::Ne });
+                self.emit(if symbol == "==" { Op::Eq } else { Op::Ne });
                 Ok(Ty::Bool)
             }
             O::Neg => {
@@ -223,7 +245,7 @@ impl Gen<'_> {
                     return Err("`-` needs an operand".to_string());
                 };
                 self.expect(a, Ty::Num, "`-`")?;
-                self.code.push(Op::Neg);
+                self.emit(Op::Neg);
                 Ok(Ty::Num)
             }
             O::Not => {
@@ -231,7 +253,7 @@ impl Gen<'_> {
                     return Err("`!` needs an operand".to_string());
                 };
                 self.expect(a, Ty::Bool, "`!`")?;
-                self.code.push(Op::Not);
+                self.emit(Op::Not);
                 Ok(Ty::Bool)
             }
             O::Const { value } => match value {
@@ -337,7 +359,7 @@ impl Gen<'_> {
             self.expect(args[0], Ty::Bool, "the condition of if()")?;
             let ty = self.node(args[1])?;
             self.expect(args[2], ty, "both branches of if()")?;
-            self.code.push(Op::Select);
+            self.emit(Op::Select);
             return Ok(ty);
         }
         if name == "min" || name == "max" {
@@ -348,7 +370,7 @@ impl Gen<'_> {
                 self.expect(a, Ty::Num, &what)?;
             }
             let count = args.len() as u32;
-            self.code.push(if name == "min" {
+            self.emit(if name == "min" {
                 Op::Min(count)
             } else {
                 Op::Max(count)
@@ -360,13 +382,13 @@ impl Gen<'_> {
             for a in &args {
                 self.expect(a, Ty::Num, &what)?;
             }
-            self.code.push(Op::Clamp);
+            self.emit(Op::Clamp);
             return Ok(Ty::Num);
         }
         if let Some(f) = f1(name) {
             arity(1)?;
             self.expect(args[0], Ty::Num, &what)?;
-            self.code.push(Op::F1(f));
+            self.emit(Op::F1(f));
             return Ok(Ty::Num);
         }
         if let Some(f) = f2(name) {
@@ -374,7 +396,7 @@ impl Gen<'_> {
             for a in &args {
                 self.expect(a, Ty::Num, &what)?;
             }
-            self.code.push(Op::F2(f));
+            self.emit(Op::F2(f));
             return Ok(Ty::Num);
         }
         Err(format!(

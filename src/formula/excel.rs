@@ -24,27 +24,56 @@ pub fn excel_number(v: f64) -> String {
     }
 }
 
-/// The variables an expression reads, for working out which formulas are live.
-pub fn variables(expression: &str) -> Vec<String> {
-    match evalexpr::build_operator_tree(expression) {
-        Ok(node) => {
-            let mut v: Vec<String> = node
-                .iter_read_variable_identifiers()
-                .map(str::to_string)
-                .collect();
-            v.sort();
-            v.dedup();
-            v
-        }
-        Err(_) => Vec::new(),
-    }
-}
-
 /// `expression` (already checked by the compiler) as an Excel formula body, without the `=`.
 pub fn to_excel(expression: &str, resolve: &mut Resolve) -> Result<String, String> {
     super::compile::check_shape(expression)?;
     let node = evalexpr::build_operator_tree(expression).map_err(|e| e.to_string())?;
     node_to_excel(&node, resolve)
+}
+
+/// Named expressions parsed once, for translating many rows of a workbook.
+pub struct Expressions {
+    trees: std::collections::HashMap<String, (Node, Vec<String>)>,
+}
+
+impl Expressions {
+    /// Parses every (name, expression); one that does not parse is left out (it cannot have
+    /// compiled either).
+    pub fn new<'a>(defs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Expressions {
+        let trees = defs
+            .into_iter()
+            .filter(|(_, e)| super::compile::check_shape(e).is_ok())
+            .filter_map(|(n, e)| {
+                let node = evalexpr::build_operator_tree(e).ok()?;
+                let mut vars: Vec<String> = node
+                    .iter_read_variable_identifiers()
+                    .map(str::to_string)
+                    .collect();
+                vars.sort();
+                vars.dedup();
+                Some((n.to_string(), (node, vars)))
+            })
+            .collect();
+        Expressions { trees }
+    }
+
+    pub fn contains(&self, name: &str) -> bool {
+        self.trees.contains_key(name)
+    }
+
+    /// The variables the named expression reads.
+    pub fn variables(&self, name: &str) -> &[String] {
+        self.trees.get(name).map_or(&[], |(_, v)| v.as_slice())
+    }
+
+    /// The named expression as an Excel formula body.
+    pub fn to_excel(&self, name: &str, resolve: &mut Resolve) -> Result<String, String> {
+        let (node, _) = self
+            .trees
+            .get(name)
+            .ok_or_else(|| format!("no formula {name}"))?;
+        node_to_excel(node, resolve)
+    }
 }
 
 fn args(n: &Node) -> Vec<&Node> {

@@ -182,12 +182,15 @@ pub struct Plan {
     /// Seconds spent evaluating and planning, for `--timings`.
     #[serde(skip)]
     pub timings: Vec<(&'static str, f64)>,
+    /// Column of each candidate formula by name.
+    #[serde(skip)]
+    index: std::collections::HashMap<String, usize>,
 }
 
 impl Plan {
     /// Column index of a candidate formula.
     pub fn column(&self, name: &str) -> Option<usize> {
-        self.columns.iter().position(|c| c.name == name)
+        self.index.get(name).copied()
     }
 
     /// A candidate's value of a formula.
@@ -797,11 +800,16 @@ pub fn plan_with(input: Input, engine: &Engine, opts: &Options) -> Result<Plan> 
     Ok(Plan {
         input,
         inputs,
-        columns,
         workloads,
         totals,
         warnings,
         timings: vec![("evaluate", evaluate_s), ("plan", plan_s)],
+        index: columns
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.name.clone(), i))
+            .collect(),
+        columns,
     })
 }
 

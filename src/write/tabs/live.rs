@@ -7,7 +7,7 @@
 //! sub-formulas; every other value (the sizing: GPUs, hours, …) is written as the number it is.
 
 use super::Ctx;
-use crate::formula::{excel_number, to_excel, variables};
+use crate::formula::{excel_number, Expressions};
 use crate::model::{column_letters, Scope, Value};
 use std::collections::{HashMap, HashSet};
 
@@ -61,7 +61,7 @@ pub fn range(sheet: &str, first: u32, last: u32, col: u16) -> String {
 
 /// What the translation knows about the plan's formulas and the Assumptions tab.
 pub struct Live {
-    expressions: HashMap<String, String>,
+    expressions: Expressions,
     scope: HashMap<String, Scope>,
     live: HashSet<String>,
     /// Assumption key → its value cell in the Assumptions tab.
@@ -95,11 +95,12 @@ impl Live {
                 }
             }
         }
-        let expressions: HashMap<String, String> = input
-            .formulas
-            .iter()
-            .map(|f| (f.name.clone(), f.expression.clone()))
-            .collect();
+        let expressions = Expressions::new(
+            input
+                .formulas
+                .iter()
+                .map(|f| (f.name.as_str(), f.expression.as_str())),
+        );
         let scope: HashMap<String, Scope> = input
             .formulas
             .iter()
@@ -135,16 +136,14 @@ impl Live {
         if let Some(v) = memo.get(name) {
             return *v;
         }
-        let v = match self.expressions.get(name) {
-            // The formulas were compiled, so their graph is acyclic; the depth guard is belt and braces.
-            Some(e) if depth < 256 => variables(e).iter().any(|v| {
+        // The formulas were compiled, so their graph is acyclic; the depth guard is belt and braces.
+        let v = depth < 256
+            && self.expressions.variables(name).iter().any(|v| {
                 ROW_INPUTS.contains(&v.as_str())
                     || self.editable_assumptions.contains(v)
                     || (v.starts_with("total_") && self.scope.get(name) == Some(&Scope::Portfolio))
-                    || (self.expressions.contains_key(v) && self.is_live_rec(v, memo, depth + 1))
-            }),
-            _ => false,
-        };
+                    || (self.expressions.contains(v) && self.is_live_rec(v, memo, depth + 1))
+            });
         memo.insert(name.to_string(), v);
         v
     }
@@ -165,13 +164,9 @@ impl Live {
         row_cells: &dyn Fn(&str) -> Option<String>,
         value: &dyn Fn(&str) -> Option<f64>,
     ) -> Result<String, String> {
-        let expr = self
-            .expressions
-            .get(name)
-            .ok_or_else(|| format!("no formula {name}"))?;
         let mut resolve =
             |v: &str| -> Result<String, String> { self.candidate_var(v, row_cells, value, 0) };
-        to_excel(expr, &mut resolve)
+        self.expressions.to_excel(name, &mut resolve)
     }
 
     fn candidate_var(
@@ -190,14 +185,10 @@ impl Live {
             }
         }
         if self.is_live(v) && depth < 64 {
-            let expr = self
-                .expressions
-                .get(v)
-                .ok_or_else(|| format!("no formula {v}"))?;
             let mut resolve = |x: &str| -> Result<String, String> {
                 self.candidate_var(x, row_cells, value, depth + 1)
             };
-            return Ok(format!("({})", to_excel(expr, &mut resolve)?));
+            return Ok(format!("({})", self.expressions.to_excel(v, &mut resolve)?));
         }
         self.literal(v, value(v))
     }
@@ -221,10 +212,6 @@ impl Live {
         cells: &HashMap<String, String>,
         value: &dyn Fn(&str) -> Option<f64>,
     ) -> Result<String, String> {
-        let expr = self
-            .expressions
-            .get(name)
-            .ok_or_else(|| format!("no formula {name}"))?;
         let mut resolve = |v: &str| -> Result<String, String> {
             if let Some(c) = cells.get(v) {
                 return Ok(c.clone());
@@ -239,7 +226,7 @@ impl Live {
             }
             self.literal(v, value(v))
         };
-        to_excel(expr, &mut resolve)
+        self.expressions.to_excel(name, &mut resolve)
     }
 }
 

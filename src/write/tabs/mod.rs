@@ -219,6 +219,12 @@ pub fn workbook(
             Tab::Formulas => formulas::write(ws, &cx)?,
             Tab::Warnings => warnings::write(ws, &cx)?,
         }
+        // Printed (or exported to PDF) landscape, one page wide; the Plan and Candidates tabs are
+        // too wide for that and keep their natural width.
+        ws.set_landscape();
+        if !matches!(tab, Tab::Plan | Tab::Candidates) {
+            ws.set_print_fit_to_pages(1, 0);
+        }
     }
     Ok(wb)
 }

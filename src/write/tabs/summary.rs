@@ -327,7 +327,5 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, layout: &Layout) -> Result<(), XlsxEr
         modes.set_width(520).set_height(320);
         ws.insert_chart(33, 9, &modes)?;
     }
-    ws.set_landscape();
-    ws.set_print_fit_to_pages(1, 0);
     Ok(())
 }

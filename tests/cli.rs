@@ -58,20 +58,7 @@ fn keys_only_headers_and_inline_strings_from_openpyxl_read_correctly() {
     // "1,000%"), kinds are Chinese aliases, a model name in another case, an unknown column.
     let d = tempdir();
     let input = repo("tests/fixtures/keys-only-openpyxl.xlsx");
-    let r = gpuplan(
-        d.path(),
-        &[
-            "calc",
-            input.to_str().unwrap(),
-            "-o",
-            "out.xlsx",
-            "--json",
-            "-",
-            "-q",
-        ],
-    );
-    r.ok();
-    let j = json_of(&r);
+    let j = calc_json(d.path(), input.to_str().unwrap(), "out.xlsx", &[]);
     let w = &j["workloads"];
     assert_eq!(w[0]["name"], "bot");
     assert_eq!(w[0]["kind"], "inference");
@@ -95,20 +82,8 @@ fn libreoffice_written_workbook_gives_the_seed_001_totals() {
     // (shared strings, LibreOffice's own styles and dimensions).
     let d = tempdir();
     let input = repo("tests/fixtures/team-libreoffice.xlsx");
-    let r = gpuplan(
-        d.path(),
-        &[
-            "calc",
-            input.to_str().unwrap(),
-            "-o",
-            "out.xlsx",
-            "--json",
-            "-",
-            "-q",
-        ],
-    );
-    r.ok();
-    let t = &json_of(&r)["totals"];
+    let j = calc_json(d.path(), input.to_str().unwrap(), "out.xlsx", &[]);
+    let t = &j["totals"];
     assert!(close(t["gpu_cost"].as_f64().unwrap(), 1628.0));
 }
 
@@ -122,20 +97,7 @@ fn seed_001_team_sample_totals() {
     //   total 1,628 + 100 + 162.80 = ¥1,890.80; with the 20% margin × 1.2 = ¥2,268.96.
     let d = tempdir();
     let input = repo("samples/team.xlsx");
-    let r = gpuplan(
-        d.path(),
-        &[
-            "calc",
-            input.to_str().unwrap(),
-            "-o",
-            "out.xlsx",
-            "--json",
-            "-",
-            "-q",
-        ],
-    );
-    r.ok();
-    let j = json_of(&r);
+    let j = calc_json(d.path(), input.to_str().unwrap(), "out.xlsx", &[]);
     let t = &j["totals"];
     for (k, want) in [
         ("gpu_cost", 1628.0),
@@ -190,24 +152,12 @@ fn hidden_costs_are_added_back_by_set() {
     //   batch on spot: 16 h × ¥2 × 1.15 = ¥36.80 (¥4.80 rework); on demand it would be 4 × 5 h × ¥5 = ¥100.
     let d = tempdir();
     let input = repo("samples/team.xlsx");
-    let r = gpuplan(
+    let j = calc_json(
         d.path(),
-        &[
-            "calc",
-            input.to_str().unwrap(),
-            "-o",
-            "o.xlsx",
-            "--json",
-            "-",
-            "-q",
-            "--set",
-            "cold_start_min=20",
-            "--set",
-            "spot_rework=0.15",
-        ],
+        input.to_str().unwrap(),
+        "o.xlsx",
+        &["--set", "cold_start_min=20", "--set", "spot_rework=0.15"],
     );
-    r.ok();
-    let j = json_of(&r);
     let t = &j["totals"];
     assert!(
         close(t["gpu_cost"].as_f64().unwrap(), 108.0 + 1650.0 + 36.8),
@@ -216,23 +166,14 @@ fn hidden_costs_are_added_back_by_set() {
     );
     assert!(close(t["cold_start_cost"].as_f64().unwrap(), 12.0 + 150.0));
     assert!(close(t["rework_cost"].as_f64().unwrap(), 4.8));
-    // A workload column too: 8 concurrent requests still fit one A10 (no change in cost), 4 more hours do.
-    let r = gpuplan(
+    // A workload column too: 330 hours in 30 runs (the sample's cold start is 0) → 30 × 11 h × ¥5 = ¥1,650.
+    let j = calc_json(
         d.path(),
-        &[
-            "calc",
-            input.to_str().unwrap(),
-            "-o",
-            "o.xlsx",
-            "--force",
-            "--json",
-            "-",
-            "-q",
-            "--set",
-            "qa-api.hours_per_month=330",
-        ],
+        input.to_str().unwrap(),
+        "o.xlsx",
+        &["--set", "qa-api.hours_per_month=330"],
     );
-    let w = &json_of(&r)["workloads"][1];
+    let w = &j["workloads"][1];
     assert!(
         close(w["gpu_cost"].as_f64().unwrap(), 30.0 * 11.0 * 5.0),
         "{}",

@@ -264,6 +264,15 @@ pub fn value_right_of(rows: &[Vec<Data>], label: &str) -> Option<f64> {
     None
 }
 
+/// `gpuplan calc INPUT -o OUT --force --json - -q EXTRA…` in `dir`, which must succeed; its JSON.
+pub fn calc_json(dir: &Path, input: &str, out: &str, extra: &[&str]) -> serde_json::Value {
+    let mut args = vec!["calc", input, "-o", out, "--force", "--json", "-", "-q"];
+    args.extend_from_slice(extra);
+    let r = gpuplan(dir, &args);
+    r.ok();
+    json_of(&r)
+}
+
 pub fn json_of(run: &Run) -> serde_json::Value {
     serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("not JSON ({e}):\n{}", run.stdout))
 }

@@ -745,3 +745,20 @@ fn hostile_files_are_refused_under_a_memory_limit() {
         assert!(stderr.contains(&msg), "{stderr}");
     }
 }
+
+#[test]
+fn a_formula_with_no_saved_value_is_named_not_read_as_blank() {
+    // openpyxl writes formulas without computing them; calamine computes nothing.
+    let d = tempdir();
+    let p = d.path().join("formula.xlsx");
+    let script = "import sys, openpyxl\nwb = openpyxl.Workbook()\nws = wb.active\nws.title = 'Workloads'\nws.append(['name', 'kind', 'vram_gib', 'hours_per_month'])\nws.append(['job', 'batch', 8, '=8*2'])\nwb.save(sys.argv[1])\n";
+    let made = std::process::Command::new("python3")
+        .args(["-c", script])
+        .arg(&p)
+        .output();
+    if !made.as_ref().is_ok_and(|o| o.status.success()) {
+        assert!(std::env::var("CI").is_err(), "CI must install openpyxl");
+        return;
+    }
+    refused(&p, &["Workloads!D2: hours_per_month must be a number from 0 to 744, found the formula =8*2 with no saved value"]);
+}

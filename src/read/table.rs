@@ -242,6 +242,9 @@ pub fn found(raw: &Raw) -> String {
         Raw::Bool(b) => if *b { "TRUE" } else { "FALSE" }.to_string(),
         Raw::Error(e) => format!("the error {e}"),
         Raw::Date(_) => "a date".to_string(),
+        Raw::Uncomputed(f) => format!(
+            "the formula ={f} with no saved value (open the workbook in Excel or LibreOffice and save it, so the value is stored)"
+        ),
     }
 }
 
@@ -260,6 +263,7 @@ pub fn raw_text(raw: &Raw) -> String {
         Raw::Bool(b) => if *b { "TRUE" } else { "FALSE" }.to_string(),
         Raw::Error(e) => e.clone(),
         Raw::Date(d) => format_number(*d),
+        Raw::Uncomputed(f) => format!("={f}"),
     }
 }
 

@@ -32,6 +32,8 @@ pub enum Raw {
     Error(String),
     /// A date or time (Excel serial number).
     Date(f64),
+    /// A formula with no saved value.
+    Uncomputed(String),
 }
 
 /// A sheet's non-empty cells, in reading order (row-major).
@@ -238,14 +240,19 @@ impl Workbook {
             cells: Vec::new(),
         };
         loop {
-            let cell = match reader.next_cell() {
+            let cell = match reader.next_cell_with_formula() {
                 Ok(Some(c)) => c,
                 Ok(None) => break,
                 Err(e) => return Err(unreadable(path, format!("sheet {name} is damaged: {e}"))),
             };
-            let (row, col) = cell.get_position();
-            let raw = match cell.get_value() {
-                DataRef::Empty => continue,
+            let (row, col) = cell.pos;
+            let raw = match &cell.value {
+                // A formula whose value was never computed (openpyxl writes them so): calamine
+                // computes nothing, and a blank would be read silently as a default.
+                DataRef::Empty => match &cell.formula {
+                    Some(f) => Raw::Uncomputed(f.chars().take(60).collect()),
+                    None => continue,
+                },
                 DataRef::Float(f) => Raw::Number(*f),
                 DataRef::Int(i) => Raw::Number(*i as f64),
                 DataRef::Bool(b) => Raw::Bool(*b),

@@ -696,6 +696,10 @@ pub fn plan_with(input: Input, engine: &Engine, opts: &Options) -> Result<Plan> 
     let monthly_min = input.assumptions.number("monthly_min_utilization", 0.4);
     let mut workloads = Vec::with_capacity(input.workloads.len());
     let mut cut = 0usize;
+    // GPUs excluded by precision support, grouped: the same exclusion is one warning for all the
+    // workloads it concerns.
+    type Exclusion<'a> = ((String, String), Vec<&'a Workload>);
+    let mut excluded: Vec<Exclusion> = Vec::new();
     for (w, e) in input.workloads.iter().zip(evaluated.into_iter().flatten()) {
         if e.candidates.len() < e.evaluated {
             cut += 1;
@@ -708,15 +712,11 @@ pub fn plan_with(input: Input, engine: &Engine, opts: &Options) -> Result<Plan> 
                         .map(|cc| format!("{} needs compute capability ≥ {cc:.1}", pr.key()))
                 })
                 .collect();
-            warnings.push(Warning::warn(
-                w.cell.to_string(),
-                format!(
-                    "{}: {} excluded: {}; choose another precision (e.g. fp16) to consider them",
-                    w.name,
-                    e.incompatible.join(", "),
-                    need.join(" and ")
-                ),
-            ));
+            let key = (e.incompatible.join(", "), need.join(" and "));
+            match excluded.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, ws)) => ws.push(w),
+                None => excluded.push((key, vec![w])),
+            }
         }
         let mut chosen = choose(&e.candidates, &e.best, &keys, monthly_min);
         if let Some(c) = chosen.as_mut() {
@@ -741,6 +741,24 @@ pub fn plan_with(input: Input, engine: &Engine, opts: &Options) -> Result<Plan> 
             candidates: e.candidates,
             chosen,
         });
+    }
+    for ((gpus, need), ws) in &excluded {
+        let (location, who) = match ws.as_slice() {
+            [one] => (one.cell.to_string(), one.name.clone()),
+            many => {
+                let names: Vec<&str> = many.iter().take(5).map(|w| w.name.as_str()).collect();
+                let more = if many.len() > 5 {
+                    format!(" and {} more", many.len() - 5)
+                } else {
+                    String::new()
+                };
+                (
+                    many[0].cell.sheet.clone(),
+                    format!("{} workloads ({}{more})", many.len(), names.join(", ")),
+                )
+            }
+        };
+        warnings.push(Warning::warn(location, format!("{gpus} excluded for {who}: {need}; choose another precision (e.g. fp16) to consider them")));
     }
     if cut > 0 {
         warnings.push(Warning::info(

@@ -9,6 +9,7 @@ Examples:
   gpuplan check budget.xlsx             list every problem in a filled workbook
   gpuplan calc budget.xlsx              plan it and write budget.plan.xlsx for finance
   gpuplan calc budget.xlsx --set safety_margin=0.3 --set chat-api.concurrency=60
+  gpuplan calc budget.xlsx --set \"gpu:RTX 4090.monthly=1800\"     a quoted price to try
   gpuplan explain budget.xlsx chat-api  show every formula of one workload, with values
   gpuplan catalog gpus                  list the built-in GPUs and example prices";
 
@@ -100,7 +101,8 @@ pub struct CalcArgs {
     /// Also write the plan as JSON to PATH, or to stdout with `-`.
     #[arg(long, value_name = "PATH|-")]
     pub json: Option<String>,
-    /// Override an assumption (KEY=VALUE) or a workload column (WORKLOAD.COLUMN=VALUE).
+    /// Override an assumption (KEY=VALUE), a workload column (WORKLOAD.COLUMN=VALUE) or a
+    /// column of a GPU's offers (gpu:GPU.COLUMN=VALUE; an empty price takes the mode away).
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub sets: Vec<String>,
     /// Language of the plan workbook.

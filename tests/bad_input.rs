@@ -534,6 +534,22 @@ fn set_of_an_unknown_workload_or_column_is_refused() {
         2,
         &["`concurency` is not a workload column; did you mean concurrency?"],
     );
+    gpuplan(
+        d.path(),
+        &["calc", "b.xlsx", "--set", "gpu:A11.on_demand_hourly=3"],
+    )
+    .fails_with(
+        2,
+        &["--set gpu:A11.on_demand_hourly=3: there is no GPU offer \"A11\"; did you mean A10?"],
+    );
+    gpuplan(
+        d.path(),
+        &["calc", "b.xlsx", "--set", "gpu:A10.on_demand_hourly=-1"],
+    )
+    .fails_with(
+        2,
+        &["on_demand_hourly must be a number from 0 to 1000000000, found \"-1\""],
+    );
     gpuplan(d.path(), &["calc", "b.xlsx", "--set", "safety_margin=lots"]).fails_with(
         2,
         &["--set safety_margin=lots: safety_margin must be a number from 0 to 10"],

@@ -20,17 +20,27 @@ use std::path::Path;
 use table::{found, raw_number, Record, Rule, Table};
 use xlsx::{Raw, RawSheet};
 
-/// A `--set` override: an assumption (`key=value`) or a workload column (`workload.column=value`).
+/// What a `--set` override changes.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Target {
+    /// An assumption: `key=value`.
+    Assumption,
+    /// A column of the workload of that name: `workload.column=value`.
+    Workload(String),
+    /// A column of every offer of that GPU: `gpu:NAME.column=value`.
+    Gpu(String),
+}
+
+/// A `--set` override, for what-if runs without editing the file.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Override {
-    /// `None` for an assumption.
-    pub workload: Option<String>,
+    pub target: Target,
     pub key: String,
     pub value: String,
 }
 
 impl Override {
-    /// Parses `key=value` or `workload.column=value`.
+    /// Parses `key=value`, `workload.column=value` or `gpu:NAME.column=value`.
     pub fn parse(text: &str) -> Result<Override> {
         let (lhs, value) = text.split_once('=').ok_or_else(|| {
             Error::Usage(format!(
@@ -41,15 +51,26 @@ impl Override {
         if lhs.is_empty() {
             return Err(Error::Usage(format!("--set {text}: the key is empty")));
         }
-        let (workload, key) = match lhs.rsplit_once('.') {
-            Some((w, k)) => (Some(w.trim().to_string()), k.trim().to_string()),
-            None => (None, lhs.to_string()),
+        let (target, key) = match lhs.rsplit_once('.') {
+            Some((w, k)) => match w.trim().strip_prefix("gpu:") {
+                Some(g) => (Target::Gpu(g.trim().to_string()), k.trim().to_string()),
+                None => (Target::Workload(w.trim().to_string()), k.trim().to_string()),
+            },
+            None => (Target::Assumption, lhs.to_string()),
         };
         Ok(Override {
-            workload,
+            target,
             key,
             value: value.trim().to_string(),
         })
+    }
+
+    fn shown(&self) -> String {
+        match &self.target {
+            Target::Assumption => format!("--set {}={}", self.key, self.value),
+            Target::Workload(w) => format!("--set {w}.{}={}", self.key, self.value),
+            Target::Gpu(g) => format!("--set gpu:{g}.{}={}", self.key, self.value),
+        }
     }
 }
 
@@ -97,7 +118,8 @@ fn read_workbook(path: &Path, mut wb: xlsx::Workbook, overrides: &[Override]) ->
         notices: Vec::new(),
     };
     let models = r.models(sheets.remove("Models"));
-    let gpus = r.gpus(sheets.remove("GPUs"));
+    let mut gpus = r.gpus(sheets.remove("GPUs"));
+    r.apply_gpu_overrides(&mut gpus, overrides);
     let assumptions = r.assumptions(sheets.remove("Assumptions"), overrides);
     let formulas = r.formulas(sheets.remove("Formulas"));
     let workloads = r.workloads(workloads_sheet, &models, &gpus, overrides);
@@ -258,48 +280,51 @@ impl Reader {
             };
             let vram_gib = spec(
                 "vram_gib",
-                Rule::positive().max(10_000.0),
+                gpu_rule("vram_gib"),
                 known.as_ref().map(|k| k.vram_gib),
                 p,
             );
             let bandwidth_gbs = spec(
                 "bandwidth_gbs",
-                Rule::positive().max(1e6),
+                gpu_rule("bandwidth_gbs"),
                 known.as_ref().map(|k| k.bandwidth_gbs),
                 p,
             );
             let fp16_tflops = spec(
                 "fp16_tflops",
-                Rule::positive().max(1e6),
+                gpu_rule("fp16_tflops"),
                 known.as_ref().map(|k| k.fp16_tflops),
                 p,
             );
             let compute_capability = spec(
                 "compute_capability",
-                Rule::range(1.0, 20.0),
+                gpu_rule("compute_capability"),
                 known.as_ref().map(|k| k.compute_capability),
                 p,
             );
             let gpus_per_node = spec(
                 "gpus_per_node",
-                Rule::whole(1.0, 1024.0),
+                gpu_rule("gpus_per_node"),
                 Some(known.as_ref().map_or(8.0, |k| k.gpus_per_node)),
                 p,
             );
             let nvlink = rec
                 .boolean("nvlink", p)
                 .unwrap_or(known.as_ref().is_some_and(|k| k.nvlink));
-            let price =
-                |key: &str, p: &mut Vec<Problem>| rec.number(key, Rule::at_least(0.0).max(1e9), p);
+            let price = |key: &str, p: &mut Vec<Problem>| rec.number(key, gpu_rule(key), p);
             let on_demand_hourly = price("on_demand_hourly", p);
             let monthly = price("monthly", p);
             let spot_hourly = price("spot_hourly", p);
             let reserved_monthly = price("reserved_monthly", p);
             let billing_granularity_min = rec
-                .number("billing_granularity_min", Rule::positive().max(44_640.0), p)
+                .number(
+                    "billing_granularity_min",
+                    gpu_rule("billing_granularity_min"),
+                    p,
+                )
                 .unwrap_or(60.0);
             let min_rental_min = rec
-                .number("min_rental_min", Rule::at_least(0.0).max(44_640.0), p)
+                .number("min_rental_min", gpu_rule("min_rental_min"), p)
                 .unwrap_or(0.0);
             let available = rec.boolean("available", p).unwrap_or(true);
             let label = if provider.is_empty() {
@@ -445,7 +470,7 @@ impl Reader {
                 items.push(d);
             }
         }
-        for o in overrides.iter().filter(|o| o.workload.is_none()) {
+        for o in overrides.iter().filter(|o| o.target == Target::Assumption) {
             let default = catalog::assumptions(false)
                 .get(&o.key)
                 .map(|d| d.value.clone());
@@ -463,9 +488,7 @@ impl Reader {
                         source: Source::Set,
                     }),
                 },
-                Err(msg) => self
-                    .problems
-                    .push(Problem::new(format!("--set {}={}", o.key, o.value), msg)),
+                Err(msg) => self.problems.push(Problem::new(o.shown(), msg)),
             }
         }
         Assumptions { items }
@@ -577,11 +600,103 @@ impl Reader {
         out
     }
 
+    /// `--set gpu:NAME.column=value`: the column of every offer of that GPU, validated as the
+    /// sheet's cells are.
+    fn apply_gpu_overrides(&mut self, gpus: &mut [GpuOffer], overrides: &[Override]) {
+        for o in overrides {
+            let Target::Gpu(name) = &o.target else {
+                continue;
+            };
+            let at = o.shown();
+            let matching: Vec<usize> = (0..gpus.len())
+                .filter(|&i| {
+                    normalize(&gpus[i].gpu) == normalize(name)
+                        || normalize(&gpus[i].label()) == normalize(name)
+                })
+                .collect();
+            if matching.is_empty() {
+                let hint = suggest::hint(name, gpus.iter().map(|g| g.gpu.as_str()));
+                self.problems.push(Problem::new(
+                    at,
+                    format!("there is no GPU offer \"{name}\"{hint}"),
+                ));
+                continue;
+            }
+            let raw = Raw::Text(o.value.clone());
+            let key = o.key.as_str();
+            let result: std::result::Result<(), String> = match key {
+                "nvlink" | "available" => match parse_bool(&raw) {
+                    Some(b) => {
+                        for &i in &matching {
+                            if key == "nvlink" {
+                                gpus[i].nvlink = b;
+                            } else {
+                                gpus[i].available = b;
+                            }
+                        }
+                        Ok(())
+                    }
+                    None => Err(format!("{key} must be yes or no, found {}", found(&raw))),
+                },
+                "vram_gib"
+                | "bandwidth_gbs"
+                | "fp16_tflops"
+                | "compute_capability"
+                | "gpus_per_node"
+                | "on_demand_hourly"
+                | "monthly"
+                | "spot_hourly"
+                | "reserved_monthly"
+                | "billing_granularity_min"
+                | "min_rental_min" => {
+                    let rule = gpu_rule(key);
+                    // An empty price takes the mode off the offer.
+                    let is_price = matches!(
+                        key,
+                        "on_demand_hourly" | "monthly" | "spot_hourly" | "reserved_monthly"
+                    );
+                    let blank = is_price && o.value.is_empty();
+                    match raw_number(&raw) {
+                        _ if blank => {
+                            for &i in &matching {
+                                set_gpu_price(&mut gpus[i], key, None);
+                            }
+                            Ok(())
+                        }
+                        Some(v) if rule.accepts(v) => {
+                            for &i in &matching {
+                                set_gpu_number(&mut gpus[i], key, v);
+                            }
+                            Ok(())
+                        }
+                        _ => Err(format!(
+                            "{key} must be {}, found {}",
+                            rule.describe(),
+                            found(&raw)
+                        )),
+                    }
+                }
+                other => {
+                    let cols = catalog::columns("GPUs");
+                    Err(format!(
+                        "`{other}` is not a GPU column one can set{}",
+                        suggest::hint(other, cols.iter().map(|c| c.key))
+                    ))
+                }
+            };
+            if let Err(msg) = result {
+                self.problems.push(Problem::new(at, msg));
+            }
+        }
+    }
+
     fn apply_workload_overrides(&mut self, t: &mut Table, overrides: &[Override]) {
         let name_col = t.columns.get("name").copied().unwrap_or(0);
         for o in overrides {
-            let Some(wname) = &o.workload else { continue };
-            let at = format!("--set {wname}.{}={}", o.key, o.value);
+            let Target::Workload(wname) = &o.target else {
+                continue;
+            };
+            let at = o.shown();
             let columns = catalog::columns("Workloads");
             if !columns.iter().any(|c| c.key == o.key) || o.key == "name" {
                 let hint = suggest::hint(&o.key, columns.iter().map(|c| c.key));
@@ -876,6 +991,44 @@ fn enum_cell(
         ));
     }
     v
+}
+
+/// Sets a price of an offer; `None` is not offered.
+fn set_gpu_price(g: &mut GpuOffer, key: &str, v: Option<f64>) {
+    match key {
+        "on_demand_hourly" => g.on_demand_hourly = v,
+        "monthly" => g.monthly = v,
+        "spot_hourly" => g.spot_hourly = v,
+        "reserved_monthly" => g.reserved_monthly = v,
+        _ => {}
+    }
+}
+
+/// Sets a numeric column of an offer.
+fn set_gpu_number(g: &mut GpuOffer, key: &str, v: f64) {
+    match key {
+        "vram_gib" => g.vram_gib = v,
+        "bandwidth_gbs" => g.bandwidth_gbs = v,
+        "fp16_tflops" => g.fp16_tflops = v,
+        "compute_capability" => g.compute_capability = v,
+        "gpus_per_node" => g.gpus_per_node = v,
+        "billing_granularity_min" => g.billing_granularity_min = v,
+        "min_rental_min" => g.min_rental_min = v,
+        price => set_gpu_price(g, price, Some(v)),
+    }
+}
+
+/// What each numeric column of the GPUs sheet must hold.
+fn gpu_rule(key: &str) -> Rule {
+    match key {
+        "vram_gib" => Rule::positive().max(10_000.0),
+        "bandwidth_gbs" | "fp16_tflops" => Rule::positive().max(1e6),
+        "compute_capability" => Rule::range(1.0, 20.0),
+        "gpus_per_node" => Rule::whole(1.0, 1024.0),
+        "billing_granularity_min" => Rule::positive().max(44_640.0),
+        "min_rental_min" => Rule::at_least(0.0).max(44_640.0),
+        _ => Rule::at_least(0.0).max(1e9),
+    }
 }
 
 /// The allowed range of each numeric default assumption.

@@ -9,7 +9,7 @@ Examples:
   gpuplan check budget.xlsx             list every problem in a filled workbook
   gpuplan calc budget.xlsx              plan it and write budget.plan.xlsx for finance
   gpuplan calc budget.xlsx --set safety_margin=0.3 --set chat-api.concurrency=60
-  gpuplan calc budget.xlsx --set \"gpu:RTX 4090.monthly=1800\"     a quoted price to try
+  gpuplan calc budget.xlsx --set \"gpu:RTX 4090.monthly=1800\"   try a quoted price
   gpuplan explain budget.xlsx chat-api  show every formula of one workload, with values
   gpuplan catalog gpus                  list the built-in GPUs and example prices";
 

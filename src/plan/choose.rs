@@ -1,0 +1,161 @@
+//! The choice of one workload's plan among its candidates, and the warnings about it.
+
+use super::engine::Keys;
+use super::evaluate::Best;
+use super::{Advice, Band, Candidate, Chosen, Mode};
+use crate::model::{format_number, Input, Warning, Workload};
+
+/// The least-TCO (offer, mode) from each mode's best; ties to fewer GPUs, then sheet order,
+/// then mode order. The next best is the best option of another mode.
+pub(super) fn choose(
+    cands: &[Candidate],
+    best: &[Option<Best>; 5],
+    k: &Keys,
+    monthly_min: f64,
+) -> Option<Chosen> {
+    let mut options: Vec<(Best, Mode)> = Mode::ALL
+        .iter()
+        .zip(best)
+        .filter_map(|(m, b)| b.map(|b| (b, *m)))
+        .collect();
+    options.sort_by(|a, b| {
+        if a.0.better_than(&b.0) {
+            std::cmp::Ordering::Less
+        } else if b.0.better_than(&a.0) {
+            std::cmp::Ordering::Greater
+        } else {
+            a.1.index().cmp(&b.1.index())
+        }
+    });
+    let &(first, mode) = options.first()?;
+    let ci = cands.iter().position(|c| c.offer == first.offer)?;
+    let c = &cands[ci];
+    let tco = first.tco;
+    let next = options
+        .get(1)
+        .map(|o| {
+            (
+                o.1,
+                if tco > 0.0 {
+                    o.0.tco / tco
+                } else {
+                    f64::INFINITY
+                },
+            )
+        })
+        .filter(|(_, r)| r.is_finite());
+    let utilization = c.values[k.utilization];
+    let gpu_cost = c.cost(mode).unwrap_or(0.0);
+    let hidden = k.hidden[mode.index()].map_or(0.0, |i| c.values[i]);
+    let (cold_start_cost, rework_cost) = match mode {
+        Mode::Spot => (0.0, hidden),
+        _ => (hidden, 0.0),
+    };
+    Some(Chosen {
+        candidate: ci,
+        mode,
+        gpu_cost,
+        cold_start_cost,
+        rework_cost,
+        storage_cost: c.values[k.storage],
+        egress_cost: c.values[k.egress],
+        tco,
+        advice: Advice {
+            utilization,
+            band: Band::of(utilization),
+            below_monthly_minimum: utilization < monthly_min,
+            mode,
+            next,
+        },
+        inputs: Vec::new(),
+    })
+}
+
+pub(super) fn chosen_warnings(
+    w: &Workload,
+    input: &Input,
+    c: &Candidate,
+    ch: &Chosen,
+    k: &Keys,
+    monthly_min: f64,
+    out: &mut Vec<Warning>,
+) {
+    let g = &input.gpus[c.offer];
+    let at = w.cell.to_string();
+    let cc = g.compute_capability;
+    if cc < 8.0 && w.kind != crate::model::Kind::ImageGen {
+        out.push(Warning::warn(&at, format!(
+            "{} runs on {} (compute capability {}): FlashAttention-2 needs ≥ 8.0, so attention holds more memory than the estimate assumes",
+            w.name, g.gpu, format_number(cc))));
+    }
+    if (7.0..7.5).contains(&cc) {
+        out.push(Warning::warn(
+            &at,
+            format!(
+                "{}: {} (sm_70) is dropped by CUDA 13; pin a CUDA 12.x image",
+                w.name, g.gpu
+            ),
+        ));
+    } else if cc >= 10.0 {
+        out.push(Warning::warn(&at, format!("{}: {} (sm_{}) needs CUDA ≥ 12.8, driver R570+ and PyTorch ≥ 2.7; check the image before renting", w.name, g.gpu, (cc * 10.0).round())));
+    } else if cc >= 8.9 {
+        out.push(Warning::info(
+            &at,
+            format!(
+                "{}: {} (sm_{}) needs CUDA ≥ 11.8 and PyTorch ≥ 2.0",
+                w.name,
+                g.gpu,
+                (cc * 10.0).round()
+            ),
+        ));
+    }
+    let total = c.values[k.required] / (1.0 + input.assumptions.number("vram_headroom", 0.2));
+    let share = total / c.values[k.replica_vram].max(1e-9);
+    if share > 0.9 {
+        out.push(Warning::warn(&at, format!(
+            "{} uses {}% of the memory of {} at peak; an out-of-memory error is likely (seed 000: keep at least 20% free)",
+            w.name, format_number((share * 100.0).round()), g.gpu)));
+    }
+    if matches!(ch.mode, Mode::Monthly | Mode::Reserved) && ch.advice.utilization < monthly_min {
+        out.push(Warning::warn(&at, format!(
+            "{} is billed {} at {}% utilization, under monthly_min_utilization ({}%): check the hours, or measure a month on demand first",
+            w.name, ch.mode.label(false), format_number((ch.advice.utilization * 100.0).round()), format_number(monthly_min * 100.0))));
+    }
+}
+
+pub(super) fn unplanned_reason(
+    w: &Workload,
+    input: &Input,
+    cands: &[Candidate],
+    k: &Keys,
+) -> String {
+    if cands.is_empty() {
+        return match &w.gpu {
+            Some(g) => format!(
+                "{} is unplanned: its pinned GPU {g} has no available offer",
+                w.name
+            ),
+            None => format!("{} is unplanned: no GPU offer is available", w.name),
+        };
+    }
+    let evaluated: Vec<&Candidate> = cands.iter().filter(|c| !c.values.is_empty()).collect();
+    let largest = evaluated.iter().max_by(|a, b| {
+        (input.gpus[a.offer].vram_gib * input.gpus[a.offer].gpus_per_node)
+            .total_cmp(&(input.gpus[b.offer].vram_gib * input.gpus[b.offer].gpus_per_node))
+    });
+    match largest {
+        Some(c) => {
+            let g = &input.gpus[c.offer];
+            format!(
+                "{} is unplanned: no offer fits. It needs {} GiB per replica with headroom; on the largest offer, {} ({} GiB × up to {}), {}. Lower the context, concurrency or precision, raise max_gpus, or add a larger offer",
+                w.name,
+                format_number((c.values[k.required] * 10.0).round() / 10.0),
+                g.label(),
+                format_number(g.vram_gib),
+                format_number(g.gpus_per_node),
+                c.exclusion.clone().unwrap_or_default()
+            )
+        }
+        None => format!("{} is unplanned: no offer can run it", w.name),
+    }
+}

@@ -1,0 +1,222 @@
+//! The compiled formula programs of an input, and the slots of the values the planner reads.
+
+use super::inputs;
+use super::{FormulaColumn, Mode, REQUIRED_CANDIDATE, REQUIRED_PORTFOLIO};
+use crate::error::{Error, Problem, Result};
+use crate::formula::{Program, Ty};
+use crate::model::{FormulaDef, Input, Scope, Workload};
+
+/// The compiled formula programs of an input.
+pub struct Engine {
+    pub candidate: Program,
+    pub portfolio: Program,
+    pub(super) gpu_slots: inputs::GpuSlots,
+    pub(super) candidate_defs: Vec<FormulaDef>,
+    pub(super) portfolio_defs: Vec<FormulaDef>,
+}
+
+impl Engine {
+    /// Compiles both scopes, checking the formulas the planner needs are there.
+    pub fn compile(input: &Input) -> Result<Engine> {
+        let err = |problems: Vec<Problem>| Error::Input {
+            file: input.file.clone(),
+            problems,
+        };
+        let candidate_defs: Vec<FormulaDef> = input
+            .formulas
+            .iter()
+            .filter(|f| f.scope == Scope::Candidate)
+            .cloned()
+            .collect();
+        let portfolio_defs: Vec<FormulaDef> = input
+            .formulas
+            .iter()
+            .filter(|f| f.scope == Scope::Portfolio)
+            .cloned()
+            .collect();
+        let mut problems = Vec::new();
+        let sheet = input
+            .formulas
+            .iter()
+            .find_map(|f| f.cell.as_ref().map(|c| c.sheet.clone()));
+        let where_ = sheet.clone().unwrap_or_else(|| "Formulas".to_string());
+        for (required, defs, scope) in [
+            (&REQUIRED_CANDIDATE[..], &candidate_defs, "candidate"),
+            (&REQUIRED_PORTFOLIO[..], &portfolio_defs, "portfolio"),
+        ] {
+            for name in required {
+                if !defs.iter().any(|d| d.name == *name) {
+                    let elsewhere = input.formulas.iter().any(|f| f.name == *name);
+                    problems.push(Problem::new(
+                        where_.clone(),
+                        if elsewhere {
+                            format!("the formula `{name}` must have scope {scope}")
+                        } else {
+                            format!("the formula `{name}` is missing; the planner needs it (restore its row from `gpuplan init`)")
+                        },
+                    ));
+                }
+            }
+        }
+        if !problems.is_empty() {
+            return Err(err(problems));
+        }
+        let (cin, mut p1) = inputs::candidate_inputs(&input.assumptions);
+        let portfolio_names: Vec<&str> = portfolio_defs.iter().map(|d| d.name.as_str()).collect();
+        let cand_refs: Vec<&FormulaDef> = candidate_defs.iter().collect();
+        let candidate =
+            Program::compile(&cin, &cand_refs, &portfolio_names).map_err(|mut ps| {
+                ps.append(&mut p1);
+                err(ps)
+            })?;
+        if !p1.is_empty() {
+            return Err(err(p1));
+        }
+        let (pin, p2) = inputs::portfolio_inputs(&candidate, &input.assumptions);
+        if !p2.is_empty() {
+            return Err(err(p2));
+        }
+        let cand_names: Vec<&str> = candidate_defs.iter().map(|d| d.name.as_str()).collect();
+        let port_refs: Vec<&FormulaDef> = portfolio_defs.iter().collect();
+        let portfolio = Program::compile(&pin, &port_refs, &cand_names).map_err(err)?;
+        let mut type_problems = Vec::new();
+        for name in REQUIRED_CANDIDATE.iter().chain(REQUIRED_PORTFOLIO.iter()) {
+            let (p, defs) = if REQUIRED_PORTFOLIO.contains(name) {
+                (&portfolio, &portfolio_defs)
+            } else {
+                (&candidate, &candidate_defs)
+            };
+            let want = if name.starts_with("allow_") || *name == "fits" {
+                Ty::Bool
+            } else {
+                Ty::Num
+            };
+            if let (Some(slot), Some(d)) = (p.slot(name), defs.iter().find(|d| d.name == *name)) {
+                if p.ty(slot) != want {
+                    type_problems.push(Problem::new(
+                        d.location(),
+                        format!(
+                            "`{name}` must compute {}",
+                            if want == Ty::Bool {
+                                "a yes/no value"
+                            } else {
+                                "a number"
+                            }
+                        ),
+                    ));
+                }
+            }
+        }
+        if !type_problems.is_empty() {
+            return Err(err(type_problems));
+        }
+        Ok(Engine {
+            gpu_slots: inputs::GpuSlots::new(&candidate),
+            candidate,
+            portfolio,
+            candidate_defs,
+            portfolio_defs,
+        })
+    }
+
+    /// Fills the values of one candidate and evaluates it; a non-finite formula is a problem
+    /// naming the formula, the workload and the GPU.
+    pub fn evaluate(
+        &self,
+        input: &Input,
+        w: &Workload,
+        offer: usize,
+        values: &mut [f64],
+        scratch: &mut crate::formula::Scratch,
+    ) -> std::result::Result<(), Problem> {
+        let gpu = &input.gpus[offer];
+        self.gpu_slots.bind(gpu, offer, w, values);
+        self.candidate.eval(values, scratch).map_err(|e| {
+            let d = &self.candidate_defs[e.def];
+            Problem::new(
+                d.location(),
+                format!(
+                    "is {} (not a finite number) for workload {} on {}: look for a division by zero or an overflow in `{}`",
+                    e.value,
+                    w.name,
+                    gpu.label(),
+                    d.expression
+                ),
+            )
+        })
+    }
+
+    /// The input values of one candidate, without evaluating it.
+    pub fn input_values(&self, input: &Input, w: &Workload, offer: usize) -> Vec<f64> {
+        let mut values = self.base_values(input, w);
+        self.gpu_slots
+            .bind(&input.gpus[offer], offer, w, &mut values);
+        values.truncate(self.candidate.inputs());
+        values
+    }
+
+    /// The workload's base values: assumptions and workload inputs (GPU inputs come per offer).
+    pub fn base_values(&self, input: &Input, w: &Workload) -> Vec<f64> {
+        let mut values = vec![0.0; self.candidate.width()];
+        inputs::bind_assumptions(&self.candidate, &input.assumptions, &mut values);
+        inputs::bind_workload(&self.candidate, w, &input.assumptions, &mut values);
+        values
+    }
+
+    /// The candidate-scope definitions, indexed as the program's `def`s.
+    pub fn candidate_defs(&self) -> &[FormulaDef] {
+        &self.candidate_defs
+    }
+
+    pub fn candidate_def(&self, def: usize) -> &FormulaDef {
+        &self.candidate_defs[def]
+    }
+    pub fn portfolio_def(&self, def: usize) -> &FormulaDef {
+        &self.portfolio_defs[def]
+    }
+}
+
+/// Slots of the values the planner reads, resolved once.
+pub(super) struct Keys {
+    pub(super) fits: usize,
+    pub(super) gpus_total: usize,
+    pub(super) costs: [usize; 5],
+    pub(super) allows: [usize; 5],
+    pub(super) hidden: [Option<usize>; 5],
+    pub(super) storage: usize,
+    pub(super) egress: usize,
+    pub(super) utilization: usize,
+    pub(super) gpus_per_replica: usize,
+    pub(super) required: usize,
+    pub(super) replica_vram: usize,
+    pub(super) gpu_limit: Option<usize>,
+    pub(super) concurrency_per_replica: usize,
+}
+
+impl Keys {
+    pub(super) fn new(columns: &[FormulaColumn]) -> Keys {
+        let at = |n: &str| columns.iter().position(|c| c.name == n);
+        let must = |n: &str| at(n).unwrap_or(0);
+        Keys {
+            fits: must("fits"),
+            gpus_total: must("gpus_total"),
+            costs: Mode::ALL.map(|m| must(&format!("cost_{}", m.key()))),
+            allows: Mode::ALL.map(|m| must(&format!("allow_{}", m.key()))),
+            hidden: [
+                at("cold_start_cost_on_demand"),
+                None,
+                at("rework_cost_spot"),
+                None,
+                at("cold_start_cost_mixed"),
+            ],
+            storage: must("storage_cost"),
+            egress: must("egress_cost"),
+            utilization: must("utilization"),
+            gpus_per_replica: must("gpus_per_replica"),
+            required: must("required_vram_gib"),
+            replica_vram: must("replica_vram_gib"),
+            gpu_limit: at("gpu_limit"),
+            concurrency_per_replica: must("concurrency_per_replica"),
+        }
+    }
+}

@@ -1,0 +1,241 @@
+//! Evaluating one workload on every offer: feasibility, each mode's price, the best option of
+//! each mode, and the best candidates kept for the Candidates tab.
+
+use super::choose::unplanned_reason;
+use super::engine::{Engine, Keys};
+use super::Candidate;
+use crate::error::Problem;
+use crate::model::{format_number, Input, Workload};
+
+/// The best option of one billing mode over all feasible candidates of a workload.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Best {
+    pub(super) tco: f64,
+    pub(super) gpus: f64,
+    pub(super) offer: usize,
+}
+
+impl Best {
+    pub(super) fn better_than(&self, other: &Best) -> bool {
+        self.tco
+            .total_cmp(&other.tco)
+            .then(self.gpus.total_cmp(&other.gpus))
+            .then(self.offer.cmp(&other.offer))
+            .is_lt()
+    }
+}
+
+/// An evaluated candidate before the best are kept: offer, offset of its values in the arena,
+/// why it is out, its mode costs, and its rank.
+pub(super) type Row = (
+    usize,
+    usize,
+    Option<Why>,
+    [Option<f64>; 5],
+    (u8, f64, f64, usize),
+);
+
+/// Why a candidate cannot be chosen.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Why {
+    Incompatible,
+    Misfit,
+    NoMode,
+}
+
+/// One workload evaluated on all its offers.
+pub(super) struct Evaluated {
+    /// Kept candidates, best first (feasible by least TCO, then the rest, largest offer first).
+    pub(super) candidates: Vec<Candidate>,
+    /// How many were evaluated.
+    pub(super) evaluated: usize,
+    pub(super) best: [Option<Best>; 5],
+    pub(super) incompatible: Vec<String>,
+    /// Why nothing fits, when nothing does.
+    pub(super) unplanned: Option<String>,
+}
+
+/// Evaluates one workload on every available offer (or its pinned one) and keeps the best.
+pub(super) fn evaluate_workload(
+    engine: &Engine,
+    input: &Input,
+    w: &Workload,
+    keys: &Keys,
+    keep: usize,
+) -> std::result::Result<Evaluated, Problem> {
+    let p = &engine.candidate;
+    let n_in = p.inputs();
+    let width = p.width() - n_in;
+    let base = engine.base_values(input, w);
+    let mut values = base.clone();
+    let mut scratch = p.scratch();
+    // Per offer: (offer, values offset, exclusion, costs, rank key).
+    let mut arena: Vec<f64> = Vec::new();
+    let mut rows: Vec<Row> = Vec::new();
+    let mut best: [Option<Best>; 5] = [None; 5];
+    let mut incompatible: Vec<String> = Vec::new();
+    let pin = w.gpu.as_deref().map(crate::model::normalize);
+    for (oi, offer) in input.gpus.iter().enumerate() {
+        if !offer.available
+            || pin
+                .as_ref()
+                .is_some_and(|p| *p != crate::model::normalize(&offer.gpu))
+        {
+            continue;
+        }
+        values.copy_from_slice(&base);
+        engine.evaluate(input, w, oi, &mut values, &mut scratch)?;
+        let vals = &values[n_in..];
+        // Why a candidate is out; its text is written only for the candidates kept.
+        let mut exclusion = None;
+        if compatibility(w, offer).is_some() {
+            exclusion = Some(Why::Incompatible);
+            if !incompatible.contains(&offer.gpu) {
+                incompatible.push(offer.gpu.clone());
+            }
+        } else if vals[keys.fits] == 0.0 {
+            exclusion = Some(Why::Misfit);
+        }
+        let mut costs = [None; 5];
+        for (i, c) in costs.iter_mut().enumerate() {
+            let v = vals[keys.costs[i]];
+            if vals[keys.allows[i]] != 0.0 && v >= 0.0 {
+                *c = Some(v);
+            }
+        }
+        if exclusion.is_none() && costs.iter().all(Option::is_none) {
+            exclusion = Some(Why::NoMode);
+        }
+        let extra = vals[keys.storage] + vals[keys.egress];
+        let gpus = vals[keys.gpus_total];
+        let mut cheapest = f64::INFINITY;
+        if exclusion.is_none() {
+            for (i, c) in costs.iter().enumerate() {
+                if let Some(c) = c {
+                    let b = Best {
+                        tco: c + extra,
+                        gpus,
+                        offer: oi,
+                    };
+                    cheapest = cheapest.min(b.tco);
+                    if best[i].is_none_or(|cur| b.better_than(&cur)) {
+                        best[i] = Some(b);
+                    }
+                }
+            }
+        }
+        let rank = if exclusion.is_none() {
+            (0, cheapest, gpus, oi)
+        } else {
+            (1, -(offer.vram_gib * offer.gpus_per_node), 0.0, oi)
+        };
+        rows.push((oi, arena.len(), exclusion, costs, rank));
+        arena.extend_from_slice(vals);
+    }
+    let evaluated = rows.len();
+    rows.sort_by(|a, b| {
+        let (x, y) = (a.4, b.4);
+        x.0.cmp(&y.0)
+            .then(x.1.total_cmp(&y.1))
+            .then(x.2.total_cmp(&y.2))
+            .then(x.3.cmp(&y.3))
+    });
+    rows.truncate(keep.max(1));
+    let candidates: Vec<Candidate> = rows
+        .into_iter()
+        .map(|(offer, at, why, costs, _)| {
+            let values = arena[at..at + width].to_vec();
+            let exclusion = why.map(|why| match why {
+                Why::Incompatible => compatibility(w, &input.gpus[offer]).unwrap_or_default(),
+                Why::Misfit => misfit_reason(&values, keys),
+                Why::NoMode => {
+                    "no billing mode is offered and allowed (no price, or spot not allowed)"
+                        .to_string()
+                }
+            });
+            Candidate {
+                offer,
+                values,
+                exclusion,
+                costs,
+            }
+        })
+        .collect();
+    let unplanned = best
+        .iter()
+        .all(Option::is_none)
+        .then(|| unplanned_reason(w, input, &candidates, keys));
+    Ok(Evaluated {
+        candidates,
+        evaluated,
+        best,
+        incompatible,
+        unplanned,
+    })
+}
+
+/// Runs `f` on every item, on up to `threads` threads over contiguous chunks, results in order.
+pub(super) fn parallel_map<T: Sync, R: Send>(
+    items: &[T],
+    threads: usize,
+    f: impl Fn(&T) -> R + Sync,
+) -> Vec<R> {
+    let threads = threads.clamp(1, items.len().max(1));
+    if threads == 1 {
+        return items.iter().map(&f).collect();
+    }
+    let chunk = items.len().div_ceil(threads);
+    std::thread::scope(|s| {
+        let handles: Vec<_> = items
+            .chunks(chunk)
+            .map(|c| s.spawn(|| c.iter().map(&f).collect::<Vec<R>>()))
+            .collect();
+        // A worker's panic is a bug: carry it to the caller rather than lose its results.
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    })
+}
+
+/// Precision support by compute capability (SPEC §5): bf16 needs 8.0, fp8 needs 8.9.
+pub(super) fn compatibility(w: &Workload, offer: &crate::model::GpuOffer) -> Option<String> {
+    for p in [w.precision, w.kv_precision] {
+        if let Some(cc) = p.min_compute_capability() {
+            if offer.compute_capability + 1e-9 < cc {
+                return Some(format!(
+                    "{} needs compute capability ≥ {cc:.1}; {} has {}",
+                    p.key(),
+                    offer.gpu,
+                    format_number(offer.compute_capability)
+                ));
+            }
+        }
+    }
+    None
+}
+
+pub(super) fn misfit_reason(v: &[f64], k: &Keys) -> String {
+    let gpus = v[k.gpus_per_replica];
+    if let Some(limit) = k.gpu_limit.map(|i| v[i]) {
+        if gpus > limit {
+            return format!(
+                "needs {} GPUs per replica ({} GiB with headroom); at most {} allowed",
+                format_number(gpus),
+                format_number((v[k.required] * 10.0).round() / 10.0),
+                format_number(limit)
+            );
+        }
+    }
+    if v[k.required] > v[k.replica_vram] {
+        return format!(
+            "needs {} GiB with headroom; the replica has {} GiB",
+            format_number((v[k.required] * 10.0).round() / 10.0),
+            format_number(v[k.replica_vram])
+        );
+    }
+    if v[k.concurrency_per_replica] < 1.0 {
+        return "cannot serve one request within the memory or the latency goal".to_string();
+    }
+    "does not fit (the formula fits is false)".to_string()
+}

@@ -1,0 +1,82 @@
+//! The portfolio formulas, run once over the chosen candidates.
+
+use super::engine::Engine;
+use super::{inputs, FormulaColumn, WorkloadPlan};
+use crate::error::{Error, Result};
+use crate::model::Input;
+
+/// Runs the portfolio formulas over the chosen candidates; returns them with the planned sums.
+pub(super) fn portfolio(
+    engine: &Engine,
+    input: &Input,
+    plans: &[WorkloadPlan],
+    columns: &[FormulaColumn],
+) -> Result<Vec<(String, f64)>> {
+    let p = &engine.portfolio;
+    let mut values = vec![0.0; p.width()];
+    inputs::bind_assumptions(p, &input.assumptions, &mut values);
+    let mut planned = [0.0f64; 4];
+    let mut sums = vec![0.0; columns.len()];
+    let mut count = 0.0;
+    for wp in plans {
+        if let Some(ch) = &wp.chosen {
+            count += 1.0;
+            let c = &wp.candidates[ch.candidate];
+            for (s, v) in sums.iter_mut().zip(&c.values) {
+                *s += v;
+            }
+            for (acc, v) in
+                planned
+                    .iter_mut()
+                    .zip([ch.gpu_cost, ch.cold_start_cost, ch.rework_cost, ch.tco])
+            {
+                *acc += v;
+            }
+        }
+    }
+    let mut set = |name: &str, v: f64| {
+        if let Some(s) = p.slot(name) {
+            if s < p.inputs() {
+                values[s] = v;
+            }
+        }
+    };
+    for (col, s) in columns.iter().zip(&sums) {
+        if !col.is_bool {
+            set(&format!("total_{}", col.name), *s);
+        }
+    }
+    for (name, v) in inputs::PLANNED.iter().zip(planned) {
+        set(&format!("total_{name}"), v);
+    }
+    set("workloads_planned", count);
+    set("workloads_unplanned", plans.len() as f64 - count);
+    let mut scratch = p.scratch();
+    p.eval(&mut values, &mut scratch).map_err(|e| {
+        let d = engine.portfolio_def(e.def);
+        Error::input(&input.file, d.location(), format!("is {} (not a finite number) for the portfolio: look for a division by zero in `{}`", e.value, d.expression))
+    })?;
+    let mut out: Vec<(String, f64)> = p
+        .order
+        .iter()
+        .map(|f| (f.name.clone(), values[f.slot]))
+        .collect();
+    for (name, v) in inputs::PLANNED.iter().zip(planned) {
+        out.push((name.to_string(), v));
+    }
+    out.push((
+        "storage_cost".to_string(),
+        columns
+            .iter()
+            .position(|c| c.name == "storage_cost")
+            .map_or(0.0, |i| sums[i]),
+    ));
+    out.push((
+        "egress_cost".to_string(),
+        columns
+            .iter()
+            .position(|c| c.name == "egress_cost")
+            .map_or(0.0, |i| sums[i]),
+    ));
+    Ok(out)
+}

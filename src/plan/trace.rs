@@ -1,0 +1,93 @@
+//! The formula trace of `gpuplan explain`.
+
+use super::engine::Engine;
+use super::plan;
+use crate::error::{Error, Result};
+use crate::formula::Ty;
+use crate::model::Input;
+use serde::Serialize;
+
+/// One formula's line in a trace.
+#[derive(Debug, Clone, Serialize)]
+pub struct TraceLine {
+    pub name: String,
+    pub expression: String,
+    pub value: f64,
+    pub is_bool: bool,
+    pub unit: String,
+}
+
+/// Every candidate formula of one workload on one offer, in evaluation order.
+#[derive(Debug, Clone, Serialize)]
+pub struct Trace {
+    pub workload: String,
+    pub offer: String,
+    pub lines: Vec<TraceLine>,
+}
+
+/// The formula trace of workload `name` on `gpu` (default: the chosen offer, else the first).
+pub fn trace(input: Input, name: &str, gpu: Option<&str>) -> Result<Trace> {
+    let Some(wi) = input
+        .workloads
+        .iter()
+        .position(|w| w.name == name || w.name.eq_ignore_ascii_case(name))
+    else {
+        let hint = crate::suggest::hint(name, input.workloads.iter().map(|w| w.name.as_str()));
+        return Err(Error::Usage(format!(
+            "there is no workload named \"{name}\" in {}{hint}",
+            input.file.display()
+        )));
+    };
+    let offer = match gpu {
+        Some(g) => input
+            .gpus
+            .iter()
+            .position(|o| {
+                crate::model::normalize(&o.gpu) == crate::model::normalize(g)
+                    || crate::model::normalize(&o.label()) == crate::model::normalize(g)
+            })
+            .ok_or_else(|| {
+                Error::Usage(format!(
+                    "there is no GPU offer \"{g}\"{}",
+                    crate::suggest::hint(g, input.gpus.iter().map(|o| o.gpu.as_str()))
+                ))
+            })?,
+        None => {
+            let plan = plan(input.clone())?;
+            match plan.chosen(wi) {
+                Some((c, _)) => c.offer,
+                None => plan.workloads[wi].candidates.first().map_or(0, |c| c.offer),
+            }
+        }
+    };
+    let engine = Engine::compile(&input)?;
+    let w = &input.workloads[wi];
+    let mut values = engine.base_values(&input, w);
+    let mut scratch = engine.candidate.scratch();
+    engine
+        .evaluate(&input, w, offer, &mut values, &mut scratch)
+        .map_err(|p| Error::Input {
+            file: input.file.clone(),
+            problems: vec![p],
+        })?;
+    let lines = engine
+        .candidate
+        .order
+        .iter()
+        .map(|f| {
+            let d = engine.candidate_def(f.def);
+            TraceLine {
+                name: f.name.clone(),
+                expression: d.expression.clone(),
+                value: values[f.slot],
+                is_bool: f.ty == Ty::Bool,
+                unit: d.unit.clone(),
+            }
+        })
+        .collect();
+    Ok(Trace {
+        workload: w.name.clone(),
+        offer: input.gpus[offer].label(),
+        lines,
+    })
+}

@@ -1,0 +1,191 @@
+//! The Assumptions sheet: each key typed like its default, the rest taken from the defaults,
+//! and `--set key=value`.
+
+use super::table::{found, parse_bool, raw_number, raw_text, Rule};
+use super::xlsx::{Raw, RawSheet};
+use super::{Override, Reader, Target};
+use crate::catalog;
+use crate::error::Problem;
+use crate::model::{Assumption, Assumptions, Source, Value, Warning};
+
+impl Reader {
+    pub(super) fn assumptions(
+        &mut self,
+        raw: Option<RawSheet>,
+        overrides: &[Override],
+    ) -> Assumptions {
+        let defaults = catalog::assumptions(false);
+        let mut items: Vec<Assumption> = Vec::new();
+        match raw {
+            None => self.defaulted("Assumptions", "assumptions"),
+            Some(raw) => {
+                if let Some(t) = self.table(raw, "Assumptions") {
+                    for rec in t.records() {
+                        let Some(key) = rec.text("key") else {
+                            self.problems.push(Problem::new(
+                                rec.cell("key").to_string(),
+                                "the assumption needs a key",
+                            ));
+                            continue;
+                        };
+                        let key = key.trim().to_string();
+                        if items.iter().any(|a| a.key == key) {
+                            self.problems.push(Problem::new(
+                                rec.cell("key").to_string(),
+                                format!("the assumption {key} is listed twice"),
+                            ));
+                            continue;
+                        }
+                        let cell = rec.cell("value");
+                        let value = match rec.raw("value") {
+                            None => {
+                                self.problems.push(Problem::new(
+                                    cell.to_string(),
+                                    format!("{key} has no value"),
+                                ));
+                                continue;
+                            }
+                            Some(raw) => match assumption_value(
+                                &key,
+                                raw,
+                                defaults.get(&key).map(|d| &d.value),
+                            ) {
+                                Ok(v) => v,
+                                Err(msg) => {
+                                    self.problems.push(Problem::new(cell.to_string(), msg));
+                                    continue;
+                                }
+                            },
+                        };
+                        let default = defaults.get(&key);
+                        items.push(Assumption {
+                            key: key.clone(),
+                            value,
+                            unit: rec
+                                .text("unit")
+                                .or(default.map(|d| d.unit.clone()))
+                                .unwrap_or_default(),
+                            note: rec
+                                .text("note")
+                                .or(default.map(|d| d.note.clone()))
+                                .unwrap_or_default(),
+                            source: Source::Sheet(cell.to_string()),
+                        });
+                    }
+                    let missing: Vec<&str> = defaults
+                        .items
+                        .iter()
+                        .map(|d| d.key.as_str())
+                        .filter(|k| !items.iter().any(|a| a.key == *k))
+                        .collect();
+                    if !missing.is_empty() {
+                        self.notices.push(Warning::info(
+                            t.sheet.clone(),
+                            format!(
+                                "taken from the defaults (not in the sheet): {}",
+                                missing.join(", ")
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
+        for d in defaults.items {
+            if !items.iter().any(|a| a.key == d.key) {
+                items.push(d);
+            }
+        }
+        for o in overrides.iter().filter(|o| o.target == Target::Assumption) {
+            let default = catalog::assumptions(false)
+                .get(&o.key)
+                .map(|d| d.value.clone());
+            match assumption_value(&o.key, &Raw::Text(o.value.clone()), default.as_ref()) {
+                Ok(value) => match items.iter_mut().find(|a| a.key == o.key) {
+                    Some(a) => {
+                        a.value = value;
+                        a.source = Source::Set;
+                    }
+                    None => items.push(Assumption {
+                        key: o.key.clone(),
+                        value,
+                        unit: String::new(),
+                        note: String::new(),
+                        source: Source::Set,
+                    }),
+                },
+                Err(msg) => self.problems.push(Problem::new(o.shown(), msg)),
+            }
+        }
+        Assumptions { items }
+    }
+}
+
+/// The allowed range of each numeric default assumption.
+fn assumption_rule(key: &str) -> Rule {
+    match key {
+        "hours_in_month" => Rule::range(1.0, 744.0),
+        "vram_headroom" | "monthly_min_utilization" => Rule::range(0.0, 1.0),
+        "lora_trainable_fraction" | "bandwidth_efficiency" | "mfu" => Rule::positive().max(1.0),
+        "redundancy_online" | "redundancy_offline" | "spot_rework" | "trial_reserve"
+        | "safety_margin" => Rule::range(0.0, 10.0),
+        "cold_start_min" => Rule::range(0.0, 1440.0),
+        "runtime_overhead_gib" | "inference_activation_gib" => Rule::range(0.0, 10_000.0),
+        _ => Rule::at_least(0.0).max(1e12),
+    }
+}
+
+/// An assumption's value, typed like its default (or as a number or yes/no for a user's own key).
+fn assumption_value(key: &str, raw: &Raw, default: Option<&Value>) -> Result<Value, String> {
+    match default {
+        Some(Value::Text(_)) => {
+            let t = raw_text(raw);
+            let t = match t.as_str() {
+                "¥" | "￥" | "元" | "RMB" | "rmb" => "CNY".to_string(),
+                "$" => "USD".to_string(),
+                "€" => "EUR".to_string(),
+                other => other.trim().to_uppercase(),
+            };
+            if t.len() == 3 && t.chars().all(|c| c.is_ascii_alphabetic()) {
+                Ok(Value::Text(t))
+            } else {
+                Err(format!(
+                    "{key} must be a currency code such as CNY, USD or EUR, found {}",
+                    found(raw)
+                ))
+            }
+        }
+        Some(Value::Bool(_)) => parse_bool(raw)
+            .map(Value::Bool)
+            .ok_or_else(|| format!("{key} must be yes or no, found {}", found(raw))),
+        Some(Value::Number(_)) => {
+            let rule = assumption_rule(key);
+            match raw_number(raw) {
+                Some(v) if rule.accepts(v) => Ok(Value::Number(v)),
+                _ => Err(format!(
+                    "{key} must be {}, found {}",
+                    rule.describe(),
+                    found(raw)
+                )),
+            }
+        }
+        None => {
+            let valid = {
+                let mut c = key.chars();
+                matches!(c.next(), Some(ch) if ch.is_ascii_alphabetic())
+                    && c.all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
+            };
+            if !valid {
+                return Err(format!("`{key}` is not a usable assumption key: use letters, digits and _ (it becomes a formula variable)"));
+            }
+            if let Some(v) = raw_number(raw) {
+                return Ok(Value::Number(v));
+            }
+            parse_bool(raw).map(Value::Bool).ok_or_else(|| {
+                format!(
+                    "{key} must be a number or yes/no (it becomes a formula variable), found {}",
+                    found(raw)
+                )
+            })
+        }
+    }
+}

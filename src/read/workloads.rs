@@ -1,0 +1,355 @@
+//! The Workloads sheet: every row validated into a workload, its model resolved, and
+//! `--set workload.column=value`.
+
+use super::table::{self, found, Record, Rule, Table};
+use super::xlsx::{Raw, RawSheet};
+use super::{Override, Reader, Target};
+use crate::catalog;
+use crate::error::Problem;
+use crate::model::{
+    normalize, CellRef, GpuOffer, Kind, ModelSpec, Precision, Warning, Workload, WorkloadNumbers,
+};
+use crate::suggest;
+use std::collections::HashMap;
+
+impl Reader {
+    pub(super) fn workloads(
+        &mut self,
+        raw: RawSheet,
+        models: &[ModelSpec],
+        gpus: &[GpuOffer],
+        overrides: &[Override],
+    ) -> Vec<Workload> {
+        let Some(mut t) = self.table(raw, "Workloads") else {
+            return Vec::new();
+        };
+        for key in ["name", "kind"] {
+            if !t.has(key) {
+                self.problems.push(Problem::new(
+                    format!("{}!1", t.sheet),
+                    format!("the Workloads sheet needs a `{key}` column"),
+                ));
+            }
+        }
+        if !t.has("name") {
+            return Vec::new();
+        }
+        self.apply_workload_overrides(&mut t, overrides);
+        let mut out: Vec<Workload> = Vec::new();
+        let mut seen: HashMap<String, CellRef> = HashMap::new();
+        for rec in t.records() {
+            if let Some(w) = self.workload(&rec, models, gpus, &mut seen) {
+                out.push(w);
+            }
+        }
+        if out.is_empty() && self.problems.is_empty() {
+            self.problems.push(Problem::new(
+                format!("{}!2", t.sheet),
+                "the Workloads sheet lists no workload; add at least one row",
+            ));
+        }
+        out
+    }
+
+    pub(super) fn apply_workload_overrides(&mut self, t: &mut Table, overrides: &[Override]) {
+        let name_col = t.columns.get("name").copied().unwrap_or(0);
+        for o in overrides {
+            let Target::Workload(wname) = &o.target else {
+                continue;
+            };
+            let at = o.shown();
+            let columns = catalog::columns("Workloads");
+            if !columns.iter().any(|c| c.key == o.key) || o.key == "name" {
+                let hint = suggest::hint(&o.key, columns.iter().map(|c| c.key));
+                self.problems.push(Problem::new(
+                    at,
+                    format!("`{}` is not a workload column{hint}", o.key),
+                ));
+                continue;
+            }
+            let col = match t.columns.get(o.key.as_str()) {
+                Some(&c) => c,
+                None => {
+                    let next = t.columns.values().max().map_or(0, |m| m + 1);
+                    let key = columns
+                        .iter()
+                        .find(|c| c.key == o.key)
+                        .map(|c| c.key)
+                        .unwrap_or("notes");
+                    t.columns.insert(key, next);
+                    next
+                }
+            };
+            let row = t.rows.iter_mut().find(|(_, cells)| {
+                cells.get(&name_col).map(table::raw_text).as_deref() == Some(wname.as_str())
+            });
+            match row {
+                Some((_, cells)) => {
+                    cells.insert(col, Raw::Text(o.value.clone()));
+                }
+                None => self.problems.push(Problem::new(
+                    at,
+                    format!("there is no workload named \"{wname}\""),
+                )),
+            }
+        }
+    }
+
+    pub(super) fn workload(
+        &mut self,
+        rec: &Record,
+        models: &[ModelSpec],
+        gpus: &[GpuOffer],
+        seen: &mut HashMap<String, CellRef>,
+    ) -> Option<Workload> {
+        let before = self.problems.len();
+        let p = &mut self.problems;
+        let name = match rec.text("name") {
+            Some(n) => n,
+            None => {
+                p.push(Problem::new(
+                    rec.cell("name").to_string(),
+                    "the workload needs a name (this row has values but no name)",
+                ));
+                return None;
+            }
+        };
+        if let Some(prev) = seen.insert(name.to_lowercase(), rec.cell("name")) {
+            p.push(Problem::new(rec.cell("name").to_string(), format!("the workload name \"{name}\" is used twice (first at {prev}); names must be unique")));
+        }
+        let kind = match rec.raw("kind") {
+            None => {
+                p.push(Problem::new(
+                    rec.cell("kind").to_string(),
+                    format!("kind of {name} is required: one of {}", kind_list()),
+                ));
+                None
+            }
+            Some(raw) => {
+                let k = Kind::parse(&table::raw_text(raw));
+                if k.is_none() {
+                    p.push(Problem::new(
+                        rec.cell("kind").to_string(),
+                        format!("kind must be one of {}, found {}", kind_list(), found(raw)),
+                    ));
+                }
+                k
+            }
+        };
+        let precision = enum_cell(rec, "precision", &Precision::ALL, p);
+        let kv_precision = enum_cell(rec, "kv_precision", &Precision::KV, p);
+
+        let mut n = WorkloadNumbers::default();
+        let rules: [(&str, Rule); 21] = [
+            ("params_b", Rule::positive().max(100_000.0)),
+            ("context_len", Rule::whole(1.0, 10_000_000.0)),
+            ("avg_tokens", Rule::whole(1.0, 10_000_000.0)),
+            ("concurrency", Rule::whole(1.0, 1_000_000.0)),
+            ("base_concurrency", Rule::whole(0.0, 1_000_000.0)),
+            ("peak_hours_per_day", Rule::range(0.0, 24.0)),
+            ("batch_size", Rule::whole(1.0, 100_000.0)),
+            ("tokens_per_s_per_request", Rule::positive().max(1e7)),
+            ("min_tokens_per_s", Rule::positive().max(1e7)),
+            ("target_tps", Rule::positive().max(1e12)),
+            ("train_tokens_m", Rule::positive().max(1e12)),
+            ("hours_per_month", Rule::range(0.0, 744.0)),
+            ("runs_per_month", Rule::whole(1.0, 100_000.0)),
+            ("redundancy", Rule::range(0.0, 10.0)),
+            ("max_gpus", Rule::whole(1.0, 1024.0)),
+            ("resolution", Rule::whole(64.0, 16_384.0)),
+            ("vram_gib", Rule::positive().max(1e6)),
+            ("pilot_vram_gib", Rule::positive().max(1e6)),
+            ("pilot_concurrency", Rule::whole(1.0, 1_000_000.0)),
+            ("storage_gb", Rule::at_least(0.0).max(1e12)),
+            ("egress_gb", Rule::at_least(0.0).max(1e12)),
+        ];
+        for (key, rule) in rules {
+            let v = rec.number(key, rule, p);
+            if let Some(slot) = n.get_mut(key) {
+                *slot = v;
+            }
+        }
+        let online = rec.boolean("online", p);
+        let spot_ok = rec.boolean("spot_ok", p);
+        let notes = rec.text("notes").unwrap_or_default();
+        let pinned = rec.text("gpu");
+        if let Some(g) = &pinned {
+            if !gpus.iter().any(|o| normalize(&o.gpu) == normalize(g)) {
+                let hint = suggest::hint(g, gpus.iter().map(|o| o.gpu.as_str()));
+                p.push(Problem::new(
+                    rec.cell("gpu").to_string(),
+                    format!("the pinned GPU \"{g}\" is not in the GPUs sheet{hint}"),
+                ));
+            }
+        }
+        let kind = kind?;
+        // Cross-field rules, on the values with their defaults.
+        let context = n
+            .context_len
+            .unwrap_or(if kind.is_training() { 2048.0 } else { 4096.0 });
+        if let Some(avg) = n.avg_tokens {
+            if avg > context {
+                p.push(Problem::new(
+                    rec.cell("avg_tokens").to_string(),
+                    format!("avg_tokens ({avg}) cannot exceed context_len ({context})"),
+                ));
+            }
+        }
+        if let (Some(base), c) = (n.base_concurrency, n.concurrency.unwrap_or(1.0)) {
+            if base > c {
+                p.push(Problem::new(
+                    rec.cell("base_concurrency").to_string(),
+                    format!("base_concurrency ({base}) cannot exceed concurrency ({c})"),
+                ));
+            }
+        }
+        if n.pilot_vram_gib.is_some() != n.pilot_concurrency.is_some()
+            && n.pilot_vram_gib.is_some()
+            && rec.raw("pilot_concurrency").is_none()
+        {
+            p.push(Problem::new(
+                rec.cell("pilot_concurrency").to_string(),
+                "a pilot test needs both pilot_vram_gib and pilot_concurrency",
+            ));
+        }
+        let online = online.unwrap_or(kind.online_by_default());
+        if !online
+            && n.hours_per_month.is_none()
+            && !(kind.is_training() && n.train_tokens_m.is_some())
+            && rec.raw("hours_per_month").is_none()
+        {
+            p.push(Problem::new(
+                rec.cell("hours_per_month").to_string(),
+                format!("hours_per_month of the offline workload {name} is required (hours each instance runs per month){}",
+                    if kind.is_training() { ", or give train_tokens_m" } else { "" }),
+            ));
+        }
+        let model = self.resolve_model(rec, &name, kind, &n, models);
+        if self.problems.len() > before {
+            return None;
+        }
+        let precision = precision.unwrap_or(if kind == Kind::Qlora {
+            Precision::Int4
+        } else {
+            Precision::Bf16
+        });
+        Some(Workload {
+            name,
+            kind,
+            model,
+            precision,
+            kv_precision: kv_precision.unwrap_or(Precision::Fp16),
+            numbers: n,
+            online,
+            spot_ok: spot_ok.unwrap_or(kind == Kind::Batch),
+            gpu: pinned,
+            notes,
+            cell: rec.cell("name"),
+        })
+    }
+
+    /// The workload's model: the Models sheet or the catalog; a guessed architecture (with a
+    /// warning) where only a name or a size is known.
+    pub(super) fn resolve_model(
+        &mut self,
+        rec: &Record,
+        name: &str,
+        kind: Kind,
+        n: &WorkloadNumbers,
+        models: &[ModelSpec],
+    ) -> Option<ModelSpec> {
+        let needs_arch = matches!(
+            kind,
+            Kind::Inference | Kind::Lora | Kind::Qlora | Kind::FullFinetune | Kind::Pretrain
+        ) || (kind == Kind::Batch && n.vram_gib.is_none());
+        let sized_by_memory = matches!(kind, Kind::Batch | Kind::ImageGen) && n.vram_gib.is_some();
+        let given = rec.text("model");
+        if let Some(m) = &given {
+            if let Some(spec) = models.iter().find(|s| normalize(&s.name) == normalize(m)) {
+                return Some(spec.clone());
+            }
+            let hint = suggest::hint(m, models.iter().map(|s| s.name.as_str()));
+            if n.params_b.is_none() && !sized_by_memory {
+                self.problems.push(Problem::new(
+                    rec.cell("model").to_string(),
+                    format!(
+                        "unknown model \"{m}\"{hint}; add it to the Models sheet, or give params_b"
+                    ),
+                ));
+                return None;
+            }
+        } else if n.params_b.is_none() && !sized_by_memory {
+            self.problems.push(Problem::new(
+                rec.cell("model").to_string(),
+                format!(
+                    "{name} needs a model or params_b{}",
+                    if matches!(kind, Kind::Batch | Kind::ImageGen) {
+                        " (or vram_gib)"
+                    } else {
+                        ""
+                    }
+                ),
+            ));
+            return None;
+        }
+        let params = n.params_b?;
+        if !needs_arch {
+            return None;
+        }
+        // Borrow the architecture of the catalog language model closest in size.
+        let nearest = models
+            .iter()
+            .filter(|m| m.has_architecture())
+            .min_by(|a, b| {
+                (a.params_b.ln() - params.ln())
+                    .abs()
+                    .total_cmp(&(b.params_b.ln() - params.ln()).abs())
+            })?
+            .clone();
+        let label = given
+            .clone()
+            .unwrap_or_else(|| format!("a {params}B model"));
+        self.notices.push(Warning::warn(
+            rec.cell(if given.is_some() { "model" } else { "params_b" }).to_string(),
+            format!(
+                "{name}: {label} is not in the Models sheet or the catalog; its layers and heads are guessed from {} ({}B). Add the model's real figures to the Models sheet for an accurate KV cache",
+                nearest.name, nearest.params_b
+            ),
+        ));
+        Some(ModelSpec {
+            name: given.unwrap_or_else(|| format!("~{}", nearest.name)),
+            params_b: params,
+            ..nearest
+        })
+    }
+}
+
+fn kind_list() -> String {
+    Kind::ALL
+        .iter()
+        .map(|k| k.key())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn enum_cell(
+    rec: &Record,
+    key: &str,
+    allowed: &[Precision],
+    p: &mut Vec<Problem>,
+) -> Option<Precision> {
+    let raw = rec.raw(key)?;
+    let v = Precision::parse(&table::raw_text(raw)).filter(|v| allowed.contains(v));
+    if v.is_none() {
+        let list: Vec<&str> = allowed.iter().map(|a| a.key()).collect();
+        p.push(Problem::new(
+            rec.cell(key).to_string(),
+            format!(
+                "{key} must be one of {}, found {}",
+                list.join(", "),
+                found(raw)
+            ),
+        ));
+    }
+    v
+}

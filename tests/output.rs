@@ -305,6 +305,25 @@ fn libreoffice_and_openpyxl_read_the_outputs() {
     }
     let d = tempdir();
     let profile = d.path().join("lo-profile");
+    // The template too, in both languages: LibreOffice must open and render it.
+    for (file, lang) in [("template.xlsx", "en"), ("模板.xlsx", "zh")] {
+        gpuplan(d.path(), &["init", file, "--lang", lang]).ok();
+        std::process::Command::new("soffice")
+            .arg(format!(
+                "-env:UserInstallation=file://{}",
+                profile.display()
+            ))
+            .args(["--headless", "--convert-to", "pdf", "--outdir"])
+            .arg(d.path())
+            .arg(d.path().join(file))
+            .output()
+            .unwrap();
+        let pdf = d.path().join(file.replace(".xlsx", ".pdf"));
+        assert!(
+            pdf.exists() && bytes(&pdf).len() > 10_000,
+            "LibreOffice did not render the {lang} template"
+        );
+    }
     for sample in ["team", "startup"] {
         std::fs::copy(
             repo(&format!("samples/{sample}.xlsx")),

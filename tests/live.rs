@@ -158,16 +158,11 @@ fn editing_margin_storage_price_and_a_gpu_price_recomputes_like_a_rerun() {
         number(&m, sheet("Summary"), r, 2)
     };
     assert!(close(summary_budget, with_margin));
-    let rerun = gpuplan(
+    let rerun = calc_json(
         d.path(),
+        "team.xlsx",
+        "b.xlsx",
         &[
-            "calc",
-            "team.xlsx",
-            "-q",
-            "-o",
-            "b.xlsx",
-            "--json",
-            "-",
             "--set",
             "safety_margin=0.5",
             "--set",
@@ -176,9 +171,7 @@ fn editing_margin_storage_price_and_a_gpu_price_recomputes_like_a_rerun() {
     );
     assert!(close(
         with_margin,
-        json_of(&rerun)["totals"]["total_with_margin"]
-            .as_f64()
-            .unwrap()
+        rerun["totals"]["total_with_margin"].as_f64().unwrap()
     ));
 
     // And a GPU price: the A10's on-demand price 5 → 5.5 in qa-api's row of the Plan tab.
@@ -198,16 +191,11 @@ fn editing_margin_storage_price_and_a_gpu_price_recomputes_like_a_rerun() {
         .unwrap();
     m.evaluate();
     let with_margin = number(&m, sheet("TCO"), row_of("Total with safety margin"), 3);
-    let rerun = gpuplan(
+    let rerun = calc_json(
         d.path(),
+        "team.xlsx",
+        "c.xlsx",
         &[
-            "calc",
-            "team.xlsx",
-            "-q",
-            "-o",
-            "c.xlsx",
-            "--json",
-            "-",
             "--set",
             "safety_margin=0.5",
             "--set",
@@ -216,7 +204,7 @@ fn editing_margin_storage_price_and_a_gpu_price_recomputes_like_a_rerun() {
             "gpu:A10.on_demand_hourly=5.5",
         ],
     );
-    let j = json_of(&rerun);
+    let j = rerun;
     assert_eq!(j["workloads"][1]["gpu"], "A10");
     assert!(
         close(
@@ -367,24 +355,17 @@ wb.save(sys.argv[2])
     let recalculated = libreoffice_recalc(&profile, &edited, &d.path().join("lo2"));
     let tco = read_sheet(&recalculated, "TCO");
     let got = value_right_of(&tco, "Total with safety margin").unwrap();
-    let rerun = gpuplan(
+    let rerun = calc_json(
         d.path(),
+        "team.xlsx",
+        "r.xlsx",
         &[
-            "calc",
-            "team.xlsx",
-            "-q",
-            "-o",
-            "r.xlsx",
-            "--json",
-            "-",
             "--set",
             "safety_margin=0.5",
             "--set",
             "storage_price_gb_month=1",
         ],
     );
-    let want = json_of(&rerun)["totals"]["total_with_margin"]
-        .as_f64()
-        .unwrap();
+    let want = rerun["totals"]["total_with_margin"].as_f64().unwrap();
     assert!(close(got, want), "LibreOffice {got}, rerun {want}");
 }

@@ -146,14 +146,19 @@ pub(super) fn unplanned_reason(
     match largest {
         Some(c) => {
             let g = &input.gpus[c.offer];
+            // The exclusion says what the largest offer lacks (GPUs, memory, or precision support).
+            let why = c.exclusion.clone().unwrap_or_else(|| {
+                format!(
+                    "needs {} GiB per replica with headroom",
+                    format_number((c.values[k.required] * 10.0).round() / 10.0)
+                )
+            });
             format!(
-                "{} is unplanned: no offer fits. It needs {} GiB per replica with headroom; on the largest offer, {} ({} GiB × up to {}), {}. Lower the context, concurrency or precision, raise max_gpus, or add a larger offer",
+                "{} is unplanned: no offer fits. On the largest offer, {} ({} GiB × up to {}): {why}. Lower the context, concurrency or precision, raise max_gpus, or add a larger offer",
                 w.name,
-                format_number((c.values[k.required] * 10.0).round() / 10.0),
                 g.label(),
                 format_number(g.vram_gib),
                 format_number(g.gpus_per_node),
-                c.exclusion.clone().unwrap_or_default()
             )
         }
         None => format!("{} is unplanned: no offer can run it", w.name),

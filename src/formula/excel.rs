@@ -24,13 +24,6 @@ pub fn excel_number(v: f64) -> String {
     }
 }
 
-/// `expression` (already checked by the compiler) as an Excel formula body, without the `=`.
-pub fn to_excel(expression: &str, resolve: &mut Resolve) -> Result<String, String> {
-    super::compile::check_shape(expression)?;
-    let node = evalexpr::build_operator_tree(expression).map_err(|e| e.to_string())?;
-    node_to_excel(&node, resolve)
-}
-
 /// Named expressions parsed once, for translating many rows of a workbook.
 pub struct Expressions {
     trees: std::collections::HashMap<String, (Node, Vec<String>)>,
@@ -190,7 +183,9 @@ mod tests {
     use super::*;
 
     fn tr(expr: &str) -> String {
-        to_excel(expr, &mut |v: &str| Ok(format!("[{v}]"))).unwrap()
+        let e = Expressions::new([("f", expr)]);
+        e.to_excel("f", &mut |v: &str| Ok(format!("[{v}]")))
+            .unwrap()
     }
 
     #[test]
@@ -211,6 +206,12 @@ mod tests {
 
     #[test]
     fn untranslatable_input_is_an_error() {
-        assert!(to_excel("a", &mut |_: &str| Err("no".to_string())).is_err());
+        let e = Expressions::new([("f", "a")]);
+        assert!(e
+            .to_excel("f", &mut |_: &str| Err("no".to_string()))
+            .is_err());
+        assert!(e
+            .to_excel("missing", &mut |_: &str| Ok(String::new()))
+            .is_err());
     }
 }

@@ -8,7 +8,7 @@ mod reference;
 mod vm;
 
 pub use compile::{check_shape, MAX_DEPTH, MAX_LEN};
-pub use excel::{excel_number, to_excel, Expressions};
+pub use excel::{excel_number, Expressions};
 pub use reference::reference_eval;
 pub use vm::Scratch;
 

@@ -291,15 +291,32 @@ fn online_redundancy_rounds_one_replica_up_to_two_and_reserved_wins() {
 
 #[test]
 fn ties_go_to_fewer_gpus_then_sheet_order() {
+    // 10 GiB needs 10 × 1.2 = 12 GiB with headroom: two 10 GiB cards, 2 × ¥2.5 × 10 h = ¥50, the same as
+    // one 24 GiB card at ¥5. Listed first, the two-GPU offer loses the tie; between the two
+    // one-GPU offers at ¥5 the first in the sheet wins.
     let mut w = workload("job", Kind::Batch, None);
     w.numbers.vram_gib = Some(10.0);
     w.numbers.hours_per_month = Some(10.0);
     w.spot_ok = false;
+    let small = offer("S", 10.0, Some(2.5), None, None, None);
     let a = offer("A", 24.0, Some(5.0), None, None, None);
     let b = offer("B", 24.0, Some(5.0), None, None, None);
-    let p = plan(input(vec![w], vec![a, b], &[("cold_start_min", 0.0)])).unwrap();
-    let (c, _) = p.chosen(0).unwrap();
+    let p = plan(input(
+        vec![w],
+        vec![small, a, b],
+        &[("cold_start_min", 0.0)],
+    ))
+    .unwrap();
+    let s = p.workloads[0]
+        .candidates
+        .iter()
+        .find(|c| p.input.gpus[c.offer].gpu == "S")
+        .unwrap();
+    assert_eq!(p.value(s, "gpus_total"), Some(2.0));
+    assert!(close(s.cost(Mode::OnDemand).unwrap(), 50.0, 1e-9));
+    let (c, ch) = p.chosen(0).unwrap();
     assert_eq!(p.input.gpus[c.offer].gpu, "A");
+    assert!(close(ch.tco, 50.0, 1e-9));
 }
 
 #[test]

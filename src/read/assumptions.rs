@@ -90,15 +90,13 @@ impl Reader {
                 }
             }
         }
-        for d in defaults.items {
+        for d in &defaults.items {
             if !items.iter().any(|a| a.key == d.key) {
-                items.push(d);
+                items.push(d.clone());
             }
         }
         for o in overrides.iter().filter(|o| o.target == Target::Assumption) {
-            let default = catalog::assumptions(false)
-                .get(&o.key)
-                .map(|d| d.value.clone());
+            let default = defaults.get(&o.key).map(|d| d.value.clone());
             match assumption_value(&o.key, &Raw::Text(o.value.clone()), default.as_ref()) {
                 Ok(value) => match items.iter_mut().find(|a| a.key == o.key) {
                     Some(a) => {

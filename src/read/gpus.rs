@@ -38,12 +38,9 @@ impl Reader {
             let provider = rec.text("provider").unwrap_or_default();
             let known = catalog::find_gpu(&gpu);
             let mut filled: Vec<&str> = Vec::new();
-            let mut spec = |key: &'static str,
-                            rule: Rule,
-                            from: Option<f64>,
-                            p: &mut Vec<Problem>|
-             -> f64 {
-                match rec.number(key, rule, p) {
+            // A specification: the cell, else the catalog's figure for a known GPU.
+            let mut spec = |key: &'static str, from: Option<f64>, p: &mut Vec<Problem>| -> f64 {
+                match rec.number(key, gpu_rule(key), p) {
                     Some(v) => v,
                     None if rec.raw(key).is_some() => 0.0,
                     None => match from {
@@ -61,33 +58,16 @@ impl Reader {
                     },
                 }
             };
-            let vram_gib = spec(
-                "vram_gib",
-                gpu_rule("vram_gib"),
-                known.as_ref().map(|k| k.vram_gib),
-                p,
-            );
-            let bandwidth_gbs = spec(
-                "bandwidth_gbs",
-                gpu_rule("bandwidth_gbs"),
-                known.as_ref().map(|k| k.bandwidth_gbs),
-                p,
-            );
-            let fp16_tflops = spec(
-                "fp16_tflops",
-                gpu_rule("fp16_tflops"),
-                known.as_ref().map(|k| k.fp16_tflops),
-                p,
-            );
+            let vram_gib = spec("vram_gib", known.as_ref().map(|k| k.vram_gib), p);
+            let bandwidth_gbs = spec("bandwidth_gbs", known.as_ref().map(|k| k.bandwidth_gbs), p);
+            let fp16_tflops = spec("fp16_tflops", known.as_ref().map(|k| k.fp16_tflops), p);
             let compute_capability = spec(
                 "compute_capability",
-                gpu_rule("compute_capability"),
                 known.as_ref().map(|k| k.compute_capability),
                 p,
             );
             let gpus_per_node = spec(
                 "gpus_per_node",
-                gpu_rule("gpus_per_node"),
                 Some(known.as_ref().map_or(8.0, |k| k.gpus_per_node)),
                 p,
             );

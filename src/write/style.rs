@@ -83,6 +83,16 @@ impl Styles {
     }
 }
 
+/// `yes`/`no`, or `是`/`否` in Chinese: how yes/no values are written in every workbook.
+pub fn yes_no(b: bool, zh: bool) -> &'static str {
+    match (b, zh) {
+        (true, false) => "yes",
+        (false, false) => "no",
+        (true, true) => "是",
+        (false, true) => "否",
+    }
+}
+
 /// Text trimmed to what Excel accepts in a cell.
 pub fn clip(s: &str) -> std::borrow::Cow<'_, str> {
     if s.len() > MAX_TEXT {

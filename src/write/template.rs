@@ -40,13 +40,10 @@ fn dropdown(ty: ColumnType, zh: bool) -> Option<DataValidation> {
             .collect(),
         ColumnType::Precision => Precision::ALL.iter().map(|p| p.key().to_string()).collect(),
         ColumnType::KvPrecision => Precision::KV.iter().map(|p| p.key().to_string()).collect(),
-        ColumnType::Bool => {
-            if zh {
-                vec!["是".to_string(), "否".to_string()]
-            } else {
-                vec!["yes".to_string(), "no".to_string()]
-            }
-        }
+        ColumnType::Bool => vec![
+            style::yes_no(true, zh).to_string(),
+            style::yes_no(false, zh).to_string(),
+        ],
         _ => return None,
     };
     DataValidation::new()
@@ -134,13 +131,7 @@ pub fn template(
                 _ => {
                     let t = match (zh, ty) {
                         (true, ColumnType::Kind) => Kind::parse(v).map_or(v, |k| k.zh()),
-                        (true, ColumnType::Bool) => {
-                            if v == "yes" {
-                                "是"
-                            } else {
-                                "否"
-                            }
-                        }
+                        (true, ColumnType::Bool) => style::yes_no(v == "yes", true),
                         _ => v,
                     };
                     style::text(ws, r, col, t, &s.text)?;
@@ -161,19 +152,7 @@ pub fn template(
     }
     for (r, g) in catalog::gpus().iter().enumerate() {
         let r = r as u32 + 1;
-        let yes = |b: bool| {
-            if b {
-                if zh {
-                    "是"
-                } else {
-                    "yes"
-                }
-            } else if zh {
-                "否"
-            } else {
-                "no"
-            }
-        };
+        let yes = |b: bool| style::yes_no(b, zh);
         for (i, c) in cols.iter().enumerate() {
             let col = i as u16;
             let v: Option<f64> = match c.key {
@@ -245,23 +224,7 @@ pub fn template(
         style::text(ws, r, 0, &a.key, &s.bold)?;
         match &a.value {
             Value::Number(n) => style::number(ws, r, 1, *n, &s.number)?,
-            Value::Bool(b) => style::text(
-                ws,
-                r,
-                1,
-                if *b {
-                    if zh {
-                        "是"
-                    } else {
-                        "yes"
-                    }
-                } else if zh {
-                    "否"
-                } else {
-                    "no"
-                },
-                &s.text,
-            )?,
+            Value::Bool(b) => style::text(ws, r, 1, style::yes_no(*b, zh), &s.text)?,
             Value::Text(t) => style::text(ws, r, 1, t, &s.text)?,
         }
         style::text(ws, r, 2, &a.unit, &s.text)?;

@@ -48,12 +48,7 @@ impl Ctx<'_> {
     }
 
     pub fn yes_no(&self, b: bool) -> &'static str {
-        match (b, self.zh) {
-            (true, false) => "yes",
-            (false, false) => "no",
-            (true, true) => "是",
-            (false, true) => "否",
-        }
+        super::style::yes_no(b, self.zh)
     }
 }
 

@@ -32,6 +32,13 @@ fn refused(path: &Path, needles: &[&str]) -> Run {
     r
 }
 
+/// Writes `book` as `b.xlsx` in a fresh folder and checks that `calc` refuses it.
+#[track_caller]
+fn refused_book(book: Book, needles: &[&str]) -> Run {
+    let d = tempdir();
+    refused(&book_with(&d, "b.xlsx", book), needles)
+}
+
 fn book_with(d: &tempfile::TempDir, name: &str, book: Book) -> PathBuf {
     let p = d.path().join(name);
     book.write(&p);
@@ -40,27 +47,19 @@ fn book_with(d: &tempfile::TempDir, name: &str, book: Book) -> PathBuf {
 
 #[test]
 fn text_in_a_number_cell_names_the_cell() {
-    let d = tempdir();
     // Row 2 of the sheet (index 2) is qa-api; concurrency is column D.
-    let p = book_with(&d, "b.xlsx", team().set("Workloads", 2, 3, Some(s("abc"))));
-    refused(
-        &p,
+    refused_book(
+        team().set("Workloads", 2, 3, Some(s("abc"))),
         &["Workloads!D3: concurrency must be a whole number from 1 to 1000000, found \"abc\""],
     );
 }
 
 #[test]
 fn negative_and_absurd_values_are_refused() {
-    let d = tempdir();
-    let p = book_with(
-        &d,
-        "b.xlsx",
+    refused_book(
         team()
             .set("Workloads", 2, 3, Some(n(-3.0)))
             .set("Workloads", 1, 4, Some(n(1000.0))),
-    );
-    refused(
-        &p,
         &[
             "Workloads!D3: concurrency must be a whole number from 1 to 1000000, found -3",
             "Workloads!E2: hours_per_month must be a number from 0 to 744, found 1000",
@@ -71,36 +70,18 @@ fn negative_and_absurd_values_are_refused() {
 
 #[test]
 fn unknown_kind_lists_the_kinds() {
-    let d = tempdir();
-    let p = book_with(
-        &d,
-        "b.xlsx",
-        team().set("Workloads", 1, 1, Some(s("video"))),
-    );
-    refused(&p, &["Workloads!B2: kind must be one of inference, lora, qlora, full_finetune, pretrain, image_gen, batch, found \"video\""]);
+    refused_book(team().set("Workloads", 1, 1, Some(s("video"))), &["Workloads!B2: kind must be one of inference, lora, qlora, full_finetune, pretrain, image_gen, batch, found \"video\""]);
 }
 
 #[test]
 fn duplicate_workload_names_are_refused() {
-    let d = tempdir();
-    let p = book_with(
-        &d,
-        "b.xlsx",
-        team().set("Workloads", 2, 0, Some(s("lora-finetune"))),
-    );
-    refused(&p, &["Workloads!A3: the workload name \"lora-finetune\" is used twice (first at Workloads!A2)"]);
+    refused_book(team().set("Workloads", 2, 0, Some(s("lora-finetune"))), &["Workloads!A3: the workload name \"lora-finetune\" is used twice (first at Workloads!A2)"]);
 }
 
 #[test]
 fn unknown_model_without_params_suggests_a_model() {
-    let d = tempdir();
-    let p = book_with(
-        &d,
-        "b.xlsx",
+    refused_book(
         team().set("Workloads", 2, 2, Some(s("Qwen2.5-7X"))),
-    );
-    refused(
-        &p,
         &[
             "Workloads!C3: unknown model \"Qwen2.5-7X\"",
             "did you mean Qwen2.5-7B",
@@ -111,14 +92,8 @@ fn unknown_model_without_params_suggests_a_model() {
 
 #[test]
 fn pinned_gpu_not_in_the_gpus_sheet_is_refused() {
-    let d = tempdir();
-    let p = book_with(
-        &d,
-        "b.xlsx",
+    refused_book(
         team().set("Workloads", 1, 7, Some(s("RTX 4080"))),
-    );
-    refused(
-        &p,
         &[
             "Workloads!H2: the pinned GPU \"RTX 4080\" is not in the GPUs sheet",
             "did you mean RTX 4090",
@@ -128,18 +103,12 @@ fn pinned_gpu_not_in_the_gpus_sheet_is_refused() {
 
 #[test]
 fn every_problem_is_reported_at_once() {
-    let d = tempdir();
-    let p = book_with(
-        &d,
-        "b.xlsx",
+    let r = refused_book(
         team()
             .set("Workloads", 1, 1, Some(s("video")))
             .set("Workloads", 2, 3, Some(s("many")))
             .set("GPUs", 1, 2, Some(n(-1.0)))
             .set("Assumptions", 1, 1, Some(s("soon"))),
-    );
-    let r = refused(
-        &p,
         &[
             "Workloads!B2",
             "Workloads!D3",
@@ -152,28 +121,20 @@ fn every_problem_is_reported_at_once() {
 
 #[test]
 fn missing_workloads_sheet_lists_the_sheets() {
-    let d = tempdir();
-    let p = book_with(&d, "b.xlsx", Book::new().sheet("Sheet1", &["a"], vec![]));
-    refused(
-        &p,
+    refused_book(
+        Book::new().sheet("Sheet1", &["a"], vec![]),
         &["there is no Workloads sheet (or 负载); the sheets are: Sheet1"],
     );
 }
 
 #[test]
 fn header_row_with_no_known_column_is_refused() {
-    let d = tempdir();
-    let p = book_with(
-        &d,
-        "b.xlsx",
+    refused_book(
         Book::new().sheet(
             "Workloads",
             &["foo", "bar"],
             vec![vec![Some(s("x")), Some(s("y"))]],
         ),
-    );
-    refused(
-        &p,
         &["Workloads!1: row 1 must hold the column headers, but none is known"],
     );
 }
@@ -397,17 +358,11 @@ fn files_saved_by_other_programs_in_other_formats_get_a_save_as_message() {
 
 #[test]
 fn zero_concurrency_and_a_headroom_of_150_percent_are_refused() {
-    let d = tempdir();
-    let p = book_with(
-        &d,
-        "b.xlsx",
+    refused_book(
         team()
             .set("Workloads", 2, 3, Some(n(0.0)))
             .set("Assumptions", 3, 0, Some(s("vram_headroom")))
             .set("Assumptions", 3, 1, Some(s("150%"))),
-    );
-    refused(
-        &p,
         &[
             "Workloads!D3: concurrency must be a whole number from 1 to 1000000, found 0",
             "Assumptions!B4: vram_headroom must be a number from 0 to 1, found \"150%\"",
@@ -417,33 +372,24 @@ fn zero_concurrency_and_a_headroom_of_150_percent_are_refused() {
 
 #[test]
 fn unknown_precisions_are_refused_with_the_choices() {
-    let d = tempdir();
-    let p = book_with(
-        &d,
-        "b.xlsx",
-        team()
+    refused_book(team()
             .set("Workloads", 0, 11, Some(s("precision")))
             .set("Workloads", 1, 11, Some(s("fp64")))
             .set("Workloads", 0, 12, Some(s("kv_precision")))
-            .set("Workloads", 2, 12, Some(s("int4"))),
-    );
-    refused(&p, &["Workloads!L2: precision must be one of fp32, fp16, bf16, fp8, int8, int4, found \"fp64\"", "Workloads!M3: kv_precision must be one of fp16, bf16, fp8, int8, found \"int4\""]);
+            .set("Workloads", 2, 12, Some(s("int4"))), &["Workloads!L2: precision must be one of fp32, fp16, bf16, fp8, int8, int4, found \"fp64\"", "Workloads!M3: kv_precision must be one of fp16, bf16, fp8, int8, found \"int4\""]);
 }
 
 #[test]
 fn a_row_with_values_but_no_name_is_refused() {
-    let d = tempdir();
-    let p = book_with(&d, "b.xlsx", team().set("Workloads", 2, 0, None));
-    refused(&p, &["Workloads!A3: the workload needs a name"]);
+    refused_book(
+        team().set("Workloads", 2, 0, None),
+        &["Workloads!A3: the workload needs a name"],
+    );
 }
 
 #[test]
 fn text_in_price_model_and_assumption_cells_is_refused() {
-    let d = tempdir();
-    let p = book_with(
-        &d,
-        "b.xlsx",
-        team()
+    refused_book(team()
             .set("GPUs", 2, 2, Some(s("cheap")))
             .set("Assumptions", 3, 0, Some(s("grad_checkpointing")))
             .set("Assumptions", 3, 1, Some(n(5.0)))
@@ -458,26 +404,19 @@ fn text_in_price_model_and_assumption_cells_is_refused() {
                     Some(n(8.0)),
                     Some(n(16.0)),
                 ]],
-            ),
-    );
-    refused(
-        &p,
-        &[
+            ), &[
             "GPUs!C3: on_demand_hourly must be a number from 0 to 1000000000, found \"cheap\"",
             "Assumptions!B4: grad_checkpointing must be yes or no, found 5",
             "Assumptions!B5: currency must be a currency code such as CNY, USD or EUR, found \"yuan dollars\"",
             "Models!B2: params_b must be a number > 0",
             "Models!D2: kv_heads (16) cannot exceed heads (8)",
-        ],
-    );
+        ]);
 }
 
 #[test]
 fn duplicate_gpu_offers_are_refused() {
-    let d = tempdir();
-    let p = book_with(&d, "b.xlsx", team().set("GPUs", 2, 0, Some(s("RTX 4090"))));
-    refused(
-        &p,
+    refused_book(
+        team().set("GPUs", 2, 0, Some(s("RTX 4090"))),
         &["GPUs!A3: the offer RTX 4090 @ seed is listed twice (first at GPUs!A2)"],
     );
 }

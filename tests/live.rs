@@ -72,13 +72,7 @@ fn recompute(path: &Path) -> (Vec<Recomputed>, BTreeMap<String, usize>) {
 fn ironcalc_recomputes_every_formula_cell_to_the_cached_value() {
     for sample in ["team", "startup"] {
         let d = tempdir();
-        std::fs::copy(
-            repo(&format!("samples/{sample}.xlsx")),
-            d.path().join("in.xlsx"),
-        )
-        .unwrap();
-        gpuplan(d.path(), &["calc", "in.xlsx", "-q"]).ok();
-        let (cells, counts) = recompute(&d.path().join("in.plan.xlsx"));
+        let (cells, counts) = recompute(&calc_sample(d.path(), sample, &[]));
         eprintln!("{sample}: formula cells per tab {counts:?}");
         for tab in ["Summary", "Plan", "Billing", "TCO"] {
             assert!(
@@ -290,13 +284,7 @@ fn libreoffice_recomputes_the_cached_values_and_the_edits() {
     let d = tempdir();
     let profile = recalculating_profile(d.path());
     for sample in ["team", "startup"] {
-        std::fs::copy(
-            repo(&format!("samples/{sample}.xlsx")),
-            d.path().join(format!("{sample}.xlsx")),
-        )
-        .unwrap();
-        gpuplan(d.path(), &["calc", &format!("{sample}.xlsx"), "-q"]).ok();
-        let ours = d.path().join(format!("{sample}.plan.xlsx"));
+        let ours = calc_sample(d.path(), sample, &[]);
         let theirs = libreoffice_recalc(&profile, &ours, &d.path().join("lo"));
         let mut a: Xlsx<_> = calamine::open_workbook(&ours).unwrap();
         let mut b: Xlsx<_> = calamine::open_workbook(&theirs).unwrap();

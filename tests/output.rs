@@ -26,9 +26,7 @@ fn part(path: &Path, name: &str) -> String {
 #[test]
 fn team_output_has_nine_tabs_charts_and_the_totals() {
     let d = tempdir();
-    std::fs::copy(repo("samples/team.xlsx"), d.path().join("team.xlsx")).unwrap();
-    gpuplan(d.path(), &["calc", "team.xlsx", "-q"]).ok();
-    let out = d.path().join("team.plan.xlsx");
+    let out = calc_sample(d.path(), "team", &[]);
     assert_eq!(
         sheet_names(&out),
         [
@@ -97,9 +95,7 @@ use calamine::DataType;
 #[test]
 fn chinese_output_has_chinese_tab_names() {
     let d = tempdir();
-    std::fs::copy(repo("samples/team.xlsx"), d.path().join("team.xlsx")).unwrap();
-    gpuplan(d.path(), &["calc", "team.xlsx", "-q", "--lang", "zh"]).ok();
-    let out = d.path().join("team.plan.xlsx");
+    let out = calc_sample(d.path(), "team", &["--lang", "zh"]);
     assert_eq!(
         sheet_names(&out),
         [
@@ -325,13 +321,7 @@ fn libreoffice_and_openpyxl_read_the_outputs() {
         );
     }
     for sample in ["team", "startup"] {
-        std::fs::copy(
-            repo(&format!("samples/{sample}.xlsx")),
-            d.path().join(format!("{sample}.xlsx")),
-        )
-        .unwrap();
-        gpuplan(d.path(), &["calc", &format!("{sample}.xlsx"), "-q"]).ok();
-        let out = d.path().join(format!("{sample}.plan.xlsx"));
+        let out = calc_sample(d.path(), sample, &[]);
         let st = Command::new("soffice")
             .arg(format!(
                 "-env:UserInstallation=file://{}",

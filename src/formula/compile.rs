@@ -51,7 +51,7 @@ pub fn check_shape(expression: &str) -> Result<(), String> {
 
 /// A parsed expression and the variable names it reads.
 pub struct Parsed {
-    node: Node,
+    pub(super) node: Node,
     pub variables: Vec<String>,
 }
 

@@ -3,6 +3,7 @@
 //! is −4 and Excel's 4 (so `^` becomes POWER), evalexpr's `%` is a remainder with the dividend's
 //! sign and Excel's a percent sign; `ceil`/`floor` keep their forgiveness of float noise.
 
+use super::compile::{parse, Parsed};
 use evalexpr::{Node, Operator, Value};
 
 /// How a variable appears in the Excel formula: a cell reference, a literal, or a translated
@@ -26,7 +27,7 @@ pub fn excel_number(v: f64) -> String {
 
 /// Named expressions parsed once, for translating many rows of a workbook.
 pub struct Expressions {
-    trees: std::collections::HashMap<String, (Node, Vec<String>)>,
+    trees: std::collections::HashMap<String, Parsed>,
 }
 
 impl Expressions {
@@ -35,17 +36,7 @@ impl Expressions {
     pub fn new<'a>(defs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Expressions {
         let trees = defs
             .into_iter()
-            .filter(|(_, e)| super::compile::check_shape(e).is_ok())
-            .filter_map(|(n, e)| {
-                let node = evalexpr::build_operator_tree(e).ok()?;
-                let mut vars: Vec<String> = node
-                    .iter_read_variable_identifiers()
-                    .map(str::to_string)
-                    .collect();
-                vars.sort();
-                vars.dedup();
-                Some((n.to_string(), (node, vars)))
-            })
+            .filter_map(|(n, e)| Some((n.to_string(), parse(e).ok()?)))
             .collect();
         Expressions { trees }
     }
@@ -56,16 +47,16 @@ impl Expressions {
 
     /// The variables the named expression reads.
     pub fn variables(&self, name: &str) -> &[String] {
-        self.trees.get(name).map_or(&[], |(_, v)| v.as_slice())
+        self.trees.get(name).map_or(&[], |p| p.variables.as_slice())
     }
 
     /// The named expression as an Excel formula body.
     pub fn to_excel(&self, name: &str, resolve: &mut Resolve) -> Result<String, String> {
-        let (node, _) = self
+        let p = self
             .trees
             .get(name)
             .ok_or_else(|| format!("no formula {name}"))?;
-        node_to_excel(node, resolve)
+        node_to_excel(&p.node, resolve)
     }
 }
 

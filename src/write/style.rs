@@ -137,6 +137,14 @@ pub fn header(
     Ok(())
 }
 
+/// Sets the widths of the first columns, from column A, in characters.
+pub fn widths(ws: &mut Worksheet, widths: &[f64]) -> Result<(), XlsxError> {
+    for (c, w) in widths.iter().enumerate() {
+        ws.set_column_width(c as u16, *w)?;
+    }
+    Ok(())
+}
+
 /// Width of a column from its longest text, between `min` and `max` characters.
 pub fn fit_width<'a>(texts: impl IntoIterator<Item = &'a str>, min: f64, max: f64) -> f64 {
     let widest = texts

@@ -236,11 +236,7 @@ pub fn template(
     let ws = wb.add_worksheet();
     ws.set_name(catalog::sheet_name("Formulas", zh))?;
     write_headers(ws, &cols, zh, &s)?;
-    ws.set_column_width(0, 28)?;
-    ws.set_column_width(1, 70)?;
-    ws.set_column_width(2, 11)?;
-    ws.set_column_width(3, 9)?;
-    ws.set_column_width(4, 90)?;
+    style::widths(ws, &[28.0, 70.0, 11.0, 9.0, 90.0])?;
     let scope_dv = DataValidation::new()
         .allow_list_strings(&["candidate", "portfolio"])?
         .ignore_blank(true);

@@ -238,6 +238,17 @@ pub fn repo(path: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
 }
 
+/// Copies `samples/SAMPLE.xlsx` into `dir`, runs `gpuplan calc SAMPLE.xlsx -q EXTRA…` there,
+/// which must succeed, and returns the path of the plan it wrote.
+pub fn calc_sample(dir: &Path, sample: &str, extra: &[&str]) -> PathBuf {
+    let input = format!("{sample}.xlsx");
+    std::fs::copy(repo(&format!("samples/{input}")), dir.join(&input)).expect("copy the sample");
+    let mut args = vec!["calc", input.as_str(), "-q"];
+    args.extend_from_slice(extra);
+    gpuplan(dir, &args).ok();
+    dir.join(format!("{sample}.plan.xlsx"))
+}
+
 /// A sheet of an output workbook as rows of cells.
 pub fn read_sheet(path: &Path, sheet: &str) -> Vec<Vec<Data>> {
     let mut wb: Xlsx<_> = calamine::open_workbook(path).expect("open output");

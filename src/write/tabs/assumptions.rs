@@ -1,42 +1,38 @@
 //! Assumptions: every value used, where it came from (the sheet's cell, the default, or
 //! `--set`), its unit and note. Key in column A, value in column B.
 
-use super::{heads, Ctx};
+use super::Ctx;
 use crate::model::{Source, Value};
-use crate::write::style::{header, number, text};
+use crate::write::style::{number, text, widths};
 use rust_xlsxwriter::{Worksheet, XlsxError};
 
 pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &super::live::Live) -> Result<(), XlsxError> {
     let s = &cx.s;
-    header(
+    cx.header(
         ws,
         0,
-        &heads(
-            cx,
-            &[
-                [
-                    "Key",
-                    "参数名",
-                    "The assumption's name (a formula variable).",
-                    "参数名（公式变量）。",
-                ],
-                [
-                    "Value",
-                    "取值",
-                    "The value used for this plan.",
-                    "本方案使用的取值。",
-                ],
-                ["Unit", "单位", "Unit of the value.", "单位。"],
-                [
-                    "Source",
-                    "来源",
-                    "Where it came from: a cell of the input, the built-in default, or --set.",
-                    "来源：输入表单元格、内置默认值或 --set。",
-                ],
-                ["Note", "说明", "What it means.", "含义。"],
+        &[
+            [
+                "Key",
+                "参数名",
+                "The assumption's name (a formula variable).",
+                "参数名（公式变量）。",
             ],
-        ),
-        s,
+            [
+                "Value",
+                "取值",
+                "The value used for this plan.",
+                "本方案使用的取值。",
+            ],
+            ["Unit", "单位", "Unit of the value.", "单位。"],
+            [
+                "Source",
+                "来源",
+                "Where it came from: a cell of the input, the built-in default, or --set.",
+                "来源：输入表单元格、内置默认值或 --set。",
+            ],
+            ["Note", "说明", "What it means.", "含义。"],
+        ],
     )?;
     let zh_notes = crate::catalog::assumptions(true);
     for (i, a) in cx.plan.input.assumptions.items.iter().enumerate() {
@@ -79,12 +75,7 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &super::live::Live) -> Result<(
         )?;
         text(ws, r, 5, note, &s.text)?;
     }
-    ws.set_column_width(0, 26)?;
-    ws.set_column_width(1, 12)?;
-    ws.set_column_width(2, 14)?;
-    ws.set_column_width(3, 16)?;
-    ws.set_column_width(4, 8)?;
-    ws.set_column_width(5, 100)?;
+    widths(ws, &[26.0, 12.0, 14.0, 16.0, 8.0, 100.0])?;
     ws.set_freeze_panes(1, 0)?;
     Ok(())
 }

@@ -3,9 +3,9 @@
 
 use super::live::cell;
 use super::plan_tab::{self, live_cell};
-use super::{heads, Ctx, Tab};
+use super::{Ctx, Tab};
 use crate::plan::Mode;
-use crate::write::style::{header, number, text};
+use crate::write::style::{number, text, widths};
 use rust_xlsxwriter::{ConditionalFormatFormula, Worksheet, XlsxError};
 
 pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<(), XlsxError> {
@@ -60,7 +60,7 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<(), XlsxError> {
             "次优方案成本是选用方案的倍数。",
         ],
     ]);
-    header(ws, 0, &heads(cx, &cols), s)?;
+    cx.header(ws, 0, &cols)?;
     let n = plan.workloads.len() as u32;
     for (i, w) in plan.input.workloads.iter().enumerate() {
         let r = i as u32 + 1;
@@ -104,12 +104,12 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<(), XlsxError> {
             .set_format(&s.good);
         ws.add_conditional_format(1, 2, n, 6, &cheapest)?;
     }
-    ws.set_column_width(0, 22)?;
-    ws.set_column_width(1, 24)?;
-    for c in 2..=10 {
-        ws.set_column_width(c, 15)?;
-    }
-    ws.set_column_width(6, 20)?;
+    widths(
+        ws,
+        &[
+            22.0, 24.0, 15.0, 15.0, 15.0, 15.0, 20.0, 15.0, 15.0, 15.0, 15.0,
+        ],
+    )?;
     ws.set_freeze_panes(1, 1)?;
     Ok(())
 }

@@ -3,7 +3,7 @@
 
 use super::{heads, Ctx};
 use crate::plan::Mode;
-use crate::write::style::{clip, header, text};
+use crate::write::style::{clip, header, text, widths};
 use rust_xlsxwriter::{Table, TableColumn, TableStyle, Worksheet, XlsxError};
 
 /// Rows up to which the tab is an Excel table.
@@ -72,11 +72,7 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<(), XlsxError> {
     let first_formula = fixed.len() as u16;
     let rows: usize = plan.workloads.iter().map(|w| w.candidates.len()).sum();
     let last_col = first_formula + plan.columns.len() as u16 - 1;
-    ws.set_column_width(0, 20)?;
-    ws.set_column_width(1, 14)?;
-    ws.set_column_width(2, 12)?;
-    ws.set_column_width(3, 9)?;
-    ws.set_column_width(4, 40)?;
+    widths(ws, &[20.0, 14.0, 12.0, 9.0, 40.0])?;
     for c in 5..=last_col {
         ws.set_column_width(c, 14)?;
     }

@@ -1,53 +1,49 @@
 //! Formulas: every formula used, its expression as text, its scope and unit, whether it is
 //! gpuplan's default, a default the sheet replaced, or the user's own, and what it models.
 
-use super::{heads, Ctx};
+use super::Ctx;
 use crate::model::Origin;
-use crate::write::style::{header, text};
+use crate::write::style::{text, widths};
 use rust_xlsxwriter::{Worksheet, XlsxError};
 
 pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<(), XlsxError> {
     let s = &cx.s;
-    header(
+    cx.header(
         ws,
         0,
-        &heads(
-            cx,
-            &[
-                [
-                    "Name",
-                    "名称",
-                    "The formula's name: a column of the Candidates tab.",
-                    "公式名：候选方案页的一列。",
-                ],
-                [
-                    "Expression",
-                    "表达式",
-                    "The expression evaluated (evalexpr syntax), as text.",
-                    "计算所用表达式（evalexpr 语法），以文本显示。",
-                ],
-                [
-                    "Scope",
-                    "作用域",
-                    "candidate: per workload × offer; portfolio: once after the plan.",
-                    "candidate：每个负载×报价；portfolio：计划后计算一次。",
-                ],
-                ["Unit", "单位", "Unit of the result.", "结果单位。"],
-                [
-                    "Origin",
-                    "来源",
-                    "default, replaced (a default the sheet edited) or user (the sheet's own).",
-                    "default 默认、replaced 已修改的默认、user 用户新增。",
-                ],
-                [
-                    "Description",
-                    "说明",
-                    "What it models and where its constants come from.",
-                    "含义与常数来源。",
-                ],
+        &[
+            [
+                "Name",
+                "名称",
+                "The formula's name: a column of the Candidates tab.",
+                "公式名：候选方案页的一列。",
             ],
-        ),
-        s,
+            [
+                "Expression",
+                "表达式",
+                "The expression evaluated (evalexpr syntax), as text.",
+                "计算所用表达式（evalexpr 语法），以文本显示。",
+            ],
+            [
+                "Scope",
+                "作用域",
+                "candidate: per workload × offer; portfolio: once after the plan.",
+                "candidate：每个负载×报价；portfolio：计划后计算一次。",
+            ],
+            ["Unit", "单位", "Unit of the result.", "结果单位。"],
+            [
+                "Origin",
+                "来源",
+                "default, replaced (a default the sheet edited) or user (the sheet's own).",
+                "default 默认、replaced 已修改的默认、user 用户新增。",
+            ],
+            [
+                "Description",
+                "说明",
+                "What it models and where its constants come from.",
+                "含义与常数来源。",
+            ],
+        ],
     )?;
     for (i, f) in cx.plan.input.formulas.iter().enumerate() {
         let r = i as u32 + 1;
@@ -63,12 +59,7 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<(), XlsxError> {
         text(ws, r, 4, origin, fmt)?;
         text(ws, r, 5, &f.description, &s.text)?;
     }
-    ws.set_column_width(0, 28)?;
-    ws.set_column_width(1, 80)?;
-    ws.set_column_width(2, 11)?;
-    ws.set_column_width(3, 10)?;
-    ws.set_column_width(4, 10)?;
-    ws.set_column_width(5, 100)?;
+    widths(ws, &[28.0, 80.0, 11.0, 10.0, 10.0, 100.0])?;
     ws.set_freeze_panes(1, 1)?;
     Ok(())
 }

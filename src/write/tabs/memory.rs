@@ -1,9 +1,9 @@
 //! Memory: per workload the breakdown of one replica's GPU memory (weights, KV cache,
 //! activations, gradients, optimizer states, overhead, headroom) and a stacked bar chart.
 
-use super::{heads, Ctx, Tab};
+use super::{Ctx, Tab};
 use crate::plan::Candidate;
-use crate::write::style::{header, number, text};
+use crate::write::style::{number, text, widths};
 use rust_xlsxwriter::{
     Chart, ChartLegendPosition, ChartType, ConditionalFormatFormula, Worksheet, XlsxError,
 };
@@ -89,7 +89,7 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<(), XlsxError> {
             "合计 ÷ 副本显存。",
         ],
     ]);
-    header(ws, 0, &heads(cx, &cols), s)?;
+    cx.header(ws, 0, &cols)?;
     let n = plan.workloads.len() as u32;
     for (i, w) in plan.input.workloads.iter().enumerate() {
         let r = i as u32 + 1;
@@ -140,8 +140,7 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<(), XlsxError> {
         chart.set_width(760).set_height(360);
         ws.insert_chart(n + 3, 0, &chart)?;
     }
-    ws.set_column_width(0, 22)?;
-    ws.set_column_width(1, 24)?;
+    widths(ws, &[22.0, 24.0])?;
     for c in 2..=12 {
         ws.set_column_width(c, 12)?;
     }

@@ -50,6 +50,16 @@ impl Ctx<'_> {
     pub fn yes_no(&self, b: bool) -> &'static str {
         super::style::yes_no(b, self.zh)
     }
+
+    /// A header row at `row` from `[en, zh, en note, zh note]` columns, in the chosen language.
+    pub fn header(
+        &self,
+        ws: &mut rust_xlsxwriter::Worksheet,
+        row: u32,
+        cols: &[[&str; 4]],
+    ) -> Result<(), rust_xlsxwriter::XlsxError> {
+        super::style::header(ws, row, &heads(self, cols), &self.s)
+    }
 }
 
 /// The tabs, in order.

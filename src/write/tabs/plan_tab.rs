@@ -3,9 +3,9 @@
 //! and the monthly costs as live Excel formulas over them, and the advice in the seeds' terms.
 
 use super::live::{cell, result, Live, ROW_INPUTS};
-use super::{heads, Ctx};
+use super::Ctx;
 use crate::plan::Mode;
-use crate::write::style::{header, number, text};
+use crate::write::style::{number, text};
 use rust_xlsxwriter::{Format, Formula, Note, Worksheet, XlsxError};
 
 /// The columns, in order: key (a formula or input name, or a label), English and Chinese
@@ -96,7 +96,7 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &Live) -> Result<(), XlsxError>
     let s = &cx.s;
     let plan = cx.plan;
     let cols: Vec<[&str; 4]> = COLUMNS.iter().map(|c| [c[1], c[2], c[3], c[4]]).collect();
-    header(ws, 0, &heads(cx, &cols), s)?;
+    cx.header(ws, 0, &cols)?;
     let fmt_of = |key: &str| -> &Format {
         match key {
             "required_vram_gib" | "replica_vram_gib" => &s.gib,

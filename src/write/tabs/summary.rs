@@ -4,9 +4,9 @@
 use super::live::cell;
 use super::plan_tab::{self, live_cell};
 use super::tco::{plan_sum, Layout};
-use super::{heads, Category, Ctx, Tab};
+use super::{Category, Ctx, Tab};
 use crate::model::format_number;
-use crate::write::style::{header, money_format, number, text};
+use crate::write::style::{money_format, number, text, widths};
 use rust_xlsxwriter::{Chart, ChartLegendPosition, ChartType, Worksheet, XlsxError};
 
 pub fn write(ws: &mut Worksheet, cx: &Ctx, layout: &Layout) -> Result<(), XlsxError> {
@@ -48,27 +48,23 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, layout: &Layout) -> Result<(), XlsxEr
     let mut row = 6;
     text(ws, row, 0, cx.t("Monthly budget", "月度预算"), &s.subtitle)?;
     row += 1;
-    header(
+    cx.header(
         ws,
         row,
-        &heads(
-            cx,
-            &[
-                [
-                    "Cost line",
-                    "成本项",
-                    "Each hidden cost is its own line, never folded into another.",
-                    "每项隐性成本单列，不并入其他项。",
-                ],
-                [
-                    "Monthly amount",
-                    "月度金额",
-                    "Per month, in the currency of the Assumptions sheet.",
-                    "每月金额，货币见参数表。",
-                ],
+        &[
+            [
+                "Cost line",
+                "成本项",
+                "Each hidden cost is its own line, never folded into another.",
+                "每项隐性成本单列，不并入其他项。",
             ],
-        ),
-        s,
+            [
+                "Monthly amount",
+                "月度金额",
+                "Per month, in the currency of the Assumptions sheet.",
+                "每月金额，货币见参数表。",
+            ],
+        ],
     )?;
     let first_cat = row + 1;
     let tco_sheet = cx.sheet(Tab::Tco);
@@ -157,58 +153,54 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, layout: &Layout) -> Result<(), XlsxEr
     row += 2;
     text(ws, row, 0, cx.t("Workloads", "负载"), &s.subtitle)?;
     row += 1;
-    header(
+    cx.header(
         ws,
         row,
-        &heads(
-            cx,
-            &[
-                [
-                    "Workload",
-                    "负载",
-                    "The workload's name from the Workloads sheet.",
-                    "负载表中的名称。",
-                ],
-                ["Kind", "类型", "What it does.", "任务类型。"],
-                [
-                    "GPU",
-                    "GPU",
-                    "The GPU offer chosen: the cheapest that fits.",
-                    "选中的 GPU 报价：能装下的最便宜方案。",
-                ],
-                [
-                    "GPUs",
-                    "GPU 数",
-                    "GPUs rented: instances × GPUs per replica.",
-                    "租用 GPU 数 = 实例数 × 单副本 GPU 数。",
-                ],
-                [
-                    "Instances",
-                    "实例数",
-                    "Instances including redundancy.",
-                    "含冗余的实例数。",
-                ],
-                [
-                    "Billing mode",
-                    "计费方式",
-                    "The cheapest billing mode for this workload.",
-                    "最便宜的计费方式。",
-                ],
-                [
-                    "Monthly TCO",
-                    "月度总成本",
-                    "GPU cost (cold starts and rework included) + storage + egress.",
-                    "GPU 费用（含冷启动与重跑）+ 存储 + 流量。",
-                ],
-                [
-                    "Share",
-                    "占比",
-                    "Share of the workloads' TCO.",
-                    "占全部负载成本的比例。",
-                ],
+        &[
+            [
+                "Workload",
+                "负载",
+                "The workload's name from the Workloads sheet.",
+                "负载表中的名称。",
             ],
-        ),
-        s,
+            ["Kind", "类型", "What it does.", "任务类型。"],
+            [
+                "GPU",
+                "GPU",
+                "The GPU offer chosen: the cheapest that fits.",
+                "选中的 GPU 报价：能装下的最便宜方案。",
+            ],
+            [
+                "GPUs",
+                "GPU 数",
+                "GPUs rented: instances × GPUs per replica.",
+                "租用 GPU 数 = 实例数 × 单副本 GPU 数。",
+            ],
+            [
+                "Instances",
+                "实例数",
+                "Instances including redundancy.",
+                "含冗余的实例数。",
+            ],
+            [
+                "Billing mode",
+                "计费方式",
+                "The cheapest billing mode for this workload.",
+                "最便宜的计费方式。",
+            ],
+            [
+                "Monthly TCO",
+                "月度总成本",
+                "GPU cost (cold starts and rework included) + storage + egress.",
+                "GPU 费用（含冷启动与重跑）+ 存储 + 流量。",
+            ],
+            [
+                "Share",
+                "占比",
+                "Share of the workloads' TCO.",
+                "占全部负载成本的比例。",
+            ],
+        ],
     )?;
     let first_w = row + 1;
     let sum_tco: f64 = (0..plan.workloads.len())
@@ -266,13 +258,7 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, layout: &Layout) -> Result<(), XlsxEr
     }
     let last_w = row;
 
-    ws.set_column_width(0, 32)?;
-    ws.set_column_width(1, 18)?;
-    ws.set_column_width(2, 24)?;
-    for c in 3..=7 {
-        ws.set_column_width(c, 13)?;
-    }
-    ws.set_column_width(5, 18)?;
+    widths(ws, &[32.0, 18.0, 24.0, 13.0, 13.0, 18.0, 13.0, 13.0])?;
 
     // Charts to the right of the tables.
     let mut by_workload = Chart::new(ChartType::Bar);

@@ -4,10 +4,10 @@
 
 use super::live::{absolute, cell, range, Live};
 use super::plan_tab::{self, live_cell};
-use super::{heads, Category, Ctx, Tab};
+use super::{Category, Ctx, Tab};
 use crate::model::Scope;
 use crate::plan::Mode;
-use crate::write::style::{header, text};
+use crate::write::style::{text, widths};
 use rust_xlsxwriter::{Worksheet, XlsxError};
 use std::collections::HashMap;
 
@@ -119,11 +119,11 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &Live, layout: &Layout) -> Resu
     let plan = cx.plan;
     let me = cx.sheet(Tab::Tco);
     let ps = cx.sheet(Tab::Plan);
-    header(ws, 0, &heads(cx, &[
+    cx.header(ws, 0, &[
         ["Category", "类别", "GPU time, cold starts and rounding, spot rework, storage, egress, trial reserve, ops labour.", "GPU 计算、冷启动与取整、竞价重跑、存储、流量、试错预留、运维人力。"],
         ["Workload", "负载", "The workload the line belongs to; blank for portfolio lines.", "所属负载；汇总项为空。"],
         ["Monthly amount", "月度金额", "Per month; live formulas over the Plan and Assumptions tabs.", "每月金额；引用方案页与参数页的实时公式。"],
-    ]), s)?;
+    ])?;
     let cells: HashMap<String, String> = layout
         .portfolio
         .iter()
@@ -225,24 +225,24 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &Live, layout: &Layout) -> Resu
             }
         }
     }
-    text(ws, layout.total, 0, cx.t("Total", "合计"), &s.bold)?;
-    portfolio_cell(ws, layout.total, "total", true)?;
-    text(
-        ws,
-        layout.margin,
-        0,
-        cx.t("Safety margin", "安全边际"),
-        &s.text,
-    )?;
-    portfolio_cell(ws, layout.margin, "safety_margin_cost", false)?;
-    text(
-        ws,
-        layout.with_margin,
-        0,
-        cx.t("Total with safety margin", "含安全边际总计"),
-        &s.bold,
-    )?;
-    portfolio_cell(ws, layout.with_margin, "total_with_margin", true)?;
+    for (row, label, name, bold) in [
+        (layout.total, cx.t("Total", "合计"), "total", true),
+        (
+            layout.margin,
+            cx.t("Safety margin", "安全边际"),
+            "safety_margin_cost",
+            false,
+        ),
+        (
+            layout.with_margin,
+            cx.t("Total with safety margin", "含安全边际总计"),
+            "total_with_margin",
+            true,
+        ),
+    ] {
+        text(ws, row, 0, label, if bold { &s.bold } else { &s.text })?;
+        portfolio_cell(ws, row, name, bold)?;
+    }
     if let Some(h) = layout.others_heading {
         text(ws, h, 0, cx.t("Portfolio figures", "汇总指标"), &s.subtitle)?;
         for (name, row) in layout
@@ -254,9 +254,7 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &Live, layout: &Layout) -> Resu
             portfolio_cell(ws, *row, name, false)?;
         }
     }
-    ws.set_column_width(0, 34)?;
-    ws.set_column_width(1, 24)?;
-    ws.set_column_width(2, 18)?;
+    widths(ws, &[34.0, 24.0, 18.0])?;
     ws.set_freeze_panes(1, 0)?;
     Ok(())
 }

@@ -1,39 +1,35 @@
 //! Warnings: every warning and note of the run, with where it applies and what to do.
 
-use super::{heads, Ctx};
+use super::Ctx;
 use crate::model::Severity;
-use crate::write::style::{header, text};
+use crate::write::style::{text, widths};
 use rust_xlsxwriter::{Worksheet, XlsxError};
 
 pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<(), XlsxError> {
     let s = &cx.s;
-    header(
+    cx.header(
         ws,
         0,
-        &heads(
-            cx,
-            &[
-                [
-                    "Severity",
-                    "级别",
-                    "warning: check before relying on the plan; info: for the record.",
-                    "warning：使用方案前请核对；info：备查。",
-                ],
-                [
-                    "Where",
-                    "位置",
-                    "Sheet and cell, workload, or formula.",
-                    "工作表与单元格、负载或公式。",
-                ],
-                [
-                    "Message",
-                    "内容",
-                    "What happened and what to do.",
-                    "问题与处理建议。",
-                ],
+        &[
+            [
+                "Severity",
+                "级别",
+                "warning: check before relying on the plan; info: for the record.",
+                "warning：使用方案前请核对；info：备查。",
             ],
-        ),
-        s,
+            [
+                "Where",
+                "位置",
+                "Sheet and cell, workload, or formula.",
+                "工作表与单元格、负载或公式。",
+            ],
+            [
+                "Message",
+                "内容",
+                "What happened and what to do.",
+                "问题与处理建议。",
+            ],
+        ],
     )?;
     let mut sorted: Vec<_> = cx.plan.warnings.iter().collect();
     sorted.sort_by_key(|w| std::cmp::Reverse(w.severity));
@@ -50,9 +46,7 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<(), XlsxError> {
     if sorted.is_empty() {
         text(ws, 1, 2, cx.t("No warnings.", "没有提示。"), &s.muted)?;
     }
-    ws.set_column_width(0, 10)?;
-    ws.set_column_width(1, 26)?;
-    ws.set_column_width(2, 140)?;
+    widths(ws, &[10.0, 26.0, 140.0])?;
     ws.set_freeze_panes(1, 0)?;
     Ok(())
 }

@@ -55,9 +55,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "storage_gb",
         "egress_gb",
     ];
-    for (c, h) in cols.iter().enumerate() {
-        ws.write_string(0, c as u16, *h)?;
-    }
+    ws.write_row(0, 0, cols)?;
     let llms = [
         "Qwen2.5-7B",
         "Llama-3.1-8B",
@@ -130,9 +128,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "billing_granularity_min",
         "min_rental_min",
     ];
-    for (c, h) in gcols.iter().enumerate() {
-        ws.write_string(0, c as u16, *h)?;
-    }
+    ws.write_row(0, 0, gcols)?;
     let catalog = gpuplan::catalog::gpus();
     let providers = [
         "alpha", "bravo", "cloudy", "delta", "echo", "foxtrot", "gamma",

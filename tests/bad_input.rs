@@ -252,8 +252,9 @@ fn with_formulas(d: &tempfile::TempDir, rows: &[(&str, &str)]) -> PathBuf {
     with_formulas_in(d.path(), rows)
 }
 
-fn with_formulas_in(dir: &Path, rows: &[(&str, &str)]) -> PathBuf {
-    let mut all: Vec<Vec<Option<V>>> = gpuplan::catalog::formulas()
+/// The built-in formulas as rows of a Formulas sheet (name, expression, scope).
+fn default_formula_rows() -> Vec<Vec<Option<V>>> {
+    gpuplan::catalog::formulas()
         .iter()
         .map(|f| {
             vec![
@@ -262,7 +263,11 @@ fn with_formulas_in(dir: &Path, rows: &[(&str, &str)]) -> PathBuf {
                 Some(s(f.scope.key())),
             ]
         })
-        .collect();
+        .collect()
+}
+
+fn with_formulas_in(dir: &Path, rows: &[(&str, &str)]) -> PathBuf {
+    let mut all = default_formula_rows();
     for (name, expr) in rows {
         match all
             .iter_mut()
@@ -316,17 +321,8 @@ fn formula_unknown_name_and_syntax_error_name_their_cells() {
 #[test]
 fn deleting_a_formula_the_planner_needs_is_refused() {
     let d = tempdir();
-    let mut all: Vec<Vec<Option<V>>> = gpuplan::catalog::formulas()
-        .iter()
-        .filter(|f| f.name != "fits")
-        .map(|f| {
-            vec![
-                Some(s(&f.name)),
-                Some(s(&f.expression)),
-                Some(s(f.scope.key())),
-            ]
-        })
-        .collect();
+    let mut all = default_formula_rows();
+    all.retain(|r| !matches!(&r[0], Some(V::S(n)) if n == "fits"));
     all.truncate(200);
     let p = book_with(
         &d,
@@ -434,16 +430,7 @@ fn unknown_function_and_scope_in_formulas_are_refused() {
     );
     let d = tempdir();
     let mut book = team();
-    let mut rows: Vec<Vec<Option<V>>> = gpuplan::catalog::formulas()
-        .iter()
-        .map(|f| {
-            vec![
-                Some(s(&f.name)),
-                Some(s(&f.expression)),
-                Some(s(f.scope.key())),
-            ]
-        })
-        .collect();
+    let mut rows = default_formula_rows();
     rows[0][2] = Some(s("global"));
     book = book.sheet("Formulas", &["name", "expression", "scope"], rows);
     let p = book_with(&d, "f.xlsx", book);

@@ -83,6 +83,31 @@ pub fn parse(expression: &str) -> Result<Parsed, String> {
     Ok(Parsed { node, variables })
 }
 
+/// The arguments of a function call node. evalexpr wraps a parenthesised argument list in root
+/// nodes and a tuple: look through them; `f()` has none.
+pub(super) fn call_args(n: &Node) -> Vec<&Node> {
+    let mut inner = n.children();
+    while let [only] = inner {
+        if matches!(only.operator(), Operator::RootNode) && only.children().len() == 1 {
+            inner = only.children();
+        } else {
+            break;
+        }
+    }
+    match inner {
+        [single] => match single.operator() {
+            Operator::Tuple => single.children().iter().collect(),
+            Operator::RootNode if single.children().is_empty() => Vec::new(),
+            Operator::Const {
+                value: Value::Empty,
+            } => Vec::new(),
+            _ => vec![single],
+        },
+        [] => Vec::new(),
+        many => many.iter().collect(),
+    }
+}
+
 /// The functions a formula may call.
 pub const FUNCTIONS: &[&str] = &[
     "if",
@@ -296,27 +321,7 @@ impl Gen<'_> {
     }
 
     fn call(&mut self, name: &str, n: &Node) -> Result<Ty, String> {
-        // evalexpr wraps a parenthesised argument list in root nodes: look through them.
-        let mut inner = n.children();
-        while let [only] = inner {
-            if matches!(only.operator(), Operator::RootNode) && only.children().len() == 1 {
-                inner = only.children();
-            } else {
-                break;
-            }
-        }
-        let args: Vec<&Node> = match inner {
-            [single] => match single.operator() {
-                Operator::Tuple => single.children().iter().collect(),
-                Operator::RootNode if single.children().is_empty() => Vec::new(),
-                Operator::Const {
-                    value: Value::Empty,
-                } => Vec::new(),
-                _ => vec![single],
-            },
-            [] => Vec::new(),
-            many => many.iter().collect(),
-        };
+        let args = call_args(n);
         let arity = |want: usize| -> Result<(), String> {
             if args.len() == want {
                 Ok(())

@@ -3,7 +3,7 @@
 //! is −4 and Excel's 4 (so `^` becomes POWER), evalexpr's `%` is a remainder with the dividend's
 //! sign and Excel's a percent sign; `ceil`/`floor` keep their forgiveness of float noise.
 
-use super::compile::{parse, Parsed};
+use super::compile::{call_args, parse, Parsed};
 use evalexpr::{Node, Operator, Value};
 
 /// How a variable appears in the Excel formula: a cell reference, a literal, or a translated
@@ -60,24 +60,6 @@ impl Expressions {
     }
 }
 
-fn args(n: &Node) -> Vec<&Node> {
-    let mut inner = n.children();
-    while let [only] = inner {
-        if matches!(only.operator(), Operator::RootNode) && only.children().len() == 1 {
-            inner = only.children();
-        } else {
-            break;
-        }
-    }
-    match inner {
-        [single] => match single.operator() {
-            Operator::Tuple => single.children().iter().collect(),
-            _ => vec![single],
-        },
-        many => many.iter().collect(),
-    }
-}
-
 fn node_to_excel(n: &Node, resolve: &mut Resolve) -> Result<String, String> {
     use Operator as O;
     let mut sub = |i: usize| -> Result<String, String> {
@@ -116,7 +98,7 @@ fn node_to_excel(n: &Node, resolve: &mut Resolve) -> Result<String, String> {
         },
         O::VariableIdentifierRead { identifier } => resolve(identifier)?,
         O::FunctionIdentifier { identifier } => {
-            let a: Vec<String> = args(n)
+            let a: Vec<String> = call_args(n)
                 .into_iter()
                 .map(|c| node_to_excel(c, resolve))
                 .collect::<Result<_, _>>()?;

@@ -167,12 +167,38 @@ impl Category {
         }
     }
 
+    /// The portfolio formula that holds a portfolio category; None for per-workload ones.
+    pub fn portfolio_name(self) -> Option<&'static str> {
+        match self {
+            Category::TrialReserve => Some("trial_reserve_cost"),
+            Category::Ops => Some("ops_cost"),
+            _ => None,
+        }
+    }
+
+    /// The live formula of a per-workload category over the Plan tab's cost columns, given how
+    /// a column is referenced (one row's cell, or a sum over the rows); None for portfolio ones.
+    pub fn plan_formula(self, col: impl Fn(&str) -> String) -> Option<String> {
+        Some(match self {
+            Category::GpuTime => format!(
+                "{}-{}-{}",
+                col("gpu_cost"),
+                col("cold_start_cost"),
+                col("rework_cost")
+            ),
+            Category::ColdStart => col("cold_start_cost"),
+            Category::SpotRework => col("rework_cost"),
+            Category::Storage => col("storage_cost"),
+            Category::Egress => col("egress_cost"),
+            Category::TrialReserve | Category::Ops => return None,
+        })
+    }
+
     /// This category's amount over the whole plan.
     pub fn total(self, plan: &Plan) -> f64 {
-        match self {
-            Category::TrialReserve => plan.total("trial_reserve_cost").unwrap_or(0.0),
-            Category::Ops => plan.total("ops_cost").unwrap_or(0.0),
-            _ => (0..plan.workloads.len())
+        match self.portfolio_name() {
+            Some(name) => plan.total(name).unwrap_or(0.0),
+            None => (0..plan.workloads.len())
                 .filter_map(|w| plan.chosen(w))
                 .map(|(_, ch)| self.of_workload(ch))
                 .sum(),

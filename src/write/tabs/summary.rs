@@ -73,31 +73,14 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, layout: &Layout) -> Result<(), XlsxEr
         row += 1;
         text(ws, row, 0, c.label(cx.zh), &s.text)?;
         // Live: sums over the Plan tab's cost columns, and the TCO tab's portfolio lines.
-        let f = match c {
-            Category::GpuTime => format!(
-                "{}-{}-{}",
-                sum("gpu_cost"),
-                sum("cold_start_cost"),
-                sum("rework_cost")
-            ),
-            Category::ColdStart => sum("cold_start_cost"),
-            Category::SpotRework => sum("rework_cost"),
-            Category::Storage => sum("storage_cost"),
-            Category::Egress => sum("egress_cost"),
-            Category::TrialReserve | Category::Ops => {
-                let name = if c == Category::TrialReserve {
-                    "trial_reserve_cost"
-                } else {
-                    "ops_cost"
-                };
-                let r = layout
-                    .portfolio
-                    .iter()
-                    .find(|(n, _)| n == name)
-                    .map_or(layout.total, |(_, r)| *r);
-                layout.amount(tco_sheet, r)
-            }
-        };
+        let f = c.plan_formula(sum).unwrap_or_else(|| {
+            let r = layout
+                .portfolio
+                .iter()
+                .find(|(n, _)| Some(n.as_str()) == c.portfolio_name())
+                .map_or(layout.total, |(_, r)| *r);
+            layout.amount(tco_sheet, r)
+        });
         live_cell(ws, row, 1, Ok(f), c.total(plan), &s.money, cx)?;
     }
     let last_cat = row;

@@ -45,6 +45,7 @@ impl Layout {
     pub fn new(cx: &Ctx) -> Layout {
         let plan = cx.plan;
         let mut lines = Vec::new();
+        let mut portfolio: Vec<(String, u32)> = Vec::new();
         let mut r = 0;
         for c in Category::ALL {
             for i in 0..plan.workloads.len() {
@@ -58,26 +59,13 @@ impl Layout {
                     lines.push((c, Some(i), r));
                 }
             }
-            if matches!(c, Category::TrialReserve | Category::Ops) {
+            if let Some(name) = c.portfolio_name() {
                 r += 1;
                 lines.push((c, None, r));
+                portfolio.push((name.to_string(), r));
             }
         }
         let (total, margin, with_margin) = (r + 2, r + 3, r + 4);
-        let mut portfolio: Vec<(String, u32)> = Vec::new();
-        for (c, w, row) in &lines {
-            if w.is_none() {
-                portfolio.push((
-                    if *c == Category::TrialReserve {
-                        "trial_reserve_cost"
-                    } else {
-                        "ops_cost"
-                    }
-                    .to_string(),
-                    *row,
-                ));
-            }
-        }
         portfolio.push(("total".into(), total));
         portfolio.push(("safety_margin_cost".into(), margin));
         portfolio.push(("total_with_margin".into(), with_margin));
@@ -193,37 +181,20 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &Live, layout: &Layout) -> Resu
         };
     for (c, w, row) in &layout.lines {
         text(ws, *row, 0, c.label(cx.zh), &s.text)?;
-        match w {
-            Some(i) => {
-                let Some((_, ch)) = cx.chosen(*i) else {
-                    continue;
-                };
-                text(ws, *row, 1, &plan.input.workloads[*i].name, &s.text)?;
-                let r = *i as u32 + 1;
-                let at = |key: &str| cell(Some(ps), r, plan_tab::column(key));
-                let f = match c {
-                    Category::GpuTime => format!(
-                        "{}-{}-{}",
-                        at("gpu_cost"),
-                        at("cold_start_cost"),
-                        at("rework_cost")
-                    ),
-                    Category::ColdStart => at("cold_start_cost"),
-                    Category::SpotRework => at("rework_cost"),
-                    Category::Storage => at("storage_cost"),
-                    _ => at("egress_cost"),
-                };
-                live_cell(ws, *row, 2, Ok(f), c.of_workload(ch), &s.money, cx)?;
-            }
-            None => {
-                let name = if *c == Category::TrialReserve {
-                    "trial_reserve_cost"
-                } else {
-                    "ops_cost"
-                };
-                portfolio_cell(ws, *row, name, false)?;
-            }
+        if let Some(name) = c.portfolio_name() {
+            portfolio_cell(ws, *row, name, false)?;
+            continue;
         }
+        let Some((i, (_, ch))) = w.and_then(|i| Some((i, cx.chosen(i)?))) else {
+            continue;
+        };
+        text(ws, *row, 1, &plan.input.workloads[i].name, &s.text)?;
+        let r = i as u32 + 1;
+        let at = |key: &str| cell(Some(ps), r, plan_tab::column(key));
+        let f = c
+            .plan_formula(at)
+            .ok_or_else(|| format!("{c:?} is not a per-workload line"));
+        live_cell(ws, *row, 2, f, c.of_workload(ch), &s.money, cx)?;
     }
     for (row, label, name, bold) in [
         (layout.total, cx.t("Total", "合计"), "total", true),

@@ -22,18 +22,11 @@ impl Engine {
             file: input.file.clone(),
             problems,
         };
-        let candidate_defs: Vec<FormulaDef> = input
+        let (candidate_defs, portfolio_defs): (Vec<FormulaDef>, Vec<FormulaDef>) = input
             .formulas
             .iter()
-            .filter(|f| f.scope == Scope::Candidate)
             .cloned()
-            .collect();
-        let portfolio_defs: Vec<FormulaDef> = input
-            .formulas
-            .iter()
-            .filter(|f| f.scope == Scope::Portfolio)
-            .cloned()
-            .collect();
+            .partition(|f| f.scope == Scope::Candidate);
         let mut problems = Vec::new();
         let sheet = input
             .formulas
@@ -168,9 +161,6 @@ impl Engine {
         &self.candidate_defs
     }
 
-    pub fn candidate_def(&self, def: usize) -> &FormulaDef {
-        &self.candidate_defs[def]
-    }
     pub fn portfolio_def(&self, def: usize) -> &FormulaDef {
         &self.portfolio_defs[def]
     }

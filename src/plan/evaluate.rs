@@ -5,7 +5,7 @@ use super::choose::unplanned_reason;
 use super::engine::{Engine, Keys};
 use super::Candidate;
 use crate::error::Problem;
-use crate::model::{format_number, Input, Workload};
+use crate::model::{format_number, Input, Precision, Workload};
 
 /// The best option of one billing mode over all feasible candidates of a workload.
 #[derive(Debug, Clone, Copy)]
@@ -88,7 +88,7 @@ pub(super) fn evaluate_workload(
         let vals = &values[n_in..];
         // Why a candidate is out; its text is written only for the candidates kept.
         let mut exclusion = None;
-        if compatibility(w, offer).is_some() {
+        if unsupported(w, offer).is_some() {
             exclusion = Some(Why::Incompatible);
             if !incompatible.contains(&offer.gpu) {
                 incompatible.push(offer.gpu.clone());
@@ -198,21 +198,24 @@ pub(super) fn parallel_map<T: Sync, R: Send>(
     })
 }
 
-/// Precision support by compute capability (SPEC §5): bf16 needs 8.0, fp8 needs 8.9.
+/// Precision support by compute capability (SPEC §5): bf16 needs 8.0, fp8 needs 8.9. The
+/// first precision of the workload the offer cannot run, with the capability it needs.
+fn unsupported(w: &Workload, offer: &crate::model::GpuOffer) -> Option<(Precision, f64)> {
+    [w.precision, w.kv_precision].into_iter().find_map(|p| {
+        let cc = p.min_compute_capability()?;
+        (offer.compute_capability + 1e-9 < cc).then_some((p, cc))
+    })
+}
+
+/// Why the offer cannot run the workload's precisions, in words; None when it can.
 pub(super) fn compatibility(w: &Workload, offer: &crate::model::GpuOffer) -> Option<String> {
-    for p in [w.precision, w.kv_precision] {
-        if let Some(cc) = p.min_compute_capability() {
-            if offer.compute_capability + 1e-9 < cc {
-                return Some(format!(
-                    "{} needs compute capability ≥ {cc:.1}; {} has {}",
-                    p.key(),
-                    offer.gpu,
-                    format_number(offer.compute_capability)
-                ));
-            }
-        }
-    }
-    None
+    let (p, cc) = unsupported(w, offer)?;
+    Some(format!(
+        "{} needs compute capability ≥ {cc:.1}; {} has {}",
+        p.key(),
+        offer.gpu,
+        format_number(offer.compute_capability)
+    ))
 }
 
 pub(super) fn misfit_reason(v: &[f64], k: &Keys) -> String {

@@ -75,7 +75,7 @@ pub fn trace(input: Input, name: &str, gpu: Option<&str>) -> Result<Trace> {
         .order
         .iter()
         .map(|f| {
-            let d = engine.candidate_def(f.def);
+            let d = &engine.candidate_defs()[f.def];
             TraceLine {
                 name: f.name.clone(),
                 expression: d.expression.clone(),

@@ -109,8 +109,7 @@ pub(super) fn chosen_warnings(
             ),
         ));
     }
-    let total = c.values[k.required] / (1.0 + input.assumptions.number("vram_headroom", 0.2));
-    let share = total / c.values[k.replica_vram].max(1e-9);
+    let share = c.values[k.total] / c.values[k.replica_vram].max(1e-9);
     if share > 0.9 {
         out.push(Warning::warn(&at, format!(
             "{} uses {}% of the memory of {} at peak; an out-of-memory error is likely (seed 000: keep at least 20% free)",

@@ -385,6 +385,49 @@ fn editing_a_default_changes_exactly_that_value_and_added_formulas_show() {
 }
 
 #[test]
+fn a_replica_over_90_percent_full_is_warned_about_from_its_total() {
+    // Headroom 5%: a measured 22 GiB needs 22 × 1.05 = 23.1 GiB ≤ 24, so it fits, at
+    // 22 / 24 = 91.7% of the card → warned "uses 92%".
+    let mut w = workload("job", Kind::Batch, None);
+    w.numbers.vram_gib = Some(22.0);
+    let g = offer("X", 24.0, Some(1.0), None, None, None);
+    let p = plan(input(
+        vec![w.clone()],
+        vec![g.clone()],
+        &[("vram_headroom", 0.05)],
+    ))
+    .unwrap();
+    assert!(p.chosen(0).is_some());
+    let full = |p: &Plan| {
+        p.warnings
+            .iter()
+            .any(|w| w.message.contains("of the memory of X"))
+    };
+    assert!(
+        p.warnings
+            .iter()
+            .any(|w| w.message.contains("job uses 92% of the memory of X")),
+        "{:?}",
+        p.warnings
+    );
+    // 21.5 GiB with an edited requirement that adds 1 GiB: 21.5 × 1.05 + 1 = 23.575 ≤ 24 fits, at
+    // 21.5 / 24 = 89.6%: no warning (reading the share back from the requirement would say
+    // 23.575 / 1.05 / 24 = 93.5%).
+    w.numbers.vram_gib = Some(21.5);
+    let mut inp = input(vec![w], vec![g], &[("vram_headroom", 0.05)]);
+    let req = inp
+        .formulas
+        .iter_mut()
+        .find(|f| f.name == "required_vram_gib")
+        .unwrap();
+    req.expression = "total_vram_gib * (1 + vram_headroom) + 1".into();
+    req.origin = Origin::Replaced;
+    let p = plan(inp).unwrap();
+    assert!(p.chosen(0).is_some());
+    assert!(!full(&p), "{:?}", p.warnings);
+}
+
+#[test]
 fn a_deleted_formula_the_planner_needs_is_named() {
     let w = workload("api", Kind::Inference, Some("Qwen2.5-7B"));
     let mut inp = input(

@@ -64,19 +64,12 @@ pub(super) fn portfolio(
     for (name, v) in inputs::PLANNED.iter().zip(planned) {
         out.push((name.to_string(), v));
     }
-    out.push((
-        "storage_cost".to_string(),
-        columns
+    for name in ["storage_cost", "egress_cost"] {
+        let sum = columns
             .iter()
-            .position(|c| c.name == "storage_cost")
-            .map_or(0.0, |i| sums[i]),
-    ));
-    out.push((
-        "egress_cost".to_string(),
-        columns
-            .iter()
-            .position(|c| c.name == "egress_cost")
-            .map_or(0.0, |i| sums[i]),
-    ));
+            .position(|c| c.name == name)
+            .map_or(0.0, |i| sums[i]);
+        out.push((name.to_string(), sum));
+    }
     Ok(out)
 }

@@ -21,11 +21,11 @@ impl Reader {
             Some(raw) => {
                 if let Some(t) = self.table(raw, "Assumptions") {
                     for rec in t.records() {
-                        let Some(key) = rec.text("key") else {
-                            self.problems.push(Problem::new(
-                                rec.cell("key").to_string(),
-                                "the assumption needs a key",
-                            ));
+                        let Some(key) = rec.required_text(
+                            "key",
+                            "the assumption needs a key",
+                            &mut self.problems,
+                        ) else {
                             continue;
                         };
                         let key = key.trim().to_string();

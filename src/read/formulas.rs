@@ -18,18 +18,16 @@ impl Reader {
         };
         let mut out: Vec<FormulaDef> = Vec::new();
         for rec in t.records() {
-            let Some(name) = rec.text("name") else {
-                self.problems.push(Problem::new(
-                    rec.cell("name").to_string(),
-                    "the formula needs a name",
-                ));
+            let Some(name) =
+                rec.required_text("name", "the formula needs a name", &mut self.problems)
+            else {
                 continue;
             };
-            let Some(expression) = rec.text("expression") else {
-                self.problems.push(Problem::new(
-                    rec.cell("expression").to_string(),
-                    format!("the formula {name} has no expression"),
-                ));
+            let Some(expression) = rec.required_text(
+                "expression",
+                format!("the formula {name} has no expression"),
+                &mut self.problems,
+            ) else {
                 continue;
             };
             let scope = match rec.text("scope").map(|s| s.to_lowercase()) {

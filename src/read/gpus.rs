@@ -28,11 +28,7 @@ impl Reader {
         let mut offers: Vec<GpuOffer> = Vec::new();
         for rec in t.records() {
             let p = &mut self.problems;
-            let Some(gpu) = rec.text("gpu") else {
-                p.push(Problem::new(
-                    rec.cell("gpu").to_string(),
-                    "the offer needs a gpu name",
-                ));
+            let Some(gpu) = rec.required_text("gpu", "the offer needs a gpu name", p) else {
                 continue;
             };
             let provider = rec.text("provider").unwrap_or_default();

@@ -18,11 +18,7 @@ impl Reader {
         let mut seen: HashMap<String, CellRef> = HashMap::new();
         for rec in t.records() {
             let p = &mut self.problems;
-            let Some(name) = rec.text("name") else {
-                p.push(Problem::new(
-                    rec.cell("name").to_string(),
-                    "the model needs a name",
-                ));
+            let Some(name) = rec.required_text("name", "the model needs a name", p) else {
                 continue;
             };
             if let Some(prev) = seen.insert(normalize(&name), rec.cell("name")) {

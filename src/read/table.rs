@@ -281,6 +281,20 @@ impl Record<'_> {
         self.raw(key).map(raw_text).filter(|t| !t.is_empty())
     }
 
+    /// Text that must be there: a problem saying `missing` at the cell when it is blank.
+    pub fn required_text(
+        &self,
+        key: &str,
+        missing: impl Into<String>,
+        problems: &mut Vec<Problem>,
+    ) -> Option<String> {
+        let t = self.text(key);
+        if t.is_none() {
+            problems.push(Problem::new(self.cell(key).to_string(), missing));
+        }
+        t
+    }
+
     /// A number obeying `rule`, or a problem; `None` when blank.
     pub fn number(&self, key: &str, rule: Rule, problems: &mut Vec<Problem>) -> Option<f64> {
         let raw = self.raw(key)?;

@@ -104,16 +104,11 @@ impl Reader {
     ) -> Option<Workload> {
         let before = self.problems.len();
         let p = &mut self.problems;
-        let name = match rec.text("name") {
-            Some(n) => n,
-            None => {
-                p.push(Problem::new(
-                    rec.cell("name").to_string(),
-                    "the workload needs a name (this row has values but no name)",
-                ));
-                return None;
-            }
-        };
+        let name = rec.required_text(
+            "name",
+            "the workload needs a name (this row has values but no name)",
+            p,
+        )?;
         if let Some(prev) = seen.insert(name.to_lowercase(), rec.cell("name")) {
             p.push(Problem::new(rec.cell("name").to_string(), format!("the workload name \"{name}\" is used twice (first at {prev}); names must be unique")));
         }

@@ -24,8 +24,7 @@ use evaluate::{evaluate_workload, parallel_map};
 use portfolio::portfolio;
 use serde::Serialize;
 
-/// A billing mode.
-/// A billing mode.
+/// A billing mode, declared in the order of `Mode::ALL`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Mode {
@@ -70,8 +69,9 @@ impl Mode {
         }
     }
 
+    /// Position in `Mode::ALL` (the declaration order).
     fn index(self) -> usize {
-        Mode::ALL.iter().position(|m| *m == self).unwrap_or(0)
+        self as usize
     }
 }
 

@@ -25,11 +25,16 @@ pub const MONEY_ASSUMPTIONS: [&str; 9] = [
     "safety_margin",
 ];
 
+/// `'Sheet'`, its quotes doubled, as a reference prefix wants it.
+fn quoted(sheet: &str) -> String {
+    format!("'{}'", sheet.replace('\'', "''"))
+}
+
 /// `'Sheet'!$B$7`.
 pub fn absolute(sheet: &str, row: u32, col: u16) -> String {
     format!(
-        "'{}'!${}${}",
-        sheet.replace('\'', "''"),
+        "{}!${}${}",
+        quoted(sheet),
         column_letters(col as u32),
         row + 1
     )
@@ -37,23 +42,19 @@ pub fn absolute(sheet: &str, row: u32, col: u16) -> String {
 
 /// `'Sheet'!B7`, or `B7` on the same sheet.
 pub fn cell(sheet: Option<&str>, row: u32, col: u16) -> String {
+    let at = format!("{}{}", column_letters(col as u32), row + 1);
     match sheet {
-        Some(s) => format!(
-            "'{}'!{}{}",
-            s.replace('\'', "''"),
-            column_letters(col as u32),
-            row + 1
-        ),
-        None => format!("{}{}", column_letters(col as u32), row + 1),
+        Some(s) => format!("{}!{at}", quoted(s)),
+        None => at,
     }
 }
 
-/// `'Sheet'!B2:B9`.
+/// `'Sheet'!$B$2:$B$9`.
 pub fn range(sheet: &str, first: u32, last: u32, col: u16) -> String {
     let c = column_letters(col as u32);
     format!(
-        "'{}'!${c}${}:${c}${}",
-        sheet.replace('\'', "''"),
+        "{}!${c}${}:${c}${}",
+        quoted(sheet),
         first + 1,
         last.max(first) + 1
     )
@@ -122,11 +123,10 @@ impl Live {
             editable_assumptions,
             bools,
         };
-        let names: Vec<String> = input.formulas.iter().map(|f| f.name.clone()).collect();
         let mut memo: HashMap<String, bool> = HashMap::new();
-        for n in &names {
-            if l.is_live_rec(n, &mut memo, 0) {
-                l.live.insert(n.clone());
+        for f in &input.formulas {
+            if l.is_live_rec(&f.name, &mut memo, 0) {
+                l.live.insert(f.name.clone());
             }
         }
         l

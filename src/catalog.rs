@@ -329,7 +329,12 @@ mod tests {
             Some(&Value::Bool(true))
         );
         assert_eq!(a.currency(), "CNY");
-        assert_eq!(a.items.len(), 20);
+        // Added by the accuracy work (#9): the serving engine's prefill chunk and fixed buffers,
+        // and the optimizer's bytes per trained parameter.
+        assert_eq!(a.number("prefill_chunk_tokens", 0.0), 8192.0);
+        assert_eq!(a.number("inference_activation_gib", 0.0), 0.5);
+        assert_eq!(a.number("optimizer_bytes_per_param", 0.0), 12.0);
+        assert_eq!(a.items.len(), 22);
     }
 
     #[test]

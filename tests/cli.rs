@@ -30,7 +30,7 @@ fn init_then_check_is_ok_in_both_languages() {
     // The Formulas sheet holds the whole default set; headers are `Label (key)`.
     let f = read_sheet(&d.path().join("t.xlsx"), "Formulas");
     assert_eq!(f[0][0].to_string(), "Name (name)");
-    assert_eq!(f.len() - 1, 75);
+    assert_eq!(f.len() - 1, 77);
 }
 
 #[test]
@@ -190,7 +190,7 @@ fn explain_prints_every_formula_with_its_value() {
         .find(|l| l.starts_with("base_weights_gib"))
         .unwrap();
     assert!(line.contains("14.193356"), "{line}");
-    assert_eq!(r.stdout.lines().filter(|l| !l.is_empty()).count(), 2 + 70);
+    assert_eq!(r.stdout.lines().filter(|l| !l.is_empty()).count(), 2 + 72);
     let r = gpuplan(
         d.path(),
         &[

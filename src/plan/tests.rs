@@ -154,6 +154,62 @@ fn kv_cache_uses_kv_heads() {
 }
 
 #[test]
+fn pure_bf16_adamw_is_8_bytes_per_parameter() {
+    // optimizer_bytes_per_param = 4 (two bf16 moments, no fp32 master copy):
+    // weights 2 + grads 2 + moments 4 = 8 B × 6.74e9 / 2^30 = 50.217 GiB, of which the optimizer
+    // is 4 × 6.74e9 / 2^30 = 25.108 GiB.
+    let w = workload("ft", Kind::FullFinetune, Some("Llama-2-7B"));
+    let p = plan(input(
+        vec![w],
+        vec![offer("A100-80G", 80.0, Some(10.0), None, None, None)],
+        &[("optimizer_bytes_per_param", 4.0)],
+    ))
+    .unwrap();
+    let vals = values_on(&p, 0, "A100-80G");
+    assert!(close(v(&vals, "optimizer_gib"), 25.108, 1e-3));
+    let states = v(&vals, "weights_gib") + v(&vals, "grads_gib") + v(&vals, "optimizer_gib");
+    assert!(close(states, 50.217, 1e-3), "{states}");
+}
+
+#[test]
+fn a_prefill_costs_three_ffn_and_four_hidden_16_bit_tensors_per_token() {
+    // Qwen2.5-7B: 3 × 18,944 + 4 × 3,584 = 71,168 values × 2 bytes = 142,336 B per token.
+    let mut w = workload("api", Kind::Inference, Some("Qwen2.5-7B"));
+    w.numbers.context_len = Some(32768.0);
+    let gpus = vec![offer("A100-80G", 80.0, Some(10.0), None, None, None)];
+    // A serving engine prefills 8,192 tokens at a time: 8,192 × 142,336 B = 1.0859375 GiB,
+    // plus its fixed buffers of 0.5 GiB.
+    let p = plan(input(vec![w.clone()], gpus.clone(), &[])).unwrap();
+    let vals = values_on(&p, 0, "A100-80G");
+    assert_eq!(v(&vals, "prefill_tokens"), 8192.0);
+    assert_eq!(v(&vals, "prefill_activation_gib"), 1.0859375);
+    assert_eq!(v(&vals, "fixed_activation_gib"), 1.5859375);
+    // transformers generate prefills the whole 32,768-token context at once:
+    // 32,768 × 142,336 B = 4.34375 GiB, and has no engine buffers.
+    let p = plan(input(
+        vec![w.clone()],
+        gpus.clone(),
+        &[
+            ("prefill_chunk_tokens", 0.0),
+            ("inference_activation_gib", 0.0),
+        ],
+    ))
+    .unwrap();
+    let vals = values_on(&p, 0, "A100-80G");
+    assert_eq!(v(&vals, "prefill_tokens"), 32768.0);
+    assert_eq!(v(&vals, "fixed_activation_gib"), 4.34375);
+    // Training has no prefill term.
+    let p = plan(input(
+        vec![workload("ft", Kind::Lora, Some("Qwen2.5-7B"))],
+        gpus,
+        &[],
+    ))
+    .unwrap();
+    let vals = values_on(&p, 0, "A100-80G");
+    assert_eq!(v(&vals, "prefill_activation_gib"), 0.0);
+}
+
+#[test]
 fn full_finetune_of_7b_needs_16_bytes_per_parameter_and_no_single_80gb_card() {
     let mut w = workload("ft", Kind::FullFinetune, Some("Llama-2-7B"));
     w.numbers.hours_per_month = Some(100.0);
@@ -365,11 +421,13 @@ fn editing_a_default_changes_exactly_that_value_and_added_formulas_show() {
         values_on(&base, 0, "A100-80G"),
         values_on(&edited, 0, "A100-80G"),
     );
-    assert_eq!(v(&b, "fixed_activation_gib"), 1.0);
+    // Default: engine buffers 0.5 GiB + a prefill of 8,192 tokens × (3 × 11,008 + 4 × 4,096)
+    // × 2 bytes = 8,192 × 98,816 B = 0.75390625 GiB.
+    assert_eq!(v(&b, "fixed_activation_gib"), 1.25390625);
     assert_eq!(v(&e, "fixed_activation_gib"), 3.0);
     assert!(close(
         v(&e, "total_vram_gib") - v(&b, "total_vram_gib"),
-        2.0,
+        3.0 - 1.25390625,
         1e-9
     ));
     assert_eq!(v(&e, "weights_gib"), v(&b, "weights_gib"));

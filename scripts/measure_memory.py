@@ -92,15 +92,17 @@ def run_case(name, kind, context, n):
     if kind == "inference":
         model.eval()
         ids = torch.randint(0, 30000, (n, context - 32), device=dev)
+        # The decoder, then the head on the last position only, as generate() does
+        # (logits_to_keep): the logits of every prompt position would be a large extra tensor.
         with torch.inference_mode():
-            out = model(input_ids=ids, use_cache=True)
+            out = model.model(input_ids=ids, use_cache=True)
             past = out.past_key_values
-            nxt = out.logits[:, -1:].argmax(-1)
+            nxt = model.lm_head(out.last_hidden_state[:, -1:]).argmax(-1)
             del out
             for _ in range(32):
-                out = model(input_ids=nxt, past_key_values=past, use_cache=True)
+                out = model.model(input_ids=nxt, past_key_values=past, use_cache=True)
                 past = out.past_key_values
-                nxt = out.logits[:, -1:].argmax(-1)
+                nxt = model.lm_head(out.last_hidden_state[:, -1:]).argmax(-1)
                 del out
             torch.cuda.synchronize()
             smi_peak = nvidia_smi_mib()
@@ -147,7 +149,7 @@ def main():
     out = sys.stdout if a.out == "-" else open(a.out, "w", newline="")
     w = csv.writer(out)
     w.writerow(["id", "model", "kind", "precision", "kv_precision", "context_len", "batch_size", "concurrency",
-                "avg_tokens", "lora_trainable_fraction", "grad_checkpointing", "flash_attention", "framework", "gpu",
+                "avg_tokens", "lora_trainable_fraction", "grad_checkpointing", "flash_attention", "settings", "framework", "gpu",
                 "measured", "unit", "measure", "source", "notes"])
     for name, kind, context, n in cases:
         p = subprocess.run([sys.executable, __file__, "--case", name, kind, str(context), str(n)], capture_output=True, text=True)
@@ -160,7 +162,10 @@ def main():
         row_id = f"h200-{name.lower()}-{kind}-{context}x{n}"
         common = [name, kind, "bf16", "bf16", context, n if training else 1, 1 if training else n,
                   "" if training else context, f"{r['trained'] / r['total']:.5f}" if kind == "lora" else "",
-                  "yes" if training else "no", "yes", "transformers + torch SDPA" + (" + peft LoRA r16 q,k,v,o" if kind == "lora" else ""),
+                  "yes" if training else "no", "yes",
+                  # One forward over the whole prompt and no serving engine's buffers, as below.
+                  "" if training else "prefill_chunk_tokens=0; inference_activation_gib=0",
+                  "transformers + torch SDPA" + (" + peft LoRA r16 q,k,v,o" if kind == "lora" else ""),
                   r["gpu"]]
         w.writerow([row_id + "-alloc"] + common + [r["peak_bytes"] / 2**30, "GiB", "torch.cuda.max_memory_allocated",
                    f"scripts/measure_memory.py on {r['gpu']}", "random weights from the published config"])

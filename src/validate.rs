@@ -6,6 +6,7 @@ use crate::catalog;
 use crate::error::{Error, Result};
 use crate::model::{CellRef, GpuOffer, Input, Kind, Precision, Value, Workload, WorkloadNumbers};
 use crate::plan::Engine;
+use crate::read::set_assumption;
 
 /// The validation table shipped with gpuplan.
 pub const BUILTIN: &str = include_str!("../samples/validation.csv");
@@ -25,6 +26,9 @@ pub struct Row {
     pub lora_trainable_fraction: Option<f64>,
     pub grad_checkpointing: bool,
     pub flash_attention: bool,
+    /// Assumptions the measured setup fixes, as `key=value` pairs (`optimizer_bytes_per_param=4`
+    /// for pure-bf16 AdamW, `prefill_chunk_tokens=0` for transformers generate).
+    pub settings: Vec<(String, String)>,
     /// The measurement in GiB.
     pub measured_gib: f64,
     /// What was measured (`largest context that fits the card`, `max_memory_allocated`, …).
@@ -112,6 +116,18 @@ pub fn rows(csv: &str) -> std::result::Result<Vec<Row>, String> {
                 ))
             }
         };
+        let mut settings = Vec::new();
+        // An optional column: a table without it fixes no assumptions.
+        let text = col("settings")
+            .ok()
+            .and_then(|i| f.get(i).cloned())
+            .unwrap_or_default();
+        for pair in text.split(';').filter(|p| !p.trim().is_empty()) {
+            let (k, v) = pair.split_once('=').ok_or(format!(
+                "line {line_no}: settings are key=value pairs separated by ;, found {pair}"
+            ))?;
+            settings.push((k.trim().to_string(), v.trim().to_string()));
+        }
         out.push(Row {
             id: at("id")?,
             model: at("model")?,
@@ -125,6 +141,7 @@ pub fn rows(csv: &str) -> std::result::Result<Vec<Row>, String> {
             lora_trainable_fraction: num("lora_trainable_fraction")?,
             grad_checkpointing: yes("grad_checkpointing")?,
             flash_attention: yes("flash_attention")?,
+            settings,
             measured_gib,
             measure: at("measure")?,
             source: at("source")?,
@@ -154,6 +171,10 @@ pub fn estimate(row: &Row) -> Result<f64> {
     set("grad_checkpointing", Value::Bool(row.grad_checkpointing));
     if let Some(f) = row.lora_trainable_fraction {
         set("lora_trainable_fraction", Value::Number(f));
+    }
+    for (key, value) in &row.settings {
+        set_assumption(&mut assumptions, key, value)
+            .map_err(|e| Error::Usage(format!("validation row {}: {e}", row.id)))?;
     }
     let numbers = WorkloadNumbers {
         context_len: Some(row.context_len),
@@ -258,13 +279,19 @@ pub fn summary(outcomes: &[Outcome]) -> (f64, f64) {
 
 /// The report `gpuplan validate` prints.
 pub fn report(outcomes: &[Outcome]) -> String {
+    let w = outcomes
+        .iter()
+        .map(|o| o.row.id.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(3);
     let mut out = format!(
-        "{:<22} {:>13} {:>13} {:>8}  {}\n",
+        "{:<w$} {:>13} {:>13} {:>8}  {}\n",
         "row", "estimate GiB", "measured GiB", "error", "what was measured"
     );
     for o in outcomes {
         out.push_str(&format!(
-            "{:<22} {:>13.2} {:>13.2} {:>+7.1}%  {}\n",
+            "{:<w$} {:>13.2} {:>13.2} {:>+7.1}%  {}\n",
             o.row.id,
             o.estimate_gib,
             o.row.measured_gib,
@@ -291,7 +318,35 @@ mod tests {
     #[test]
     fn default_formulas_stay_within_15_percent_of_every_measurement() {
         let rows = rows(BUILTIN).unwrap();
-        assert!(rows.len() >= 8);
+        assert!(rows.len() >= 12, "{} rows", rows.len());
+        // The coverage: inference at short and long context on GQA and non-GQA
+        // models, LoRA, QLoRA at several sequence lengths, full fine-tuning.
+        let kv_heads = |r: &Row| {
+            catalog::models()
+                .into_iter()
+                .find(|m| m.name == r.model)
+                .map(|m| (m.kv_heads, m.heads))
+                .unwrap()
+        };
+        let inference: Vec<&Row> = rows.iter().filter(|r| r.kind == Kind::Inference).collect();
+        assert!(inference.iter().any(|r| r.context_len <= 4096.0));
+        assert!(inference.iter().any(|r| r.context_len >= 32768.0));
+        assert!(inference.iter().any(|r| {
+            let (kv, q) = kv_heads(r);
+            kv < q
+        }));
+        assert!(inference.iter().any(|r| {
+            let (kv, q) = kv_heads(r);
+            kv == q
+        }));
+        assert!(rows.iter().any(|r| r.kind == Kind::Lora));
+        let qlora: std::collections::BTreeSet<u64> = rows
+            .iter()
+            .filter(|r| r.kind == Kind::Qlora)
+            .map(|r| r.context_len as u64)
+            .collect();
+        assert!(qlora.len() >= 3, "{qlora:?}");
+        assert!(rows.iter().any(|r| r.kind == Kind::FullFinetune));
         let outcomes = run(&rows).unwrap();
         for o in &outcomes {
             assert!(

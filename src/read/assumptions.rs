@@ -118,6 +118,19 @@ impl Reader {
     }
 }
 
+/// Sets one assumption from text outside a workbook (a validation row's settings), typed and
+/// range-checked as the Assumptions sheet would be; only keys that already exist are accepted.
+pub fn set_assumption(assumptions: &mut Assumptions, key: &str, text: &str) -> Result<(), String> {
+    let a = assumptions
+        .items
+        .iter_mut()
+        .find(|a| a.key == key)
+        .ok_or_else(|| format!("{key} is not an assumption"))?;
+    a.value = assumption_value(key, &Raw::Text(text.to_string()), Some(&a.value))?;
+    a.source = Source::Set;
+    Ok(())
+}
+
 /// The allowed range of each numeric default assumption.
 fn assumption_rule(key: &str) -> Rule {
     match key {

@@ -10,6 +10,7 @@ mod table;
 mod workloads;
 mod xlsx;
 
+pub use assumptions::set_assumption;
 pub use table::{parse_bool, parse_number_text};
 pub use xlsx::{MAX_COLS, MAX_FILE_BYTES, MAX_ROWS};
 

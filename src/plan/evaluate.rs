@@ -50,7 +50,9 @@ pub(super) struct Evaluated {
     /// How many were evaluated.
     pub(super) evaluated: usize,
     pub(super) best: [Option<Best>; 5],
-    pub(super) incompatible: Vec<String>,
+    /// GPUs set aside because they cannot run the workload's precisions, with their compute
+    /// capability.
+    pub(super) incompatible: Vec<(String, f64)>,
     /// Why nothing fits, when nothing does.
     pub(super) unplanned: Option<String>,
 }
@@ -73,7 +75,7 @@ pub(super) fn evaluate_workload(
     let mut arena: Vec<f64> = Vec::new();
     let mut rows: Vec<Row> = Vec::new();
     let mut best: [Option<Best>; 5] = [None; 5];
-    let mut incompatible: Vec<String> = Vec::new();
+    let mut incompatible: Vec<(String, f64)> = Vec::new();
     let pin = w.gpu.as_deref().map(crate::model::normalize);
     for (oi, offer) in input.gpus.iter().enumerate() {
         if !offer.available
@@ -90,8 +92,8 @@ pub(super) fn evaluate_workload(
         let mut exclusion = None;
         if unsupported(w, offer).is_some() {
             exclusion = Some(Why::Incompatible);
-            if !incompatible.contains(&offer.gpu) {
-                incompatible.push(offer.gpu.clone());
+            if !incompatible.iter().any(|(g, _)| *g == offer.gpu) {
+                incompatible.push((offer.gpu.clone(), offer.compute_capability));
             }
         } else if vals[keys.fits] == 0.0 {
             exclusion = Some(Why::Misfit);

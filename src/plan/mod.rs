@@ -314,14 +314,24 @@ pub fn plan_with(input: Input, engine: &Engine, opts: &Options) -> Result<Plan> 
             cut += 1;
         }
         if !e.incompatible.is_empty() {
-            let need: Vec<String> = [w.precision, w.kv_precision]
+            // Only the precisions that some excluded GPU lacks, each once (weights and KV cache
+            // may share one).
+            let lowest = e
+                .incompatible
                 .iter()
-                .filter_map(|pr| {
-                    pr.min_compute_capability()
-                        .map(|cc| format!("{} needs compute capability ≥ {cc:.1}", pr.key()))
-                })
-                .collect();
-            let key = (e.incompatible.join(", "), need.join(" and "));
+                .map(|(_, cc)| *cc)
+                .fold(f64::INFINITY, f64::min);
+            let mut need: Vec<String> = Vec::new();
+            for pr in [w.precision, w.kv_precision] {
+                if let Some(cc) = pr.min_compute_capability().filter(|cc| lowest + 1e-9 < *cc) {
+                    let text = format!("{} needs compute capability ≥ {cc:.1}", pr.key());
+                    if !need.contains(&text) {
+                        need.push(text);
+                    }
+                }
+            }
+            let names: Vec<&str> = e.incompatible.iter().map(|(g, _)| g.as_str()).collect();
+            let key = (names.join(", "), need.join(" and "));
             match excluded.iter_mut().find(|(k, _)| *k == key) {
                 Some((_, ws)) => ws.push(w),
                 None => excluded.push((key, vec![w])),

@@ -398,6 +398,41 @@ fn bf16_is_excluded_below_compute_capability_8_with_a_warning() {
 }
 
 #[test]
+fn the_exclusion_warning_names_only_the_precisions_that_failed() {
+    let mut w = workload("api", Kind::Inference, Some("Qwen2.5-0.5B"));
+    w.precision = Precision::Bf16;
+    w.kv_precision = Precision::Fp8;
+    let with_cc = |name: &str, cc: f64| {
+        let mut o = offer(name, 24.0, Some(5.0), None, None, None);
+        o.compute_capability = cc;
+        o
+    };
+    let message = |gpus: Vec<GpuOffer>, w: &Workload| {
+        let p = plan(input(vec![w.clone()], gpus, &[])).unwrap();
+        p.warnings
+            .iter()
+            .find(|x| x.message.contains("excluded"))
+            .map(|x| x.message.clone())
+            .unwrap_or_default()
+    };
+    // The A10 (8.6) runs bf16 but not the fp8 KV cache: only fp8 is named.
+    let m = message(vec![with_cc("A10", 8.6), with_cc("H100", 9.0)], &w);
+    assert!(m.contains("A10 excluded"), "{m}");
+    assert!(m.contains("fp8 needs compute capability ≥ 8.9"), "{m}");
+    assert!(!m.contains("bf16"), "{m}");
+    // The T4 (7.5) runs neither: both are named.
+    let m = message(vec![with_cc("T4", 7.5), with_cc("H100", 9.0)], &w);
+    assert!(
+        m.contains("bf16 needs compute capability ≥ 8.0 and fp8 needs"),
+        "{m}"
+    );
+    // fp8 weights and KV cache: named once.
+    w.precision = Precision::Fp8;
+    let m = message(vec![with_cc("A10", 8.6), with_cc("H100", 9.0)], &w);
+    assert_eq!(m.matches("fp8 needs").count(), 1, "{m}");
+}
+
+#[test]
 fn editing_a_default_changes_exactly_that_value_and_added_formulas_show() {
     let mut w = workload("api", Kind::Inference, Some("Llama-2-7B"));
     w.numbers.concurrency = Some(1.0);

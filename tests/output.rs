@@ -76,6 +76,14 @@ fn team_output_has_nine_tabs_charts_and_the_totals() {
         mem[2][2].get_float().unwrap(),
         7.62e9 * 2.0 / 2f64.powi(30)
     ));
+    // The preprocess job gives a measured 8 GiB: it stands in the Measured column, and the
+    // estimate's parts are blank rather than a breakdown that does not add up to it.
+    assert_eq!(mem[0][8], Data::String("Measured (GiB)".into()));
+    assert_eq!(mem[3][0], Data::String("preprocess".into()));
+    assert!((2..8).all(|c| mem[3][c] == Data::Empty), "{:?}", mem[3]);
+    assert_eq!(mem[3][8], Data::Float(8.0));
+    assert_eq!(mem[3][9], Data::Float(8.0));
+    assert_eq!(mem[2][8], Data::Empty);
     // Assumptions say where each value came from.
     let a = read_sheet(&out, "Assumptions");
     let cold = a

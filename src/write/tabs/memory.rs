@@ -2,20 +2,30 @@
 //! activations, gradients, optimizer states, overhead, headroom) and a stacked bar chart.
 
 use super::{Ctx, Tab};
+use crate::model::column_letters;
 use crate::plan::Candidate;
 use crate::write::style::{number, text, widths};
 use rust_xlsxwriter::{
     Chart, ChartLegendPosition, ChartType, ConditionalFormatFormula, Worksheet, XlsxError,
 };
 
-const PARTS: [(&str, &str, &str); 6] = [
-    ("weights_gib", "Weights", "模型参数"),
-    ("kv_cache_gib", "KV cache", "KV Cache"),
-    ("activation_gib", "Activations", "激活值"),
-    ("grads_gib", "Gradients", "梯度"),
-    ("optimizer_gib", "Optimizer states", "优化器状态"),
-    ("overhead_gib", "Overhead", "运行时开销"),
+/// The parts of one replica's memory: formula name, labels, header notes.
+const PARTS: [(&str, &str, &str, &str, &str); 6] = [
+    ("weights_gib", "Weights", "模型参数", "Parameters × bytes per parameter (plus LoRA adapters).", "参数量 × 每参数字节（含 LoRA 适配器）。"),
+    ("kv_cache_gib", "KV cache", "KV Cache", "2 × layers × KV heads × head dim × bytes × tokens held by the requests one replica serves.", "2 × 层数 × KV头数 × 头维度 × 字节 × 单副本承载请求的 token 数。"),
+    ("activation_gib", "Activations", "激活值", "Serving: the prefill working set and the engine's buffers; training: activations of every GPU; image generation: working memory.", "推理：预填充工作显存与引擎缓冲；训练：各卡激活值；生图：工作显存。"),
+    ("grads_gib", "Gradients", "梯度", "2 bytes per trained parameter.", "每个训练参数 2 字节。"),
+    ("optimizer_gib", "Optimizer states", "优化器状态", "optimizer_bytes_per_param per trained parameter (12: AdamW with an fp32 master copy and two moments).", "每个训练参数 optimizer_bytes_per_param 字节（12：AdamW 的 fp32 主副本与两个动量）。"),
+    ("overhead_gib", "Overhead", "运行时开销", "CUDA context and framework on every GPU.", "每卡 CUDA 上下文与框架开销。"),
 ];
+
+/// Columns after the parts: measured, total, headroom, required, replica memory, use.
+const MEASURED: u16 = 2 + PARTS.len() as u16;
+const TOTAL: u16 = MEASURED + 1;
+const HEADROOM: u16 = TOTAL + 1;
+const REQUIRED: u16 = HEADROOM + 1;
+const REPLICA: u16 = REQUIRED + 1;
+const USE: u16 = REPLICA + 1;
 
 /// The candidate whose memory the tab shows: the chosen one, else (unplanned) the one on the
 /// offer with the most memory per node, to show how far off it is.
@@ -46,18 +56,16 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<(), XlsxError> {
             "选中的报价（未规划时为最大的报价，仍装不下）。",
         ],
     ];
-    let notes = [
-        ("Parameters × bytes per parameter (plus LoRA adapters).", "参数量 × 每参数字节（含 LoRA 适配器）。"),
-        ("2 × layers × KV heads × head dim × bytes × tokens held by the requests one replica serves.", "2 × 层数 × KV头数 × 头维度 × 字节 × 单副本承载请求的 token 数。"),
-        ("Serving buffers, training activations of every GPU, image-generation working memory.", "推理缓冲、各卡训练激活值、生图工作显存。"),
-        ("2 bytes per trained parameter.", "每个训练参数 2 字节。"),
-        ("AdamW: fp32 master copy and two moments, 12 bytes per trained parameter.", "AdamW：fp32 主副本与两个动量，每个训练参数 12 字节。"),
-        ("CUDA context and framework on every GPU.", "每卡 CUDA 上下文与框架开销。"),
-    ];
-    for ((_, en, zh), (ne, nz)) in PARTS.iter().zip(notes) {
+    for (_, en, zh, ne, nz) in PARTS {
         cols.push([en, zh, ne, nz]);
     }
     cols.extend([
+        [
+            "Measured (GiB)",
+            "实测(GiB)",
+            "A measured vram_gib from the Workloads sheet: it replaces the estimate, whose parts are then left blank.",
+            "负载表中实测的 vram_gib：替代估算，各分项留空。",
+        ],
         [
             "Total (GiB)",
             "合计(GiB)",
@@ -96,52 +104,58 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<(), XlsxError> {
         text(ws, r, 0, &w.name, &s.text)?;
         let Some(c) = shown(cx, i) else { continue };
         text(ws, r, 1, &plan.input.gpus[c.offer].label(), &s.text)?;
-        for (k, (name, _, _)) in PARTS.iter().enumerate() {
-            number(ws, r, 2 + k as u16, cx.value(c, name), &s.gib)?;
-        }
         let total = cx.value(c, "total_vram_gib");
+        if w.numbers.vram_gib.is_some() {
+            number(ws, r, MEASURED, total, &s.gib)?;
+        } else {
+            for (k, (name, ..)) in PARTS.iter().enumerate() {
+                number(ws, r, 2 + k as u16, cx.value(c, name), &s.gib)?;
+            }
+        }
         let required = cx.value(c, "required_vram_gib");
         let replica = cx.value(c, "replica_vram_gib");
-        number(ws, r, 8, total, &s.gib)?;
-        number(ws, r, 9, required - total, &s.gib)?;
-        number(ws, r, 10, required, &s.gib)?;
-        number(ws, r, 11, replica, &s.gib)?;
+        number(ws, r, TOTAL, total, &s.gib)?;
+        number(ws, r, HEADROOM, required - total, &s.gib)?;
+        number(ws, r, REQUIRED, required, &s.gib)?;
+        number(ws, r, REPLICA, replica, &s.gib)?;
         number(
             ws,
             r,
-            12,
+            USE,
             if replica > 0.0 { total / replica } else { 0.0 },
             &s.pct,
         )?;
     }
     if n > 0 {
         let misfit = ConditionalFormatFormula::new()
-            .set_rule("=$K2>$L2")
+            .set_rule(
+                format!(
+                    "=${}2>${}2",
+                    column_letters(REQUIRED.into()),
+                    column_letters(REPLICA.into())
+                )
+                .as_str(),
+            )
             .set_format(&s.bad);
-        ws.add_conditional_format(1, 10, n, 11, &misfit)?;
+        ws.add_conditional_format(1, REQUIRED, n, REPLICA, &misfit)?;
         let sheet = cx.sheet(Tab::Memory);
         let mut chart = Chart::new(ChartType::BarStacked);
         chart
             .title()
             .set_name(cx.t("GPU memory per replica (GiB)", "单副本显存构成 (GiB)"));
-        for k in 0..PARTS.len() as u16 {
+        for col in (2..=MEASURED).chain([HEADROOM]) {
             chart
                 .add_series()
-                .set_name((sheet, 0, 2 + k))
+                .set_name((sheet, 0, col))
                 .set_categories((sheet, 1, 0, n, 0))
-                .set_values((sheet, 1, 2 + k, n, 2 + k));
+                .set_values((sheet, 1, col, n, col));
         }
-        chart
-            .add_series()
-            .set_name((sheet, 0, 9))
-            .set_categories((sheet, 1, 0, n, 0))
-            .set_values((sheet, 1, 9, n, 9));
         chart.legend().set_position(ChartLegendPosition::Bottom);
         chart.set_width(760).set_height(360);
         ws.insert_chart(n + 3, 0, &chart)?;
     }
     widths(ws, &[22.0, 24.0])?;
-    for c in 2..=12 {
+    for c in 2..=USE {
         ws.set_column_width(c, 12)?;
     }
     ws.set_freeze_panes(1, 1)?;

@@ -104,14 +104,20 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Catalog(a) => out(&report::catalog(a.what == cli::CatalogKind::Gpus, a.format)),
         Command::Calc(a) => calc(&a),
         Command::Validate(a) => {
-            let text = match &a.table {
-                Some(p) => std::fs::read_to_string(p).map_err(|e| Error::Unreadable {
-                    file: p.clone(),
-                    reason: format!("cannot read the table: {e}"),
-                })?,
-                None => validate::BUILTIN.to_string(),
+            let (text, name) = match &a.table {
+                Some(p) => (
+                    std::fs::read_to_string(p).map_err(|e| Error::Unreadable {
+                        file: p.clone(),
+                        reason: format!("cannot read the table: {e}"),
+                    })?,
+                    p.display().to_string(),
+                ),
+                None => (
+                    validate::BUILTIN.to_string(),
+                    "samples/validation.csv".into(),
+                ),
             };
-            let rows = validate::rows(&text).map_err(Error::Usage)?;
+            let rows = validate::rows(&text).map_err(|e| Error::Usage(format!("{name}: {e}")))?;
             let outcomes = validate::run(&rows)?;
             out(&validate::report(&outcomes))
         }

@@ -246,3 +246,47 @@ fn help_has_examples_and_bad_usage_exits_2() {
     gpuplan(d.path(), &["calc", "x.xlsx", "--set", "nonsense"])
         .fails_with(2, &["expected KEY=VALUE"]);
 }
+
+#[test]
+fn validate_reports_every_row_and_names_a_bad_table() {
+    let d = tempdir();
+    let r = gpuplan(d.path(), &["validate"]);
+    r.ok();
+    let rows = validate_table_rows();
+    // One line per row of samples/validation.csv, then the summary.
+    assert!(
+        r.stdout.contains(&format!("{rows} rows: worst error ")),
+        "{}",
+        r.stdout
+    );
+    assert_eq!(
+        r.stdout.lines().filter(|l| l.contains('%')).count(),
+        rows + 1
+    );
+    assert!(r.stdout.contains("qwen25-7b-in30720"), "{}", r.stdout);
+    let bad = d.path().join("mine.csv");
+    std::fs::write(
+        &bad,
+        "id,model,kind,precision,kv_precision,context_len,batch_size,concurrency,avg_tokens,lora_trainable_fraction,grad_checkpointing,flash_attention,settings,framework,gpu,measured,unit,measure,source,notes\n\
+         x,Llama-2-7B,full,bf16,,512,2,,,,yes,yes,optimizer_bytes_per_param=abc,f,g,51.6,GiB,m,s,\n",
+    )
+    .unwrap();
+    gpuplan(d.path(), &["validate", bad.to_str().unwrap()]).fails_with(
+        2,
+        &[
+            "validation row x",
+            "optimizer_bytes_per_param must be a number from 0 to 64",
+        ],
+    );
+    std::fs::write(&bad, "id,model\nx,Llama-2-7B\n").unwrap();
+    gpuplan(d.path(), &["validate", bad.to_str().unwrap()])
+        .fails_with(2, &["mine.csv", "no column kind"]);
+}
+
+fn validate_table_rows() -> usize {
+    let csv = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/validation.csv"),
+    )
+    .unwrap();
+    csv.lines().skip(1).filter(|l| !l.trim().is_empty()).count()
+}

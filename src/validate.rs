@@ -321,7 +321,7 @@ mod tests {
         assert!(rows.len() >= 12, "{} rows", rows.len());
         // The coverage: inference at short and long context on GQA and non-GQA
         // models, LoRA, QLoRA at several sequence lengths, full fine-tuning.
-        let kv_heads = |r: &Row| {
+        let heads_of = |r: &Row| {
             catalog::models()
                 .into_iter()
                 .find(|m| m.name == r.model)
@@ -332,11 +332,11 @@ mod tests {
         assert!(inference.iter().any(|r| r.context_len <= 4096.0));
         assert!(inference.iter().any(|r| r.context_len >= 32768.0));
         assert!(inference.iter().any(|r| {
-            let (kv, q) = kv_heads(r);
+            let (kv, q) = heads_of(r);
             kv < q
         }));
         assert!(inference.iter().any(|r| {
-            let (kv, q) = kv_heads(r);
+            let (kv, q) = heads_of(r);
             kv == q
         }));
         assert!(rows.iter().any(|r| r.kind == Kind::Lora));

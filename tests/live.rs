@@ -210,6 +210,73 @@ fn editing_margin_storage_price_and_a_gpu_price_recomputes_like_a_rerun() {
     );
 }
 
+#[test]
+fn one_price_edit_reprices_every_workload_on_that_offer() {
+    // startup.xlsx puts lora-experiments, comfyui, case-4k and case-8k on the RTX 4090; the
+    // first of them holds the offer's prices and the others repeat them by formula.
+    let d = tempdir();
+    std::fs::copy(repo("samples/startup.xlsx"), d.path().join("startup.xlsx")).unwrap();
+    let r = gpuplan(d.path(), &["calc", "startup.xlsx", "-q", "--json", "-"]);
+    let before = json_of(&r);
+    let out = d.path().join("startup.plan.xlsx");
+    let plan = read_sheet(&out, "Plan");
+    let col_of = |header: &str| {
+        plan[0]
+            .iter()
+            .position(|h| h == &Data::String(header.into()))
+            .unwrap()
+    };
+    let monthly = col_of("Monthly price per GPU");
+    let on_4090: Vec<usize> = (1..plan.len())
+        .filter(|&r| plan[r][col_of("GPU")] == Data::String("RTX 4090 @ example".into()))
+        .collect();
+    assert_eq!(on_4090.len(), 4, "{on_4090:?}");
+    let mut m = load(&out);
+    let names = m.workbook.get_worksheet_names();
+    let sheet = |n: &str| names.iter().position(|x| x == n).unwrap() as u32;
+    let first = on_4090[0] as i32 + 1;
+    for &r in &on_4090[1..] {
+        let f = m
+            .get_cell_formula(sheet("Plan"), r as i32 + 1, monthly as i32 + 1)
+            .unwrap();
+        assert!(f.is_some(), "row {r} holds a value, not the first row's price");
+    }
+    // Finance edits the 4090's monthly price once: ¥1,500 → ¥1,400.
+    m.set_user_input(sheet("Plan"), first, monthly as i32 + 1, "1400".into())
+        .unwrap();
+    m.evaluate();
+    let tco = read_sheet(&out, "TCO");
+    let total_row = tco
+        .iter()
+        .position(|r| r[0] == Data::String("Total with safety margin".into()))
+        .unwrap() as i32
+        + 1;
+    let edited = number(&m, sheet("TCO"), total_row, 3);
+    let rerun = calc_json(
+        d.path(),
+        "startup.xlsx",
+        "b.xlsx",
+        &["--set", "gpu:RTX 4090.monthly=1400"],
+    );
+    // The rerun keeps every workload's GPU and mode (the workbook keeps the plan's choices).
+    for i in 0..6 {
+        assert_eq!(
+            rerun["workloads"][i]["gpu"], before["workloads"][i]["gpu"],
+            "workload {i}"
+        );
+        assert_eq!(
+            rerun["workloads"][i]["mode"], before["workloads"][i]["mode"],
+            "workload {i}"
+        );
+    }
+    let want = rerun["totals"]["total_with_margin"].as_f64().unwrap();
+    assert!(
+        (before["totals"]["total_with_margin"].as_f64().unwrap() - want).abs() > 100.0,
+        "the edit must matter"
+    );
+    assert!(close(edited, want), "{edited} vs {want}");
+}
+
 /// A LibreOffice profile that recalculates every formula of an xlsx file on load.
 fn recalculating_profile(dir: &Path) -> String {
     let user = dir.join("lo-recalc/user");

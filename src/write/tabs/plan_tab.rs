@@ -7,6 +7,7 @@ use super::Ctx;
 use crate::plan::Mode;
 use crate::write::style::{number, text};
 use rust_xlsxwriter::{Format, Formula, Note, Worksheet, XlsxError};
+use std::collections::HashMap;
 
 /// The columns, in order: key (a formula or input name, or a label), English and Chinese
 /// headers and notes.
@@ -26,7 +27,7 @@ pub const COLUMNS: [[&str; 5]; 37] = [
     ["run_hours", "Hours per month", "每月小时", "Hours each instance runs per month.", "每个实例每月运行小时数。"],
     ["utilization", "Utilization", "利用率", "Hours ÷ hours in the month.", "运行小时 ÷ 当月小时数。"],
     ["mode", "Billing mode", "计费方式", "The cheapest allowed mode when planned. It stays the plan's choice when prices are edited; the Billing tab shows if another becomes cheaper.", "规划时最便宜的可用方式；修改价格后仍按此方式计费，计费对比页可看其他方式。"],
-    ["price_on_demand", "On-demand price per GPU-hour", "按量单价(每卡每小时)", "Editable: the costs to the right recompute.", "可修改：右侧费用自动重算。"],
+    ["price_on_demand", "On-demand price per GPU-hour", "按量单价(每卡每小时)", "Editable: the costs to the right recompute. A later row on the same offer repeats the first row's prices by formula, so one edit there reprices every workload on the offer; type over a later row to price that workload alone.", "可修改：右侧费用自动重算。同一报价的后续行以公式引用第一行的价格，改第一行即更新该报价的所有负载；直接改后续行则只改该负载。"],
     ["price_monthly", "Monthly price per GPU", "包月单价(每卡)", "Editable.", "可修改。"],
     ["price_spot", "Spot price per GPU-hour", "竞价单价(每卡每小时)", "Editable.", "可修改。"],
     ["price_reserved", "Reserved price per GPU-month", "预留单价(每卡每月)", "Editable.", "可修改。"],
@@ -117,6 +118,8 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &Live) -> Result<(), XlsxError>
             _ => &s.number,
         }
     };
+    // The row that holds each offer's prices.
+    let mut first_row: HashMap<usize, u32> = HashMap::new();
     for (i, w) in plan.input.workloads.iter().enumerate() {
         let r = i as u32 + 1;
         text(ws, r, column("name"), &w.name, &s.text)?;
@@ -167,9 +170,23 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &Live) -> Result<(), XlsxError>
             Some(offer.billing_granularity_min),
             Some(offer.min_rental_min),
         ];
+        // The first row on an offer holds its prices; later rows on the same offer repeat them
+        // by formula, so one edit reprices every workload on it.
+        let first = *first_row.entry(c.offer).or_insert(r);
         for (key, v) in ROW_INPUTS.iter().zip(prices) {
-            if let Some(v) = v {
+            let Some(v) = v else { continue };
+            if first == r {
                 number(ws, r, column(key), v, fmt_of(key))?;
+            } else {
+                live_cell(
+                    ws,
+                    r,
+                    column(key),
+                    Ok(cell(None, first, column(key))),
+                    v,
+                    fmt_of(key),
+                    cx,
+                )?;
             }
         }
         for key in ["runs_per_month", "storage_gb", "egress_gb"] {

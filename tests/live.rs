@@ -239,7 +239,10 @@ fn one_price_edit_reprices_every_workload_on_that_offer() {
         let f = m
             .get_cell_formula(sheet("Plan"), r as i32 + 1, monthly as i32 + 1)
             .unwrap();
-        assert!(f.is_some(), "row {r} holds a value, not the first row's price");
+        assert!(
+            f.is_some(),
+            "row {r} holds a value, not the first row's price"
+        );
     }
     // Finance edits the 4090's monthly price once: ¥1,500 → ¥1,400.
     m.set_user_input(sheet("Plan"), first, monthly as i32 + 1, "1400".into())

@@ -344,6 +344,29 @@ pub struct GpuOffer {
 }
 
 impl GpuOffer {
+    /// The formula variables of an offer's prices and billing terms, in the order of
+    /// [`GpuOffer::terms`]: the planner binds them, the Plan tab writes them as editable inputs.
+    pub const TERMS: [&'static str; 6] = [
+        "price_on_demand",
+        "price_monthly",
+        "price_spot",
+        "price_reserved",
+        "billing_granularity_min",
+        "min_rental_min",
+    ];
+
+    /// The offer's prices (None where not offered) and billing terms, as named by `TERMS`.
+    pub fn terms(&self) -> [Option<f64>; 6] {
+        [
+            self.on_demand_hourly,
+            self.monthly,
+            self.spot_hourly,
+            self.reserved_monthly,
+            Some(self.billing_granularity_min),
+            Some(self.min_rental_min),
+        ]
+    }
+
     /// `RTX 4090 @ example`.
     pub fn label(&self) -> String {
         if self.provider.is_empty() {

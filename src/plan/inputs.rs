@@ -20,20 +20,22 @@ const FLAGS: [&str; 10] = [
     "is_image",
     "is_batch",
 ];
-const GPU_NUMBERS: [&str; 12] = [
+/// The offer's specifications; its prices and terms (`GpuOffer::TERMS`) and `gpu_index` follow.
+const GPU_SPECS: [&str; 5] = [
     "gpu_vram_gib",
     "gpu_bandwidth_gbs",
     "gpu_tflops",
     "gpu_cc",
     "gpus_per_node",
-    "price_on_demand",
-    "price_monthly",
-    "price_spot",
-    "price_reserved",
-    "billing_granularity_min",
-    "min_rental_min",
-    "gpu_index",
 ];
+
+/// Every numeric per-offer input, in binding order.
+fn gpu_numbers() -> impl Iterator<Item = &'static str> {
+    GPU_SPECS
+        .into_iter()
+        .chain(GpuOffer::TERMS)
+        .chain(["gpu_index"])
+}
 const GPU_FLAGS: [&str; 5] = [
     "gpu_nvlink",
     "has_on_demand",
@@ -54,7 +56,7 @@ pub fn candidate_inputs(assumptions: &Assumptions) -> (Vec<InputVar>, Vec<Proble
     vars.push(InputVar::num("bytes_per_param"));
     vars.push(InputVar::num("kv_bytes"));
     vars.extend(FLAGS.iter().map(|n| InputVar::bool(*n)));
-    vars.extend(GPU_NUMBERS.iter().map(|n| InputVar::num(*n)));
+    vars.extend(gpu_numbers().map(InputVar::num));
     vars.extend(GPU_FLAGS.iter().map(|n| InputVar::bool(*n)));
     let problems = add_assumptions(&mut vars, assumptions);
     (vars, problems)
@@ -144,7 +146,7 @@ pub struct GpuSlots {
 
 impl GpuSlots {
     pub fn new(p: &Program) -> Self {
-        let names = GPU_NUMBERS.iter().chain(GPU_FLAGS.iter());
+        let names = gpu_numbers().chain(GPU_FLAGS);
         GpuSlots {
             slots: names.map(|n| p.slot(n)).collect(),
             max_gpus: p.slot("max_gpus"),
@@ -153,25 +155,25 @@ impl GpuSlots {
 
     /// Writes an offer's figures; `max_gpus` defaults to the offer's GPUs per node.
     pub fn bind(&self, offer: &GpuOffer, index: usize, w: &Workload, values: &mut [f64]) {
-        let figures = [
+        let specs = [
             offer.vram_gib,
             offer.bandwidth_gbs,
             offer.fp16_tflops,
             offer.compute_capability,
             offer.gpus_per_node,
-            offer.on_demand_hourly.unwrap_or(0.0),
-            offer.monthly.unwrap_or(0.0),
-            offer.spot_hourly.unwrap_or(0.0),
-            offer.reserved_monthly.unwrap_or(0.0),
-            offer.billing_granularity_min,
-            offer.min_rental_min,
-            index as f64,
+        ];
+        let flags = [
             b(offer.nvlink),
             b(offer.on_demand_hourly.is_some()),
             b(offer.monthly.is_some()),
             b(offer.spot_hourly.is_some()),
             b(offer.reserved_monthly.is_some()),
         ];
+        let figures = specs
+            .into_iter()
+            .chain(offer.terms().map(|t| t.unwrap_or(0.0)))
+            .chain([index as f64])
+            .chain(flags);
         for (slot, v) in self.slots.iter().zip(figures) {
             if let Some(s) = slot {
                 values[*s] = v;

@@ -8,7 +8,7 @@
 
 use super::Ctx;
 use crate::formula::{excel_number, Expressions};
-use crate::model::{column_letters, Scope, Value};
+use crate::model::{column_letters, GpuOffer, Scope, Value};
 use std::collections::{HashMap, HashSet};
 
 /// Assumptions whose edits the workbook recomputes: money and billing. The others size the
@@ -72,16 +72,6 @@ pub struct Live {
     bools: HashSet<String>,
 }
 
-/// Row inputs: variable name → column of the Plan tab holding it (values finance may edit).
-pub const ROW_INPUTS: [&str; 6] = [
-    "price_on_demand",
-    "price_monthly",
-    "price_spot",
-    "price_reserved",
-    "billing_granularity_min",
-    "min_rental_min",
-];
-
 impl Live {
     pub fn new(cx: &Ctx, assumptions_sheet: &str) -> Live {
         let input = &cx.plan.input;
@@ -139,7 +129,7 @@ impl Live {
         // The formulas were compiled, so their graph is acyclic; the depth guard is belt and braces.
         let v = depth < 256
             && self.expressions.variables(name).iter().any(|v| {
-                ROW_INPUTS.contains(&v.as_str())
+                GpuOffer::TERMS.contains(&v.as_str())
                     || self.editable_assumptions.contains(v)
                     || (v.starts_with("total_") && self.scope.get(name) == Some(&Scope::Portfolio))
                     || (self.expressions.contains(v) && self.is_live_rec(v, memo, depth + 1))

@@ -2,8 +2,9 @@
 //! redundancy, instances, GPUs, utilization — then its billing inputs (prices and terms, editable)
 //! and the monthly costs as live Excel formulas over them, and the advice in the seeds' terms.
 
-use super::live::{cell, result, Live, ROW_INPUTS};
+use super::live::{cell, result, Live};
 use super::Ctx;
+use crate::model::GpuOffer;
 use crate::plan::Mode;
 use crate::write::style::{number, text};
 use rust_xlsxwriter::{Format, Formula, Note, Worksheet, XlsxError};
@@ -162,18 +163,10 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &Live) -> Result<(), XlsxError>
         let value =
             |name: &str| -> Option<f64> { plan.value(c, name).or_else(|| input_value(name)) };
         // Row inputs: the offer's prices and terms (blank where not offered), and quantities.
-        let prices = [
-            offer.on_demand_hourly,
-            offer.monthly,
-            offer.spot_hourly,
-            offer.reserved_monthly,
-            Some(offer.billing_granularity_min),
-            Some(offer.min_rental_min),
-        ];
         // The first row on an offer holds its prices; later rows on the same offer repeat them
         // by formula, so one edit reprices every workload on it.
         let first = *first_row.entry(c.offer).or_insert(r);
-        for (key, v) in ROW_INPUTS.iter().zip(prices) {
+        for (key, v) in GpuOffer::TERMS.iter().zip(offer.terms()) {
             let Some(v) = v else { continue };
             if first == r {
                 number(ws, r, column(key), v, fmt_of(key))?;
@@ -201,7 +194,7 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &Live) -> Result<(), XlsxError>
         let in_row = |v: &str| -> Option<String> {
             let at = COLUMNS.iter().position(|c| c[0] == v)? as u16;
             // Row inputs, and the sizing columns (values, or formulas of their own).
-            let usable = ROW_INPUTS.contains(&v)
+            let usable = GpuOffer::TERMS.contains(&v)
                 || ["runs_per_month", "storage_gb", "egress_gb"].contains(&v)
                 || (4..=13).contains(&at);
             usable.then(|| cell(None, r, at))

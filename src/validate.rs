@@ -4,7 +4,7 @@
 
 use crate::catalog;
 use crate::error::{Error, Result};
-use crate::model::{CellRef, GpuOffer, Input, Kind, Precision, Value, Workload, WorkloadNumbers};
+use crate::model::{CellRef, GpuOffer, Input, Kind, Precision, Workload, WorkloadNumbers};
 use crate::plan::Engine;
 use crate::read::set_assumption;
 
@@ -153,26 +153,28 @@ pub fn rows(csv: &str) -> std::result::Result<Vec<Row>, String> {
 /// The estimate of one row: its workload on one GPU large enough to hold it, FlashAttention-2
 /// available or not as measured, the row's checkpointing and LoRA share.
 pub fn estimate(row: &Row) -> Result<f64> {
-    let model = catalog::models()
-        .into_iter()
+    let models = catalog::models();
+    let model = models
+        .iter()
         .find(|m| m.name == row.model)
+        .cloned()
         .ok_or_else(|| {
             Error::Usage(format!(
                 "validation row {}: {} is not in the catalog",
                 row.id, row.model
             ))
         })?;
+    // The row's own columns and its settings set assumptions the same way, checked as the
+    // Assumptions sheet would check them.
     let mut assumptions = catalog::assumptions(false);
-    let mut set = |key: &str, v: Value| {
-        if let Some(a) = assumptions.items.iter_mut().find(|a| a.key == key) {
-            a.value = v;
-        }
-    };
-    set("grad_checkpointing", Value::Bool(row.grad_checkpointing));
-    if let Some(f) = row.lora_trainable_fraction {
-        set("lora_trainable_fraction", Value::Number(f));
-    }
-    for (key, value) in &row.settings {
+    let checkpointing = if row.grad_checkpointing { "yes" } else { "no" };
+    let fraction = row.lora_trainable_fraction.map(|f| f.to_string());
+    let columns = [
+        Some(("grad_checkpointing", checkpointing)),
+        fraction.as_deref().map(|f| ("lora_trainable_fraction", f)),
+    ];
+    let settings = row.settings.iter().map(|(k, v)| (k.as_str(), v.as_str()));
+    for (key, value) in columns.into_iter().flatten().chain(settings) {
         set_assumption(&mut assumptions, key, value)
             .map_err(|e| Error::Usage(format!("validation row {}: {e}", row.id)))?;
     }
@@ -221,16 +223,14 @@ pub fn estimate(row: &Row) -> Result<f64> {
         file: "validation".into(),
         workloads: vec![w],
         gpus: vec![gpu],
-        models: catalog::models(),
+        models,
         assumptions,
         formulas: catalog::formulas(),
         notices: Vec::new(),
     };
     let engine = Engine::compile(&input)?;
-    let mut values = engine.base_values(&input, &input.workloads[0]);
-    let mut scratch = engine.candidate.scratch();
-    engine
-        .evaluate(&input, &input.workloads[0], 0, &mut values, &mut scratch)
+    let values = engine
+        .evaluate_one(&input, &input.workloads[0], 0)
         .map_err(|p| Error::Internal(p.to_string()))?;
     let total = engine
         .candidate

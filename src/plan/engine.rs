@@ -139,6 +139,20 @@ impl Engine {
         })
     }
 
+    /// Every value of one workload on one offer (inputs, then each candidate formula at its
+    /// slot), for a single look such as `explain` or `validate`.
+    pub fn evaluate_one(
+        &self,
+        input: &Input,
+        w: &Workload,
+        offer: usize,
+    ) -> std::result::Result<Vec<f64>, Problem> {
+        let mut values = self.base_values(input, w);
+        let mut scratch = self.candidate.scratch();
+        self.evaluate(input, w, offer, &mut values, &mut scratch)?;
+        Ok(values)
+    }
+
     /// The input values of one candidate, without evaluating it.
     pub fn input_values(&self, input: &Input, w: &Workload, offer: usize) -> Vec<f64> {
         let mut values = self.base_values(input, w);

@@ -610,10 +610,7 @@ fn compiled_code_matches_evalexpr_on_the_default_set() {
     let mut compared = 0;
     for w in &inp.workloads {
         for offer in 0..inp.gpus.len() {
-            let mut values = engine.base_values(&inp, w);
-            engine
-                .evaluate(&inp, w, offer, &mut values, &mut scratch)
-                .unwrap();
+            let values = engine.evaluate_one(&inp, w, offer).unwrap();
             let reference = crate::formula::reference_eval(p, &defs, &values).unwrap();
             for (s, (a, b)) in values.iter().zip(&reference).enumerate() {
                 assert!(

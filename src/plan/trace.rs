@@ -62,10 +62,8 @@ pub fn trace(input: Input, name: &str, gpu: Option<&str>) -> Result<Trace> {
     };
     let engine = Engine::compile(&input)?;
     let w = &input.workloads[wi];
-    let mut values = engine.base_values(&input, w);
-    let mut scratch = engine.candidate.scratch();
-    engine
-        .evaluate(&input, w, offer, &mut values, &mut scratch)
+    let values = engine
+        .evaluate_one(&input, w, offer)
         .map_err(|p| Error::Input {
             file: input.file.clone(),
             problems: vec![p],

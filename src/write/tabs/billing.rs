@@ -62,6 +62,7 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<(), XlsxError> {
     ]);
     cx.header(ws, 0, &cols)?;
     let n = plan.workloads.len() as u32;
+    let plan_sheet = cx.sheet(Tab::Plan);
     for (i, w) in plan.input.workloads.iter().enumerate() {
         let r = i as u32 + 1;
         text(ws, r, 0, &w.name, &s.text)?;
@@ -71,7 +72,6 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<(), XlsxError> {
         };
         text(ws, r, 1, &plan.input.gpus[c.offer].label(), &s.text)?;
         // Live: each mode's cost is the Plan tab's formula cell for this workload.
-        let plan_sheet = cx.sheet(Tab::Plan);
         for (k, m) in Mode::ALL.iter().enumerate() {
             if let Some(v) = c.cost(*m) {
                 let at = cell(

@@ -50,6 +50,15 @@ pub enum Error {
     /// The output cannot be written where asked (exit 2).
     #[error("{}: {reason}", path.display())]
     Output { path: PathBuf, reason: String },
+    /// Reading or writing a file failed for a reason of the environment: a full disk, a file-size
+    /// limit, a closed stdout, a permission (exit 2: not a bug, and what failed is named).
+    #[error("{}: {action}: {}", path.display(), crate::files::describe(source))]
+    Io {
+        path: PathBuf,
+        action: &'static str,
+        #[source]
+        source: std::io::Error,
+    },
     /// `--strict` and the plan has warnings or unplanned workloads (exit 3).
     #[error("--strict: the plan has {warnings} warning(s) or unplanned workload(s)")]
     Strict { warnings: usize },
@@ -78,7 +87,8 @@ impl Error {
             Error::Input { .. }
             | Error::Unreadable { .. }
             | Error::Usage(_)
-            | Error::Output { .. } => 2,
+            | Error::Output { .. }
+            | Error::Io { .. } => 2,
             Error::Strict { .. } => 3,
             Error::Internal(_) => 1,
         }

@@ -461,6 +461,14 @@ impl Assumptions {
     }
 }
 
+/// Names the planner adds to each chosen candidate, so portfolio formulas can sum them
+/// (`total_gpu_cost`, …): no formula may take them.
+pub const PLANNED: [&str; 4] = ["gpu_cost", "cold_start_cost", "rework_cost", "tco"];
+
+/// Names of the plan's own total lines (the terminal summary, the JSON `totals`) besides
+/// [`PLANNED`]: a portfolio formula may not take them, or it would replace a line.
+pub const TOTAL_LINES: [&str; 3] = ["storage_cost", "egress_cost", "trial_reserve"];
+
 /// When a formula is evaluated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]

@@ -59,14 +59,37 @@ fn context() -> Result<HashMapContext, String> {
         Function::new(|a| Ok(Value::Float(a.as_number()?.sqrt()))),
     )
     .map_err(e)?;
+    // As a spreadsheet's: an error (a non-finite argument) is the result, not skipped.
+    let error_in = |v: &[f64]| v.iter().any(|x| !x.is_finite());
     c.set_function(
         "clamp".into(),
-        Function::new(|a| {
+        Function::new(move |a| {
             let v = args(a)?;
-            Ok(Value::Float(v[0].max(v[1]).min(v[2])))
+            Ok(Value::Float(if error_in(&v) {
+                f64::NAN
+            } else {
+                v[0].max(v[1]).min(v[2])
+            }))
         }),
     )
     .map_err(e)?;
+    for (name, is_min) in [("min", true), ("max", false)] {
+        c.set_function(
+            name.into(),
+            Function::new(move |a| {
+                let v = args(a)?;
+                let r = if error_in(&v) {
+                    f64::NAN
+                } else if is_min {
+                    v.iter().copied().fold(f64::INFINITY, f64::min)
+                } else {
+                    v.iter().copied().fold(f64::NEG_INFINITY, f64::max)
+                };
+                Ok(Value::Float(r))
+            }),
+        )
+        .map_err(e)?;
+    }
     for (name, up) in [("roundup", true), ("rounddown", false)] {
         c.set_function(
             name.into(),

@@ -95,9 +95,34 @@ fn if_does_not_fail_on_the_branch_it_does_not_take() {
 
 #[test]
 fn non_finite_results_name_the_formula() {
+    // A division by zero is an error value (NaN), as Excel's #DIV/0!, not +inf.
     let err = eval_with(&[("per_gpu", "1 / x")], 0.0, true).unwrap_err();
-    assert_eq!(err, "non-finite inf in per_gpu");
+    assert_eq!(err, "non-finite NaN in per_gpu");
     assert!(one("1e400", 0.0).is_err());
+}
+
+#[test]
+fn an_error_inside_min_max_clamp_a_comparison_or_a_condition_is_not_swallowed() {
+    // f64::max(NaN, 1) is 1, and inf > 1 is true; Excel's MAX(#DIV/0!, 1) and #DIV/0! > 1 are
+    // errors, so each of these is an error here too (x = 0).
+    for expr in [
+        "max(1 / x, 1)",
+        "min(1, 1 / x, 2)",
+        "clamp(1 / x, 0, 1)",
+        "if(1 / x > 1, 1, 2)",
+        "if(!(1 / x > 1), 1, 2)",
+        "if(x > 0 && 1 / x > 1, 1, 2)",
+        "max(0, math::ln(x))",
+        "max(0, sqrt(x - 1))",
+        "max(0, 1e308 * 10 - 1e308 * 10)",
+    ] {
+        assert!(one(expr, 0.0).is_err(), "{expr} should be an error");
+    }
+    // The branch if() does not take may hold one: Excel does not evaluate it either.
+    assert_eq!(one("if(x > 0, max(1 / x, 1), 7)", 0.0), Ok(7.0));
+    // With x = 2 every one of them is a number.
+    assert_eq!(one("max(1 / x, 1)", 2.0), Ok(1.0));
+    assert_eq!(one("clamp(1 / x, 0, 1)", 2.0), Ok(0.5));
 }
 
 #[test]

@@ -1,6 +1,12 @@
 //! The evaluator: a small stack machine over a flat array of values. Booleans are 0.0 and 1.0;
 //! `if` evaluates both branches (they are pure) and selects, so an unused branch's division by
 //! zero is harmless; only a formula's own value must be finite.
+//!
+//! Errors propagate as a spreadsheet's do: a division by zero, an overflow or an undefined
+//! result (`sqrt(-1)`, `ln(0)`) is NaN, and NaN passes through everything that uses it —
+//! arithmetic, comparisons, `&&`, `!`, `min`, `max`, `clamp`, the condition of `if` — where
+//! Excel's `#DIV/0!` and `#NUM!` would, so a value the engine reports is one the workbook can
+//! recompute.
 
 /// Functions of one argument.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -129,6 +135,26 @@ fn b(x: bool) -> f64 {
     }
 }
 
+/// A result that is not a finite number is an error value (NaN).
+#[inline]
+fn err_if_infinite(x: f64) -> f64 {
+    if x.is_infinite() {
+        f64::NAN
+    } else {
+        x
+    }
+}
+
+/// A comparison or logical result, NaN when either operand is an error.
+#[inline]
+fn test(x: f64, y: f64, r: bool) -> f64 {
+    if x.is_nan() || y.is_nan() {
+        f64::NAN
+    } else {
+        b(r)
+    }
+}
+
 #[inline]
 pub fn run(code: &[Op], values: &[f64], s: &mut Scratch) -> f64 {
     let st = &mut s.stack;
@@ -142,7 +168,7 @@ pub fn run(code: &[Op], values: &[f64], s: &mut Scratch) -> f64 {
         ($f:expr) => {{
             let y = pop!();
             let x = pop!();
-            st.push($f(x, y));
+            st.push(err_if_infinite($f(x, y)));
         }};
     }
     for op in code {
@@ -152,56 +178,66 @@ pub fn run(code: &[Op], values: &[f64], s: &mut Scratch) -> f64 {
             Op::Add => bin!(|x, y| x + y),
             Op::Sub => bin!(|x, y| x - y),
             Op::Mul => bin!(|x, y| x * y),
-            Op::Div => bin!(|x, y| x / y),
+            Op::Div => bin!(|x, y| if y == 0.0 { f64::NAN } else { x / y }),
             Op::Mod => bin!(|x: f64, y: f64| x % y),
             Op::Pow => bin!(|x: f64, y: f64| x.powf(y)),
-            Op::Eq => bin!(|x, y| b(x == y)),
-            Op::Ne => bin!(|x, y| b(x != y)),
-            Op::Lt => bin!(|x, y| b(x < y)),
-            Op::Le => bin!(|x, y| b(x <= y)),
-            Op::Gt => bin!(|x, y| b(x > y)),
-            Op::Ge => bin!(|x, y| b(x >= y)),
-            Op::And => bin!(|x, y| b(x != 0.0 && y != 0.0)),
-            Op::Or => bin!(|x, y| b(x != 0.0 || y != 0.0)),
+            Op::Eq => bin!(|x, y| test(x, y, x == y)),
+            Op::Ne => bin!(|x, y| test(x, y, x != y)),
+            Op::Lt => bin!(|x, y| test(x, y, x < y)),
+            Op::Le => bin!(|x, y| test(x, y, x <= y)),
+            Op::Gt => bin!(|x, y| test(x, y, x > y)),
+            Op::Ge => bin!(|x, y| test(x, y, x >= y)),
+            Op::And => bin!(|x, y| test(x, y, x != 0.0 && y != 0.0)),
+            Op::Or => bin!(|x, y| test(x, y, x != 0.0 || y != 0.0)),
             Op::Neg => {
                 let x = pop!();
                 st.push(-x);
             }
             Op::Not => {
                 let x = pop!();
-                st.push(b(x == 0.0));
+                st.push(test(x, 0.0, x == 0.0));
             }
             Op::Select => {
                 let e = pop!();
                 let t = pop!();
                 let c = pop!();
-                st.push(if c != 0.0 { t } else { e });
+                st.push(if c.is_nan() {
+                    f64::NAN
+                } else if c != 0.0 {
+                    t
+                } else {
+                    e
+                });
             }
             Op::Min(n) | Op::Max(n) => {
                 let is_min = matches!(op, Op::Min(_));
                 let start = st.len().saturating_sub(n as usize);
-                let mut acc = f64::NAN;
-                for &v in &st[start..] {
-                    acc = if acc.is_nan() {
-                        v
+                // f64::min and max skip NaN; a spreadsheet's MIN and MAX return the error.
+                let acc = st[start..].iter().copied().reduce(|acc, v| {
+                    if acc.is_nan() || v.is_nan() {
+                        f64::NAN
                     } else if is_min {
                         acc.min(v)
                     } else {
                         acc.max(v)
-                    };
-                }
+                    }
+                });
                 st.truncate(start);
-                st.push(acc);
+                st.push(acc.unwrap_or(f64::NAN));
             }
             Op::Clamp => {
                 let hi = pop!();
                 let lo = pop!();
                 let x = pop!();
-                st.push(x.max(lo).min(hi));
+                st.push(if x.is_nan() || lo.is_nan() || hi.is_nan() {
+                    f64::NAN
+                } else {
+                    x.max(lo).min(hi)
+                });
             }
             Op::F1(f) => {
                 let x = pop!();
-                st.push(match f {
+                st.push(err_if_infinite(match f {
                     F1::Ceil => ceil(x),
                     F1::Floor => floor(x),
                     F1::Round => x.round(),
@@ -213,18 +249,18 @@ pub fn run(code: &[Op], values: &[f64], s: &mut Scratch) -> f64 {
                     F1::Log10 => x.log10(),
                     F1::Exp => x.exp(),
                     F1::Pow2Ceil => pow2ceil(x),
-                });
+                }));
             }
             Op::F2(f) => {
                 let y = pop!();
                 let x = pop!();
-                st.push(match f {
+                st.push(err_if_infinite(match f {
                     F2::RoundUp => round_digits(x, y, true),
                     F2::RoundDown => round_digits(x, y, false),
                     F2::Pow => x.powf(y),
                     F2::Log => x.log(y),
                     F2::Hypot => x.hypot(y),
-                });
+                }));
             }
         }
     }

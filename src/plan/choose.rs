@@ -115,6 +115,11 @@ pub(super) fn chosen_warnings(
             "{} uses {}% of the memory of {} at peak; an out-of-memory error is likely (seed 000: keep at least 20% free)",
             w.name, format_number((share * 100.0).round()), g.gpu)));
     }
+    if ch.advice.utilization > 1.0 + 1e-9 {
+        out.push(Warning::warn(&at, format!(
+            "{} runs {}% of the month on each instance: more hours than the month has. Check hours_per_month against hours_in_month, or the formulas run_hours and utilization; more instances are needed to do that work in a month",
+            w.name, format_number((ch.advice.utilization * 100.0).round()))));
+    }
     if matches!(ch.mode, Mode::Monthly | Mode::Reserved) && ch.advice.utilization < monthly_min {
         out.push(Warning::warn(&at, format!(
             "{} is billed {} at {}% utilization, under monthly_min_utilization ({}%): check the hours, or measure a month on demand first",

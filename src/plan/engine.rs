@@ -129,8 +129,7 @@ impl Engine {
             Problem::new(
                 d.location(),
                 format!(
-                    "is {} (not a finite number) for workload {} on {}: look for a division by zero or an overflow in `{}`",
-                    e.value,
+                    "has no value (a division by zero, an overflow, or an undefined result such as sqrt(-1), here or in a formula it uses) for workload {} on {}: look at `{}`",
                     w.name,
                     gpu.label(),
                     d.expression

@@ -143,26 +143,25 @@ pub(super) fn evaluate_workload(
             .then(x.3.cmp(&y.3))
     });
     rows.truncate(keep.max(1));
-    let candidates: Vec<Candidate> = rows
-        .into_iter()
-        .map(|(offer, at, why, costs, _)| {
-            let values = arena[at..at + width].to_vec();
-            let exclusion = why.map(|why| match why {
-                Why::Incompatible => compatibility(w, &input.gpus[offer]).unwrap_or_default(),
-                Why::Misfit => misfit_reason(&values, keys),
-                Why::NoMode => {
-                    "no billing mode is offered and allowed (no price, or spot not allowed)"
-                        .to_string()
-                }
-            });
-            Candidate {
-                offer,
-                values,
-                exclusion,
-                costs,
+    // Collected into a new vector: collecting in place would keep the capacity of every row
+    // evaluated (4 KB a workload at 20 offers, 435 MB at 100,000 workloads) for the few kept.
+    let mut candidates: Vec<Candidate> = Vec::with_capacity(rows.len());
+    candidates.extend(rows.into_iter().map(|(offer, at, why, costs, _)| {
+        let values = arena[at..at + width].to_vec();
+        let exclusion = why.map(|why| match why {
+            Why::Incompatible => compatibility(w, &input.gpus[offer]).unwrap_or_default(),
+            Why::Misfit => misfit_reason(&values, keys),
+            Why::NoMode => {
+                "no billing mode is offered and allowed (no price, or spot not allowed)".to_string()
             }
-        })
-        .collect();
+        });
+        Candidate {
+            offer,
+            values,
+            exclusion,
+            costs,
+        }
+    }));
     let unplanned = best
         .iter()
         .all(Option::is_none)

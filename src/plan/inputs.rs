@@ -62,8 +62,7 @@ pub fn candidate_inputs(assumptions: &Assumptions) -> (Vec<InputVar>, Vec<Proble
     (vars, problems)
 }
 
-/// Names the planner adds to each chosen candidate, so portfolio formulas can sum them.
-pub const PLANNED: [&str; 4] = ["gpu_cost", "cold_start_cost", "rework_cost", "tco"];
+pub use crate::model::PLANNED;
 
 /// The portfolio-scope inputs: `total_<name>` for every numeric candidate formula and planned
 /// figure, the count of planned workloads, then assumptions.

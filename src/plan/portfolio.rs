@@ -54,7 +54,7 @@ pub(super) fn portfolio(
     let mut scratch = p.scratch();
     p.eval(&mut values, &mut scratch).map_err(|e| {
         let d = engine.portfolio_def(e.def);
-        Error::input(&input.file, d.location(), format!("is {} (not a finite number) for the portfolio: look for a division by zero in `{}`", e.value, d.expression))
+        Error::input(&input.file, d.location(), format!("has no value (a division by zero, an overflow, or an undefined result, here or in a formula it uses) for the portfolio: look at `{}`", d.expression))
     })?;
     let mut out: Vec<(String, f64)> = p
         .order

@@ -31,7 +31,7 @@ impl Reader {
                         let key = key.trim().to_string();
                         if items.iter().any(|a| a.key == key) {
                             self.problems.push(Problem::new(
-                                rec.cell("key").to_string(),
+                                rec.at("key"),
                                 format!("the assumption {key} is listed twice"),
                             ));
                             continue;
@@ -62,11 +62,11 @@ impl Reader {
                             key: key.clone(),
                             value,
                             unit: rec
-                                .text("unit")
+                                .text("unit", &mut self.problems)
                                 .or(default.map(|d| d.unit.clone()))
                                 .unwrap_or_default(),
                             note: rec
-                                .text("note")
+                                .text("note", &mut self.problems)
                                 .or(default.map(|d| d.note.clone()))
                                 .unwrap_or_default(),
                             source: Source::Sheet(cell.to_string()),
@@ -114,9 +114,30 @@ impl Reader {
                 Err(msg) => self.problems.push(Problem::new(o.shown(), msg)),
             }
         }
+        for a in &items {
+            if let (true, Value::Number(v)) = (SHARES.contains(&a.key.as_str()), &a.value) {
+                if *v > 1.0 {
+                    self.notices.push(super::workloads::share_warning(
+                        &a.source.to_string(),
+                        &a.key,
+                        *v,
+                    ));
+                }
+            }
+        }
         Assumptions { items }
     }
 }
+
+/// Assumptions that are shares, where a value above 1 is more likely a percentage typed as a
+/// whole number (5 for 5%) than meant.
+const SHARES: [&str; 5] = [
+    "redundancy_online",
+    "redundancy_offline",
+    "spot_rework",
+    "trial_reserve",
+    "safety_margin",
+];
 
 /// Sets one assumption from text outside a workbook (a validation row's settings), typed and
 /// range-checked as the Assumptions sheet would be; only keys that already exist are accepted.

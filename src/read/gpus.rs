@@ -31,7 +31,7 @@ impl Reader {
             let Some(gpu) = rec.required_text("gpu", "the offer needs a gpu name", p) else {
                 continue;
             };
-            let provider = rec.text("provider").unwrap_or_default();
+            let provider = rec.text("provider", p).unwrap_or_default();
             let known = catalog::find_gpu(&gpu);
             let mut filled: Vec<&str> = Vec::new();
             // A specification: the cell, else the catalog's figure for a known GPU.
@@ -46,7 +46,7 @@ impl Reader {
                         }
                         None => {
                             p.push(Problem::new(
-                                rec.cell(key).to_string(),
+                                rec.at(key),
                                 format!("{key} of {gpu} is required: it is not a GPU of the built-in catalog (gpuplan catalog gpus)"),
                             ));
                             0.0
@@ -100,7 +100,7 @@ impl Reader {
                     .as_ref()
                     .map(|c| c.to_string())
                     .unwrap_or_default();
-                p.push(Problem::new(rec.cell("gpu").to_string(), format!("the offer {label} is listed twice (first at {at}); give each a different provider")));
+                p.push(Problem::new(rec.at("gpu"), format!("the offer {label} is listed twice (first at {at}); give each a different provider")));
                 continue;
             }
             if available
@@ -109,13 +109,13 @@ impl Reader {
                     .all(Option::is_none)
             {
                 self.notices.push(Warning::warn(
-                    rec.cell("gpu").to_string(),
+                    rec.at("gpu"),
                     format!("{label} has no price for any billing mode, so it is never chosen; fill in at least one price"),
                 ));
             }
             if !filled.is_empty() && known.is_some() {
                 self.notices.push(Warning::info(
-                    rec.cell("gpu").to_string(),
+                    rec.at("gpu"),
                     format!(
                         "{label}: {} taken from the built-in catalog",
                         filled.join(", ")

@@ -88,22 +88,22 @@ pub fn read_bytes(path: &Path, bytes: Vec<u8>, overrides: &[Override]) -> Result
 
 fn read_workbook(path: &Path, mut wb: xlsx::Workbook, overrides: &[Override]) -> Result<Input> {
     let names = wb.sheet_names().to_vec();
-    let find = |english: &str| -> Option<String> {
-        let (en, zh) = catalog::SHEETS
-            .iter()
-            .find(|(e, _)| *e == english)
-            .copied()?;
-        names
-            .iter()
-            .find(|n| n.trim().to_lowercase() == en.to_lowercase() || n.trim() == zh)
-            .cloned()
+    let mut r = Reader {
+        problems: Vec::new(),
+        notices: Vec::new(),
     };
     let mut cells = 0usize;
     let mut sheets: HashMap<&'static str, RawSheet> = HashMap::new();
-    for (en, _) in catalog::SHEETS {
-        if let Some(actual) = find(en) {
+    for (en, zh) in catalog::SHEETS {
+        if let Some(actual) = r.find_sheet(&wb, &names, en, zh) {
             sheets.insert(en, wb.read_sheet(path, &actual, &mut cells)?);
         }
+    }
+    if !r.problems.is_empty() {
+        return Err(Error::Input {
+            file: path.to_path_buf(),
+            problems: r.problems,
+        });
     }
     let Some(workloads_sheet) = sheets.remove("Workloads") else {
         return Err(Error::input(
@@ -114,10 +114,6 @@ fn read_workbook(path: &Path, mut wb: xlsx::Workbook, overrides: &[Override]) ->
                 if names.is_empty() { "none".to_string() } else { names.join(", ") }
             ),
         ));
-    };
-    let mut r = Reader {
-        problems: Vec::new(),
-        notices: Vec::new(),
     };
     let models = r.models(sheets.remove("Models"));
     let mut gpus = r.gpus(sheets.remove("GPUs"));
@@ -148,8 +144,69 @@ struct Reader {
 }
 
 impl Reader {
+    /// The sheet that holds one table, by its English or Chinese name (case and spaces aside).
+    /// Two candidates are one too many: a visible sheet wins over hidden ones (with a warning, as
+    /// a hidden copy is usually stale); otherwise the user must say which by renaming.
+    fn find_sheet(
+        &mut self,
+        wb: &xlsx::Workbook,
+        names: &[String],
+        en: &str,
+        zh: &str,
+    ) -> Option<String> {
+        let matching: Vec<&String> = names
+            .iter()
+            .filter(|n| n.trim().to_lowercase() == en.to_lowercase() || n.trim() == zh)
+            .collect();
+        let visible: Vec<&&String> = matching.iter().filter(|n| !wb.is_hidden(n)).collect();
+        match (matching.as_slice(), visible.as_slice()) {
+            ([], _) => None,
+            ([only], _) => Some((*only).clone()),
+            (all, [one]) => {
+                let hidden: Vec<&str> = all
+                    .iter()
+                    .filter(|n| **n != **one)
+                    .map(|n| n.as_str())
+                    .collect();
+                self.notices.push(Warning::warn(
+                    one.as_str(),
+                    format!(
+                        "the hidden sheet(s) {} also hold the {en} table and were ignored; {one} was read. Delete the hidden copy if it is stale",
+                        hidden.join(", ")
+                    ),
+                ));
+                Some((**one).clone())
+            }
+            (all, _) => {
+                let listed: Vec<String> = all
+                    .iter()
+                    .map(|n| {
+                        if wb.is_hidden(n) {
+                            format!("{n} (hidden)")
+                        } else {
+                            n.to_string()
+                        }
+                    })
+                    .collect();
+                self.problems.push(Problem::new(
+                    "",
+                    format!(
+                        "the sheets {} all hold the {en} table; keep one (rename or delete the others)",
+                        listed.join(" and ")
+                    ),
+                ));
+                None
+            }
+        }
+    }
+
     fn table(&mut self, raw: RawSheet, sheet: &str) -> Option<Table> {
-        Table::new(raw, &catalog::columns(sheet), &mut self.problems)
+        Table::new(
+            raw,
+            &catalog::columns(sheet),
+            &mut self.problems,
+            &mut self.notices,
+        )
     }
 
     fn defaulted(&mut self, sheet: &str, what: &str) {

@@ -23,7 +23,7 @@ impl Reader {
             };
             if let Some(prev) = seen.insert(normalize(&name), rec.cell("name")) {
                 p.push(Problem::new(
-                    rec.cell("name").to_string(),
+                    rec.at("name"),
                     format!("the model {name} is listed twice (first at {prev})"),
                 ));
                 continue;
@@ -31,7 +31,7 @@ impl Reader {
             let params_b = rec.number("params_b", Rule::positive().max(100_000.0), p);
             if params_b.is_none() && rec.raw("params_b").is_none() {
                 p.push(Problem::new(
-                    rec.cell("params_b").to_string(),
+                    rec.at("params_b"),
                     format!("params_b of model {name} is required (parameters in billions)"),
                 ));
             }
@@ -47,9 +47,32 @@ impl Reader {
             });
             let ffn = rec.number("ffn", dims, p).unwrap_or(0.0);
             let vocab = rec.number("vocab", dims, p).unwrap_or(0.0);
+            // A language model (it has layers) needs its attention shape: a zero would make its
+            // KV cache zero and its plan silently too small.
+            let zero = if layers <= 0.0 {
+                None
+            } else if heads < 1.0 {
+                Some("heads")
+            } else if kv_heads < 1.0 {
+                Some("kv_heads")
+            } else if head_dim < 1.0 {
+                Some(if rec.raw("head_dim").is_some() {
+                    "head_dim"
+                } else {
+                    "hidden"
+                })
+            } else {
+                None
+            };
+            if let Some(key) = zero {
+                p.push(Problem::new(
+                    rec.at(key),
+                    format!("{key} of model {name} must be at least 1: a model with layers has attention heads, and 0 would make its KV cache 0 (leave layers blank for a model without them, such as an image model)"),
+                ));
+            }
             if heads > 0.0 && kv_heads > heads {
                 p.push(Problem::new(
-                    rec.cell("kv_heads").to_string(),
+                    rec.at("kv_heads"),
                     format!("kv_heads ({kv_heads}) cannot exceed heads ({heads})"),
                 ));
             }

@@ -4,7 +4,7 @@
 use super::xlsx::{Raw, RawSheet};
 use crate::catalog::Column;
 use crate::error::Problem;
-use crate::model::{format_number, CellRef};
+use crate::model::{format_number, CellRef, Warning};
 use std::collections::{BTreeMap, HashMap};
 
 /// A table sheet: known columns by key, and the data rows below the header.
@@ -12,37 +12,120 @@ pub struct Table {
     pub sheet: String,
     pub columns: HashMap<&'static str, u32>,
     pub rows: Vec<(u32, BTreeMap<u32, Raw>)>,
+    /// One past the rightmost column that holds anything, header or data, known or not: where a
+    /// `--set` of a column the sheet lacks may put its value without touching the user's own.
+    pub width: u32,
+    /// Cells a `--set` wrote, with the flag as the user typed it: problems there name the flag.
+    pub overridden: HashMap<(u32, u32), String>,
+}
+
+/// Characters that show nothing: zero-width spaces and joiners, the word joiner, the byte-order
+/// mark and the soft hyphen.
+fn invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{200B}'..='\u{200F}' | '\u{2060}'..='\u{2064}' | '\u{FEFF}' | '\u{00AD}'
+    )
+}
+
+/// Text as it would be compared: full-width forms made ASCII (`Ｃｏｎｃｕｒｒｅｎｃｙ`, `（`),
+/// invisible characters dropped, lower case, runs of white space made one space, trimmed.
+pub fn normalize_header(text: &str) -> String {
+    let mapped: String = text
+        .chars()
+        .filter(|c| !invisible(*c))
+        .map(|c| match c {
+            '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
+            '\u{3000}' | '\u{00A0}' => ' ',
+            c => c,
+        })
+        .collect::<String>()
+        .to_lowercase();
+    mapped.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Text with its invisible characters shown as `<U+200B>`, for messages.
+pub fn visible(text: &str) -> String {
+    let mut out = String::new();
+    for c in text.chars() {
+        if invisible(c) || (c.is_control() && c != '\n') {
+            out.push_str(&format!("<U+{:04X}>", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 fn header_text(raw: &Raw) -> String {
     match raw {
-        Raw::Text(t) => t.trim().to_lowercase(),
+        Raw::Text(t) => t.clone(),
         Raw::Number(n) => format_number(*n),
         _ => String::new(),
     }
 }
 
-/// Does a header cell name this column? Key, English or Chinese label, or `… (key)`.
+/// Does a header cell name this column? Key (spaces and dashes taken for underscores), English
+/// or Chinese label, or `… (key)`, after [`normalize_header`].
 pub fn header_matches(header: &str, col: &Column) -> bool {
-    let h = header
-        .trim()
-        .to_lowercase()
-        .replace('（', "(")
-        .replace('）', ")");
-    let h = h.trim();
+    let h = normalize_header(header);
+    let as_key: String = h
+        .chars()
+        .map(|c| if c == ' ' || c == '-' { '_' } else { c })
+        .collect();
     h == col.key
-        || h == col.label_en.to_lowercase()
-        || h == col.label_zh.to_lowercase()
+        || as_key == col.key
+        || h == normalize_header(col.label_en)
+        || h == normalize_header(col.label_zh)
         || h.ends_with(&format!("({})", col.key))
+        || h.ends_with(&format!("( {} )", col.key))
+}
+
+/// The known column an unknown header looks like a misspelling of, if any: close to a key or a
+/// label in either language, or containing one as a word ("Monthly price" → monthly).
+fn looks_like(header: &str, columns: &[Column]) -> Option<&'static str> {
+    let h = normalize_header(header);
+    if h.chars().count() < 3 {
+        return None;
+    }
+    let mut known: Vec<(String, &'static str)> = Vec::new();
+    for c in columns {
+        known.push((c.key.to_string(), c.key));
+        known.push((normalize_header(c.label_en), c.key));
+        known.push((normalize_header(c.label_zh), c.key));
+    }
+    let close = crate::suggest::closest(&h, known.iter().map(|(t, _)| t.as_str()));
+    let word = |k: &str| {
+        h.split(|c: char| !c.is_alphanumeric() && c != '_')
+            .any(|w| w == k)
+    };
+    close
+        .first()
+        .and_then(|t| known.iter().find(|(k, _)| k == t))
+        .map(|(_, key)| *key)
+        .or_else(|| columns.iter().find(|c| word(c.key)).map(|c| c.key))
 }
 
 impl Table {
     /// Groups a sheet's cells by row and matches row 1 against `columns`. Unknown headers are
-    /// ignored (users keep notes there); a header row with no known column is a problem.
-    pub fn new(raw: RawSheet, columns: &[Column], problems: &mut Vec<Problem>) -> Option<Table> {
+    /// kept out (users keep notes there), with a warning when one looks like a misspelt known
+    /// column; a header row with no known column, or a cell written twice, is a problem.
+    pub fn new(
+        raw: RawSheet,
+        columns: &[Column],
+        problems: &mut Vec<Problem>,
+        notices: &mut Vec<Warning>,
+    ) -> Option<Table> {
         let mut rows: BTreeMap<u32, BTreeMap<u32, Raw>> = BTreeMap::new();
+        let mut width = 0;
         for (r, c, v) in raw.cells {
-            rows.entry(r).or_default().insert(c, v);
+            width = width.max(c + 1);
+            if rows.entry(r).or_default().insert(c, v).is_some() {
+                problems.push(Problem::new(
+                    CellRef::new(&raw.name, r, c).to_string(),
+                    "the cell is written twice in the file (only one value can be right); save the workbook again from Excel or LibreOffice",
+                ));
+            }
         }
         let header = rows.remove(&0).unwrap_or_default();
         let mut found: HashMap<&'static str, u32> = HashMap::new();
@@ -63,6 +146,22 @@ impl Table {
                 }
             }
         }
+        // A header like a known column the sheet lacks is most likely that column misspelt.
+        for (&c, v) in &header {
+            let text = header_text(v);
+            if columns.iter().any(|col| header_matches(&text, col)) {
+                continue;
+            }
+            if let Some(key) = looks_like(&text, columns).filter(|k| !found.contains_key(k)) {
+                notices.push(Warning::warn(
+                    CellRef::new(&raw.name, 0, c).to_string(),
+                    format!(
+                        "the header \"{}\" is not a known column, so its values are ignored; did you mean {key}? (write the key, its label, or `Label ({key})`)",
+                        visible(&text)
+                    ),
+                ));
+            }
+        }
         if found.is_empty() {
             let keys: Vec<&str> = columns.iter().take(6).map(|c| c.key).collect();
             problems.push(Problem::new(
@@ -77,6 +176,8 @@ impl Table {
         Some(Table {
             sheet: raw.name,
             columns: found,
+            width,
+            overridden: HashMap::new(),
             rows: rows
                 .into_iter()
                 .filter(|(_, cells)| !cells.is_empty())
@@ -194,22 +295,59 @@ impl Rule {
     }
 }
 
-/// Numbers from text the way people type them: `1,000`, `20%`, `¥6`, ` 24 `.
+/// Numbers from text the way people type them: `1,000`, `12,345.6`, `20%`, `¥6`, ` 24 `. A comma
+/// is a thousands separator only between groups of three digits: `9,5` (a decimal comma) is not
+/// a number here, rather than silently 95.
 pub fn parse_number_text(text: &str) -> Option<f64> {
     let t: String = text
         .trim()
         .trim_start_matches(['¥', '$', '€', '￥'])
         .chars()
-        .filter(|c| !matches!(c, ',' | '，' | '_' | ' ' | '\u{a0}'))
+        .filter(|c| !matches!(c, '_' | ' ' | '\u{a0}'))
+        .map(|c| if c == '，' { ',' } else { c })
         .collect();
-    if let Some(p) = t.strip_suffix('%') {
-        return p
-            .parse::<f64>()
-            .ok()
-            .filter(|v| v.is_finite())
-            .map(|v| v / 100.0);
+    let (body, percent) = match t.strip_suffix('%') {
+        Some(p) => (p, true),
+        None => (t.as_str(), false),
+    };
+    let plain = if body.contains(',') {
+        without_thousands(body)?
+    } else {
+        body.to_string()
+    };
+    let v = plain.parse::<f64>().ok().filter(|v| v.is_finite())?;
+    Some(if percent { v / 100.0 } else { v })
+}
+
+/// `-12,345.6` → `-12345.6`; None unless the commas separate groups of three digits before
+/// any decimal point.
+fn without_thousands(s: &str) -> Option<String> {
+    let (sign, rest) = match s.strip_prefix(['-', '+']) {
+        Some(r) => (&s[..1], r),
+        None => ("", s),
+    };
+    let (int, frac) = match rest.split_once('.') {
+        Some((i, f)) => (i, Some(f)),
+        None => (rest, None),
+    };
+    let digits = |g: &str| !g.is_empty() && g.bytes().all(|b| b.is_ascii_digit());
+    let mut groups = int.split(',');
+    let first = groups.next()?;
+    if !digits(first) || first.len() > 3 || frac.is_some_and(|f| f.contains(',')) {
+        return None;
     }
-    t.parse::<f64>().ok().filter(|v| v.is_finite())
+    let mut out = format!("{sign}{first}");
+    for g in groups {
+        if g.len() != 3 || !digits(g) {
+            return None;
+        }
+        out.push_str(g);
+    }
+    if let Some(f) = frac {
+        out.push('.');
+        out.push_str(f);
+    }
+    Some(out)
 }
 
 /// Yes/no from TRUE/FALSE, yes/no, y/n, 1/0, 是/否.
@@ -233,15 +371,17 @@ pub fn found(raw: &Raw) -> String {
         Raw::Number(n) => format_number(*n),
         Raw::Text(t) => {
             let short: String = t.chars().take(40).collect();
-            if short.len() < t.len() {
-                format!("\"{short}…\"")
+            let more = if short.len() < t.len() { "…" } else { "" };
+            let hint = if t.contains([',', '，']) && parse_number_text(t).is_none() {
+                " (a comma separates thousands only, as in 1,000; write decimals with a point: 9.5)"
             } else {
-                format!("\"{short}\"")
-            }
+                ""
+            };
+            format!("\"{}{more}\"{hint}", visible(&short))
         }
         Raw::Bool(b) => if *b { "TRUE" } else { "FALSE" }.to_string(),
         Raw::Error(e) => format!("the error {e}"),
-        Raw::Date(_) => "a date".to_string(),
+        Raw::Date(d) => format!("a date ({})", crate::time::serial_date(*d)),
         Raw::Uncomputed(f) => format!(
             "the formula ={f} with no saved value (open the workbook in Excel or LibreOffice and save it, so the value is stored)"
         ),
@@ -267,18 +407,50 @@ pub fn raw_text(raw: &Raw) -> String {
     }
 }
 
+/// Text columns that may hold a date as text (written `YYYY-MM-DD`); in any other text column a
+/// date is a mistake (a name typed as 3-1 that Excel made a date).
+const FREE_TEXT: [&str; 4] = ["notes", "note", "description", "unit"];
+
 impl Record<'_> {
     pub fn cell(&self, key: &str) -> CellRef {
         let col = self.table.columns.get(key).copied().unwrap_or(0);
         CellRef::new(&self.table.sheet, self.row, col)
     }
 
+    /// Where a key's value came from, for a message: the `--set` flag that wrote it, else its cell.
+    pub fn at(&self, key: &str) -> String {
+        self.table
+            .columns
+            .get(key)
+            .and_then(|c| self.table.overridden.get(&(self.row, *c)))
+            .cloned()
+            .unwrap_or_else(|| self.cell(key).to_string())
+    }
+
     pub fn raw(&self, key: &str) -> Option<&Raw> {
         self.table.columns.get(key).and_then(|c| self.cells.get(c))
     }
 
-    pub fn text(&self, key: &str) -> Option<String> {
-        self.raw(key).map(raw_text).filter(|t| !t.is_empty())
+    /// The text of a cell; `None` when blank. A spreadsheet error (`#N/A`), a formula with no
+    /// saved value, or a date where a name belongs is a problem, not the text "#N/A" or "45352".
+    pub fn text(&self, key: &str, problems: &mut Vec<Problem>) -> Option<String> {
+        let raw = self.raw(key)?;
+        let bad = match raw {
+            Raw::Error(_) | Raw::Uncomputed(_) => true,
+            Raw::Date(d) if FREE_TEXT.contains(&key) => {
+                return Some(crate::time::serial_date(*d));
+            }
+            Raw::Date(_) => true,
+            _ => false,
+        };
+        if bad {
+            problems.push(Problem::new(
+                self.at(key),
+                format!("{key} must be text, found {}", found(raw)),
+            ));
+            return None;
+        }
+        Some(raw_text(raw)).filter(|t| !t.is_empty())
     }
 
     /// Text that must be there: a problem saying `missing` at the cell when it is blank.
@@ -288,9 +460,10 @@ impl Record<'_> {
         missing: impl Into<String>,
         problems: &mut Vec<Problem>,
     ) -> Option<String> {
-        let t = self.text(key);
-        if t.is_none() {
-            problems.push(Problem::new(self.cell(key).to_string(), missing));
+        let before = problems.len();
+        let t = self.text(key, problems);
+        if t.is_none() && problems.len() == before {
+            problems.push(Problem::new(self.at(key), missing));
         }
         t
     }
@@ -302,7 +475,7 @@ impl Record<'_> {
             Some(v) if rule.accepts(v) => Some(v),
             _ => {
                 problems.push(Problem::new(
-                    self.cell(key).to_string(),
+                    self.at(key),
                     format!("{key} must be {}, found {}", rule.describe(), found(raw)),
                 ));
                 None
@@ -316,7 +489,7 @@ impl Record<'_> {
         let b = parse_bool(raw);
         if b.is_none() {
             problems.push(Problem::new(
-                self.cell(key).to_string(),
+                self.at(key),
                 format!(
                     "{key} must be yes or no (TRUE/FALSE, y/n, 1/0, 是/否), found {}",
                     found(raw)

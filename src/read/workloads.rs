@@ -67,15 +67,17 @@ impl Reader {
                 ));
                 continue;
             }
+            // A column the sheet lacks goes one past everything the sheet holds, so that no
+            // cell of the user's own columns is touched.
             let col = match t.columns.get(o.key.as_str()) {
                 Some(&c) => c,
                 None => {
-                    let next = t.columns.values().max().map_or(0, |m| m + 1);
                     let key = columns
                         .iter()
                         .find(|c| c.key == o.key)
-                        .map(|c| c.key)
-                        .unwrap_or("notes");
+                        .map_or("notes", |c| c.key);
+                    let next = t.width;
+                    t.width += 1;
                     t.columns.insert(key, next);
                     next
                 }
@@ -84,8 +86,9 @@ impl Reader {
                 cells.get(&name_col).map(table::raw_text).as_deref() == Some(wname.as_str())
             });
             match row {
-                Some((_, cells)) => {
+                Some((r, cells)) => {
                     cells.insert(col, Raw::Text(o.value.clone()));
+                    t.overridden.insert((*r, col), at.clone());
                 }
                 None => self.problems.push(Problem::new(
                     at,
@@ -110,12 +113,12 @@ impl Reader {
             p,
         )?;
         if let Some(prev) = seen.insert(name.to_lowercase(), rec.cell("name")) {
-            p.push(Problem::new(rec.cell("name").to_string(), format!("the workload name \"{name}\" is used twice (first at {prev}); names must be unique")));
+            p.push(Problem::new(rec.at("name"), format!("the workload name \"{name}\" is used twice (first at {prev}); names must be unique")));
         }
         let kind = match rec.raw("kind") {
             None => {
                 p.push(Problem::new(
-                    rec.cell("kind").to_string(),
+                    rec.at("kind"),
                     format!("kind of {name} is required: one of {}", kind_list()),
                 ));
                 None
@@ -124,7 +127,7 @@ impl Reader {
                 let k = Kind::parse(&table::raw_text(raw));
                 if k.is_none() {
                     p.push(Problem::new(
-                        rec.cell("kind").to_string(),
+                        rec.at("kind"),
                         format!("kind must be one of {}, found {}", kind_list(), found(raw)),
                     ));
                 }
@@ -164,15 +167,20 @@ impl Reader {
                 *slot = v;
             }
         }
+        if let Some(r) = n.redundancy.filter(|r| *r > 1.0) {
+            self.notices
+                .push(share_warning(&rec.at("redundancy"), "redundancy", r));
+        }
+        let p = &mut self.problems;
         let online = rec.boolean("online", p);
         let spot_ok = rec.boolean("spot_ok", p);
-        let notes = rec.text("notes").unwrap_or_default();
-        let pinned = rec.text("gpu");
+        let notes = rec.text("notes", p).unwrap_or_default();
+        let pinned = rec.text("gpu", p);
         if let Some(g) = &pinned {
             if !gpus.iter().any(|o| normalize(&o.gpu) == normalize(g)) {
                 let hint = suggest::hint(g, gpus.iter().map(|o| o.gpu.as_str()));
                 p.push(Problem::new(
-                    rec.cell("gpu").to_string(),
+                    rec.at("gpu"),
                     format!("the pinned GPU \"{g}\" is not in the GPUs sheet{hint}"),
                 ));
             }
@@ -185,7 +193,7 @@ impl Reader {
         if let Some(avg) = n.avg_tokens {
             if avg > context {
                 p.push(Problem::new(
-                    rec.cell("avg_tokens").to_string(),
+                    rec.at("avg_tokens"),
                     format!("avg_tokens ({avg}) cannot exceed context_len ({context})"),
                 ));
             }
@@ -193,7 +201,7 @@ impl Reader {
         if let (Some(base), c) = (n.base_concurrency, n.concurrency.unwrap_or(1.0)) {
             if base > c {
                 p.push(Problem::new(
-                    rec.cell("base_concurrency").to_string(),
+                    rec.at("base_concurrency"),
                     format!("base_concurrency ({base}) cannot exceed concurrency ({c})"),
                 ));
             }
@@ -203,7 +211,7 @@ impl Reader {
             && rec.raw("pilot_concurrency").is_none()
         {
             p.push(Problem::new(
-                rec.cell("pilot_concurrency").to_string(),
+                rec.at("pilot_concurrency"),
                 "a pilot test needs both pilot_vram_gib and pilot_concurrency",
             ));
         }
@@ -214,7 +222,7 @@ impl Reader {
             && rec.raw("hours_per_month").is_none()
         {
             p.push(Problem::new(
-                rec.cell("hours_per_month").to_string(),
+                rec.at("hours_per_month"),
                 format!("hours_per_month of the offline workload {name} is required (hours each instance runs per month){}",
                     if kind.is_training() { ", or give train_tokens_m" } else { "" }),
             ));
@@ -258,7 +266,7 @@ impl Reader {
             Kind::Inference | Kind::Lora | Kind::Qlora | Kind::FullFinetune | Kind::Pretrain
         ) || (kind == Kind::Batch && n.vram_gib.is_none());
         let sized_by_memory = matches!(kind, Kind::Batch | Kind::ImageGen) && n.vram_gib.is_some();
-        let given = rec.text("model");
+        let given = rec.text("model", &mut self.problems);
         if let Some(m) = &given {
             if let Some(spec) = models.iter().find(|s| normalize(&s.name) == normalize(m)) {
                 return Some(spec.clone());
@@ -266,7 +274,7 @@ impl Reader {
             let hint = suggest::hint(m, models.iter().map(|s| s.name.as_str()));
             if n.params_b.is_none() && !sized_by_memory {
                 self.problems.push(Problem::new(
-                    rec.cell("model").to_string(),
+                    rec.at("model"),
                     format!(
                         "unknown model \"{m}\"{hint}; add it to the Models sheet, or give params_b"
                     ),
@@ -275,7 +283,7 @@ impl Reader {
             }
         } else if n.params_b.is_none() && !sized_by_memory {
             self.problems.push(Problem::new(
-                rec.cell("model").to_string(),
+                rec.at("model"),
                 format!(
                     "{name} needs a model or params_b{}",
                     if matches!(kind, Kind::Batch | Kind::ImageGen) {
@@ -319,6 +327,22 @@ impl Reader {
     }
 }
 
+/// A share above 1 (100%) where a percentage was likely meant: `redundancy 5` plans six times
+/// the replicas, where 5% was probably meant.
+pub(super) fn share_warning(at: &str, key: &str, v: f64) -> Warning {
+    Warning::warn(
+        at,
+        format!(
+            "{key} is {}, that is {}%; if you meant {}%, write {} or {}%",
+            crate::model::format_number(v),
+            crate::model::format_number(v * 100.0),
+            crate::model::format_number(v),
+            crate::model::format_number(v / 100.0),
+            crate::model::format_number(v)
+        ),
+    )
+}
+
 fn kind_list() -> String {
     Kind::ALL
         .iter()
@@ -338,7 +362,7 @@ fn enum_cell(
     if v.is_none() {
         let list: Vec<&str> = allowed.iter().map(|a| a.key()).collect();
         p.push(Problem::new(
-            rec.cell(key).to_string(),
+            rec.at(key),
             format!(
                 "{key} must be one of {}, found {}",
                 list.join(", "),

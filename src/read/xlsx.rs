@@ -1,7 +1,8 @@
 //! The workbook container, opened defensively: size and magic bytes first, then the zip is
 //! inspected (entry count, real inflated sizes, compression ratio, the shared-strings count that
-//! calamine would reserve) before calamine parses anything, and sheets are streamed cell by cell
-//! under row, column and cell caps. calamine's dense ranges are never built.
+//! calamine would reserve; in worksheets, references past Excel's grid and negative shared-string
+//! indices) before calamine parses anything, and sheets are streamed cell by cell under row,
+//! column and cell caps. calamine's dense ranges are never built.
 
 use crate::error::Error;
 use calamine::{DataRef, Reader, Xlsx};
@@ -9,7 +10,7 @@ use std::io::{Cursor, Read};
 use std::path::Path;
 
 /// Largest input file accepted.
-pub const MAX_FILE_BYTES: u64 = 50 * 1024 * 1024;
+pub const MAX_FILE_BYTES: u64 = 50_000_000;
 /// Most zip entries accepted (a workbook has a few dozen).
 const MAX_ENTRIES: usize = 10_000;
 /// Largest inflated size of one entry, and of all together.
@@ -48,6 +49,7 @@ pub struct RawSheet {
 pub struct Workbook {
     inner: Xlsx<Cursor<Vec<u8>>>,
     names: Vec<String>,
+    hidden: Vec<String>,
 }
 
 fn unreadable(path: &Path, reason: impl Into<String>) -> Error {
@@ -59,24 +61,7 @@ fn unreadable(path: &Path, reason: impl Into<String>) -> Error {
 
 /// Reads the file (at most [`MAX_FILE_BYTES`]) and refuses what is not a sound xlsx package.
 pub fn open(path: &Path) -> Result<Workbook, Error> {
-    let meta = std::fs::metadata(path)
-        .map_err(|e| unreadable(path, format!("cannot read the file: {e}")))?;
-    if meta.is_dir() {
-        return Err(unreadable(path, "is a folder, not an .xlsx file"));
-    }
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(unreadable(
-            path,
-            format!(
-                "the file is {} MB; gpuplan reads workbooks of at most 50 MB",
-                meta.len() / 1_000_000
-            ),
-        ));
-    }
-    let mut bytes = Vec::with_capacity(meta.len() as usize);
-    std::fs::File::open(path)
-        .and_then(|f| f.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes))
-        .map_err(|e| unreadable(path, format!("cannot read the file: {e}")))?;
+    let bytes = crate::files::read_bounded(path, MAX_FILE_BYTES, "an .xlsx workbook")?;
     open_bytes(path, bytes)
 }
 
@@ -123,7 +108,17 @@ pub fn open_bytes(path: &Path, bytes: Vec<u8>) -> Result<Workbook, Error> {
     let inner = Xlsx::new(Cursor::new(bytes))
         .map_err(|e| unreadable(path, format!("not a readable .xlsx workbook: {e}")))?;
     let names = inner.sheet_names();
-    Ok(Workbook { inner, names })
+    let hidden = inner
+        .sheets_metadata()
+        .iter()
+        .filter(|m| m.visible != calamine::SheetVisible::Visible)
+        .map(|m| m.name.clone())
+        .collect();
+    Ok(Workbook {
+        inner,
+        names,
+        hidden,
+    })
 }
 
 /// Checks every entry by inflating it (declared sizes can lie) and the shared-strings header.
@@ -160,10 +155,17 @@ fn inspect_zip(path: &Path, bytes: &[u8]) -> Result<(), Error> {
         }
         let mut inflated: u64 = 0;
         let mut head: Vec<u8> = Vec::new();
+        let mut scan =
+            (name.starts_with("xl/worksheets/") && name.ends_with(".xml")).then(SheetScan::default);
         loop {
             let n = entry.read(&mut buf).map_err(|e| damaged(&e))?;
             if n == 0 {
                 break;
+            }
+            if let Some(sc) = scan.as_mut() {
+                sc.feed(&buf[..n]).map_err(|why| {
+                    unreadable(path, format!("{name}: {why}; the file is damaged or was not written by a spreadsheet program"))
+                })?;
             }
             if head.len() < 4096 {
                 head.extend_from_slice(&buf[..n.min(4096 - head.len())]);
@@ -199,6 +201,122 @@ fn inspect_zip(path: &Path, bytes: &[u8]) -> Result<(), Error> {
     Ok(())
 }
 
+/// Excel's grid: 1,048,576 rows by 16,384 columns (A to XFD).
+const EXCEL_ROWS: u64 = 1_048_576;
+const EXCEL_COLS: u64 = 16_384;
+
+/// A streaming look at a worksheet's XML, tag by tag, for what calamine would take silently or
+/// panic on: a cell or row reference past Excel's grid (row 4,294,967,297 wraps onto row 1) and a
+/// negative shared-string index.
+#[derive(Default)]
+struct SheetScan {
+    /// Inside a tag: its bytes so far (only the first 4 KiB are kept).
+    tag: Option<Vec<u8>>,
+    /// The last cell tag was a shared string (`t="s"`).
+    shared: bool,
+    /// Collecting the text of a shared-string cell's `<v>`.
+    value: Option<Vec<u8>>,
+}
+
+impl SheetScan {
+    fn feed(&mut self, bytes: &[u8]) -> Result<(), String> {
+        for &b in bytes {
+            if let Some(v) = self.value.as_mut() {
+                if b == b'<' {
+                    let text = String::from_utf8_lossy(v).trim().to_string();
+                    self.value = None;
+                    if !text.is_empty() && !text.bytes().all(|c| c.is_ascii_digit()) {
+                        return Err(format!(
+                            "a shared-string cell holds the index \"{}\", not a whole number ≥ 0",
+                            text.chars().take(24).collect::<String>()
+                        ));
+                    }
+                } else if v.len() < 64 {
+                    v.push(b);
+                    continue;
+                } else {
+                    continue;
+                }
+            }
+            match (&mut self.tag, b) {
+                (None, b'<') => self.tag = Some(Vec::new()),
+                (Some(t), b'>') => {
+                    let tag = std::mem::take(t);
+                    self.tag = None;
+                    self.tag_done(&tag)?;
+                }
+                (Some(t), _) if t.len() < 4096 => t.push(b),
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    fn tag_done(&mut self, tag: &[u8]) -> Result<(), String> {
+        let name_end = tag
+            .iter()
+            .position(|c| c.is_ascii_whitespace() || *c == b'/')
+            .unwrap_or(tag.len());
+        match &tag[..name_end] {
+            b"c" => {
+                self.shared = attribute(tag, b"t").as_deref() == Some("s");
+                if let Some(r) = attribute(tag, b"r") {
+                    check_reference(&r)?;
+                }
+            }
+            b"row" => {
+                if let Some(r) = attribute(tag, b"r") {
+                    check_reference(&format!("A{r}"))?;
+                }
+            }
+            b"v" if self.shared => self.value = Some(Vec::new()),
+            _ => {}
+        }
+        Ok(())
+    }
+}
+
+/// The value of `name="…"` in a tag's bytes.
+fn attribute(tag: &[u8], name: &[u8]) -> Option<String> {
+    let mut i = 0;
+    while i + name.len() + 2 <= tag.len() {
+        let before_ok = i == 0 || tag[i - 1].is_ascii_whitespace();
+        if before_ok && tag[i..].starts_with(name) && tag[i + name.len()..].starts_with(b"=\"") {
+            let start = i + name.len() + 2;
+            let end = tag[start..].iter().position(|c| *c == b'"')? + start;
+            return Some(String::from_utf8_lossy(&tag[start..end]).into_owned());
+        }
+        i += 1;
+    }
+    None
+}
+
+/// Refuses a reference (`D7`) outside Excel's grid, or one that is not letters then digits.
+fn check_reference(r: &str) -> Result<(), String> {
+    let letters: String = r.chars().take_while(char::is_ascii_alphabetic).collect();
+    let digits = &r[letters.len()..];
+    let bad = || {
+        format!("the cell reference \"{}\" is outside Excel's grid (rows 1 to 1,048,576, columns A to XFD)", r.chars().take(32).collect::<String>())
+    };
+    if letters.is_empty()
+        || letters.len() > 3
+        || digits.is_empty()
+        || digits.len() > 7
+        || !digits.bytes().all(|c| c.is_ascii_digit())
+    {
+        return Err(bad());
+    }
+    let col = letters
+        .to_ascii_uppercase()
+        .bytes()
+        .fold(0u64, |acc, c| acc * 26 + u64::from(c - b'A' + 1));
+    let row: u64 = digits.parse().map_err(|_| bad())?;
+    if row == 0 || row > EXCEL_ROWS || col > EXCEL_COLS {
+        return Err(bad());
+    }
+    Ok(())
+}
+
 fn bomb(path: &Path, name: &str, size: u64) -> Error {
     unreadable(
         path,
@@ -222,6 +340,11 @@ fn attribute_number(head: &[u8], attr: &str) -> Option<u64> {
 impl Workbook {
     pub fn sheet_names(&self) -> &[String] {
         &self.names
+    }
+
+    /// Whether a sheet is hidden (or very hidden) in the workbook.
+    pub fn is_hidden(&self, name: &str) -> bool {
+        self.hidden.iter().any(|h| h == name)
     }
 
     /// Streams one sheet's non-empty cells, refusing a cell past the row or column cap.

@@ -8,8 +8,25 @@
 
 use super::Ctx;
 use crate::formula::{excel_number, Expressions};
-use crate::model::{column_letters, GpuOffer, Scope, Value};
-use std::collections::{HashMap, HashSet};
+use crate::model::{column_letters, GpuOffer, Scope, Value, Warning};
+use std::cell::RefCell;
+use std::collections::{BTreeSet, HashMap, HashSet};
+
+/// Excel's limit on a formula's text, in characters.
+pub const MAX_FORMULA_CHARS: usize = 8_192;
+
+/// Refuses a translation past Excel's limit. Checked at every inlined sub-formula too, so that
+/// formulas that use each other many times (`x2 = x1 + x1`, `x3 = x2 + x2`, …) stop growing at
+/// the limit instead of doubling without bound.
+fn bounded(text: String) -> Result<String, String> {
+    if text.chars().count() < MAX_FORMULA_CHARS {
+        Ok(text)
+    } else {
+        Err(format!(
+            "its Excel formula would pass Excel's limit of {MAX_FORMULA_CHARS} characters once the live formulas it uses are written out"
+        ))
+    }
+}
 
 /// Assumptions whose edits the workbook recomputes: money and billing. The others size the
 /// GPUs, which needs a rerun of gpuplan.
@@ -70,6 +87,8 @@ pub struct Live {
     editable_assumptions: HashSet<String>,
     /// Names whose values are yes/no, written TRUE/FALSE.
     bools: HashSet<String>,
+    /// Formulas written as values because their Excel translation is too long.
+    too_long: RefCell<BTreeSet<String>>,
 }
 
 impl Live {
@@ -112,6 +131,7 @@ impl Live {
             assumptions,
             editable_assumptions,
             bools,
+            too_long: RefCell::new(BTreeSet::new()),
         };
         let mut memo: HashMap<String, bool> = HashMap::new();
         for f in &input.formulas {
@@ -156,7 +176,32 @@ impl Live {
     ) -> Result<String, String> {
         let mut resolve =
             |v: &str| -> Result<String, String> { self.candidate_var(v, row_cells, value, 0) };
-        self.expressions.to_excel(name, &mut resolve)
+        self.noting(name, self.expressions.to_excel(name, &mut resolve))
+    }
+
+    /// Checks a translation's length, and remembers a formula whose translation is too long.
+    fn noting(&self, name: &str, r: Result<String, String>) -> Result<String, String> {
+        let r = r.and_then(bounded);
+        if let Err(why) = &r {
+            if why.contains("limit of") {
+                self.too_long.borrow_mut().insert(name.to_string());
+            }
+        }
+        r
+    }
+
+    /// One warning per formula written as values because its Excel formula would be too long.
+    pub fn warnings(&self) -> Vec<Warning> {
+        self.too_long
+            .borrow()
+            .iter()
+            .map(|name| {
+                Warning::warn(
+                    "Formulas",
+                    format!("{name}: its Excel formula would pass Excel's limit of {MAX_FORMULA_CHARS} characters once the live formulas it uses are written out, so the workbook holds its planned values (with a note) and they do not follow edits of prices or assumptions; rerun gpuplan after such an edit, or simplify the formulas it uses"),
+                )
+            })
+            .collect()
     }
 
     fn candidate_var(
@@ -178,7 +223,7 @@ impl Live {
             let mut resolve = |x: &str| -> Result<String, String> {
                 self.candidate_var(x, row_cells, value, depth + 1)
             };
-            return Ok(format!("({})", self.expressions.to_excel(v, &mut resolve)?));
+            return bounded(format!("({})", self.expressions.to_excel(v, &mut resolve)?));
         }
         self.literal(v, value(v))
     }
@@ -216,7 +261,8 @@ impl Live {
             }
             self.literal(v, value(v))
         };
-        self.expressions.to_excel(name, &mut resolve)
+        let r = self.expressions.to_excel(name, &mut resolve);
+        self.noting(name, r)
     }
 }
 

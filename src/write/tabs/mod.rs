@@ -13,6 +13,7 @@ mod tco;
 mod warnings;
 
 use super::style::Styles;
+use crate::model::Warning;
 use crate::plan::{Candidate, Chosen, Plan};
 use rust_xlsxwriter::{ExcelDateTime, Workbook, XlsxError};
 
@@ -206,13 +207,14 @@ impl Category {
     }
 }
 
-/// The plan workbook, ready to save.
+/// The plan workbook, ready to save, and the warnings its writing raised (formulas written as
+/// values because their Excel translation would be too long).
 pub fn workbook(
     plan: &Plan,
     zh: bool,
     creation: &ExcelDateTime,
     date: &str,
-) -> Result<Workbook, XlsxError> {
+) -> Result<(Workbook, Vec<Warning>), XlsxError> {
     let cx = Ctx {
         plan,
         zh,
@@ -233,11 +235,7 @@ pub fn workbook(
     let layout = tco::Layout::new(&cx);
     for tab in Tab::ALL {
         // The Candidates tab can be large: streamed to a temporary file instead of held in memory.
-        let ws = if tab == Tab::Candidates {
-            wb.add_worksheet_with_constant_memory()?
-        } else {
-            wb.add_worksheet()
-        };
+        let ws = wb.add_worksheet_with_constant_memory()?;
         ws.set_name(tab.name(zh))?;
         match tab {
             Tab::Summary => summary::write(ws, &cx, &layout)?,
@@ -248,7 +246,7 @@ pub fn workbook(
             Tab::Tco => tco::write(ws, &cx, &live, &layout)?,
             Tab::Assumptions => assumptions::write(ws, &cx, &live)?,
             Tab::Formulas => formulas::write(ws, &cx)?,
-            Tab::Warnings => warnings::write(ws, &cx)?,
+            Tab::Warnings => warnings::write(ws, &cx, &live.warnings())?,
         }
         // Printed (or exported to PDF) landscape, one page wide; the Plan and Candidates tabs are
         // too wide for that and keep their natural width.
@@ -257,7 +255,7 @@ pub fn workbook(
             ws.set_print_fit_to_pages(1, 0);
         }
     }
-    Ok(wb)
+    Ok((wb, live.warnings()))
 }
 
 /// Header cells from `[English, Chinese, note in English, note in Chinese]`.

@@ -1,11 +1,12 @@
 //! Warnings: every warning and note of the run, with where it applies and what to do.
 
 use super::Ctx;
-use crate::model::Severity;
+use crate::model::{Severity, Warning};
 use crate::write::style::{text, widths};
 use rust_xlsxwriter::{Worksheet, XlsxError};
 
-pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<(), XlsxError> {
+/// Writes the plan's warnings and `more` (those raised while writing the workbook).
+pub fn write(ws: &mut Worksheet, cx: &Ctx, more: &[Warning]) -> Result<(), XlsxError> {
     let s = &cx.s;
     cx.header(
         ws,
@@ -31,7 +32,7 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<(), XlsxError> {
             ],
         ],
     )?;
-    let mut sorted: Vec<_> = cx.plan.warnings.iter().collect();
+    let mut sorted: Vec<_> = cx.plan.warnings.iter().chain(more).collect();
     sorted.sort_by_key(|w| std::cmp::Reverse(w.severity));
     for (i, w) in sorted.iter().enumerate() {
         let r = i as u32 + 1;

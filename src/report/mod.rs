@@ -1,9 +1,13 @@
 //! What goes to the terminal and to scripts: the plan as JSON (SPEC §8.4), the short summary
 //! table, the formula trace of `explain`, and the catalogs.
 
+mod json;
+
+pub use json::{write as write_json, PlanJson};
+
 use crate::model::{format_number, GpuOffer, ModelSpec, Severity};
-use crate::plan::{Mode, Plan, Trace};
-use serde_json::{json, Map, Value};
+use crate::plan::{Plan, Trace};
+use serde_json::Value;
 
 /// `¥1,628.00`, `$12.50`, `1,000.00 EUR`.
 pub fn money(currency: &str, v: f64) -> String {
@@ -25,113 +29,6 @@ pub fn money(currency: &str, v: f64) -> String {
         "EUR" => format!("{sign}€{n}"),
         other => format!("{sign}{n} {other}"),
     }
-}
-
-fn num(v: f64) -> Value {
-    serde_json::Number::from_f64(v)
-        .map(Value::Number)
-        .unwrap_or(Value::Null)
-}
-
-/// The plan as JSON: the keys of SPEC §8.4 (never renamed or dropped), plus more.
-pub fn json(plan: &Plan) -> Value {
-    let input = &plan.input;
-    let workloads: Vec<Value> = input
-        .workloads
-        .iter()
-        .enumerate()
-        .map(|(i, w)| {
-            let mut o = Map::new();
-            o.insert("name".into(), json!(w.name));
-            o.insert("kind".into(), json!(w.kind.key()));
-            match plan.chosen(i) {
-                Some((c, ch)) => {
-                    let g = &input.gpus[c.offer];
-                    let get = |n: &str| plan.value(c, n).map_or(Value::Null, num);
-                    o.insert("planned".into(), json!(true));
-                    o.insert("gpu".into(), json!(g.gpu));
-                    o.insert("provider".into(), json!(g.provider));
-                    o.insert("mode".into(), json!(ch.mode.key()));
-                    for k in ["gpus_per_replica", "replicas", "instances", "gpus_total"] {
-                        o.insert(k.into(), get(k));
-                    }
-                    o.insert("gpu_cost".into(), num(ch.gpu_cost));
-                    o.insert("cold_start_cost".into(), num(ch.cold_start_cost));
-                    o.insert("rework_cost".into(), num(ch.rework_cost));
-                    o.insert("storage_cost".into(), num(ch.storage_cost));
-                    o.insert("egress_cost".into(), num(ch.egress_cost));
-                    o.insert("tco".into(), num(ch.tco));
-                    o.insert("utilization".into(), num(ch.advice.utilization));
-                    let costs: Map<String, Value> = Mode::ALL
-                        .iter()
-                        .map(|m| (m.key().to_string(), c.cost(*m).map_or(Value::Null, num)))
-                        .collect();
-                    o.insert("costs".into(), Value::Object(costs));
-                    let values: Map<String, Value> = plan
-                        .columns
-                        .iter()
-                        .zip(&c.values)
-                        .map(|(col, v)| {
-                            (
-                                col.name.clone(),
-                                if col.is_bool {
-                                    json!(*v != 0.0)
-                                } else {
-                                    num(*v)
-                                },
-                            )
-                        })
-                        .collect();
-                    o.insert("values".into(), Value::Object(values));
-                    o.insert("advice".into(), json!(ch.advice.text(false)));
-                }
-                None => {
-                    o.insert("planned".into(), json!(false));
-                    for k in [
-                        "gpu",
-                        "provider",
-                        "mode",
-                        "gpus_per_replica",
-                        "replicas",
-                        "instances",
-                        "gpus_total",
-                        "gpu_cost",
-                        "tco",
-                        "advice",
-                    ] {
-                        o.insert(k.into(), Value::Null);
-                    }
-                    let costs: Map<String, Value> = Mode::ALL
-                        .iter()
-                        .map(|m| (m.key().to_string(), Value::Null))
-                        .collect();
-                    o.insert("costs".into(), Value::Object(costs));
-                    o.insert("values".into(), json!({}));
-                }
-            }
-            Value::Object(o)
-        })
-        .collect();
-    let mut totals = Map::new();
-    for (name, v) in &plan.totals {
-        totals.insert(name.clone(), num(*v));
-    }
-    if let Some(v) = plan.total("trial_reserve_cost") {
-        totals.insert("trial_reserve".into(), num(v));
-    }
-    let warnings: Vec<Value> = plan
-        .warnings
-        .iter()
-        .map(|w| json!({"severity": w.severity, "where": w.location, "message": w.message}))
-        .collect();
-    json!({
-        "gpuplan_version": env!("CARGO_PKG_VERSION"),
-        "currency": input.assumptions.currency(),
-        "input": input.file.display().to_string(),
-        "workloads": workloads,
-        "totals": totals,
-        "warnings": warnings,
-    })
 }
 
 /// Whether to colour output: a terminal, and no `NO_COLOR`.

@@ -1,0 +1,185 @@
+//! The commands of the command line, one function each: they tie the pipeline's stages together
+//! and decide what reaches the terminal and the disk (through [`files`](crate::files)).
+
+use crate::cli::{self, CalcArgs, CatalogArgs, CheckArgs, ExplainArgs, InitArgs, ValidateArgs};
+use crate::error::{Error, Result};
+use crate::files::{self, Pending};
+use crate::time::{input_date, Clock};
+use crate::{catalog, model, plan, read, report, validate, write};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Largest validation table `gpuplan validate FILE` reads.
+pub const MAX_TABLE_BYTES: u64 = 10 * 1024 * 1024;
+
+/// Text to stdout; a reader that went away is not an error.
+fn out(text: &str) -> Result<()> {
+    files::to_stdout(|w| w.write_all(text.as_bytes()))
+}
+
+fn overrides(sets: &[String]) -> Result<Vec<read::Override>> {
+    sets.iter().map(|s| read::Override::parse(s)).collect()
+}
+
+/// `INPUT.plan.xlsx` beside the input.
+pub fn default_output(input: &Path) -> PathBuf {
+    let stem = input
+        .file_stem()
+        .map(|s| s.to_string_lossy().to_string())
+        .unwrap_or_else(|| "budget".into());
+    input.with_file_name(format!("{stem}.plan.xlsx"))
+}
+
+pub fn init(a: &InitArgs) -> Result<()> {
+    let example = if a.blank {
+        write::Example::None
+    } else {
+        match &a.example {
+            None => write::Example::Team,
+            Some(n) => write::Example::parse(n).ok_or_else(|| {
+                Error::Usage(format!(
+                    "--example {n}: unknown example; choose team or api"
+                ))
+            })?,
+        }
+    };
+    files::check_target(&a.path, a.force)?;
+    let bytes = write::template_bytes(a.lang.zh(), example)?;
+    files::save(&a.path, &bytes)?;
+    out(&format!(
+        "wrote {}: fill in the {} sheet, then run `gpuplan calc {}`\n",
+        a.path.display(),
+        catalog::sheet_name("Workloads", a.lang.zh()),
+        a.path.display()
+    ))
+}
+
+pub fn check(a: &CheckArgs) -> Result<()> {
+    let input = read::read(&a.input, &overrides(&a.sets)?)?;
+    let plan = plan::plan(input)?;
+    let i = &plan.input;
+    let warnings: Vec<&model::Warning> = plan
+        .warnings
+        .iter()
+        .filter(|w| w.severity == model::Severity::Warning)
+        .collect();
+    let mut text = format!(
+        "ok: {} workloads, {} GPU offers, {} models, {} assumptions, {} formulas; {} planned, {} warning(s)\n",
+        i.workloads.len(),
+        i.gpus.len(),
+        i.models.len(),
+        i.assumptions.items.len(),
+        i.formulas.len(),
+        plan.planned_count(),
+        warnings.len()
+    );
+    for w in warnings {
+        text.push_str(&format!("warning: {}: {}\n", w.location, w.message));
+    }
+    out(&text)
+}
+
+pub fn explain(a: &ExplainArgs) -> Result<()> {
+    let input = read::read(&a.input, &overrides(&a.sets)?)?;
+    let t = plan::trace(input, &a.workload, a.gpu.as_deref())?;
+    out(&report::trace(&t))
+}
+
+pub fn catalog(a: &CatalogArgs) -> Result<()> {
+    out(&report::catalog(a.what == cli::CatalogKind::Gpus, a.format))
+}
+
+pub fn validate(a: &ValidateArgs) -> Result<()> {
+    let (text, name) = match &a.table {
+        Some(p) => {
+            let bytes = files::read_bounded(p, MAX_TABLE_BYTES, "a validation table")?;
+            let text = String::from_utf8(bytes).map_err(|_| Error::Unreadable {
+                file: p.clone(),
+                reason: "the table is not UTF-8 text; save it as CSV (UTF-8)".to_string(),
+            })?;
+            (text, p.display().to_string())
+        }
+        None => (
+            validate::BUILTIN.to_string(),
+            "samples/validation.csv".into(),
+        ),
+    };
+    let rows = validate::rows(&text).map_err(|e| Error::Usage(format!("{name}: {e}")))?;
+    let outcomes = validate::run(&rows)?;
+    out(&validate::report(&outcomes))
+}
+
+pub fn calc(a: &CalcArgs) -> Result<()> {
+    let sets = overrides(&a.sets)?;
+    let default = default_output(&a.input);
+    let output = a.output.clone().unwrap_or_else(|| default.clone());
+    files::regular_input(&a.input, "an .xlsx workbook")?;
+    let json_path = a.json.as_deref().filter(|j| *j != "-").map(PathBuf::from);
+    let mut named: Vec<(&str, &Path)> = vec![("the input", &a.input), ("the -o workbook", &output)];
+    if let Some(j) = &json_path {
+        named.push(("--json", j));
+    }
+    files::distinct(&named)?;
+    files::check_target(&output, a.force || output == default)?;
+    if let Some(j) = &json_path {
+        files::check_target(j, a.force)?;
+    }
+    let mut clock = Clock::new(a.timings);
+    let progress = report::Progress::new(!a.quiet);
+    progress.phase(format!("reading {}", a.input.display()));
+    let input = read::read(&a.input, &sets)?;
+    clock.lap("read");
+    let offers = input.gpus.iter().filter(|g| g.available).count();
+    progress.phase(format!(
+        "evaluating {} workloads × {offers} GPU offers",
+        input.workloads.len()
+    ));
+    let engine = plan::Engine::compile(&input)?;
+    clock.lap("compile");
+    let opts = plan::Options {
+        keep: match a.candidates {
+            Some(cli::Candidates::All) => None,
+            Some(cli::Candidates::Best(n)) => Some(n),
+            None => Some(plan::Options::default_keep(input.workloads.len())),
+        },
+        ..plan::Options::default()
+    };
+    let mut plan = plan::plan_with(input, &engine, &opts)?;
+    // The planner times its own two phases, evaluate and plan.
+    clock.laps(&plan.timings);
+    progress.phase(format!("writing {}", output.display()));
+    // Both outputs go to temporary files first and are renamed into place only when both are
+    // complete, so a failure leaves neither behind.
+    let (workbook, more) = write::plan(&output, &plan, a.lang.zh(), &input_date(&a.input))?;
+    plan.warnings.extend(more);
+    clock.lap("write");
+    let json = match &json_path {
+        Some(j) => Some(Pending::write_with(j, |w| report::write_json(&plan, w))?),
+        None => None,
+    };
+    workbook.commit()?;
+    if let Some(p) = json {
+        p.commit()?;
+    }
+    if a.json.as_deref() == Some("-") {
+        files::to_stdout(|w| report::write_json(&plan, w))?;
+    }
+    clock.lap("save");
+    progress.finish();
+    clock.report();
+    if !a.quiet {
+        let color = report::use_color(&std::io::stderr());
+        let mut err = std::io::stderr();
+        let _ = write!(err, "{}", report::summary(&plan, color));
+        let _ = writeln!(err, "wrote {}", output.display());
+    }
+    let issues = plan
+        .warnings
+        .iter()
+        .filter(|w| w.severity == model::Severity::Warning)
+        .count();
+    if a.strict && issues > 0 {
+        return Err(Error::Strict { warnings: issues });
+    }
+    Ok(())
+}

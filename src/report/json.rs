@@ -1,0 +1,168 @@
+//! The plan as JSON (SPEC §8.4): the contract is these structs, so a key cannot go missing; an
+//! unplanned workload has every plan field, null. Workloads are serialized one at a time as the
+//! writer asks for them, so a plan of 100,000 workloads is never held as a JSON tree in memory.
+
+use crate::model::Warning;
+use crate::plan::{Candidate, Chosen, Mode, Plan};
+use serde::ser::{SerializeMap, Serializer};
+use serde::Serialize;
+
+/// The whole plan.
+#[derive(Serialize)]
+pub struct PlanJson<'a> {
+    gpuplan_version: &'static str,
+    currency: String,
+    input: String,
+    workloads: Workloads<'a>,
+    totals: Totals<'a>,
+    warnings: &'a [Warning],
+}
+
+impl<'a> PlanJson<'a> {
+    pub fn new(plan: &'a Plan) -> Self {
+        PlanJson {
+            gpuplan_version: env!("CARGO_PKG_VERSION"),
+            currency: plan.input.assumptions.currency(),
+            input: plan.input.file.display().to_string(),
+            workloads: Workloads(plan),
+            totals: Totals(plan),
+            warnings: &plan.warnings,
+        }
+    }
+}
+
+/// Writes the plan's JSON, pretty-printed and ended by a newline.
+pub fn write(plan: &Plan, w: &mut dyn std::io::Write) -> std::io::Result<()> {
+    serde_json::to_writer_pretty(&mut *w, &PlanJson::new(plan)).map_err(std::io::Error::from)?;
+    w.write_all(b"\n")
+}
+
+struct Workloads<'a>(&'a Plan);
+
+impl Serialize for Workloads<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let plan = self.0;
+        s.collect_seq((0..plan.input.workloads.len()).map(|i| WorkloadJson::new(plan, i)))
+    }
+}
+
+/// One workload's plan; every field but the name and kind is null when it is unplanned.
+#[derive(Serialize)]
+struct WorkloadJson<'a> {
+    name: &'a str,
+    kind: &'static str,
+    planned: bool,
+    gpu: Option<&'a str>,
+    provider: Option<&'a str>,
+    mode: Option<&'static str>,
+    gpus_per_replica: Option<f64>,
+    replicas: Option<f64>,
+    instances: Option<f64>,
+    gpus_total: Option<f64>,
+    gpu_cost: Option<f64>,
+    cold_start_cost: Option<f64>,
+    rework_cost: Option<f64>,
+    storage_cost: Option<f64>,
+    egress_cost: Option<f64>,
+    tco: Option<f64>,
+    utilization: Option<f64>,
+    costs: Costs,
+    values: Values<'a>,
+    advice: Option<String>,
+}
+
+/// Each mode's monthly GPU cost; null where not offered or not allowed.
+#[derive(Serialize, Default)]
+struct Costs {
+    on_demand: Option<f64>,
+    monthly: Option<f64>,
+    spot: Option<f64>,
+    reserved: Option<f64>,
+    mixed: Option<f64>,
+}
+
+impl Costs {
+    fn of(c: &Candidate) -> Costs {
+        Costs {
+            on_demand: c.cost(Mode::OnDemand),
+            monthly: c.cost(Mode::Monthly),
+            spot: c.cost(Mode::Spot),
+            reserved: c.cost(Mode::Reserved),
+            mixed: c.cost(Mode::Mixed),
+        }
+    }
+}
+
+/// Every candidate formula's value; yes/no formulas as booleans. Empty when unplanned.
+struct Values<'a>(&'a Plan, Option<&'a Candidate>);
+
+impl Serialize for Values<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let Some(c) = self.1 else {
+            return s.serialize_map(Some(0))?.end();
+        };
+        let mut m = s.serialize_map(Some(self.0.columns.len()))?;
+        for (col, v) in self.0.columns.iter().zip(&c.values) {
+            if col.is_bool {
+                m.serialize_entry(&col.name, &(*v != 0.0))?;
+            } else {
+                m.serialize_entry(&col.name, &finite(*v))?;
+            }
+        }
+        m.end()
+    }
+}
+
+fn finite(v: f64) -> Option<f64> {
+    v.is_finite().then_some(v)
+}
+
+impl<'a> WorkloadJson<'a> {
+    fn new(plan: &'a Plan, i: usize) -> Self {
+        let w = &plan.input.workloads[i];
+        let chosen: Option<(&Candidate, &Chosen)> = plan.chosen(i);
+        let get = |n: &str| chosen.and_then(|(c, _)| plan.value(c, n)).and_then(finite);
+        let of = |f: fn(&Chosen) -> f64| chosen.map(|(_, ch)| f(ch)).and_then(finite);
+        let offer = chosen.map(|(c, _)| &plan.input.gpus[c.offer]);
+        WorkloadJson {
+            name: &w.name,
+            kind: w.kind.key(),
+            planned: chosen.is_some(),
+            gpu: offer.map(|g| g.gpu.as_str()),
+            provider: offer.map(|g| g.provider.as_str()),
+            mode: chosen.map(|(_, ch)| ch.mode.key()),
+            gpus_per_replica: get("gpus_per_replica"),
+            replicas: get("replicas"),
+            instances: get("instances"),
+            gpus_total: get("gpus_total"),
+            gpu_cost: of(|ch| ch.gpu_cost),
+            cold_start_cost: of(|ch| ch.cold_start_cost),
+            rework_cost: of(|ch| ch.rework_cost),
+            storage_cost: of(|ch| ch.storage_cost),
+            egress_cost: of(|ch| ch.egress_cost),
+            tco: of(|ch| ch.tco),
+            utilization: of(|ch| ch.advice.utilization),
+            costs: chosen.map(|(c, _)| Costs::of(c)).unwrap_or_default(),
+            values: Values(plan, chosen.map(|(c, _)| c)),
+            advice: chosen.map(|(_, ch)| ch.advice.text(false)),
+        }
+    }
+}
+
+/// The portfolio formulas and planned sums, then `trial_reserve` (SPEC §8.4's name for
+/// `trial_reserve_cost`).
+struct Totals<'a>(&'a Plan);
+
+impl Serialize for Totals<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let plan = self.0;
+        let mut m = s.serialize_map(None)?;
+        for (name, v) in &plan.totals {
+            m.serialize_entry(name, &finite(*v))?;
+        }
+        if let Some(v) = plan.total("trial_reserve_cost") {
+            m.serialize_entry("trial_reserve", &finite(v))?;
+        }
+        m.end()
+    }
+}

@@ -1,0 +1,126 @@
+//! Dates and timings: the civil date of a timestamp (the Summary's input date), and the phase
+//! clock of `calc --timings` with the peak memory after each phase.
+
+use std::path::Path;
+
+/// `YYYY-MM-DD` of a Unix timestamp (UTC), by Howard Hinnant's days-from-civil inverse.
+pub fn civil_date(secs: i64) -> String {
+    let z = secs.div_euclid(86_400) + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+/// `YYYY-MM-DD` of a spreadsheet date serial (days since 1899-12-30, as Excel and LibreOffice
+/// count in the 1900 system).
+pub fn serial_date(serial: f64) -> String {
+    civil_date(((serial.floor() as i64) - 25_569) * 86_400)
+}
+
+/// `SOURCE_DATE_EPOCH` when set to a number.
+pub fn source_date_epoch() -> Option<i64> {
+    std::env::var("SOURCE_DATE_EPOCH")
+        .ok()
+        .and_then(|s| s.trim().parse::<i64>().ok())
+}
+
+/// The date the input was saved (`SOURCE_DATE_EPOCH` when set), as YYYY-MM-DD: deterministic
+/// for the same file, unlike today's date.
+pub fn input_date(input: &Path) -> String {
+    let secs = source_date_epoch()
+        .or_else(|| {
+            let m = std::fs::metadata(input).ok()?.modified().ok()?;
+            Some(m.duration_since(std::time::UNIX_EPOCH).ok()?.as_secs() as i64)
+        })
+        .unwrap_or(0);
+    civil_date(secs)
+}
+
+/// Phase timings for `--timings`, with the peak memory after each phase.
+pub struct Clock {
+    show: bool,
+    last: std::time::Instant,
+    laps: Vec<(&'static str, f64)>,
+}
+
+impl Clock {
+    pub fn new(show: bool) -> Clock {
+        Clock {
+            show,
+            last: std::time::Instant::now(),
+            laps: Vec::new(),
+        }
+    }
+
+    pub fn lap(&mut self, name: &'static str) {
+        self.laps.push((name, self.last.elapsed().as_secs_f64()));
+        self.memory(name);
+        self.last = std::time::Instant::now();
+    }
+
+    /// Laps timed elsewhere, covering the time since the last lap.
+    pub fn laps(&mut self, laps: &[(&'static str, f64)]) {
+        self.laps.extend_from_slice(laps);
+        if let Some((name, _)) = laps.last() {
+            self.memory(name);
+        }
+        self.last = std::time::Instant::now();
+    }
+
+    fn memory(&self, name: &str) {
+        if let (true, Some(kb)) = (self.show, peak_memory_kb()) {
+            eprintln!("timings: after {name}: peak memory {} MB", kb / 1024);
+        }
+    }
+
+    pub fn report(&self) {
+        if self.show {
+            let total: f64 = self.laps.iter().map(|(_, t)| t).sum();
+            let parts: Vec<String> = self
+                .laps
+                .iter()
+                .map(|(n, t)| format!("{n} {t:.3}s"))
+                .collect();
+            eprintln!("timings: {} (total {total:.3}s)", parts.join(", "));
+        }
+    }
+}
+
+/// The process's peak resident memory so far (Linux), for `--timings`.
+fn peak_memory_kb() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn civil_dates_of_known_timestamps() {
+        assert_eq!(civil_date(0), "1970-01-01");
+        // 2000-02-29 00:00 UTC = 951,782,400 s: a leap day of a century divisible by 400.
+        assert_eq!(civil_date(951_782_400), "2000-02-29");
+        // One second before: still the 28th.
+        assert_eq!(civil_date(951_782_399), "2000-02-28");
+        // 2026-12-02 = 20,789 days after 1970-01-01 → 1,796,169,600 s.
+        assert_eq!(civil_date(1_796_169_600), "2026-12-02");
+        assert_eq!(civil_date(-86_400), "1969-12-31");
+    }
+
+    #[test]
+    fn spreadsheet_serials_are_days_since_1899_12_30() {
+        // Serial 25,569 is 1970-01-01; 45,352 is 25,569 + 19,783 days = 2024-03-01.
+        assert_eq!(serial_date(25_569.0), "1970-01-01");
+        assert_eq!(serial_date(45_352.0), "2024-03-01");
+        // A time of day does not move the date.
+        assert_eq!(serial_date(45_352.75), "2024-03-01");
+    }
+}

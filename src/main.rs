@@ -16,6 +16,9 @@ fn main() -> ExitCode {
     // A panic is a bug: report it as an internal error (exit 1). Temporary output files are
     // removed as the stack unwinds, so no partial output is left.
     std::panic::set_hook(Box::new(|info| {
+        if gpuplan::write::writer_running() && info.to_string().contains("Couldn't write") {
+            return; // a failed write of the workbook's temporary files: reported as an I/O error
+        }
         eprintln!("error: internal error: {info}\nThis is a bug in gpuplan; please report it with the input file.");
     }));
     match std::panic::catch_unwind(|| gpuplan::run(cli)) {

@@ -287,26 +287,10 @@ fn unplanned_workload_is_reported_and_the_rest_still_written() {
 }
 
 /// LibreOffice must open every sample's output and render it (it exits 0 even when it fails to
-/// load, so the PDF must exist), and openpyxl must read the tab names and the totals. Runs where
-/// LibreOffice and openpyxl are installed; in CI (`CI=true`) they must be.
+/// load, so the PDF must exist), and openpyxl must read the tab names and the totals.
 #[test]
+#[ignore = "needs LibreOffice and openpyxl; .ci/run runs it"]
 fn libreoffice_and_openpyxl_read_the_outputs() {
-    let have_soffice = Command::new("soffice")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    let have_openpyxl = Command::new("python3")
-        .args(["-c", "import openpyxl"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !(have_soffice && have_openpyxl) {
-        assert!(
-            std::env::var("CI").is_err(),
-            "CI must install LibreOffice and openpyxl"
-        );
-        eprintln!("skipped: LibreOffice or openpyxl is not installed");
-        return;
-    }
     let d = tempdir();
     let profile = d.path().join("lo-profile");
     // The template too, in both languages: LibreOffice must open and render it.

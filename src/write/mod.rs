@@ -56,8 +56,55 @@ pub fn template_bytes(zh: bool, example: Example) -> Result<Vec<u8>> {
 /// `date` is shown on the Summary as the input's.
 pub fn plan(path: &Path, plan: &Plan, zh: bool, date: &str) -> Result<(Pending, Vec<Warning>)> {
     let mut p = Pending::new(path)?;
-    let (mut wb, warnings) =
-        tabs::workbook(plan, zh, &creation_time(), date).map_err(|e| failed(path, e))?;
-    wb.save_to_writer(p.file()).map_err(|e| failed(path, e))?;
-    Ok((p.sync()?, warnings))
+    let file = p.file();
+    let written = writer_io(path, || {
+        let (mut wb, warnings) =
+            tabs::workbook(plan, zh, &creation_time(), date).map_err(|e| failed(path, e))?;
+        wb.save_to_writer(&mut *file).map_err(|e| failed(path, e))?;
+        Ok(warnings)
+    })?;
+    Ok((p.sync()?, written))
+}
+
+thread_local! {
+    static WRITER_RUNNING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether a panic now would come from rust_xlsxwriter's writing of a sheet (the panic hook
+/// then stays quiet: [`writer_io`] reports it as what it is).
+pub fn writer_running() -> bool {
+    WRITER_RUNNING.with(std::cell::Cell::get)
+}
+
+/// Runs `f`, turning rust_xlsxwriter's panic on a failed write of its constant-memory temporary
+/// files (0.102 `.expect`s `"Couldn't write to xml file: Os { code: 27, … }"`: a full disk or a
+/// file-size limit) into the I/O error it is, naming the output. Any other panic is a bug and
+/// goes on.
+fn writer_io<T>(path: &Path, f: impl FnOnce() -> Result<T>) -> Result<T> {
+    WRITER_RUNNING.with(|r| r.set(true));
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+    WRITER_RUNNING.with(|r| r.set(false));
+    match result {
+        Ok(r) => r,
+        Err(payload) => {
+            let text = payload
+                .downcast_ref::<String>()
+                .map(String::as_str)
+                .or_else(|| payload.downcast_ref::<&str>().copied())
+                .unwrap_or("");
+            let code = text
+                .split("code: ")
+                .nth(1)
+                .and_then(|t| t.split(|c: char| !c.is_ascii_digit()).next())
+                .and_then(|d| d.parse::<i32>().ok());
+            match code {
+                Some(code) if text.starts_with("Couldn't write") => Err(files::io_error(
+                    path,
+                    "cannot write",
+                    std::io::Error::from_raw_os_error(code),
+                )),
+                _ => std::panic::resume_unwind(payload),
+            }
+        }
+    }
 }

@@ -4,6 +4,7 @@
 
 use calamine::{Data, DataType, Reader, Xlsx};
 use rust_xlsxwriter::Workbook;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -65,6 +66,8 @@ pub enum V {
     S(String),
     N(f64),
     B(bool),
+    /// A date: a spreadsheet serial written with a date format, as Excel stores one.
+    D(f64),
 }
 
 pub fn s(x: &str) -> V {
@@ -107,6 +110,11 @@ impl Book {
                         }
                         Some(V::B(b)) => {
                             ws.write_boolean(r as u32, c as u16, *b).unwrap();
+                        }
+                        Some(V::D(serial)) => {
+                            let date = rust_xlsxwriter::Format::new().set_num_format("yyyy-mm-dd");
+                            ws.write_number_with_format(r as u32, c as u16, *serial, &date)
+                                .unwrap();
                         }
                         None => {}
                     }
@@ -295,4 +303,120 @@ pub fn bytes(path: &Path) -> Vec<u8> {
 
 pub fn close(a: f64, b: f64) -> bool {
     (a - b).abs() <= 1e-6 * b.abs().max(1.0)
+}
+
+/// Runs `calc` on the workbook at `path` in its folder and checks the refusal.
+#[track_caller]
+pub fn refused(path: &Path, needles: &[&str]) -> Run {
+    let dir = path.parent().unwrap();
+    let before = bytes(path);
+    let name = path.file_name().unwrap().to_str().unwrap();
+    let r = gpuplan(dir, &["calc", name, "--json", "out.json"]);
+    r.fails_with(2, needles);
+    assert!(
+        r.stderr.contains(name),
+        "the message names the file: {}",
+        r.stderr
+    );
+    assert_eq!(bytes(path), before, "the input changed");
+    let left: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n != name)
+        .collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
+    r
+}
+
+/// Writes `book` as `b.xlsx` in a fresh folder and checks that `calc` refuses it.
+#[track_caller]
+pub fn refused_book(book: Book, needles: &[&str]) -> Run {
+    let d = tempdir();
+    refused(&book_with(&d, "b.xlsx", book), needles)
+}
+
+pub fn book_with(d: &tempfile::TempDir, name: &str, book: Book) -> PathBuf {
+    let p = d.path().join(name);
+    book.write(&p);
+    p
+}
+
+/// Rewrites one part of an xlsx package, replacing `from` with `to` in its text.
+pub fn patch(path: &Path, part: &str, from: &str, to: &str) {
+    let src = bytes(path);
+    let mut zin = zip::ZipArchive::new(std::io::Cursor::new(src)).unwrap();
+    let mut out = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let opts = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated);
+    let mut found = false;
+    for i in 0..zin.len() {
+        let mut e = zin.by_index(i).unwrap();
+        let name = e.name().unwrap().to_string();
+        let mut data = Vec::new();
+        e.read_to_end(&mut data).unwrap();
+        if name == part {
+            let text = String::from_utf8(data).unwrap();
+            assert!(text.contains(from), "{part} lacks {from}");
+            data = text.replacen(from, to, 1).into_bytes();
+            found = true;
+        }
+        out.start_file(name, opts).unwrap();
+        out.write_all(&data).unwrap();
+    }
+    assert!(found, "no part {part}");
+    std::fs::write(path, out.finish().unwrap().into_inner()).unwrap();
+}
+
+/// The cell of a formula row of `with_formulas`' sheet: a default by name, or (None) the first
+/// row added after the defaults.
+pub fn formula_cell(name: Option<&str>) -> String {
+    let defaults = gpuplan::catalog::formulas();
+    let row = match name {
+        Some(n) => {
+            defaults
+                .iter()
+                .position(|f| f.name == n)
+                .expect("a default formula")
+                + 2
+        }
+        None => defaults.len() + 2,
+    };
+    format!("Formulas!B{row}")
+}
+
+/// The team workbook with a Formulas sheet holding the default set plus `rows`.
+pub fn with_formulas(d: &tempfile::TempDir, rows: &[(&str, &str)]) -> PathBuf {
+    with_formulas_in(d.path(), rows)
+}
+
+/// The built-in formulas as rows of a Formulas sheet (name, expression, scope).
+pub fn default_formula_rows() -> Vec<Vec<Option<V>>> {
+    gpuplan::catalog::formulas()
+        .iter()
+        .map(|f| {
+            vec![
+                Some(s(&f.name)),
+                Some(s(&f.expression)),
+                Some(s(f.scope.key())),
+            ]
+        })
+        .collect()
+}
+
+pub fn with_formulas_in(dir: &Path, rows: &[(&str, &str)]) -> PathBuf {
+    let mut all = default_formula_rows();
+    for (name, expr) in rows {
+        match all
+            .iter_mut()
+            .find(|r| matches!(&r[0], Some(V::S(n)) if n == name))
+        {
+            Some(r) => r[1] = Some(s(expr)),
+            None => all.push(vec![Some(s(name)), Some(s(expr)), Some(s("candidate"))]),
+        }
+    }
+    let p = dir.join("f.xlsx");
+    team()
+        .sheet("Formulas", &["name", "expression", "scope"], all)
+        .write(&p);
+    p
 }

@@ -140,6 +140,10 @@ pub fn check_target(path: &Path, replace: bool) -> Result<()> {
         path: path.to_path_buf(),
         reason: reason.to_string(),
     };
+    let text = path.as_os_str().to_string_lossy();
+    if text.ends_with(std::path::MAIN_SEPARATOR) || text.ends_with('/') {
+        return Err(refuse("names a folder; give a file name"));
+    }
     match std::fs::metadata(path) {
         Ok(m) if m.is_dir() => Err(refuse("is a folder; give a file name")),
         Ok(m) if !m.is_file() => Err(refuse(
@@ -213,7 +217,11 @@ impl Pending {
         if !dir.is_dir() {
             return Err(Error::Output {
                 path: path.to_path_buf(),
-                reason: format!("the folder {} does not exist", dir.display()),
+                reason: if dir.exists() {
+                    format!("{} is a file, not a folder", dir.display())
+                } else {
+                    format!("the folder {} does not exist", dir.display())
+                },
             });
         }
         // Registered before it exists, so a signal between the two cannot leave it behind.

@@ -770,21 +770,6 @@ fn an_error_value_a_date_or_an_unsaved_formula_in_a_name_column_is_refused() {
     gpuplan(d.path(), &["check", "n.xlsx"]).ok();
 }
 
-/// Replaces the XML of one cell of the first sheet.
-fn patch_cell(path: &Path, cell: &str, xml: &str) {
-    let mut z = zip::ZipArchive::new(std::fs::File::open(path).unwrap()).unwrap();
-    let mut text = String::new();
-    std::io::Read::read_to_string(
-        &mut z.by_name("xl/worksheets/sheet1.xml").unwrap(),
-        &mut text,
-    )
-    .unwrap();
-    let at = text.find(&format!("<c r=\"{cell}\"")).unwrap();
-    let end = at + text[at..].find("</c>").unwrap() + 4;
-    let old = text[at..end].to_string();
-    patch(path, "xl/worksheets/sheet1.xml", &old, xml);
-}
-
 // 17. Reserved names.
 
 #[test]

@@ -68,6 +68,8 @@ pub struct Program {
     /// The formulas in dependency order.
     pub order: Vec<Compiled>,
     max_stack: usize,
+    /// Whether some formula reads each input.
+    read: Vec<bool>,
 }
 
 /// A formula whose value is not a finite number (division by zero, overflow).
@@ -113,6 +115,13 @@ impl Program {
                     d.location(),
                     format!("`{}` is not a valid formula name: use letters, digits and _ and start with a letter", d.name),
                 ));
+            } else if compile::FUNCTIONS.contains(&d.name.as_str())
+                || matches!(d.name.as_str(), "true" | "false")
+            {
+                problems.push(Problem::new(
+                    d.location(),
+                    format!("`{}` is the name of a function or a value of the formula language; choose another name", d.name),
+                ));
             }
             index.insert(d.name.clone(), inputs.len() + i);
             names.push(d.name.clone());
@@ -151,6 +160,12 @@ impl Program {
             return Err(problems);
         }
         let parsed: Vec<compile::Parsed> = parsed.into_iter().flatten().collect();
+        let mut read = vec![false; inputs.len()];
+        for v in parsed.iter().flat_map(|p| &p.variables) {
+            if let Some(&s) = index.get(v).filter(|&&s| s < inputs.len()) {
+                read[s] = true;
+            }
+        }
 
         // Order by dependency; a cycle is reported with its whole loop.
         let n_in = inputs.len();
@@ -215,6 +230,7 @@ impl Program {
             inputs: n_in,
             order: compiled,
             max_stack,
+            read,
         })
     }
 
@@ -230,6 +246,12 @@ impl Program {
 
     pub fn slot(&self, name: &str) -> Option<usize> {
         self.index.get(name).copied()
+    }
+
+    /// Whether some formula of the program reads the input `name`.
+    pub fn reads(&self, name: &str) -> bool {
+        self.slot(name)
+            .is_some_and(|s| self.read.get(s).copied().unwrap_or(false))
     }
 
     pub fn name(&self, slot: usize) -> &str {

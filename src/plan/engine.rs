@@ -33,23 +33,38 @@ impl Engine {
             .iter()
             .find_map(|f| f.cell.as_ref().map(|c| c.sheet.clone()));
         let where_ = sheet.clone().unwrap_or_else(|| "Formulas".to_string());
+        let mut missing: Vec<&str> = Vec::new();
         for (required, defs, scope) in [
             (&REQUIRED_CANDIDATE[..], &candidate_defs, "candidate"),
             (&REQUIRED_PORTFOLIO[..], &portfolio_defs, "portfolio"),
         ] {
             for name in required {
-                if !defs.iter().any(|d| d.name == *name) {
-                    let elsewhere = input.formulas.iter().any(|f| f.name == *name);
-                    problems.push(Problem::new(
-                        where_.clone(),
-                        if elsewhere {
-                            format!("the formula `{name}` must have scope {scope}")
-                        } else {
-                            format!("the formula `{name}` is missing; the planner needs it (restore its row from `gpuplan init`)")
-                        },
-                    ));
+                if defs.iter().any(|d| d.name == *name) {
+                    continue;
+                }
+                match input.formulas.iter().find(|f| f.name == *name) {
+                    Some(f) => problems.push(Problem::new(
+                        f.location(),
+                        format!("the formula `{name}` must have scope {scope}"),
+                    )),
+                    None => missing.push(name),
                 }
             }
+        }
+        match missing.as_slice() {
+            [] => {}
+            [one] => problems.push(Problem::new(
+                where_.clone(),
+                format!("the formula `{one}` is missing; the planner needs it (restore its row from `gpuplan init`)"),
+            )),
+            many => problems.push(Problem::new(
+                where_.clone(),
+                format!(
+                    "{} formulas the planner needs are missing ({}); restore their rows from `gpuplan init`, or delete the sheet to use the built-in set",
+                    many.len(),
+                    many.join(", ")
+                ),
+            )),
         }
         if !problems.is_empty() {
             return Err(err(problems));

@@ -394,6 +394,28 @@ pub fn plan_with(input: Input, engine: &Engine, opts: &Options) -> Result<Plan> 
         ));
     }
 
+    // An assumption of the user's own that no formula reads is most likely a misspelt key.
+    let defaults = crate::catalog::assumptions(false);
+    for a in &input.assumptions.items {
+        if defaults.get(&a.key).is_none()
+            && !engine.candidate.reads(&a.key)
+            && !engine.portfolio.reads(&a.key)
+            && !matches!(a.value, crate::model::Value::Text(_))
+        {
+            let hint = crate::suggest::hint(&a.key, defaults.items.iter().map(|d| d.key.as_str()));
+            let at = match &a.source {
+                crate::model::Source::Set => format!("--set {}", a.key),
+                other => other.to_string(),
+            };
+            warnings.push(Warning::warn(
+                at,
+                format!(
+                    "the assumption {} is read by no formula, so it changes nothing{hint}",
+                    a.key
+                ),
+            ));
+        }
+    }
     // Warnings about the formulas and prices themselves.
     for f in &input.formulas {
         if f.origin == Origin::Replaced {

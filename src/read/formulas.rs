@@ -38,12 +38,28 @@ impl Reader {
             else {
                 continue;
             };
+            // An expression typed with a leading = is taken by the spreadsheet for one of its own
+            // formulas: it arrives as an error (#NAME?) or with no saved value.
+            if let Some(super::xlsx::Raw::Error(_) | super::xlsx::Raw::Uncomputed(_)) =
+                rec.raw("expression")
+            {
+                self.problems.push(Problem::new(
+                    rec.at("expression"),
+                    format!("the expression of {name} was taken by the spreadsheet for one of its own formulas (it begins with =); type it without the =, or begin it with an apostrophe ('=…) so that it stays text"),
+                ));
+                continue;
+            }
             let Some(expression) = rec.required_text(
                 "expression",
                 format!("the formula {name} has no expression"),
                 &mut self.problems,
             ) else {
                 continue;
+            };
+            // `=a + b` kept as text: the = is a spreadsheet habit, not part of the expression.
+            let expression = match expression.strip_prefix('=') {
+                Some(rest) if !rest.starts_with('=') => rest.trim().to_string(),
+                _ => expression,
             };
             let scope = match rec
                 .text("scope", &mut self.problems)

@@ -164,10 +164,25 @@ impl Table {
         }
         if found.is_empty() {
             let keys: Vec<&str> = columns.iter().take(6).map(|c| c.key).collect();
+            // A title above the table is common: say where the headers seem to be.
+            let lower = rows.iter().take(10).find(|(_, cells)| {
+                cells
+                    .values()
+                    .filter(|v| columns.iter().any(|c| header_matches(&header_text(v), c)))
+                    .count()
+                    >= 2
+            });
+            let hint = match lower {
+                Some((r, _)) => format!(
+                    "; row {} looks like the headers: delete the rows above it",
+                    r + 1
+                ),
+                None => String::new(),
+            };
             problems.push(Problem::new(
                 format!("{}!1", raw.name),
                 format!(
-                    "row 1 must hold the column headers, but none is known (expected headers such as {}, or `Label (key)`; `gpuplan init` writes a template)",
+                    "row 1 must hold the column headers, but none is known (expected headers such as {}, or `Label (key)`; `gpuplan init` writes a template){hint}",
                     keys.join(", ")
                 ),
             ));

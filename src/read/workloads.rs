@@ -59,7 +59,14 @@ impl Reader {
             };
             let at = o.shown();
             let columns = catalog::columns("Workloads");
-            if !columns.iter().any(|c| c.key == o.key) || o.key == "name" {
+            if o.key == "name" {
+                self.problems.push(Problem::new(
+                    at,
+                    "a workload's name cannot be set: it is how --set finds the workload; rename it in the sheet",
+                ));
+                continue;
+            }
+            if !columns.iter().any(|c| c.key == o.key) {
                 let hint = suggest::hint(&o.key, columns.iter().map(|c| c.key));
                 self.problems.push(Problem::new(
                     at,

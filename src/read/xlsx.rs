@@ -257,7 +257,13 @@ impl SheetScan {
             .iter()
             .position(|c| c.is_ascii_whitespace() || *c == b'/')
             .unwrap_or(tag.len());
-        match &tag[..name_end] {
+        // Without its namespace prefix: the Open XML SDK writes `<x:c r="A1">`.
+        let name = &tag[..name_end];
+        let local = name
+            .iter()
+            .rposition(|c| *c == b':')
+            .map_or(name, |i| &name[i + 1..]);
+        match local {
             b"c" => {
                 self.shared = attribute(tag, b"t").as_deref() == Some("s");
                 if let Some(r) = attribute(tag, b"r") {
@@ -276,15 +282,28 @@ impl SheetScan {
     }
 }
 
-/// The value of `name="…"` in a tag's bytes.
+/// The value of `name="…"` (or `name = '…'`, as XML allows) in a tag's bytes.
 fn attribute(tag: &[u8], name: &[u8]) -> Option<String> {
     let mut i = 0;
-    while i + name.len() + 2 <= tag.len() {
-        let before_ok = i == 0 || tag[i - 1].is_ascii_whitespace();
-        if before_ok && tag[i..].starts_with(name) && tag[i + name.len()..].starts_with(b"=\"") {
-            let start = i + name.len() + 2;
-            let end = tag[start..].iter().position(|c| *c == b'"')? + start;
-            return Some(String::from_utf8_lossy(&tag[start..end]).into_owned());
+    while i + name.len() < tag.len() {
+        let before_ok = i > 0 && tag[i - 1].is_ascii_whitespace();
+        if before_ok && tag[i..].starts_with(name) {
+            let mut k = i + name.len();
+            while k < tag.len() && tag[k].is_ascii_whitespace() {
+                k += 1;
+            }
+            if tag.get(k) == Some(&b'=') {
+                k += 1;
+                while k < tag.len() && tag[k].is_ascii_whitespace() {
+                    k += 1;
+                }
+                let quote = *tag.get(k)?;
+                if quote == b'"' || quote == b'\'' {
+                    let start = k + 1;
+                    let end = tag[start..].iter().position(|c| *c == quote)? + start;
+                    return Some(String::from_utf8_lossy(&tag[start..end]).into_owned());
+                }
+            }
         }
         i += 1;
     }
@@ -385,8 +404,10 @@ impl Workbook {
                 DataRef::DateTimeIso(s) | DataRef::DurationIso(s) => Raw::Text(s.clone()),
                 DataRef::Error(e) => Raw::Error(e.to_string()),
             };
+            // Text of nothing but spaces and invisible characters (a zero-width space pasted from
+            // a web page) is a blank cell, not a name nobody can see.
             if let Raw::Text(t) = &raw {
-                if t.trim().is_empty() {
+                if super::table::normalize_header(t).is_empty() {
                     continue;
                 }
             }

@@ -420,3 +420,18 @@ pub fn with_formulas_in(dir: &Path, rows: &[(&str, &str)]) -> PathBuf {
         .write(&p);
     p
 }
+
+/// Replaces the XML of one cell of the first sheet.
+pub fn patch_cell(path: &Path, cell: &str, xml: &str) {
+    let mut z = zip::ZipArchive::new(std::fs::File::open(path).unwrap()).unwrap();
+    let mut text = String::new();
+    std::io::Read::read_to_string(
+        &mut z.by_name("xl/worksheets/sheet1.xml").unwrap(),
+        &mut text,
+    )
+    .unwrap();
+    let at = text.find(&format!("<c r=\"{cell}\"")).unwrap();
+    let end = at + text[at..].find("</c>").unwrap() + 4;
+    let old = text[at..end].to_string();
+    patch(path, "xl/worksheets/sheet1.xml", &old, xml);
+}

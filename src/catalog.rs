@@ -12,6 +12,7 @@ const MODELS_TSV: &str = include_str!("../templates/models.tsv");
 const ASSUMPTIONS_TSV: &str = include_str!("../templates/assumptions.tsv");
 const FORMULAS_TSV: &str = include_str!("../templates/formulas.tsv");
 const EXAMPLES_TSV: &str = include_str!("../templates/examples.tsv");
+const COMPAT_TSV: &str = include_str!("../templates/compat.tsv");
 
 /// Rows of a TSV data file, header first, comments and blank lines skipped.
 fn rows(text: &'static str) -> impl Iterator<Item = Vec<&'static str>> {
@@ -149,12 +150,16 @@ pub fn gpus() -> Vec<GpuOffer> {
         .map(|r| GpuOffer {
             gpu: field(r, "gpu").to_string(),
             provider: field(r, "provider").to_string(),
+            platform: field(r, "platform").to_string(),
             vram_gib: num(r, "vram_gib"),
             bandwidth_gbs: num(r, "bandwidth_gbs"),
             fp16_tflops: num(r, "fp16_tflops"),
+            fp8_tflops: num(r, "fp8_tflops"),
             compute_capability: num(r, "compute_capability"),
             nvlink: field(r, "nvlink") == "yes",
+            interconnect_gbs: num(r, "interconnect_gbs"),
             gpus_per_node: num(r, "gpus_per_node"),
+            node_interconnect_gbs: opt_num(r, "node_interconnect_gbs"),
             on_demand_hourly: opt_num(r, "on_demand_hourly"),
             monthly: opt_num(r, "monthly"),
             spot_hourly: opt_num(r, "spot_hourly"),
@@ -181,28 +186,28 @@ pub fn find_gpu(name: &str) -> Option<GpuOffer> {
         .cloned()
 }
 
-/// The built-in models.
+/// The built-in models: every column of templates/models.tsv that names a Models field.
 pub fn models() -> Vec<ModelSpec> {
     records(MODELS_TSV)
         .iter()
         .map(|r| {
-            let heads = num(r, "heads");
-            let hidden = num(r, "hidden");
-            ModelSpec {
+            let mut m = ModelSpec {
                 name: field(r, "name").to_string(),
-                params_b: num(r, "params_b"),
-                layers: num(r, "layers"),
-                hidden,
-                heads,
-                kv_heads: opt_num(r, "kv_heads").unwrap_or(heads),
-                head_dim: opt_num(r, "head_dim").unwrap_or(if heads > 0.0 {
-                    hidden / heads
-                } else {
-                    0.0
-                }),
-                ffn: num(r, "ffn"),
-                vocab: num(r, "vocab"),
+                source: field(r, "source").to_string(),
+                ..ModelSpec::default()
+            };
+            for key in ModelSpec::FIELDS {
+                if let (Some(slot), Some(v)) = (m.field_mut(key), opt_num(r, key)) {
+                    *slot = v;
+                }
             }
+            if opt_num(r, "kv_heads").is_none() {
+                m.kv_heads = m.heads;
+            }
+            if opt_num(r, "head_dim").is_none() && m.heads > 0.0 {
+                m.head_dim = m.hidden / m.heads;
+            }
+            m
         })
         .collect()
 }
@@ -251,6 +256,59 @@ pub fn formulas() -> Vec<FormulaDef> {
             cell: None,
         })
         .collect()
+}
+
+/// How a platform runs a number format (templates/compat.tsv).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Support {
+    /// Hardware math in the format.
+    Native,
+    /// Stored in the format, computed in 16 bits by a weight-only kernel.
+    WeightOnly,
+    /// Not run.
+    None,
+}
+
+/// One rule of the compatibility table.
+#[derive(Debug, Clone)]
+pub struct CompatRule {
+    pub platform: &'static str,
+    pub precision: &'static str,
+    /// `weights`, `kv` or `any`.
+    pub role: &'static str,
+    pub min_cc: Option<f64>,
+    pub max_cc: Option<f64>,
+    pub support: Support,
+    pub note: &'static str,
+    pub source: &'static str,
+}
+
+/// The compatibility rules, in the table's order (the first match decides).
+pub fn compat_rules() -> Vec<CompatRule> {
+    records(COMPAT_TSV)
+        .iter()
+        .map(|r| CompatRule {
+            platform: field_static(r, "platform"),
+            precision: field_static(r, "precision"),
+            role: field_static(r, "role"),
+            min_cc: opt_num(r, "min_cc"),
+            max_cc: opt_num(r, "max_cc"),
+            support: match field(r, "support") {
+                "native" => Support::Native,
+                "weight_only" => Support::WeightOnly,
+                _ => Support::None,
+            },
+            note: field_static(r, "note"),
+            source: field_static(r, "source"),
+        })
+        .collect()
+}
+
+fn field_static(rec: &[(&'static str, &'static str)], key: &str) -> &'static str {
+    rec.iter()
+        .find(|(k, _)| *k == key)
+        .map(|(_, v)| v.trim())
+        .unwrap_or("")
 }
 
 /// The example workloads of a template (`team`, `api`): per row, the non-blank (column, value) pairs.
@@ -353,7 +411,18 @@ mod tests {
                 );
             }
         }
-        assert_eq!(columns("Workloads").len(), 30);
+        // Every numeric workload column the formulas read has a header, a label and a note.
+        let workloads = columns("Workloads");
+        for key in crate::model::WorkloadNumbers::NAMES {
+            assert!(
+                workloads.iter().any(|c| c.key == *key),
+                "{key} has no column"
+            );
+        }
+        let models = columns("Models");
+        for key in ModelSpec::FIELDS {
+            assert!(models.iter().any(|c| c.key == *key), "{key} has no column");
+        }
     }
 
     #[test]

@@ -59,17 +59,19 @@ pub enum Kind {
     FullFinetune,
     Pretrain,
     ImageGen,
+    VideoGen,
     Batch,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 7] = [
+    pub const ALL: [Kind; 8] = [
         Kind::Inference,
         Kind::Lora,
         Kind::Qlora,
         Kind::FullFinetune,
         Kind::Pretrain,
         Kind::ImageGen,
+        Kind::VideoGen,
         Kind::Batch,
     ];
 
@@ -81,6 +83,7 @@ impl Kind {
             Kind::FullFinetune => "full_finetune",
             Kind::Pretrain => "pretrain",
             Kind::ImageGen => "image_gen",
+            Kind::VideoGen => "video_gen",
             Kind::Batch => "batch",
         }
     }
@@ -93,6 +96,7 @@ impl Kind {
             Kind::FullFinetune => "全参微调",
             Kind::Pretrain => "预训练",
             Kind::ImageGen => "生图",
+            Kind::VideoGen => "生视频",
             Kind::Batch => "批处理",
         }
     }
@@ -116,6 +120,16 @@ impl Kind {
                     Kind::ImageGen => ["image", "imagegeneration", "comfyui", "文生图"]
                         .iter()
                         .any(|a| normalize(a) == t),
+                    Kind::VideoGen => [
+                        "video",
+                        "videogeneration",
+                        "t2v",
+                        "i2v",
+                        "文生视频",
+                        "视频生成",
+                    ]
+                    .iter()
+                    .any(|a| normalize(a) == t),
                     Kind::Batch => ["batchjob", "跑批"].iter().any(|a| normalize(a) == t),
                     Kind::Lora => ["lora微调"].iter().any(|a| normalize(a) == t),
                     Kind::Qlora => ["qlora微调"].iter().any(|a| normalize(a) == t),
@@ -130,9 +144,15 @@ impl Kind {
         )
     }
 
-    /// Inference and image generation serve users by default.
+    /// Inference and image generation serve users by default; video generation, minutes per
+    /// clip, is a queue of jobs.
     pub fn online_by_default(self) -> bool {
         matches!(self, Kind::Inference | Kind::ImageGen)
+    }
+
+    /// Image and video generation: sized by pixels (and frames), priced by work done.
+    pub fn is_generation(self) -> bool {
+        matches!(self, Kind::ImageGen | Kind::VideoGen)
     }
 }
 
@@ -155,16 +175,22 @@ pub enum Precision {
     Fp8,
     Int8,
     Int4,
+    /// OCP microscaling FP4: E2M1 values with one 8-bit (E8M0) scale per 32 (4.25 bits).
+    Mxfp4,
+    /// NVIDIA FP4: E2M1 values with one FP8 (E4M3) scale per 16 (4.5 bits).
+    Nvfp4,
 }
 
 impl Precision {
-    pub const ALL: [Precision; 6] = [
+    pub const ALL: [Precision; 8] = [
         Precision::Fp32,
         Precision::Fp16,
         Precision::Bf16,
         Precision::Fp8,
         Precision::Int8,
         Precision::Int4,
+        Precision::Mxfp4,
+        Precision::Nvfp4,
     ];
     /// What a KV cache may be stored as.
     pub const KV: [Precision; 4] = [
@@ -182,24 +208,22 @@ impl Precision {
             Precision::Fp8 => "fp8",
             Precision::Int8 => "int8",
             Precision::Int4 => "int4",
+            Precision::Mxfp4 => "mxfp4",
+            Precision::Nvfp4 => "nvfp4",
         }
     }
 
+    /// Bytes a value takes in this format. Microscaling formats include their scales (MXFP4:
+    /// 4 bits + 8 bits / 32 = 4.25 bits; NVFP4: 4 bits + 8 bits / 16 = 4.5 bits); int4's group
+    /// scales are added by the formulas (`quant_bytes_per_param`), as they depend on the quantizer.
     pub fn bytes(self) -> f64 {
         match self {
             Precision::Fp32 => 4.0,
             Precision::Fp16 | Precision::Bf16 => 2.0,
             Precision::Fp8 | Precision::Int8 => 1.0,
             Precision::Int4 => 0.5,
-        }
-    }
-
-    /// The least CUDA compute capability that runs this precision natively, if any.
-    pub fn min_compute_capability(self) -> Option<f64> {
-        match self {
-            Precision::Bf16 => Some(8.0),
-            Precision::Fp8 => Some(8.9),
-            _ => None,
+            Precision::Mxfp4 => 4.25 / 8.0,
+            Precision::Nvfp4 => 4.5 / 8.0,
         }
     }
 
@@ -212,6 +236,8 @@ impl Precision {
             "float8" | "e4m3" | "8bitfloat" => "fp8",
             "8bit" | "q8" | "w8a16" => "int8",
             "4bit" | "nf4" | "q4" | "gptq" | "awq" | "w4a16" => "int4",
+            "mxfp4e2m1" | "ocpfp4" => "mxfp4",
+            "fp4" | "nvfp4e2m1" => "nvfp4",
             other => other,
         };
         Precision::ALL.into_iter().find(|p| p.key() == alias)
@@ -248,46 +274,87 @@ numeric_fields! {
         params_b, context_len, avg_tokens, concurrency, base_concurrency, peak_hours_per_day,
         batch_size, tokens_per_s_per_request, min_tokens_per_s, target_tps, train_tokens_m,
         hours_per_month, runs_per_month, redundancy, max_gpus, resolution, vram_gib,
-        pilot_vram_gib, pilot_concurrency, storage_gb, egress_gb,
+        pilot_vram_gib, pilot_concurrency, storage_gb, egress_gb, image_tokens,
+        items_per_month, seconds_per_item, frames,
     }
 }
 
-/// A model's architecture; zero where a figure is unknown (image models have no KV cache).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ModelSpec {
-    pub name: String,
-    pub params_b: f64,
-    pub layers: f64,
-    pub hidden: f64,
-    pub heads: f64,
-    pub kv_heads: f64,
-    pub head_dim: f64,
-    pub ffn: f64,
-    pub vocab: f64,
+macro_rules! model_fields {
+    ($($(#[$doc:meta])* $field:ident),* $(,)?) => {
+        /// A model's architecture, as its config.json gives it; zero where a figure is unknown or
+        /// does not apply (an image model has no KV cache, a dense model no experts).
+        #[derive(Debug, Clone, Default, PartialEq, Serialize)]
+        pub struct ModelSpec {
+            pub name: String,
+            $($(#[$doc])* pub $field: f64,)*
+            /// Numeric columns a user added to the Models sheet, each a formula variable.
+            pub extra: Vec<(String, f64)>,
+            /// Where the figures come from (a config.json, a model card), when known.
+            pub source: String,
+        }
+
+        impl ModelSpec {
+            /// The figures of a Models row, in sheet order; each is a formula variable.
+            pub const FIELDS: &'static [&'static str] = &[$(stringify!($field)),*];
+
+            /// A figure by key: a built-in field, else a column of the user's; 0 when absent.
+            pub fn field(&self, key: &str) -> f64 {
+                match key {
+                    $(stringify!($field) => self.$field,)*
+                    other => self.extra.iter().find(|(k, _)| k == other).map_or(0.0, |(_, v)| *v),
+                }
+            }
+
+            /// A mutable handle on a built-in field.
+            pub fn field_mut(&mut self, key: &str) -> Option<&mut f64> {
+                match key { $(stringify!($field) => Some(&mut self.$field),)* _ => None }
+            }
+        }
+    };
+}
+
+model_fields! {
+    /// Total parameters, billions (every expert included: all are resident).
+    params_b,
+    /// Parameters one token uses, billions (MoE: shared part plus its experts); 0 = params_b.
+    active_params_b,
+    layers, hidden, heads, kv_heads, head_dim, ffn, vocab,
+    /// Routed experts per MoE layer (0: a dense model).
+    experts,
+    /// Routed experts each token uses.
+    experts_per_token,
+    /// Experts every token uses (DeepSeek, GLM-4.5, Llama 4: 1).
+    shared_experts,
+    /// Width of one expert's feed-forward layer.
+    moe_ffn,
+    /// Layers with a dense feed-forward layer instead of experts.
+    dense_layers,
+    /// Multi-head latent attention: rank of the cached latent (DeepSeek-V3: 512; 0: not MLA).
+    kv_lora_rank,
+    /// Multi-head latent attention: the decoupled RoPE key cached beside the latent (64).
+    qk_rope_head_dim,
+    /// Tokens a local-attention layer keeps (sliding window or chunk); 0: none.
+    sliding_window,
+    /// Layers that keep at most sliding_window tokens.
+    sliding_layers,
+    /// Parameters of the vision tower, billions (kept 16-bit under a quantized language model).
+    vision_params_b,
 }
 
 impl ModelSpec {
-    pub const FIELDS: [&'static str; 8] = [
-        "params_b", "layers", "hidden", "heads", "kv_heads", "head_dim", "ffn", "vocab",
-    ];
-
-    pub fn field(&self, key: &str) -> f64 {
-        match key {
-            "params_b" => self.params_b,
-            "layers" => self.layers,
-            "hidden" => self.hidden,
-            "heads" => self.heads,
-            "kv_heads" => self.kv_heads,
-            "head_dim" => self.head_dim,
-            "ffn" => self.ffn,
-            "vocab" => self.vocab,
-            _ => 0.0,
-        }
-    }
-
     /// A transformer language model (it has layers and heads, hence a KV cache).
     pub fn has_architecture(&self) -> bool {
-        self.layers > 0.0 && self.kv_heads > 0.0 && self.head_dim > 0.0
+        self.layers > 0.0
+            && (self.kv_lora_rank > 0.0 || (self.kv_heads > 0.0 && self.head_dim > 0.0))
+    }
+
+    /// Parameters one token uses: the published active figure, else all of them.
+    pub fn active_params(&self) -> f64 {
+        if self.active_params_b > 0.0 {
+            self.active_params_b
+        } else {
+            self.params_b
+        }
     }
 }
 
@@ -301,6 +368,9 @@ pub struct Workload {
     pub model: Option<ModelSpec>,
     pub precision: Precision,
     pub kv_precision: Precision,
+    /// The routed experts' weights (an MoE checkpoint may quantize only them, as gpt-oss ships
+    /// MXFP4 experts beside bf16 attention); default the precision.
+    pub expert_precision: Precision,
     pub numbers: WorkloadNumbers,
     pub online: bool,
     pub spot_ok: bool,
@@ -322,16 +392,25 @@ impl Workload {
 }
 
 /// One GPU offer: a GPU model at a provider, prices per GPU.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct GpuOffer {
     pub gpu: String,
     pub provider: String,
+    /// The software stack: `cuda`, `rocm`, `ascend` (templates/compat.tsv says what each runs).
+    pub platform: String,
     pub vram_gib: f64,
     pub bandwidth_gbs: f64,
     pub fp16_tflops: f64,
+    /// Dense 8-bit tensor TFLOPS (FP8, or INT8 where the card has no FP8); 0 = unknown.
+    pub fp8_tflops: f64,
+    /// CUDA compute capability; 0 on other platforms.
     pub compute_capability: f64,
     pub nvlink: bool,
+    /// GB/s between the GPUs of a node, both directions (NVLink, Infinity Fabric, HCCS, PCIe).
+    pub interconnect_gbs: f64,
     pub gpus_per_node: f64,
+    /// GB/s between nodes (RDMA), when the provider says; `None` = unknown.
+    pub node_interconnect_gbs: Option<f64>,
     pub on_demand_hourly: Option<f64>,
     pub monthly: Option<f64>,
     pub spot_hourly: Option<f64>,
@@ -562,6 +641,8 @@ pub struct Input {
     pub gpus: Vec<GpuOffer>,
     /// The catalog after the Models sheet's rows are merged in.
     pub models: Vec<ModelSpec>,
+    /// Numeric columns the user added to the Models sheet (formula variables).
+    pub model_columns: Vec<String>,
     pub assumptions: Assumptions,
     pub formulas: Vec<FormulaDef>,
     /// Read-time notices: sheets taken from defaults, models guessed, figures filled from the catalog.
@@ -586,7 +667,9 @@ mod tests {
         assert_eq!(Kind::parse(" Full_Finetune "), Some(Kind::FullFinetune));
         assert_eq!(Kind::parse("生图"), Some(Kind::ImageGen));
         assert_eq!(Kind::parse("推理"), Some(Kind::Inference));
-        assert_eq!(Kind::parse("video"), None);
+        assert_eq!(Kind::parse("video"), Some(Kind::VideoGen));
+        assert_eq!(Kind::parse("生视频"), Some(Kind::VideoGen));
+        assert_eq!(Kind::parse("hologram"), None);
     }
 
     #[test]

@@ -19,6 +19,8 @@ pub struct Row {
     pub kind: Kind,
     pub precision: Precision,
     pub kv_precision: Precision,
+    /// The experts' format (an MoE checkpoint's), default the precision.
+    pub expert_precision: Precision,
     pub context_len: f64,
     pub batch_size: f64,
     pub concurrency: f64,
@@ -104,6 +106,16 @@ pub fn rows(csv: &str) -> std::result::Result<Vec<Row>, String> {
         } else {
             Precision::parse(&kv).ok_or(format!("line {line_no}: unknown kv_precision"))?
         };
+        // An optional column: blank or absent is the precision.
+        let ex = col("expert_precision")
+            .ok()
+            .and_then(|i| f.get(i).cloned())
+            .unwrap_or_default();
+        let expert_precision = if ex.trim().is_empty() {
+            precision
+        } else {
+            Precision::parse(&ex).ok_or(format!("line {line_no}: unknown expert_precision"))?
+        };
         let measured = num("measured")?.ok_or(format!("line {line_no}: no measurement"))?;
         let unit = at("unit")?;
         let measured_gib = match unit.trim() {
@@ -134,6 +146,7 @@ pub fn rows(csv: &str) -> std::result::Result<Vec<Row>, String> {
             kind,
             precision,
             kv_precision,
+            expert_precision,
             context_len: num("context_len")?.unwrap_or(2048.0),
             batch_size: num("batch_size")?.unwrap_or(1.0),
             concurrency: num("concurrency")?.unwrap_or(1.0),
@@ -193,6 +206,7 @@ pub fn estimate(row: &Row) -> Result<f64> {
         model: Some(model),
         precision: row.precision,
         kv_precision: row.kv_precision,
+        expert_precision: row.expert_precision,
         numbers,
         online: false,
         spot_ok: false,
@@ -202,28 +216,24 @@ pub fn estimate(row: &Row) -> Result<f64> {
     };
     let gpu = GpuOffer {
         gpu: "validation".into(),
-        provider: String::new(),
+        platform: "cuda".into(),
         vram_gib: 1e6,
         bandwidth_gbs: 1000.0,
         fp16_tflops: 100.0,
         // FlashAttention-2 is assumed from compute capability 8.0 on.
         compute_capability: if row.flash_attention { 8.0 } else { 7.5 },
-        nvlink: false,
         gpus_per_node: 1.0,
         on_demand_hourly: Some(1.0),
-        monthly: None,
-        spot_hourly: None,
-        reserved_monthly: None,
         billing_granularity_min: 60.0,
-        min_rental_min: 0.0,
         available: true,
-        cell: None,
+        ..GpuOffer::default()
     };
     let input = Input {
         file: "validation".into(),
         workloads: vec![w],
         gpus: vec![gpu],
         models,
+        model_columns: Vec::new(),
         assumptions,
         formulas: catalog::formulas(),
         notices: Vec::new(),

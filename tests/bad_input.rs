@@ -34,7 +34,7 @@ fn negative_and_absurd_values_are_refused() {
 
 #[test]
 fn unknown_kind_lists_the_kinds() {
-    refused_book(team().set("Workloads", 1, 1, Some(s("video"))), &["Workloads!B2: kind must be one of inference, lora, qlora, full_finetune, pretrain, image_gen, batch, found \"video\""]);
+    refused_book(team().set("Workloads", 1, 1, Some(s("hologram"))), &["Workloads!B2: kind must be one of inference, lora, qlora, full_finetune, pretrain, image_gen, video_gen, batch, found \"hologram\""]);
 }
 
 #[test]
@@ -69,7 +69,7 @@ fn pinned_gpu_not_in_the_gpus_sheet_is_refused() {
 fn every_problem_is_reported_at_once() {
     let r = refused_book(
         team()
-            .set("Workloads", 1, 1, Some(s("video")))
+            .set("Workloads", 1, 1, Some(s("hologram")))
             .set("Workloads", 2, 3, Some(s("many")))
             .set("GPUs", 1, 2, Some(n(-1.0)))
             .set("Assumptions", 1, 1, Some(s("soon"))),
@@ -256,7 +256,7 @@ fn unknown_precisions_are_refused_with_the_choices() {
             .set("Workloads", 0, 11, Some(s("precision")))
             .set("Workloads", 1, 11, Some(s("fp64")))
             .set("Workloads", 0, 12, Some(s("kv_precision")))
-            .set("Workloads", 2, 12, Some(s("int4"))), &["Workloads!L2: precision must be one of fp32, fp16, bf16, fp8, int8, int4, found \"fp64\"", "Workloads!M3: kv_precision must be one of fp16, bf16, fp8, int8, found \"int4\""]);
+            .set("Workloads", 2, 12, Some(s("int4"))), &["Workloads!L2: precision must be one of fp32, fp16, bf16, fp8, int8, int4, mxfp4, nvfp4, found \"fp64\"", "Workloads!M3: kv_precision must be one of fp16, bf16, fp8, int8, found \"int4\""]);
 }
 
 #[test]

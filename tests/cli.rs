@@ -13,8 +13,10 @@ fn init_then_check_is_ok_in_both_languages() {
         gpuplan(d.path(), &["init", file, "--lang", lang]).ok();
         let r = gpuplan(d.path(), &["check", file]);
         r.ok();
+        let offers = gpuplan::catalog::gpus().len();
         assert!(
-            r.stdout.starts_with("ok: 3 workloads, 15 GPU offers"),
+            r.stdout
+                .starts_with(&format!("ok: 3 workloads, {offers} GPU offers")),
             "{}",
             r.stdout
         );
@@ -234,16 +236,26 @@ fn catalog_prints_gpus_and_models_in_three_formats() {
         r.stdout
     );
     let r = gpuplan(d.path(), &["catalog", "models", "--format", "csv"]);
+    // Qwen2.5-7B's config.json: a dense model, every MoE, latent and local-attention field blank.
     assert!(
         r.stdout
             .lines()
-            .any(|l| l == "Qwen2.5-7B,7.62,28,3584,28,4,128,18944,152064"),
+            .any(|l| l == "Qwen2.5-7B,7.62,,28,3584,28,4,128,18944,152064,,,,,,,,,,"),
+        "{}",
+        r.stdout
+    );
+    // DeepSeek-V3's: 256 routed experts, 8 a token, one shared, 3 dense layers, a 512 + 64 latent.
+    assert!(
+        r.stdout.lines().any(|l| {
+            l
+            == "DeepSeek-V3,671.03,37.55,61,7168,128,128,128,18432,129280,256,8,1,2048,3,512,64,,,"
+        }),
         "{}",
         r.stdout
     );
     let r = gpuplan(d.path(), &["catalog", "gpus", "--format", "json"]);
     let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
-    assert_eq!(v.as_array().unwrap().len(), 15);
+    assert_eq!(v.as_array().unwrap().len(), gpuplan::catalog::gpus().len());
 }
 
 #[test]

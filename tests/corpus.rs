@@ -541,8 +541,8 @@ fn set_finds_a_workload_whose_name_has_dots() {
 fn set_mistakes_name_the_flag() {
     refuses_with(
         one(&[], vec![]),
-        &["--set", "svc.kind=video"],
-        &["--set svc.kind=video: kind must be one of"],
+        &["--set", "svc.kind=hologram"],
+        &["--set svc.kind=hologram: kind must be one of"],
     );
     refuses_with(
         one(&[], vec![]),

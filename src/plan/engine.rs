@@ -69,7 +69,7 @@ impl Engine {
         if !problems.is_empty() {
             return Err(err(problems));
         }
-        let (cin, mut p1) = inputs::candidate_inputs(&input.assumptions);
+        let (cin, mut p1) = inputs::candidate_inputs(&input.assumptions, &input.model_columns);
         let portfolio_names: Vec<&str> = portfolio_defs.iter().map(|d| d.name.as_str()).collect();
         let cand_refs: Vec<&FormulaDef> = candidate_defs.iter().collect();
         let candidate =

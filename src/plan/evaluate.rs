@@ -2,10 +2,11 @@
 //! each mode, and the best candidates kept for the Candidates tab.
 
 use super::choose::unplanned_reason;
+use super::compat::{self, Verdict};
 use super::engine::{Engine, Keys};
 use super::Candidate;
 use crate::error::Problem;
-use crate::model::{format_number, Input, Precision, Workload};
+use crate::model::{format_number, Input, Workload};
 
 /// The best option of one billing mode over all feasible candidates of a workload.
 #[derive(Debug, Clone, Copy)]
@@ -50,9 +51,9 @@ pub(super) struct Evaluated {
     /// How many were evaluated.
     pub(super) evaluated: usize,
     pub(super) best: [Option<Best>; 5],
-    /// GPUs set aside because they cannot run the workload's precisions, with their compute
-    /// capability.
-    pub(super) incompatible: Vec<(String, f64)>,
+    /// GPUs set aside because they cannot run the workload's formats, with what each lacks
+    /// (`fp8 needs compute capability ≥ 8.9`).
+    pub(super) incompatible: Vec<(String, Vec<String>)>,
     /// Why nothing fits, when nothing does.
     pub(super) unplanned: Option<String>,
 }
@@ -75,7 +76,7 @@ pub(super) fn evaluate_workload(
     let mut arena: Vec<f64> = Vec::new();
     let mut rows: Vec<Row> = Vec::new();
     let mut best: [Option<Best>; 5] = [None; 5];
-    let mut incompatible: Vec<(String, f64)> = Vec::new();
+    let mut incompatible: Vec<(String, Vec<String>)> = Vec::new();
     let pin = w.gpu.as_deref().map(crate::model::normalize);
     for (oi, offer) in input.gpus.iter().enumerate() {
         if !offer.available
@@ -90,10 +91,10 @@ pub(super) fn evaluate_workload(
         let vals = &values[n_in..];
         // Why a candidate is out; its text is written only for the candidates kept.
         let mut exclusion = None;
-        if unsupported(w, offer).is_some() {
+        if let Verdict::Excluded { needs, .. } = compat::verdict(w, offer) {
             exclusion = Some(Why::Incompatible);
             if !incompatible.iter().any(|(g, _)| *g == offer.gpu) {
-                incompatible.push((offer.gpu.clone(), offer.compute_capability));
+                incompatible.push((offer.gpu.clone(), needs));
             }
         } else if vals[keys.fits] == 0.0 {
             exclusion = Some(Why::Misfit);
@@ -149,7 +150,10 @@ pub(super) fn evaluate_workload(
     candidates.extend(rows.into_iter().map(|(offer, at, why, costs, _)| {
         let values = arena[at..at + width].to_vec();
         let exclusion = why.map(|why| match why {
-            Why::Incompatible => compatibility(w, &input.gpus[offer]).unwrap_or_default(),
+            Why::Incompatible => match compat::verdict(w, &input.gpus[offer]) {
+                Verdict::Excluded { reason, .. } => reason,
+                _ => String::new(),
+            },
             Why::Misfit => misfit_reason(&values, keys),
             Why::NoMode => {
                 "no billing mode is offered and allowed (no price, or spot not allowed)".to_string()
@@ -197,26 +201,6 @@ pub(super) fn parallel_map<T: Sync, R: Send>(
             .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
             .collect()
     })
-}
-
-/// Precision support by compute capability (SPEC §5): bf16 needs 8.0, fp8 needs 8.9. The
-/// first precision of the workload the offer cannot run, with the capability it needs.
-fn unsupported(w: &Workload, offer: &crate::model::GpuOffer) -> Option<(Precision, f64)> {
-    [w.precision, w.kv_precision].into_iter().find_map(|p| {
-        let cc = p.min_compute_capability()?;
-        (offer.compute_capability + 1e-9 < cc).then_some((p, cc))
-    })
-}
-
-/// Why the offer cannot run the workload's precisions, in words; None when it can.
-pub(super) fn compatibility(w: &Workload, offer: &crate::model::GpuOffer) -> Option<String> {
-    let (p, cc) = unsupported(w, offer)?;
-    Some(format!(
-        "{} needs compute capability ≥ {cc:.1}; {} has {}",
-        p.key(),
-        offer.gpu,
-        format_number(offer.compute_capability)
-    ))
 }
 
 pub(super) fn misfit_reason(v: &[f64], k: &Keys) -> String {

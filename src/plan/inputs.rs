@@ -3,12 +3,21 @@
 
 use crate::error::Problem;
 use crate::formula::{InputVar, Program, Ty};
-use crate::model::{Assumptions, GpuOffer, Kind, Value, Workload, WorkloadNumbers};
+use crate::model::{
+    Assumptions, GpuOffer, Kind, ModelSpec, Precision, Value, Workload, WorkloadNumbers,
+};
 
-const MODEL_FIELDS: [&str; 7] = [
-    "layers", "hidden", "heads", "kv_heads", "head_dim", "ffn", "vocab",
-];
-const FLAGS: [&str; 10] = [
+/// The model's figures as formula variables: every Models field but params_b (a workload
+/// column, the row's own figure winning over the model's).
+fn model_fields() -> impl Iterator<Item = &'static str> {
+    ModelSpec::FIELDS
+        .iter()
+        .copied()
+        .filter(|f| *f != "params_b")
+}
+/// Bytes per value of the formats a workload stores.
+const BYTES: [&str; 3] = ["bytes_per_param", "kv_bytes", "expert_bytes_per_param"];
+const FLAGS: [&str; 13] = [
     "online",
     "spot_ok",
     "is_inference",
@@ -18,7 +27,11 @@ const FLAGS: [&str; 10] = [
     "is_pretrain",
     "is_training",
     "is_image",
+    "is_video",
     "is_batch",
+    // int4 weights carry group scales the formulas add; the microscaling FP4 formats include theirs.
+    "is_int4",
+    "experts_int4",
 ];
 /// The offer's specifications; its prices and terms (`GpuOffer::TERMS`) and `gpu_index` follow.
 const GPU_SPECS: [&str; 5] = [
@@ -44,21 +57,35 @@ const GPU_FLAGS: [&str; 5] = [
     "has_reserved",
 ];
 
-/// The candidate-scope inputs, in slot order: workload, model, flags, GPU, then assumptions.
-/// Assumption keys that collide with a built-in name are reported.
-pub fn candidate_inputs(assumptions: &Assumptions) -> (Vec<InputVar>, Vec<Problem>) {
+/// The candidate-scope inputs, in slot order: workload, model (built-in fields, then the
+/// user's Models columns), formats, flags, GPU, then assumptions. A user's Models column or
+/// assumption that collides with a built-in name is reported.
+pub fn candidate_inputs(
+    assumptions: &Assumptions,
+    model_columns: &[String],
+) -> (Vec<InputVar>, Vec<Problem>) {
     let mut vars = Vec::new();
     for n in WorkloadNumbers::NAMES {
         vars.push(InputVar::num(*n));
         vars.push(InputVar::bool(format!("has_{n}")));
     }
-    vars.extend(MODEL_FIELDS.iter().map(|n| InputVar::num(*n)));
-    vars.push(InputVar::num("bytes_per_param"));
-    vars.push(InputVar::num("kv_bytes"));
+    vars.extend(model_fields().map(InputVar::num));
+    vars.extend(BYTES.iter().map(|n| InputVar::num(*n)));
     vars.extend(FLAGS.iter().map(|n| InputVar::bool(*n)));
     vars.extend(gpu_numbers().map(InputVar::num));
     vars.extend(GPU_FLAGS.iter().map(|n| InputVar::bool(*n)));
-    let problems = add_assumptions(&mut vars, assumptions);
+    let mut problems = Vec::new();
+    for c in model_columns {
+        if vars.iter().any(|v| v.name == *c) {
+            problems.push(Problem::new(
+                "Models",
+                format!("the Models column `{c}` has the name of a built-in variable; rename it"),
+            ));
+        } else {
+            vars.push(InputVar::num(c.clone()));
+        }
+    }
+    problems.extend(add_assumptions(&mut vars, assumptions));
     (vars, problems)
 }
 
@@ -207,16 +234,35 @@ pub fn bind_workload(p: &Program, w: &Workload, assumptions: &Assumptions, value
             "concurrency" | "batch_size" | "runs_per_month" | "pilot_concurrency" => 1.0,
             "hours_per_month" if w.online => assumptions.number("hours_in_month", 730.0),
             "resolution" => 1024.0,
+            "frames" => 81.0,
             _ => 0.0,
         };
         set(key, given.unwrap_or(default));
         set(&format!("has_{key}"), b(given.is_some()));
     }
-    for f in MODEL_FIELDS {
+    for f in model_fields() {
         set(f, w.model.as_ref().map_or(0.0, |m| m.field(f)));
+    }
+    // The model's active parameters, else (a dense model, or one sized by params_b) all of them.
+    let active = w
+        .model
+        .as_ref()
+        .map_or(0.0, |m| m.active_params_b)
+        .min(w.params_b());
+    set(
+        "active_params_b",
+        if active > 0.0 { active } else { w.params_b() },
+    );
+    if let Some(m) = &w.model {
+        for (k, v) in &m.extra {
+            set(k, *v);
+        }
     }
     set("bytes_per_param", w.precision.bytes());
     set("kv_bytes", w.kv_precision.bytes());
+    set("expert_bytes_per_param", w.expert_precision.bytes());
+    set("is_int4", b(w.precision == Precision::Int4));
+    set("experts_int4", b(w.expert_precision == Precision::Int4));
     let k = w.kind;
     set("online", b(w.online));
     set("spot_ok", b(w.spot_ok));
@@ -230,5 +276,6 @@ pub fn bind_workload(p: &Program, w: &Workload, assumptions: &Assumptions, value
     set("is_pretrain", b(k == Kind::Pretrain));
     set("is_training", b(training));
     set("is_image", b(k == Kind::ImageGen));
+    set("is_video", b(k == Kind::VideoGen));
     set("is_batch", b(k == Kind::Batch));
 }

@@ -5,6 +5,7 @@
 
 mod advice;
 mod choose;
+mod compat;
 mod engine;
 mod evaluate;
 pub mod inputs;
@@ -314,20 +315,11 @@ pub fn plan_with(input: Input, engine: &Engine, opts: &Options) -> Result<Plan> 
             cut += 1;
         }
         if !e.incompatible.is_empty() {
-            // Only the precisions that some excluded GPU lacks, each once (weights and KV cache
-            // may share one).
-            let lowest = e
-                .incompatible
-                .iter()
-                .map(|(_, cc)| *cc)
-                .fold(f64::INFINITY, f64::min);
-            let mut need: Vec<String> = Vec::new();
-            for pr in [w.precision, w.kv_precision] {
-                if let Some(cc) = pr.min_compute_capability().filter(|cc| lowest + 1e-9 < *cc) {
-                    let text = format!("{} needs compute capability ≥ {cc:.1}", pr.key());
-                    if !need.contains(&text) {
-                        need.push(text);
-                    }
+            // What the excluded GPUs lack, each once (weights and KV cache may share a format).
+            let mut need: Vec<&str> = Vec::new();
+            for n in e.incompatible.iter().flat_map(|(_, n)| n) {
+                if !need.contains(&n.as_str()) {
+                    need.push(n);
                 }
             }
             let names: Vec<&str> = e.incompatible.iter().map(|(g, _)| g.as_str()).collect();

@@ -30,7 +30,8 @@ fn offer(
         billing_granularity_min: 60.0,
         min_rental_min: 0.0,
         available: true,
-        cell: None,
+        platform: "cuda".to_string(),
+        ..GpuOffer::default()
     }
 }
 
@@ -50,6 +51,11 @@ fn workload(name: &str, kind: Kind, model: Option<&str>) -> Workload {
             Precision::Bf16
         },
         kv_precision: Precision::Fp16,
+        expert_precision: if kind == Kind::Qlora {
+            Precision::Int4
+        } else {
+            Precision::Bf16
+        },
         numbers: WorkloadNumbers::default(),
         online: kind.online_by_default(),
         spot_ok: kind == Kind::Batch,
@@ -74,6 +80,7 @@ fn input(workloads: Vec<Workload>, gpus: Vec<GpuOffer>, set: &[(&str, f64)]) -> 
         workloads,
         gpus,
         models: catalog::models(),
+        model_columns: Vec::new(),
         assumptions,
         formulas: catalog::formulas(),
         notices: Vec::new(),
@@ -717,7 +724,7 @@ fn keeping_the_best_n_and_threads_do_not_change_the_plan() {
             (b.offer, cb.mode, cb.tco, b.values.clone())
         );
         assert_eq!(cut.workloads[w].candidates.len(), 3);
-        assert_eq!(all.workloads[w].candidates.len(), 15);
+        assert_eq!(all.workloads[w].candidates.len(), catalog::gpus().len());
     }
     assert!(cut
         .warnings

@@ -54,14 +54,52 @@ impl Reader {
                     },
                 }
             };
+            let platform = match rec.text("platform", p) {
+                Some(t) => {
+                    let t = t.trim().to_lowercase();
+                    if !PLATFORMS.contains(&t.as_str()) {
+                        self.notices.push(Warning::warn(
+                            rec.at("platform"),
+                            format!("{gpu}: the platform \"{t}\" has no compatibility rules here (known: {}), so every number format is assumed to run on it", PLATFORMS.join(", ")),
+                        ));
+                    }
+                    t
+                }
+                None => known
+                    .as_ref()
+                    .map_or_else(|| "cuda".to_string(), |k| k.platform.clone()),
+            };
+            let p = &mut self.problems;
             let vram_gib = spec("vram_gib", known.as_ref().map(|k| k.vram_gib), p);
             let bandwidth_gbs = spec("bandwidth_gbs", known.as_ref().map(|k| k.bandwidth_gbs), p);
             let fp16_tflops = spec("fp16_tflops", known.as_ref().map(|k| k.fp16_tflops), p);
-            let compute_capability = spec(
-                "compute_capability",
-                known.as_ref().map(|k| k.compute_capability),
+            // A compute capability is CUDA's; other platforms have none to give.
+            let compute_capability = if platform == "cuda" {
+                spec(
+                    "compute_capability",
+                    known.as_ref().map(|k| k.compute_capability),
+                    p,
+                )
+            } else {
+                spec("compute_capability", Some(0.0), p)
+            };
+            let fp8_tflops = spec(
+                "fp8_tflops",
+                Some(known.as_ref().map_or(0.0, |k| k.fp8_tflops)),
                 p,
             );
+            let interconnect_gbs = spec(
+                "interconnect_gbs",
+                Some(known.as_ref().map_or(0.0, |k| k.interconnect_gbs)),
+                p,
+            );
+            let node_interconnect_gbs = rec
+                .number(
+                    "node_interconnect_gbs",
+                    gpu_rule("node_interconnect_gbs"),
+                    p,
+                )
+                .or(known.as_ref().and_then(|k| k.node_interconnect_gbs));
             let gpus_per_node = spec(
                 "gpus_per_node",
                 Some(known.as_ref().map_or(8.0, |k| k.gpus_per_node)),
@@ -125,12 +163,16 @@ impl Reader {
             offers.push(GpuOffer {
                 gpu,
                 provider,
+                platform,
                 vram_gib,
                 bandwidth_gbs,
                 fp16_tflops,
+                fp8_tflops,
                 compute_capability,
                 nvlink,
+                interconnect_gbs,
                 gpus_per_node,
+                node_interconnect_gbs,
                 on_demand_hourly,
                 monthly,
                 spot_hourly,
@@ -185,9 +227,19 @@ impl Reader {
                     }
                     None => Err(format!("{key} must be yes or no, found {}", found(&raw))),
                 },
+                "platform" => {
+                    let t = o.value.trim().to_lowercase();
+                    for &i in &matching {
+                        gpus[i].platform = t.clone();
+                    }
+                    Ok(())
+                }
                 "vram_gib"
                 | "bandwidth_gbs"
                 | "fp16_tflops"
+                | "fp8_tflops"
+                | "interconnect_gbs"
+                | "node_interconnect_gbs"
                 | "compute_capability"
                 | "gpus_per_node"
                 | "on_demand_hourly"
@@ -256,6 +308,9 @@ fn set_gpu_number(g: &mut GpuOffer, key: &str, v: f64) {
         "bandwidth_gbs" => g.bandwidth_gbs = v,
         "fp16_tflops" => g.fp16_tflops = v,
         "compute_capability" => g.compute_capability = v,
+        "fp8_tflops" => g.fp8_tflops = v,
+        "interconnect_gbs" => g.interconnect_gbs = v,
+        "node_interconnect_gbs" => g.node_interconnect_gbs = Some(v),
         "gpus_per_node" => g.gpus_per_node = v,
         "billing_granularity_min" => g.billing_granularity_min = v,
         "min_rental_min" => g.min_rental_min = v,
@@ -263,12 +318,16 @@ fn set_gpu_number(g: &mut GpuOffer, key: &str, v: f64) {
     }
 }
 
+/// The platforms templates/compat.tsv has rules for.
+pub const PLATFORMS: [&str; 3] = ["cuda", "rocm", "ascend"];
+
 /// What each numeric column of the GPUs sheet must hold.
 fn gpu_rule(key: &str) -> Rule {
     match key {
         "vram_gib" => Rule::positive().max(10_000.0),
         "bandwidth_gbs" | "fp16_tflops" => Rule::positive().max(1e6),
-        "compute_capability" => Rule::range(1.0, 20.0),
+        "compute_capability" => Rule::range(0.0, 20.0),
+        "fp8_tflops" | "interconnect_gbs" | "node_interconnect_gbs" => Rule::at_least(0.0).max(1e6),
         "gpus_per_node" => Rule::whole(1.0, 1024.0),
         "billing_granularity_min" => Rule::positive().max(44_640.0),
         "min_rental_min" => Rule::at_least(0.0).max(44_640.0),

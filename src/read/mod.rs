@@ -115,7 +115,7 @@ fn read_workbook(path: &Path, mut wb: xlsx::Workbook, overrides: &[Override]) ->
             ),
         ));
     };
-    let models = r.models(sheets.remove("Models"));
+    let (models, model_columns) = r.models(sheets.remove("Models"));
     let mut gpus = r.gpus(sheets.remove("GPUs"));
     r.apply_gpu_overrides(&mut gpus, overrides);
     let assumptions = r.assumptions(sheets.remove("Assumptions"), overrides);
@@ -132,6 +132,7 @@ fn read_workbook(path: &Path, mut wb: xlsx::Workbook, overrides: &[Override]) ->
         workloads,
         gpus,
         models,
+        model_columns,
         assumptions,
         formulas,
         notices: r.notices,

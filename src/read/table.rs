@@ -17,6 +17,8 @@ pub struct Table {
     pub width: u32,
     /// Cells a `--set` wrote, with the flag as the user typed it: problems there name the flag.
     pub overridden: HashMap<(u32, u32), String>,
+    /// Columns whose header names no known column (the user's own), with the header's text.
+    pub others: Vec<(u32, String)>,
 }
 
 /// Characters that show nothing: zero-width spaces and joiners, the word joiner, the byte-order
@@ -147,11 +149,13 @@ impl Table {
             }
         }
         // A header like a known column the sheet lacks is most likely that column misspelt.
+        let mut others = Vec::new();
         for (&c, v) in &header {
             let text = header_text(v);
             if columns.iter().any(|col| header_matches(&text, col)) {
                 continue;
             }
+            others.push((c, text.clone()));
             if let Some(key) = looks_like(&text, columns).filter(|k| !found.contains_key(k)) {
                 notices.push(Warning::warn(
                     CellRef::new(&raw.name, 0, c).to_string(),
@@ -193,6 +197,7 @@ impl Table {
             columns: found,
             width,
             overridden: HashMap::new(),
+            others,
             rows: rows
                 .into_iter()
                 .filter(|(_, cells)| !cells.is_empty())
@@ -432,18 +437,27 @@ impl Record<'_> {
         CellRef::new(&self.table.sheet, self.row, col)
     }
 
-    /// Where a key's value came from, for a message: the `--set` flag that wrote it, else its cell.
+    /// Where a key's value came from, for a message: the `--set` flag that wrote it, else its
+    /// cell, else (the sheet has no such column) the row.
     pub fn at(&self, key: &str) -> String {
-        self.table
-            .columns
-            .get(key)
-            .and_then(|c| self.table.overridden.get(&(self.row, *c)))
-            .cloned()
-            .unwrap_or_else(|| self.cell(key).to_string())
+        match self.table.columns.get(key) {
+            Some(c) => self
+                .table
+                .overridden
+                .get(&(self.row, *c))
+                .cloned()
+                .unwrap_or_else(|| self.cell(key).to_string()),
+            None => format!("{}!{} (no {key} column)", self.table.sheet, self.row + 1),
+        }
     }
 
     pub fn raw(&self, key: &str) -> Option<&Raw> {
         self.table.columns.get(key).and_then(|c| self.cells.get(c))
+    }
+
+    /// The cell in column `col`, known or not.
+    pub fn raw_at(&self, col: u32) -> Option<&Raw> {
+        self.cells.get(&col)
     }
 
     /// The text of a cell; `None` when blank. A spreadsheet error (`#N/A`), a formula with no

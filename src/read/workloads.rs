@@ -143,9 +143,10 @@ impl Reader {
         };
         let precision = enum_cell(rec, "precision", &Precision::ALL, p);
         let kv_precision = enum_cell(rec, "kv_precision", &Precision::KV, p);
+        let expert_precision = enum_cell(rec, "expert_precision", &Precision::ALL, p);
 
         let mut n = WorkloadNumbers::default();
-        let rules: [(&str, Rule); 21] = [
+        let rules: [(&str, Rule); 25] = [
             ("params_b", Rule::positive().max(100_000.0)),
             ("context_len", Rule::whole(1.0, 10_000_000.0)),
             ("avg_tokens", Rule::whole(1.0, 10_000_000.0)),
@@ -167,6 +168,10 @@ impl Reader {
             ("pilot_concurrency", Rule::whole(1.0, 1_000_000.0)),
             ("storage_gb", Rule::at_least(0.0).max(1e12)),
             ("egress_gb", Rule::at_least(0.0).max(1e12)),
+            ("image_tokens", Rule::whole(0.0, 10_000_000.0)),
+            ("items_per_month", Rule::positive().max(1e12)),
+            ("seconds_per_item", Rule::positive().max(1e7)),
+            ("frames", Rule::whole(1.0, 100_000.0)),
         ];
         for (key, rule) in rules {
             let v = rec.number(key, rule, p);
@@ -223,15 +228,32 @@ impl Reader {
             ));
         }
         let online = online.unwrap_or(kind.online_by_default());
-        if !online
-            && n.hours_per_month.is_none()
-            && !(kind.is_training() && n.train_tokens_m.is_some())
-            && rec.raw("hours_per_month").is_none()
-        {
+        let by_items = kind.is_generation() && n.items_per_month.is_some();
+        if by_items != (kind.is_generation() && n.seconds_per_item.is_some()) {
+            let missing = if n.items_per_month.is_some() {
+                "seconds_per_item"
+            } else {
+                "items_per_month"
+            };
+            p.push(Problem::new(
+                rec.at(missing),
+                format!("{name} is sized by work done: it needs both items_per_month and seconds_per_item (one item's GPU time, measured in a pilot)"),
+            ));
+        }
+        // An offline workload's hours: given, or derived from its work (training tokens, items).
+        let by_tokens = kind.is_training() && n.train_tokens_m.is_some();
+        let hours_known = n.hours_per_month.is_some() || rec.raw("hours_per_month").is_some();
+        if !online && !hours_known && !by_tokens && !by_items {
             p.push(Problem::new(
                 rec.at("hours_per_month"),
                 format!("hours_per_month of the offline workload {name} is required (hours each instance runs per month){}",
-                    if kind.is_training() { ", or give train_tokens_m" } else { "" }),
+                    if kind.is_training() {
+                        ", or give train_tokens_m"
+                    } else if kind.is_generation() {
+                        ", or give items_per_month and seconds_per_item"
+                    } else {
+                        ""
+                    }),
             ));
         }
         let model = self.resolve_model(rec, &name, kind, &n, models);
@@ -243,12 +265,14 @@ impl Reader {
         } else {
             Precision::Bf16
         });
+        let expert_precision = expert_precision.unwrap_or(precision);
         Some(Workload {
             name,
             kind,
             model,
             precision,
             kv_precision: kv_precision.unwrap_or(Precision::Fp16),
+            expert_precision,
             numbers: n,
             online,
             spot_ok: spot_ok.unwrap_or(kind == Kind::Batch),
@@ -272,7 +296,8 @@ impl Reader {
             kind,
             Kind::Inference | Kind::Lora | Kind::Qlora | Kind::FullFinetune | Kind::Pretrain
         ) || (kind == Kind::Batch && n.vram_gib.is_none());
-        let sized_by_memory = matches!(kind, Kind::Batch | Kind::ImageGen) && n.vram_gib.is_some();
+        let sized_by_memory =
+            matches!(kind, Kind::Batch | Kind::ImageGen | Kind::VideoGen) && n.vram_gib.is_some();
         let given = rec.text("model", &mut self.problems);
         if let Some(m) = &given {
             if let Some(spec) = models.iter().find(|s| normalize(&s.name) == normalize(m)) {
@@ -293,7 +318,7 @@ impl Reader {
                 rec.at("model"),
                 format!(
                     "{name} needs a model or params_b{}",
-                    if matches!(kind, Kind::Batch | Kind::ImageGen) {
+                    if matches!(kind, Kind::Batch | Kind::ImageGen | Kind::VideoGen) {
                         " (or vram_gib)"
                     } else {
                         ""

@@ -206,11 +206,14 @@ fn gpu_rows(gpus: &[GpuOffer]) -> Vec<Vec<String>> {
     let mut rows = vec![[
         "gpu",
         "provider",
+        "platform",
         "vram_gib",
         "bandwidth_gbs",
         "fp16_tflops",
+        "fp8_tflops",
         "compute_capability",
         "nvlink",
+        "interconnect_gbs",
         "gpus_per_node",
         "on_demand_hourly",
         "monthly",
@@ -220,14 +223,24 @@ fn gpu_rows(gpus: &[GpuOffer]) -> Vec<Vec<String>> {
     .map(String::from)
     .to_vec()];
     for g in gpus {
+        let positive = |v: f64| {
+            if v > 0.0 {
+                format_number(v)
+            } else {
+                String::new()
+            }
+        };
         rows.push(vec![
             g.gpu.clone(),
             g.provider.clone(),
+            g.platform.clone(),
             format_number(g.vram_gib),
             format_number(g.bandwidth_gbs),
             format_number(g.fp16_tflops),
-            format_number(g.compute_capability),
+            positive(g.fp8_tflops),
+            positive(g.compute_capability),
             if g.nvlink { "yes" } else { "no" }.into(),
+            positive(g.interconnect_gbs),
             format_number(g.gpus_per_node),
             opt(g.on_demand_hourly),
             opt(g.monthly),
@@ -239,11 +252,9 @@ fn gpu_rows(gpus: &[GpuOffer]) -> Vec<Vec<String>> {
 }
 
 fn model_rows(models: &[ModelSpec]) -> Vec<Vec<String>> {
-    let mut rows = vec![[
-        "name", "params_b", "layers", "hidden", "heads", "kv_heads", "head_dim", "ffn", "vocab",
-    ]
-    .map(String::from)
-    .to_vec()];
+    let mut header = vec!["name".to_string()];
+    header.extend(ModelSpec::FIELDS.iter().map(|f| f.to_string()));
+    let mut rows = vec![header];
     for m in models {
         let mut r = vec![m.name.clone()];
         r.extend(ModelSpec::FIELDS.iter().map(|f| {

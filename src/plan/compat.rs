@@ -1,0 +1,219 @@
+//! Whether an offer's platform runs a workload's number formats (templates/compat.tsv): weights,
+//! experts and KV cache, each natively, through a weight-only kernel (runs, with a note), or not
+//! at all (the candidate is out, with the reason).
+
+use crate::catalog::{compat_rules, CompatRule, Support};
+use crate::model::{format_number, GpuOffer, Precision, Workload};
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+/// The rules by (platform, format), in table order; built once.
+fn rules(platform: &str, p: Precision) -> &'static [CompatRule] {
+    static RULES: OnceLock<HashMap<(String, &'static str), Vec<CompatRule>>> = OnceLock::new();
+    let map = RULES.get_or_init(|| {
+        let mut m: HashMap<(String, &'static str), Vec<CompatRule>> = HashMap::new();
+        for r in compat_rules() {
+            m.entry((r.platform.to_lowercase(), r.precision))
+                .or_default()
+                .push(r);
+        }
+        m
+    });
+    map.get(&(platform.to_lowercase(), p.key()))
+        .map_or(&[], Vec::as_slice)
+}
+
+/// What an offer can do with a workload's formats.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Verdict {
+    /// Every format runs natively (or needs nothing special).
+    Native,
+    /// Runs, but some format through a weight-only kernel: the notes say which and how.
+    WeightOnly(Vec<String>),
+    /// Cannot run: what each failing format needs (`fp8 needs compute capability ≥ 8.9`), and
+    /// the whole reason in words.
+    Excluded { needs: Vec<String>, reason: String },
+}
+
+/// The formats a workload stores, with their role in the table.
+fn formats(w: &Workload) -> Vec<(Precision, &'static str, &'static str)> {
+    let mut v = vec![(w.precision, "weights", "weights")];
+    if w.expert_precision != w.precision {
+        v.push((w.expert_precision, "weights", "experts"));
+    }
+    v.push((w.kv_precision, "kv", "KV cache"));
+    v
+}
+
+/// The first rule for (platform, format, role) that covers the offer's capability; `Err` with
+/// the rules of that format when some exist but none covers it.
+fn rule_for<'a>(
+    offer: &GpuOffer,
+    p: Precision,
+    role: &str,
+) -> Result<Option<&'a CompatRule>, Vec<&'a CompatRule>> {
+    let applicable: Vec<&CompatRule> = rules(&offer.platform, p)
+        .iter()
+        .filter(|r| r.role == role || r.role == "any")
+        .collect();
+    if applicable.is_empty() {
+        return Ok(None);
+    }
+    let cc = offer.compute_capability;
+    let covers = |r: &CompatRule| {
+        r.min_cc.is_none_or(|m| cc + 1e-9 >= m) && r.max_cc.is_none_or(|m| cc + 1e-9 < m)
+    };
+    match applicable.iter().copied().find(|r| covers(r)) {
+        Some(r) => Ok(Some(r)),
+        None => Err(applicable),
+    }
+}
+
+/// Whether `offer` can run `w`'s formats.
+pub fn verdict(w: &Workload, offer: &GpuOffer) -> Verdict {
+    let mut notes = Vec::new();
+    let mut needs: Vec<String> = Vec::new();
+    let mut reasons: Vec<String> = Vec::new();
+    let mut fail = |need: String, reason: String| {
+        if !needs.contains(&need) {
+            needs.push(need);
+            reasons.push(reason);
+        }
+    };
+    for (p, role, what) in formats(w) {
+        match rule_for(offer, p, role) {
+            Ok(None) => {}
+            Ok(Some(r)) => match r.support {
+                Support::Native => {}
+                Support::WeightOnly => notes.push(format!(
+                    "{what} in {} on {}: {}",
+                    p.key(),
+                    offer.gpu,
+                    r.note
+                )),
+                Support::None => fail(
+                    format!("{} is not run on {}", p.key(), offer.platform),
+                    format!(
+                        "{} ({what}) is not run on {} ({}): {}",
+                        p.key(),
+                        offer.gpu,
+                        offer.platform,
+                        r.note
+                    ),
+                ),
+            },
+            Err(rules) => {
+                let least = rules
+                    .iter()
+                    .filter(|r| r.support != Support::None)
+                    .filter_map(|r| r.min_cc)
+                    .fold(f64::INFINITY, f64::min);
+                if least.is_finite() {
+                    let need = format!("{} needs compute capability ≥ {least:.1}", p.key());
+                    let reason = format!(
+                        "{need}; {} has {}",
+                        offer.gpu,
+                        format_number(offer.compute_capability)
+                    );
+                    fail(need, reason);
+                } else {
+                    let need = format!("{} is not run on {}", p.key(), offer.platform);
+                    let reason = format!("{need} ({})", offer.gpu);
+                    fail(need, reason);
+                }
+            }
+        }
+    }
+    if !needs.is_empty() {
+        Verdict::Excluded {
+            needs,
+            reason: reasons.join("; "),
+        }
+    } else if notes.is_empty() {
+        Verdict::Native
+    } else {
+        Verdict::WeightOnly(notes)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog;
+
+    fn offer(gpu: &str) -> GpuOffer {
+        catalog::find_gpu(gpu).unwrap_or_else(|| panic!("{gpu} in the catalog"))
+    }
+
+    fn workload(p: Precision, experts: Precision, kv: Precision) -> Workload {
+        Workload {
+            name: "w".into(),
+            kind: crate::model::Kind::Inference,
+            model: None,
+            precision: p,
+            kv_precision: kv,
+            expert_precision: experts,
+            numbers: Default::default(),
+            online: true,
+            spot_ok: false,
+            gpu: None,
+            notes: String::new(),
+            cell: crate::model::CellRef::new("Workloads", 1, 0),
+        }
+    }
+
+    #[test]
+    fn bf16_needs_ampere_and_fp8_weights_run_weight_only_below_ada() {
+        use Precision::*;
+        let v = verdict(&workload(Bf16, Bf16, Fp16), &offer("T4"));
+        assert_eq!(
+            v,
+            Verdict::Excluded {
+                needs: vec!["bf16 needs compute capability ≥ 8.0".into()],
+                reason: "bf16 needs compute capability ≥ 8.0; T4 has 7.5".into()
+            }
+        );
+        // FP8 weights on an A100 (8.0): FP8 Marlin, weight-only — a note, not an exclusion.
+        match verdict(&workload(Fp8, Fp8, Fp16), &offer("A100-80G")) {
+            Verdict::WeightOnly(notes) => assert!(notes[0].contains("FP8 Marlin"), "{notes:?}"),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(
+            verdict(&workload(Fp8, Fp8, Fp16), &offer("H100")),
+            Verdict::Native
+        );
+        // An FP8 KV cache has no weight-only path: below 8.9 it is out.
+        assert!(matches!(
+            verdict(&workload(Bf16, Bf16, Fp8), &offer("A100-80G")),
+            Verdict::Excluded { needs, .. } if needs == ["fp8 needs compute capability ≥ 8.9"]
+        ));
+    }
+
+    #[test]
+    fn mxfp4_experts_are_native_on_blackwell_weight_only_on_hopper_and_ampere() {
+        use Precision::*;
+        // gpt-oss: bf16 attention, MXFP4 experts.
+        let w = workload(Bf16, Mxfp4, Bf16);
+        match verdict(&w, &offer("H100")) {
+            Verdict::WeightOnly(notes) => {
+                assert_eq!(notes.len(), 1);
+                assert!(
+                    notes[0].starts_with(
+                        "experts in mxfp4 on H100: Hopper runs MXFP4 experts through Triton"
+                    ),
+                    "{notes:?}"
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(
+            verdict(&w, &offer("A100-80G")),
+            Verdict::WeightOnly(_)
+        ));
+        assert_eq!(verdict(&w, &offer("B200")), Verdict::Native);
+        assert!(matches!(
+            verdict(&w, &offer("V100")),
+            Verdict::Excluded { .. }
+        ));
+    }
+}

@@ -51,6 +51,11 @@ pub enum Command {
         after_help = "Examples:\n  gpuplan validate                       the built-in table (samples/validation.csv)\n  gpuplan validate my-measurements.csv   your own rows, same columns"
     )]
     Validate(ValidateArgs),
+    /// Read a model's config.json (and safetensors headers) into a Models row, without network.
+    #[command(
+        after_help = "Examples:\n  gpuplan model ./Qwen3-30B-A3B                 a downloaded Hugging Face or ModelScope folder\n  gpuplan model config.json --format csv        a row to paste into the Models sheet\n  gpuplan model ./gpt-oss-120b --format json    every figure with its source"
+    )]
+    Model(ModelArgs),
     /// Print the built-in GPU or model catalog.
     #[command(
         after_help = "Examples:\n  gpuplan catalog gpus\n  gpuplan catalog models --format csv > models.csv"
@@ -170,6 +175,17 @@ pub struct ExplainArgs {
 pub struct ValidateArgs {
     /// A validation table (CSV with the columns of samples/validation.csv) [default: the built-in one].
     pub table: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct ModelArgs {
+    /// A model folder (config.json, *.safetensors) or a config.json.
+    pub path: PathBuf,
+    /// The model's name in the row [default: the folder's name].
+    #[arg(long)]
+    pub name: Option<String>,
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    pub format: Format,
 }
 
 /// Which catalog.

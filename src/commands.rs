@@ -1,7 +1,9 @@
 //! The commands of the command line, one function each: they tie the pipeline's stages together
 //! and decide what reaches the terminal and the disk (through [`files`](crate::files)).
 
-use crate::cli::{self, CalcArgs, CatalogArgs, CheckArgs, ExplainArgs, InitArgs, ValidateArgs};
+use crate::cli::{
+    self, CalcArgs, CatalogArgs, CheckArgs, ExplainArgs, InitArgs, ModelArgs, ValidateArgs,
+};
 use crate::error::{Error, Result};
 use crate::files::{self, Pending};
 use crate::time::{input_date, Clock};
@@ -87,6 +89,14 @@ pub fn explain(a: &ExplainArgs) -> Result<()> {
 
 pub fn catalog(a: &CatalogArgs) -> Result<()> {
     out(&report::catalog(a.what == cli::CatalogKind::Gpus, a.format))
+}
+
+pub fn model(a: &ModelArgs) -> Result<()> {
+    let mut m = read::config::import(&a.path)?;
+    if let Some(n) = &a.name {
+        m.spec.name = n.clone();
+    }
+    out(&report::imported(&m, a.format))
 }
 
 pub fn validate(a: &ValidateArgs) -> Result<()> {

@@ -35,5 +35,6 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Catalog(a) => commands::catalog(a),
         Command::Calc(a) => commands::calc(a),
         Command::Validate(a) => commands::validate(a),
+        Command::Model(a) => commands::model(a),
     }
 }

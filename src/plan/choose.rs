@@ -109,6 +109,16 @@ pub(super) fn chosen_warnings(
             ),
         ));
     }
+    if let super::compat::Verdict::WeightOnly(notes) = super::compat::verdict(w, g) {
+        out.push(Warning::info(
+            &at,
+            format!(
+                "{}: {}; it runs, but decodes slower than a GPU with native support (see templates/compat.tsv)",
+                w.name,
+                notes.join("; ")
+            ),
+        ));
+    }
     let share = c.values[k.total] / c.values[k.replica_vram].max(1e-9);
     if share > 0.9 {
         out.push(Warning::warn(&at, format!(

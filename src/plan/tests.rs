@@ -731,3 +731,190 @@ fn keeping_the_best_n_and_threads_do_not_change_the_plan() {
         .iter()
         .any(|w| w.message.contains("keeps the best 3 candidates")));
 }
+
+// 2026 models (#14): worked examples from published config.json figures.
+
+/// One workload's values on one offer, the whole plan evaluated.
+fn values_of(w: Workload, gpu: GpuOffer, set: &[(&str, f64)]) -> Vec<(String, f64)> {
+    let name = gpu.gpu.clone();
+    let p = plan(input(vec![w], vec![gpu], set)).unwrap();
+    values_on(&p, 0, &name)
+}
+
+#[test]
+fn deepseek_v3_caches_one_latent_of_576_values_per_layer_and_token() {
+    // Multi-head latent attention: 61 layers × (kv_lora_rank 512 + qk_rope_head_dim 64) × 2 B
+    // = 70,272 B per token — not 61 × 2 × 128 heads × 128 × 2 B = 3,997,696 B (57× more).
+    let mut w = workload("r1", Kind::Inference, Some("DeepSeek-R1"));
+    w.precision = Precision::Fp8;
+    w.expert_precision = Precision::Fp8;
+    w.numbers.context_len = Some(8192.0);
+    let vals = values_of(w, offer("H200", 141.0, Some(30.0), None, None, None), &[]);
+    assert_eq!(v(&vals, "kv_bytes_per_token"), 70_272.0);
+    // One request of 8,192 tokens: 70,272 × 8,192 B = 0.536 GiB.
+    assert!(close(
+        v(&vals, "request_kv_gib"),
+        70_272.0 * 8192.0 / 1073741824.0,
+        1e-12
+    ));
+}
+
+#[test]
+fn gemma_3_27b_keeps_1024_tokens_in_52_of_its_62_layers() {
+    // 2 × 16 KV heads × 128 × 2 B = 8,192 B per layer and token; a 32,768-token request holds
+    // (10 × 32,768 + 52 × 1,024) × 8,192 B = 3,120,562,176 B = 2.906 GiB, not 62 × 32,768 ×
+    // 8,192 B = 15.5 GiB.
+    let mut w = workload("chat", Kind::Inference, Some("Gemma-3-27B"));
+    w.numbers.context_len = Some(32768.0);
+    let vals = values_of(w, offer("H100", 80.0, Some(20.0), None, None, None), &[]);
+    assert_eq!(v(&vals, "kv_bytes_per_layer"), 8192.0);
+    assert_eq!(v(&vals, "request_kv_gib") * 1073741824.0, 3_120_562_176.0);
+}
+
+#[test]
+fn gpt_oss_alternates_window_and_full_layers_and_llama_4_chunks_three_of_four() {
+    // gpt-oss-120b: 36 layers, 18 sliding with a 128-token window; 8 KV heads × 64 × 2 × 2 B
+    // = 2,048 B per layer and token. At 4,096 tokens: (18 × 4,096 + 18 × 128) × 2,048 B
+    // = 155,713,536 B — half the 36 × 4,096 × 2,048 = 301,989,888 B of full attention.
+    let mut w = workload("oss", Kind::Inference, Some("gpt-oss-120b"));
+    w.expert_precision = Precision::Mxfp4;
+    w.numbers.context_len = Some(4096.0);
+    let vals = values_of(w, offer("H100", 80.0, Some(20.0), None, None, None), &[]);
+    assert_eq!(v(&vals, "request_kv_gib") * 1073741824.0, 155_713_536.0);
+    // Llama-4-Scout: 48 layers, 36 chunked at 8,192 tokens; 8 × 128 × 2 × 2 B = 4,096 B per
+    // layer and token. At 131,072 tokens: (12 × 131,072 + 36 × 8,192) × 4,096 B
+    // = 7,650,410,496 B, where full attention in every layer would hold 25,769,803,776 B (+237%).
+    let mut w = workload("scout", Kind::Inference, Some("Llama-4-Scout"));
+    w.numbers.context_len = Some(131_072.0);
+    let vals = values_of(w, offer("H200", 141.0, Some(30.0), None, None, None), &[]);
+    assert_eq!(v(&vals, "request_kv_gib") * 1073741824.0, 7_650_410_496.0);
+}
+
+#[test]
+fn gpt_oss_120b_in_mxfp4_fits_one_h100_at_4k_with_the_published_checkpoint_size() {
+    // Experts: 128 × 3 × 2,880 × 2,880 × 36 = 114,661,785,600 parameters at MXFP4 (4.25 bits);
+    // the rest, 116.83e9 − 114.66e9 = 2.168e9, in bf16: 2.168e9 × 2 + 114.66e9 × 0.53125
+    // = 65.25e9 B, against the published checkpoint's 65,248,815,744 B.
+    let mut w = workload("oss", Kind::Inference, Some("gpt-oss-120b"));
+    w.expert_precision = Precision::Mxfp4;
+    w.numbers.context_len = Some(4096.0);
+    let p = plan(input(
+        vec![w],
+        vec![offer("H100", 80.0, Some(20.0), None, None, None)],
+        &[],
+    ))
+    .unwrap();
+    let vals = values_on(&p, 0, "H100");
+    assert_eq!(v(&vals, "expert_params_b"), 114.6617856);
+    let bytes = v(&vals, "weights_gib") * 1073741824.0;
+    let checkpoint = 65_248_815_744.0;
+    assert!((bytes - checkpoint).abs() / checkpoint < 0.10, "{bytes}");
+    assert!((bytes - 65.2496e9).abs() < 0.01e9, "{bytes}");
+    // One H100 (80 GiB) holds it at 4k with the 20% headroom: one GPU per replica.
+    assert_eq!(v(&vals, "gpus_per_replica"), 1.0);
+    assert_eq!(v(&vals, "fits"), 1.0);
+    assert!(p.chosen(0).is_some());
+}
+
+#[test]
+fn an_moe_decodes_at_active_speed_for_one_request_and_nears_total_at_a_batch() {
+    // Qwen3-30B-A3B: 128 experts, 8 a token; experts 128 × 3 × 2,048 × 768 × 48
+    // = 28,991,029,248 parameters; the rest 30.53e9 − 28.99e9 = 1.539e9.
+    // One request reads 8/128 of the experts: 1.539e9 + 28.99e9 / 16 = 3.351e9 parameters,
+    // its published 3.3B active. Sixteen read 1 − (1 − 8/128)^16 = 64.4% of them, 128 read
+    // 99.97%.
+    let read_share = |n: f64| {
+        let mut w = workload("moe", Kind::Inference, Some("Qwen3-30B-A3B"));
+        w.numbers.concurrency = Some(n);
+        w.numbers.context_len = Some(1024.0);
+        let vals = values_of(w, offer("H200", 141.0, Some(30.0), None, None, None), &[]);
+        assert_eq!(v(&vals, "concurrency_per_replica"), n);
+        (
+            v(&vals, "expert_touched_share"),
+            v(&vals, "decode_weights_gib"),
+            v(&vals, "weights_gib"),
+        )
+    };
+    let (s1, d1, total) = read_share(1.0);
+    assert_eq!(s1, 8.0 / 128.0);
+    let active = (30.53 - 28.991029248 + 28.991029248 / 16.0) * 2e9 / 1073741824.0;
+    assert!(close(d1, active, 1e-9), "{d1} vs {active}");
+    let (s16, d16, _) = read_share(16.0);
+    assert!(close(s16, 1.0 - (120.0f64 / 128.0).powi(16), 1e-12));
+    assert!(d16 > d1 && d16 < total);
+    let (s128, d128, _) = read_share(128.0);
+    assert!(s128 > 0.9997 && close(d128, total, 0.01 * total));
+    // A dense model reads all its weights at any batch.
+    let mut w = workload("dense", Kind::Inference, Some("Qwen3-32B"));
+    w.numbers.concurrency = Some(1.0);
+    let vals = values_of(w, offer("H200", 141.0, Some(30.0), None, None, None), &[]);
+    assert_eq!(v(&vals, "decode_weights_gib"), v(&vals, "weights_gib"));
+}
+
+#[test]
+fn moe_training_flops_come_from_active_parameters() {
+    // Full fine-tuning of Qwen3-30B-A3B on 100 M tokens: 6 × 3.353e9 × 1e8 = 2.0118e18 FLOP,
+    // not 6 × 30.53e9 × 1e8 = 1.8318e19. At 312 TFLOPS × mfu 0.35 on one replica:
+    // 2.0118e18 / 1.092e14 / 3600 = 5.118 GPU-hours per GPU of the replica.
+    let mut w = workload("ft", Kind::FullFinetune, Some("Qwen3-30B-A3B"));
+    w.numbers.train_tokens_m = Some(100.0);
+    w.numbers.max_gpus = Some(8.0);
+    let vals = values_of(
+        w,
+        offer("A100-80G", 80.0, Some(10.0), None, None, None),
+        &[],
+    );
+    assert!(close(v(&vals, "train_flops"), 6.0 * 3.353e9 * 1e8, 1e6));
+    assert!(close(
+        v(&vals, "train_gpu_hours"),
+        6.0 * 3.353e9 * 1e8 / (312e12 * 0.35) / 3600.0,
+        1e-9
+    ));
+}
+
+#[test]
+fn a_vision_tower_stays_16_bit_and_image_tokens_hold_kv() {
+    // Qwen2.5-VL-7B in int4: the 0.677 B vision tower stays bf16 (1.354e9 B); the language
+    // model's 7.613 B are quantized as usual. 1,024 image tokens add to a request's 4,096 text
+    // tokens: (4,096 + 1,024) × 57,344 B = 293,601,280 B.
+    let mut w = workload("vl", Kind::Inference, Some("Qwen2.5-VL-7B"));
+    w.precision = Precision::Int4;
+    w.expert_precision = Precision::Int4;
+    w.numbers.context_len = Some(4096.0);
+    w.numbers.image_tokens = Some(1024.0);
+    let vals = values_of(w, offer("A10", 24.0, Some(5.0), None, None, None), &[]);
+    assert!(close(
+        v(&vals, "vision_weights_gib"),
+        0.677 * 2e9 / 1073741824.0,
+        1e-12
+    ));
+    assert_eq!(v(&vals, "request_kv_gib") * 1073741824.0, 293_601_280.0);
+}
+
+#[test]
+fn video_and_image_jobs_are_sized_by_work_done() {
+    // Wan2.1-14B, 720p clips of 81 frames: 21 × 80 × 45 = 75,600 latent tokens; working set
+    // 75,600 × (3 × 13,824 + 4 × 5,120) × 2 B = 9,367,142,400 B.
+    // 600 clips a month at 900 s each = 150 hours of one replica: one replica, 150 h billed.
+    let mut w = workload("clips", Kind::VideoGen, Some("Wan2.1-14B"));
+    w.online = false;
+    w.numbers.resolution = Some(1280.0);
+    w.numbers.frames = Some(81.0);
+    w.numbers.items_per_month = Some(600.0);
+    w.numbers.seconds_per_item = Some(900.0);
+    let vals = values_of(w, offer("H100", 80.0, Some(20.0), None, None, None), &[]);
+    assert_eq!(v(&vals, "video_tokens"), 75_600.0);
+    assert_eq!(
+        v(&vals, "video_request_gib") * 1073741824.0,
+        9_367_142_400.0
+    );
+    assert_eq!(v(&vals, "work_replica_hours"), 150.0);
+    assert_eq!(v(&vals, "replicas"), 1.0);
+    assert_eq!(v(&vals, "run_hours"), 150.0);
+    // 20,000 images a month at 30 s each = 166.67 hours.
+    let mut w = workload("imgs", Kind::ImageGen, Some("FLUX.1-dev"));
+    w.numbers.items_per_month = Some(20_000.0);
+    w.numbers.seconds_per_item = Some(30.0);
+    let vals = values_of(w, offer("L40S", 48.0, Some(10.0), None, None, None), &[]);
+    assert!(close(v(&vals, "run_hours"), 20_000.0 * 30.0 / 3600.0, 1e-9));
+}

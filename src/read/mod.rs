@@ -3,6 +3,7 @@
 //! reported together; sheets other than Workloads fall back to the built-in defaults.
 
 mod assumptions;
+pub mod config;
 mod formulas;
 mod gpus;
 mod models;
@@ -91,6 +92,10 @@ fn read_workbook(path: &Path, mut wb: xlsx::Workbook, overrides: &[Override]) ->
     let mut r = Reader {
         problems: Vec::new(),
         notices: Vec::new(),
+        base: path
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .map_or_else(|| std::path::PathBuf::from("."), Path::to_path_buf),
     };
     let mut cells = 0usize;
     let mut sheets: HashMap<&'static str, RawSheet> = HashMap::new();
@@ -142,6 +147,8 @@ fn read_workbook(path: &Path, mut wb: xlsx::Workbook, overrides: &[Override]) ->
 struct Reader {
     problems: Vec<Problem>,
     notices: Vec<Warning>,
+    /// The workbook's folder: a model path in the Workloads sheet is relative to it.
+    base: std::path::PathBuf,
 }
 
 impl Reader {

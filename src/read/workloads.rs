@@ -303,6 +303,36 @@ impl Reader {
             if let Some(spec) = models.iter().find(|s| normalize(&s.name) == normalize(m)) {
                 return Some(spec.clone());
             }
+            // A model folder or config.json, relative to the workbook (gpuplan model PATH).
+            let looks_like_path = m.contains(['/', '\\']) || m.ends_with(".json");
+            if looks_like_path {
+                let at = self.base.join(m);
+                return match super::config::import(&at) {
+                    Ok(i) => {
+                        self.notices.push(Warning::info(
+                            rec.at("model"),
+                            format!(
+                                "{name}: the model {} was read from {m} ({}){}",
+                                i.spec.name,
+                                i.architecture,
+                                if i.missing.is_empty() {
+                                    String::new()
+                                } else {
+                                    format!("; not in its files: {}", i.missing.join(", "))
+                                }
+                            ),
+                        ));
+                        Some(i.spec)
+                    }
+                    Err(e) => {
+                        self.problems.push(Problem::new(
+                            rec.at("model"),
+                            format!("the model path {m} cannot be read: {e}"),
+                        ));
+                        None
+                    }
+                };
+            }
             let hint = suggest::hint(m, models.iter().map(|s| s.name.as_str()));
             if n.params_b.is_none() && !sized_by_memory {
                 self.problems.push(Problem::new(
@@ -332,9 +362,10 @@ impl Reader {
             return None;
         }
         // Borrow the architecture of the catalog language model closest in size.
+        // Language models only (a video DiT has layers and heads but no vocabulary).
         let nearest = models
             .iter()
-            .filter(|m| m.has_architecture())
+            .filter(|m| m.has_architecture() && m.vocab > 0.0)
             .min_by(|a, b| {
                 (a.params_b.ln() - params.ln())
                     .abs()

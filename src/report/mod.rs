@@ -289,6 +289,96 @@ fn csv(rows: &[Vec<String>]) -> String {
         + "\n"
 }
 
+/// A model read by `gpuplan model`: each figure with its source (table), a Models row (csv),
+/// or both (json).
+pub fn imported(m: &crate::read::config::Imported, format: crate::cli::Format) -> String {
+    use crate::cli::Format;
+    let value = |f: &str| {
+        let v = m.spec.field(f);
+        if v > 0.0 {
+            format_number((v * 1e4).round() / 1e4)
+        } else {
+            String::new()
+        }
+    };
+    match format {
+        Format::Csv => {
+            let mut header = vec!["name".to_string()];
+            header.extend(ModelSpec::FIELDS.iter().map(|f| f.to_string()));
+            header.push("source".into());
+            let mut row = vec![m.spec.name.clone()];
+            row.extend(ModelSpec::FIELDS.iter().map(|f| value(f)));
+            row.push(m.spec.source.clone());
+            csv(&[header, row])
+        }
+        Format::Json => {
+            let fields: serde_json::Map<String, Value> = ModelSpec::FIELDS
+                .iter()
+                .map(|f| {
+                    let v = m.spec.field(f);
+                    (
+                        f.to_string(),
+                        if v > 0.0 {
+                            serde_json::json!(v)
+                        } else {
+                            Value::Null
+                        },
+                    )
+                })
+                .collect();
+            let sources: serde_json::Map<String, Value> = m
+                .sources
+                .iter()
+                .map(|(f, s)| (f.to_string(), Value::String(s.clone())))
+                .collect();
+            let checkpoint = m.checkpoint.as_ref().map(|c| {
+                serde_json::json!({
+                    "elements": c.elements,
+                    "bytes": c.bytes,
+                    "files": c.files,
+                    "packed": c.packed,
+                    "by_dtype": c.by_dtype.iter().map(|(d, (e, b))| (d.clone(), serde_json::json!({"elements": e, "bytes": b}))).collect::<serde_json::Map<String, Value>>(),
+                })
+            });
+            let v = serde_json::json!({
+                "name": m.spec.name,
+                "architecture": m.architecture,
+                "fields": fields,
+                "sources": sources,
+                "missing": m.missing,
+                "notes": m.notes,
+                "checkpoint": checkpoint,
+            });
+            serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
+        }
+        Format::Table => {
+            let mut rows = vec![vec!["field".to_string(), "value".into(), "from".into()]];
+            for f in ModelSpec::FIELDS {
+                if let Some((_, from)) = m.sources.iter().rev().find(|(k, _)| k == f) {
+                    rows.push(vec![f.to_string(), value(f), from.clone()]);
+                }
+            }
+            let mut out = format!(
+                "{} ({})\n\n{}",
+                m.spec.name,
+                m.architecture,
+                table(&rows, &[false, true, false])
+            );
+            if !m.missing.is_empty() {
+                out.push_str(&format!(
+                    "\nnot in the files (left blank): {}\n",
+                    m.missing.join(", ")
+                ));
+            }
+            for n in &m.notes {
+                out.push_str(&format!("note: {n}\n"));
+            }
+            out.push_str("\nAdd it to the Models sheet: gpuplan model PATH --format csv\n");
+            out
+        }
+    }
+}
+
 /// The built-in catalog in a format.
 pub fn catalog(gpus: bool, format: crate::cli::Format) -> String {
     use crate::cli::Format;

@@ -1,0 +1,799 @@
+//! A model as its authors publish it: a Hugging Face or ModelScope folder (config.json, and
+//! *.safetensors or their index) or a config.json alone, read without any network into a Models
+//! row, saying where each figure came from. Only the JSON headers of safetensors files are read,
+//! each bounded, to count the checkpoint's exact parameters and bytes per dtype.
+
+use crate::error::{Error, Result};
+use crate::model::{format_number, ModelSpec};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// Largest config.json or index JSON read.
+const MAX_JSON_BYTES: u64 = 16 * 1024 * 1024;
+/// Largest safetensors header read (the format's own readers refuse 100 MB).
+pub const MAX_HEADER_BYTES: u64 = 100 * 1000 * 1000;
+/// Most safetensors files a folder may hold.
+const MAX_FILES: usize = 10_000;
+
+/// The architectures whose config keys gpuplan maps (model_type).
+pub const KNOWN: &[&str] = &[
+    "llama",
+    "mistral",
+    "mixtral",
+    "qwen2",
+    "qwen2_moe",
+    "qwen3",
+    "qwen3_moe",
+    "deepseek_v2",
+    "deepseek_v3",
+    "kimi_k2",
+    "gpt_oss",
+    "gemma2",
+    "gemma3",
+    "gemma3_text",
+    "llama4",
+    "llama4_text",
+    "glm4",
+    "glm4_moe",
+    "qwen2_vl",
+    "qwen2_5_vl",
+    "mistral3",
+    "phi3",
+];
+
+/// What a checkpoint's headers say.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Checkpoint {
+    /// Tensor elements of all files (a packed 4-bit tensor counts its bytes, not its values).
+    pub elements: u64,
+    /// Bytes of tensor data.
+    pub bytes: u64,
+    /// Per dtype: (elements, bytes).
+    pub by_dtype: BTreeMap<String, (u64, u64)>,
+    /// Elements of tensors named as a vision tower's (visual., vision_tower., vision_model.).
+    pub vision_elements: u64,
+    pub files: usize,
+    /// Some tensor is packed (U8/I8 blocks of sub-byte values): elements undercount parameters.
+    pub packed: bool,
+}
+
+/// A model read from its files.
+#[derive(Debug, Clone)]
+pub struct Imported {
+    pub spec: ModelSpec,
+    /// `model_type` (or the first of `architectures`).
+    pub architecture: String,
+    /// For each figure set, where it came from.
+    pub sources: Vec<(&'static str, String)>,
+    /// Figures the files do not give (the row leaves them blank).
+    pub missing: Vec<&'static str>,
+    /// What else the files say: the checkpoint's format, quantization, a default used.
+    pub notes: Vec<String>,
+    pub checkpoint: Option<Checkpoint>,
+}
+
+fn unreadable(path: &Path, reason: impl Into<String>) -> Error {
+    Error::Unreadable {
+        file: path.to_path_buf(),
+        reason: reason.into(),
+    }
+}
+
+fn read_json(path: &Path, what: &str) -> Result<Value> {
+    let bytes = crate::files::read_bounded(path, MAX_JSON_BYTES, what)?;
+    serde_json::from_slice(&bytes)
+        .map_err(|e| unreadable(path, format!("{what} is not valid JSON: {e}")))
+}
+
+/// The model at `path`: a folder holding config.json, or a config.json.
+pub fn import(path: &Path) -> Result<Imported> {
+    let meta = std::fs::metadata(path).map_err(|e| {
+        unreadable(
+            path,
+            format!("cannot read it: {}", crate::files::describe(&e)),
+        )
+    })?;
+    let (dir, config_path) = if meta.is_dir() {
+        let c = path.join("config.json");
+        if !c.exists() {
+            return Err(unreadable(
+                path,
+                "the folder has no config.json: give a Hugging Face or ModelScope model folder, or the config.json itself",
+            ));
+        }
+        (path.to_path_buf(), c)
+    } else {
+        let dir = path
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+        (dir, path.to_path_buf())
+    };
+    let config = read_json(&config_path, "a config.json")?;
+    if !config.is_object() {
+        return Err(unreadable(
+            &config_path,
+            "config.json must hold a JSON object",
+        ));
+    }
+    // The folder's name (Hugging Face's Qwen3-30B-A3B/), or a renamed file's stem.
+    let named = if meta.is_dir() || path.file_name().is_some_and(|n| n == "config.json") {
+        dir.canonicalize()
+            .ok()
+            .and_then(|d| d.file_name().map(|n| n.to_os_string()))
+    } else {
+        path.file_stem().map(|n| n.to_os_string())
+    };
+    let name = named
+        .map(|n| n.to_string_lossy().into_owned())
+        .filter(|n| !n.is_empty())
+        .unwrap_or_else(|| "model".to_string());
+    let checkpoint = if meta.is_dir() {
+        checkpoint(&dir)?
+    } else {
+        None
+    };
+    Ok(from_config(&name, &config, checkpoint, &config_path))
+}
+
+/// The safetensors headers of a folder, when it has any.
+fn checkpoint(dir: &Path) -> Result<Option<Checkpoint>> {
+    let mut files: Vec<PathBuf> = Vec::new();
+    let entries = std::fs::read_dir(dir).map_err(|e| {
+        unreadable(
+            dir,
+            format!("cannot list the folder: {}", crate::files::describe(&e)),
+        )
+    })?;
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.extension().is_some_and(|x| x == "safetensors") {
+            files.push(p);
+            if files.len() > MAX_FILES {
+                return Err(unreadable(
+                    dir,
+                    format!("the folder holds more than {MAX_FILES} safetensors files"),
+                ));
+            }
+        }
+    }
+    files.sort();
+    if files.is_empty() {
+        // An index alone (weights not downloaded) still gives the size.
+        let index = dir.join("model.safetensors.index.json");
+        if index.exists() {
+            let v = read_json(&index, "model.safetensors.index.json")?;
+            if let Some(total) = v.pointer("/metadata/total_size").and_then(Value::as_u64) {
+                return Ok(Some(Checkpoint {
+                    bytes: total,
+                    ..Checkpoint::default()
+                }));
+            }
+        }
+        return Ok(None);
+    }
+    let mut c = Checkpoint {
+        files: files.len(),
+        ..Checkpoint::default()
+    };
+    for f in &files {
+        header(f, &mut c)?;
+    }
+    Ok(Some(c))
+}
+
+/// Bytes per element of a safetensors dtype; `None` for one gpuplan does not know.
+fn dtype_bytes(dtype: &str) -> Option<f64> {
+    Some(match dtype {
+        "F64" | "I64" | "U64" => 8.0,
+        "F32" | "I32" | "U32" => 4.0,
+        "F16" | "BF16" | "I16" | "U16" => 2.0,
+        "F8_E4M3" | "F8_E5M2" | "F8_E8M0" | "I8" | "U8" | "BOOL" => 1.0,
+        "F4" | "F6_E2M3" | "F6_E3M2" => 0.5,
+        _ => return None,
+    })
+}
+
+/// Adds one safetensors file's header to `c`: an 8-byte little-endian length, then that many
+/// bytes of JSON naming each tensor's dtype, shape and data offsets.
+pub fn header(path: &Path, c: &mut Checkpoint) -> Result<()> {
+    let bad = |reason: String| unreadable(path, reason);
+    let len = std::fs::metadata(path)
+        .map_err(|e| bad(format!("cannot read it: {}", crate::files::describe(&e))))?
+        .len();
+    let mut f = std::fs::File::open(path)
+        .map_err(|e| bad(format!("cannot read it: {}", crate::files::describe(&e))))?;
+    let mut n = [0u8; 8];
+    f.read_exact(&mut n).map_err(|_| {
+        bad("the file is too short for a safetensors header (8-byte length first)".into())
+    })?;
+    let size = u64::from_le_bytes(n);
+    if size > MAX_HEADER_BYTES {
+        return Err(bad(format!(
+            "its header claims {size} bytes; gpuplan reads safetensors headers of at most 100 MB (the file is damaged or not safetensors)"
+        )));
+    }
+    if size > len.saturating_sub(8) {
+        return Err(bad(format!(
+            "its header claims {size} bytes but the file holds {}: the file is truncated (an interrupted download?)",
+            len.saturating_sub(8)
+        )));
+    }
+    let mut text = vec![0u8; size as usize];
+    f.read_exact(&mut text)
+        .map_err(|e| bad(format!("cannot read its header: {e}")))?;
+    let v: Value = serde_json::from_slice(&text)
+        .map_err(|e| bad(format!("its header is not valid JSON: {e}")))?;
+    let tensors = v
+        .as_object()
+        .ok_or_else(|| bad("its header is not a JSON object".into()))?;
+    c.files = c.files.max(1);
+    for (name, t) in tensors {
+        if name == "__metadata__" {
+            continue;
+        }
+        let dtype = t.get("dtype").and_then(Value::as_str).unwrap_or("?");
+        let shape: Option<Vec<u64>> = t
+            .get("shape")
+            .and_then(Value::as_array)
+            .map(|a| a.iter().filter_map(Value::as_u64).collect());
+        let Some(shape) = shape else {
+            return Err(bad(format!("tensor {name} has no shape")));
+        };
+        let elements = shape
+            .iter()
+            .try_fold(1u64, |acc, d| acc.checked_mul(*d))
+            .ok_or_else(|| bad(format!("tensor {name} has an impossible shape")))?;
+        let bytes = match t.get("data_offsets").and_then(Value::as_array) {
+            Some(o) if o.len() == 2 => {
+                let (a, b) = (o[0].as_u64().unwrap_or(0), o[1].as_u64().unwrap_or(0));
+                b.saturating_sub(a)
+            }
+            _ => (elements as f64 * dtype_bytes(dtype).unwrap_or(0.0)) as u64,
+        };
+        if matches!(dtype, "U8" | "I8") && !name.contains("scale") && name.contains("blocks") {
+            c.packed = true;
+        }
+        let e = c.by_dtype.entry(dtype.to_string()).or_default();
+        e.0 += elements;
+        e.1 += bytes;
+        c.elements += elements;
+        c.bytes += bytes;
+        if [
+            "visual.",
+            "vision_tower.",
+            "vision_model.",
+            "model.visual.",
+            "model.vision_tower.",
+            "multi_modal_projector.",
+        ]
+        .iter()
+        .any(|p| name.starts_with(p))
+        {
+            c.vision_elements += elements;
+        }
+    }
+    Ok(())
+}
+
+/// A figure of the config: the first key present, with the key that gave it.
+struct Config<'a> {
+    /// The text model's config (`text_config` of a multimodal model, else the top level).
+    text: &'a Value,
+    top: &'a Value,
+}
+
+impl Config<'_> {
+    fn num(&self, keys: &[&'static str]) -> Option<(f64, &'static str)> {
+        keys.iter().find_map(|k| {
+            self.text
+                .get(*k)
+                .or_else(|| self.top.get(*k))
+                .and_then(Value::as_f64)
+                .map(|v| (v, *k))
+        })
+    }
+    fn get(&self, key: &str) -> Option<&Value> {
+        self.text.get(key).or_else(|| self.top.get(key))
+    }
+}
+
+/// Defaults of architectures whose config.json leaves keys out (transformers' config classes).
+fn default_of(arch: &str, key: &str) -> Option<f64> {
+    match (arch, key) {
+        ("gemma3" | "gemma3_text", "vocab_size") => Some(262_208.0),
+        ("gemma3" | "gemma3_text", "num_attention_heads") => Some(8.0),
+        ("gemma3" | "gemma3_text", "num_key_value_heads") => Some(4.0),
+        ("gemma3" | "gemma3_text", "head_dim") => Some(256.0),
+        ("gemma3" | "gemma3_text", "sliding_window_pattern") => Some(6.0),
+        _ => None,
+    }
+}
+
+/// Maps a config.json to a Models row.
+pub fn from_config(
+    name: &str,
+    config: &Value,
+    checkpoint: Option<Checkpoint>,
+    config_path: &Path,
+) -> Imported {
+    let top = config;
+    let text = top
+        .get("text_config")
+        .filter(|v| v.is_object())
+        .unwrap_or(top);
+    let c = Config { text, top };
+    let architecture = top
+        .get("model_type")
+        .and_then(Value::as_str)
+        .or_else(|| {
+            top.get("architectures")
+                .and_then(Value::as_array)
+                .and_then(|a| a.first())
+                .and_then(Value::as_str)
+        })
+        .unwrap_or("unknown")
+        .to_string();
+    let arch = architecture.as_str();
+    let cfg = config_path.display().to_string();
+    let mut m = ModelSpec {
+        name: name.to_string(),
+        source: cfg.clone(),
+        ..ModelSpec::default()
+    };
+    let mut sources: Vec<(&'static str, String)> = Vec::new();
+    let mut missing: Vec<&'static str> = Vec::new();
+    let mut notes: Vec<String> = Vec::new();
+    fn set(
+        m: &mut ModelSpec,
+        sources: &mut Vec<(&'static str, String)>,
+        field: &'static str,
+        v: f64,
+        from: String,
+    ) {
+        if let Some(slot) = m.field_mut(field) {
+            *slot = v;
+        }
+        sources.push((field, from));
+    }
+    // The plain figures, each from its key or its architecture's documented default.
+    let plain: [(&str, &[&str]); 7] = [
+        ("layers", &["num_hidden_layers", "n_layer", "num_layers"]),
+        ("hidden", &["hidden_size", "n_embd", "d_model"]),
+        ("heads", &["num_attention_heads", "n_head"]),
+        ("kv_heads", &["num_key_value_heads", "num_kv_heads"]),
+        ("head_dim", &["head_dim"]),
+        ("ffn", &["intermediate_size", "ffn_hidden_size"]),
+        ("vocab", &["vocab_size"]),
+    ];
+    for (field, keys) in plain {
+        match c.num(keys) {
+            Some((v, k)) => set(&mut m, &mut sources, field, v, format!("config.json {k}")),
+            None => {
+                if let Some(v) = keys.iter().find_map(|k| default_of(arch, k)) {
+                    set(
+                        &mut m,
+                        &mut sources,
+                        field,
+                        v,
+                        format!("the {arch} default in transformers ({})", keys[0]),
+                    );
+                }
+            }
+        }
+    }
+    if m.kv_heads == 0.0 && m.heads > 0.0 {
+        m.kv_heads = m.heads;
+        sources.push((
+            "kv_heads",
+            "= heads (no num_key_value_heads: multi-head attention)".into(),
+        ));
+    }
+    if m.head_dim == 0.0 && m.heads > 0.0 {
+        match c.num(&["v_head_dim"]) {
+            // Latent attention gives its heads' widths apart: the value head's is the head dim.
+            Some((v, k)) => set(
+                &mut m,
+                &mut sources,
+                "head_dim",
+                v,
+                format!("config.json {k}"),
+            ),
+            None => {
+                m.head_dim = m.hidden / m.heads;
+                sources.push((
+                    "head_dim",
+                    "hidden_size ÷ num_attention_heads (no head_dim key)".into(),
+                ));
+            }
+        }
+    }
+    // Mixture of experts.
+    if let Some((e, k)) = c.num(&[
+        "num_experts",
+        "n_routed_experts",
+        "num_local_experts",
+        "moe_num_experts",
+    ]) {
+        if e > 0.0 {
+            set(
+                &mut m,
+                &mut sources,
+                "experts",
+                e,
+                format!("config.json {k}"),
+            );
+            if let Some((v, k)) = c.num(&["num_experts_per_tok", "experts_per_token", "moe_topk"]) {
+                set(
+                    &mut m,
+                    &mut sources,
+                    "experts_per_token",
+                    v,
+                    format!("config.json {k}"),
+                );
+            }
+            match c.num(&[
+                "n_shared_experts",
+                "num_shared_experts",
+                "shared_expert_count",
+            ]) {
+                Some((v, k)) => set(
+                    &mut m,
+                    &mut sources,
+                    "shared_experts",
+                    v,
+                    format!("config.json {k}"),
+                ),
+                None if arch.starts_with("llama4") => set(
+                    &mut m,
+                    &mut sources,
+                    "shared_experts",
+                    1.0,
+                    "Llama 4 has one shared expert in every MoE layer".into(),
+                ),
+                None => {}
+            }
+            match c.num(&["moe_intermediate_size", "expert_intermediate_size"]) {
+                Some((v, k)) => set(
+                    &mut m,
+                    &mut sources,
+                    "moe_ffn",
+                    v,
+                    format!("config.json {k}"),
+                ),
+                None => {
+                    // Mixtral, gpt-oss and Llama 4 give the expert width as intermediate_size;
+                    // Llama 4's dense layers use intermediate_size_mlp.
+                    let width = m.ffn;
+                    set(
+                        &mut m,
+                        &mut sources,
+                        "moe_ffn",
+                        width,
+                        "config.json intermediate_size (the experts' width here)".into(),
+                    );
+                    match c.num(&["intermediate_size_mlp"]) {
+                        Some((v, k)) => set(
+                            &mut m,
+                            &mut sources,
+                            "ffn",
+                            v,
+                            format!("config.json {k} (dense layers)"),
+                        ),
+                        None => set(
+                            &mut m,
+                            &mut sources,
+                            "ffn",
+                            0.0,
+                            "no dense feed-forward layer".into(),
+                        ),
+                    }
+                }
+            }
+            let dense = if let Some((v, k)) = c.num(&["first_k_dense_replace"]) {
+                Some((v, format!("config.json {k}")))
+            } else if let Some((step, k)) = c
+                .num(&["interleave_moe_layer_step"])
+                .filter(|(s, _)| *s > 1.0)
+            {
+                let moe = (m.layers / step).floor();
+                Some((
+                    m.layers - moe,
+                    format!("config.json {k} {step}: every {step}th layer has experts"),
+                ))
+            } else {
+                c.get("mlp_only_layers")
+                    .and_then(Value::as_array)
+                    .filter(|a| !a.is_empty())
+                    .map(|a| (a.len() as f64, "config.json mlp_only_layers".to_string()))
+            };
+            if let Some((v, from)) = dense {
+                set(&mut m, &mut sources, "dense_layers", v, from);
+            }
+        }
+    }
+    // Latent attention.
+    if let Some((r, k)) = c.num(&["kv_lora_rank"]).filter(|(r, _)| *r > 0.0) {
+        set(
+            &mut m,
+            &mut sources,
+            "kv_lora_rank",
+            r,
+            format!("config.json {k}"),
+        );
+        match c.num(&["qk_rope_head_dim"]) {
+            Some((v, k)) => set(
+                &mut m,
+                &mut sources,
+                "qk_rope_head_dim",
+                v,
+                format!("config.json {k}"),
+            ),
+            None => missing.push("qk_rope_head_dim"),
+        }
+    }
+    // Local attention: layer_types, a pattern, Llama 4's chunks, or a window on every layer.
+    let window = c.num(&["sliding_window", "attention_chunk_size"]);
+    let use_sliding = c.get("use_sliding_window").and_then(Value::as_bool);
+    if let Some((w, wk)) = window.filter(|(w, _)| *w > 0.0) {
+        let layer_types = c.get("layer_types").and_then(Value::as_array);
+        let local = if let Some(types) = layer_types {
+            let n = types
+                .iter()
+                .filter(|t| {
+                    t.as_str()
+                        .is_some_and(|s| s.contains("sliding") || s.contains("chunked"))
+                })
+                .count() as f64;
+            Some((
+                n,
+                "config.json layer_types (sliding_attention entries)".to_string(),
+            ))
+        } else if wk == "attention_chunk_size" {
+            let rope = c
+                .get("no_rope_layers")
+                .and_then(Value::as_array)
+                .filter(|a| !a.is_empty());
+            Some(match rope {
+                Some(a) => (
+                    a.iter().filter(|x| x.as_u64() == Some(1)).count() as f64,
+                    "config.json no_rope_layers (the RoPE layers are chunked)".to_string(),
+                ),
+                None => (
+                    m.layers - (m.layers / 4.0).floor(),
+                    "Llama 4: every 4th layer is global (no_rope_layer_interval 4), the others chunked".to_string(),
+                ),
+            })
+        } else if let Some((p, pk)) = c.num(&["sliding_window_pattern"]).or_else(|| {
+            default_of(arch, "sliding_window_pattern").map(|v| (v, "sliding_window_pattern"))
+        }) {
+            Some((
+                m.layers - (m.layers / p).floor(),
+                format!("{pk} {p}: one global layer in every {p}"),
+            ))
+        } else if use_sliding == Some(false) {
+            notes.push(format!(
+                "config.json sets {wk} {w} but use_sliding_window false: no layer is windowed"
+            ));
+            None
+        } else if arch.starts_with("mistral") || arch == "mixtral" {
+            Some((
+                m.layers,
+                format!("config.json {wk} on every layer (Mistral)"),
+            ))
+        } else {
+            notes.push(format!("config.json sets {wk} {w} without saying which layers use it: left out (give sliding_layers by hand)"));
+            None
+        };
+        if let Some((n, from)) = local.filter(|(n, _)| *n > 0.0) {
+            set(
+                &mut m,
+                &mut sources,
+                "sliding_window",
+                w,
+                format!("config.json {wk}"),
+            );
+            set(&mut m, &mut sources, "sliding_layers", n, from);
+        }
+    }
+    // A vision tower: its tensors' count, else an estimate from vision_config.
+    if let Some(ck) = checkpoint.as_ref().filter(|ck| ck.vision_elements > 0) {
+        set(
+            &mut m,
+            &mut sources,
+            "vision_params_b",
+            ck.vision_elements as f64 / 1e9,
+            "the safetensors headers: vision tower tensors".into(),
+        );
+    } else if let Some(v) = top.get("vision_config").filter(|v| v.is_object()) {
+        let g = |keys: &[&str]| {
+            keys.iter()
+                .find_map(|k| v.get(*k).and_then(Value::as_f64))
+                .unwrap_or(0.0)
+        };
+        let depth = g(&["num_hidden_layers", "depth"]);
+        let h = g(&["hidden_size", "embed_dim"]);
+        let ffn = g(&["intermediate_size"]);
+        if depth > 0.0 && h > 0.0 && ffn > 0.0 {
+            let mlp = if arch.starts_with("qwen2_5_vl") {
+                3.0
+            } else {
+                2.0
+            };
+            let n = depth * (4.0 * h * h + mlp * h * ffn);
+            set(&mut m, &mut sources, "vision_params_b", n / 1e9, format!("approximate, from vision_config: {depth} layers × (4 × {h}² + {mlp} × {h} × {ffn})"));
+        } else {
+            missing.push("vision_params_b");
+        }
+    }
+    // Parameters: the checkpoint's exact count, else counted from the architecture.
+    let counted = count_params(&m, &c, arch);
+    match &checkpoint {
+        Some(ck) if ck.elements > 0 && !ck.packed => {
+            set(
+                &mut m,
+                &mut sources,
+                "params_b",
+                ck.elements as f64 / 1e9,
+                format!("the safetensors headers: {} tensor elements", ck.elements),
+            );
+        }
+        _ => match counted {
+            Some((total, _)) => {
+                let all = total / 1e9 + m.vision_params_b;
+                set(&mut m, &mut sources, "params_b", all, "counted from the architecture (embeddings, attention, feed-forward layers, experts and any vision tower)".into())
+            }
+            None => missing.push("params_b"),
+        },
+    }
+    if let Some((total, active)) = counted.filter(|_| m.experts > 0.0) {
+        let share = m.params_b * 1e9 / total;
+        set(
+            &mut m,
+            &mut sources,
+            "active_params_b",
+            active * share / 1e9,
+            "counted from the architecture: what one token uses (shared part and its experts)"
+                .into(),
+        );
+    }
+    // The checkpoint's format.
+    if let Some(q) = top.get("quantization_config").filter(|q| q.is_object()) {
+        let method = q.get("quant_method").and_then(Value::as_str).unwrap_or("?");
+        let bits = q.get("bits").and_then(Value::as_u64);
+        let precision = match (method, bits) {
+            ("mxfp4", _) => {
+                "expert_precision mxfp4 (the experts; attention and embeddings stay bf16)"
+            }
+            ("fp8" | "compressed-tensors", _)
+                if q.to_string().contains("float") || method == "fp8" =>
+            {
+                "precision fp8"
+            }
+            (_, Some(4)) => "precision int4",
+            (_, Some(8)) => "precision int8",
+            ("bitsandbytes", _) => "precision int4 (bitsandbytes)",
+            _ => "the precision of its quantization_config",
+        };
+        notes.push(format!(
+            "quantized checkpoint (quant_method {method}): use {precision} in the workload"
+        ));
+    } else if let Some(d) = c
+        .get("torch_dtype")
+        .or_else(|| c.get("dtype"))
+        .and_then(Value::as_str)
+    {
+        notes.push(format!("weights stored as {d}"));
+    }
+    if let Some(ck) = &checkpoint {
+        let dtypes: Vec<String> = ck
+            .by_dtype
+            .iter()
+            .map(|(d, (_, b))| format!("{d} {}", human(*b)))
+            .collect();
+        notes.push(format!(
+            "checkpoint: {} in {} file(s){}",
+            human(ck.bytes),
+            ck.files,
+            if dtypes.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", dtypes.join(", "))
+            }
+        ));
+    }
+    for (field, _) in plain {
+        if m.field(field) == 0.0 && !sources.iter().any(|(f, _)| *f == field) && field != "ffn" {
+            missing.push(field);
+        }
+    }
+    if !KNOWN.contains(&arch) {
+        notes.push(format!("the architecture {arch} is not one gpuplan knows: the figures were read from the usual keys (check them against the model card)"));
+    }
+    m.source = format!("{cfg} ({architecture})");
+    Imported {
+        spec: m,
+        architecture,
+        sources,
+        missing,
+        notes,
+        checkpoint,
+    }
+}
+
+/// Total and active parameters from the architecture: embeddings and head (tied or not),
+/// attention (grouped-query or latent), dense feed-forward layers and experts. `None` when the
+/// shape is not known.
+fn count_params(m: &ModelSpec, c: &Config, arch: &str) -> Option<(f64, f64)> {
+    if m.layers <= 0.0 || m.hidden <= 0.0 || m.heads <= 0.0 {
+        return None;
+    }
+    let h = m.hidden;
+    let tied = c
+        .get("tie_word_embeddings")
+        .and_then(Value::as_bool)
+        .unwrap_or(arch.starts_with("gemma"));
+    let embed = m.vocab * h * if tied { 1.0 } else { 2.0 };
+    let attention = if m.kv_lora_rank > 0.0 {
+        let q_rank = c.num(&["q_lora_rank"]).map_or(0.0, |(v, _)| v);
+        let nope = c.num(&["qk_nope_head_dim"]).map_or(0.0, |(v, _)| v);
+        let v_dim = c.num(&["v_head_dim"]).map_or(m.head_dim, |(v, _)| v);
+        let qk = nope + m.qk_rope_head_dim;
+        let q = if q_rank > 0.0 {
+            h * q_rank + q_rank * m.heads * qk
+        } else {
+            h * m.heads * qk
+        };
+        q + h * (m.kv_lora_rank + m.qk_rope_head_dim)
+            + m.kv_lora_rank * m.heads * (nope + v_dim)
+            + m.heads * v_dim * h
+    } else {
+        h * m.heads * m.head_dim * 2.0 + h * m.kv_heads * m.head_dim * 2.0
+    };
+    let dense_ffn = 3.0 * h * m.ffn;
+    let (total_ffn, active_ffn) = if m.experts > 0.0 {
+        let moe_layers = m.layers - m.dense_layers;
+        let expert = 3.0 * h * m.moe_ffn;
+        let per_layer_total = m.experts * expert + m.shared_experts * expert + h * m.experts;
+        let per_layer_active = (m.experts_per_token + m.shared_experts) * expert + h * m.experts;
+        (
+            m.dense_layers * dense_ffn + moe_layers * per_layer_total,
+            m.dense_layers * dense_ffn + moe_layers * per_layer_active,
+        )
+    } else {
+        (m.layers * dense_ffn, m.layers * dense_ffn)
+    };
+    let base = embed + m.layers * attention;
+    Some((base + total_ffn, base + active_ffn))
+}
+
+/// `65.25 GB`.
+fn human(bytes: u64) -> String {
+    format!("{} GB", format_number((bytes as f64 / 1e7).round() / 100.0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn imported(json: &str) -> Imported {
+        let v: Value = serde_json::from_str(json).unwrap_or_else(|e| panic!("{e}"));
+        from_config("m", &v, None, Path::new("config.json"))
+    }
+
+    #[test]
+    fn a_dense_model_is_counted_from_its_architecture() {
+        // Qwen3-32B: embeddings 151,936 × 5,120 × 2 (untied) = 1,555,824,640; attention per layer
+        // 5,120 × 64 × 128 × 2 + 5,120 × 8 × 128 × 2 = 94,371,840; feed-forward 3 × 5,120 ×
+        // 25,600 = 393,216,000; × 64 layers = 31,205,621,760; total 32,761,446,400 (norms and
+        // q/k norms, 675,864 more, are left out): the published count is 32,762,123,264.
+        let i = imported(
+            r#"{"model_type":"qwen3","hidden_size":5120,"num_hidden_layers":64,"num_attention_heads":64,"num_key_value_heads":8,"head_dim":128,"intermediate_size":25600,"vocab_size":151936,"tie_word_embeddings":false}"#,
+        );
+        assert_eq!(i.spec.params_b, 32.7614464);
+        assert_eq!(i.spec.head_dim, 128.0);
+        assert!(i.missing.is_empty(), "{:?}", i.missing);
+    }
+}

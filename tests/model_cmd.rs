@@ -1,0 +1,350 @@
+//! `gpuplan model PATH`: published config.json files of twelve architectures mapped to Models
+//! rows, a safetensors checkpoint whose headers are counted exactly, and files it refuses.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failed test
+
+mod common;
+use common::*;
+use std::path::Path;
+
+fn model_json(dir: &Path, path: &str) -> serde_json::Value {
+    let r = gpuplan(dir, &["model", path, "--format", "json"]);
+    r.ok();
+    json_of(&r)
+}
+
+fn field(v: &serde_json::Value, f: &str) -> f64 {
+    v["fields"][f].as_f64().unwrap_or(0.0)
+}
+
+#[test]
+fn twelve_architectures_map_to_the_catalogs_rows() {
+    let d = tempdir();
+    // (fixture, catalog row): the architecture figures read from the config.json equal the
+    // catalog's, which were typed from the same published files by hand; parameters are
+    // counted from the architecture and land within 1.5% of the published totals.
+    for (file, row) in [
+        ("Llama-3.3-70B-Instruct", "Llama-3.3-70B"),
+        ("Mistral-7B-v0.1", "Mistral-7B"),
+        ("Mixtral-8x7B-v0.1", "Mixtral-8x7B"),
+        ("Qwen2.5-7B-Instruct", "Qwen2.5-7B"),
+        ("Qwen3-8B", "Qwen3-8B"),
+        ("Qwen3-30B-A3B", "Qwen3-30B-A3B"),
+        ("DeepSeek-V3", "DeepSeek-V3"),
+        ("Kimi-K2-Instruct", "Kimi-K2"),
+        ("gpt-oss-120b", "gpt-oss-120b"),
+        ("gemma-3-27b-it", "Gemma-3-27B"),
+        ("Llama-4-Scout-17B-16E-Instruct", "Llama-4-Scout"),
+        ("Qwen2.5-VL-7B-Instruct", "Qwen2.5-VL-7B"),
+    ] {
+        let v = model_json(
+            d.path(),
+            &repo(&format!("tests/fixtures/configs/{file}.json"))
+                .display()
+                .to_string(),
+        );
+        let m = gpuplan::catalog::models()
+            .into_iter()
+            .find(|m| m.name == row)
+            .unwrap();
+        for f in [
+            "layers",
+            "hidden",
+            "heads",
+            "kv_heads",
+            "vocab",
+            "experts",
+            "experts_per_token",
+            "moe_ffn",
+            "dense_layers",
+            "kv_lora_rank",
+            "qk_rope_head_dim",
+        ] {
+            assert_eq!(field(&v, f), m.field(f), "{file}: {f}");
+        }
+        // Mistral-7B-v0.1 windows every layer at 4,096 tokens; the catalog's Mistral-7B row
+        // (any version) leaves it out, as v0.2 and later have no window.
+        if row == "Mistral-7B" {
+            assert_eq!(
+                (field(&v, "sliding_window"), field(&v, "sliding_layers")),
+                (4096.0, 32.0)
+            );
+        } else {
+            assert_eq!(field(&v, "sliding_window"), m.sliding_window, "{file}");
+            assert_eq!(field(&v, "sliding_layers"), m.sliding_layers, "{file}");
+        }
+        if m.kv_lora_rank == 0.0 {
+            assert_eq!(field(&v, "head_dim"), m.head_dim, "{file}: head_dim");
+        }
+        let params = field(&v, "params_b");
+        assert!(
+            (params - m.params_b).abs() / m.params_b < 0.015,
+            "{file}: {params} vs {}",
+            m.params_b
+        );
+        assert!(v["architecture"].as_str().is_some());
+        for f in ["layers", "hidden", "heads", "vocab"] {
+            assert!(
+                v["sources"][f].as_str().unwrap().starts_with("config.json")
+                    || row == "Gemma-3-27B",
+                "{file}: {f} {}",
+                v["sources"][f]
+            );
+        }
+    }
+}
+
+#[test]
+fn gemma_defaults_and_gpt_oss_quantization_are_said_not_silent() {
+    let d = tempdir();
+    let v = model_json(
+        d.path(),
+        &repo("tests/fixtures/configs/gemma-3-27b-it.json")
+            .display()
+            .to_string(),
+    );
+    // Gemma 3's text_config leaves vocab_size to transformers' default, 262,208: said so.
+    assert_eq!(field(&v, "vocab"), 262_208.0);
+    assert!(v["sources"]["vocab"]
+        .as_str()
+        .unwrap()
+        .contains("default in transformers"));
+    // 62 layers, one global in every 6: 62 − 10 = 52 local.
+    assert_eq!(field(&v, "sliding_layers"), 52.0);
+    let v = model_json(
+        d.path(),
+        &repo("tests/fixtures/configs/gpt-oss-120b.json")
+            .display()
+            .to_string(),
+    );
+    let notes: Vec<&str> = v["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_str().unwrap())
+        .collect();
+    assert!(
+        notes.iter().any(|n| n.contains("expert_precision mxfp4")),
+        "{notes:?}"
+    );
+}
+
+#[test]
+fn csv_output_is_a_models_row_the_sheet_reads() {
+    let d = tempdir();
+    let r = gpuplan(
+        d.path(),
+        &[
+            "model",
+            &repo("tests/fixtures/configs/Qwen3-30B-A3B.json")
+                .display()
+                .to_string(),
+            "--format",
+            "csv",
+            "--name",
+            "My-MoE",
+        ],
+    );
+    r.ok();
+    let mut lines = r.stdout.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let row: Vec<&str> = lines.next().unwrap().split(',').collect();
+    assert_eq!(header[0], "name");
+    assert_eq!(row[0], "My-MoE");
+    // The row, pasted into a Models sheet, plans a workload on it.
+    let mut rows: Vec<Option<V>> = Vec::new();
+    for (h, v) in header.iter().zip(&row) {
+        let _ = h;
+        rows.push(if v.is_empty() {
+            None
+        } else if let Ok(x) = v.parse::<f64>() {
+            Some(n(x))
+        } else {
+            Some(s(v))
+        });
+    }
+    let book = Book::new()
+        .sheet(
+            "Workloads",
+            &["name", "kind", "model", "concurrency"],
+            vec![vec![
+                Some(s("api")),
+                Some(s("inference")),
+                Some(s("My-MoE")),
+                Some(n(8.0)),
+            ]],
+        )
+        .sheet("Models", &header, vec![rows]);
+    book.write(&d.path().join("b.xlsx"));
+    let json = calc_json(d.path(), "b.xlsx", "o.xlsx", &[]);
+    let values = &json["workloads"][0]["values"];
+    // 128 experts of 3 × 2,048 × 768 in 48 layers: 28.99 B of the 30.53 B.
+    assert_eq!(values["expert_params_b"].as_f64(), Some(28.991029248));
+}
+
+/// A safetensors file: the 8-byte length, the JSON header, then the data.
+fn safetensors(path: &Path, tensors: &[(&str, &str, &[u64])]) -> (u64, u64) {
+    let mut header = serde_json::Map::new();
+    let mut offset = 0u64;
+    let mut elements = 0u64;
+    for (name, dtype, shape) in tensors {
+        let n: u64 = shape.iter().product();
+        let size = n * match *dtype {
+            "F32" => 4,
+            "BF16" | "F16" => 2,
+            _ => 1,
+        };
+        header.insert(
+            name.to_string(),
+            serde_json::json!({"dtype": dtype, "shape": shape, "data_offsets": [offset, offset + size]}),
+        );
+        offset += size;
+        elements += n;
+    }
+    header.insert("__metadata__".into(), serde_json::json!({"format": "pt"}));
+    let text = serde_json::to_vec(&header).unwrap();
+    let mut bytes = (text.len() as u64).to_le_bytes().to_vec();
+    bytes.extend(&text);
+    bytes.extend(vec![0u8; offset as usize]);
+    std::fs::write(path, bytes).unwrap();
+    (elements, offset)
+}
+
+#[test]
+fn a_checkpoints_headers_give_its_exact_parameters_and_bytes() {
+    let d = tempdir();
+    let m = d.path().join("tiny");
+    std::fs::create_dir(&m).unwrap();
+    std::fs::copy(
+        repo("tests/fixtures/configs/Qwen2.5-7B-Instruct.json"),
+        m.join("config.json"),
+    )
+    .unwrap();
+    // Two shards: 4 × 8 + 8 = 40 BF16 values (80 B) and 2 × 3 = 6 F32 values (24 B), plus a
+    // vision tensor of 5 × 5 = 25 BF16 values (50 B): 71 elements, 154 bytes.
+    let (e1, b1) = safetensors(
+        &m.join("model-00001-of-00002.safetensors"),
+        &[
+            ("model.embed_tokens.weight", "BF16", &[4, 8]),
+            ("model.norm.weight", "BF16", &[8]),
+        ],
+    );
+    let (e2, b2) = safetensors(
+        &m.join("model-00002-of-00002.safetensors"),
+        &[
+            ("lm_head.bias", "F32", &[2, 3]),
+            ("visual.patch.weight", "BF16", &[5, 5]),
+        ],
+    );
+    assert_eq!((e1 + e2, b1 + b2), (71, 154));
+    let v = model_json(d.path(), "tiny");
+    assert_eq!(v["checkpoint"]["elements"], 71);
+    assert_eq!(v["checkpoint"]["bytes"], 154);
+    assert_eq!(v["checkpoint"]["files"], 2);
+    assert_eq!(v["checkpoint"]["by_dtype"]["BF16"]["elements"], 65);
+    assert_eq!(v["checkpoint"]["by_dtype"]["F32"]["bytes"], 24);
+    assert_eq!(field(&v, "params_b"), 71e-9);
+    assert_eq!(field(&v, "vision_params_b"), 25e-9);
+    assert_eq!(v["name"], "tiny");
+}
+
+#[test]
+fn a_truncated_or_oversized_header_and_a_missing_config_are_refused() {
+    let d = tempdir();
+    let m = d.path().join("bad");
+    std::fs::create_dir(&m).unwrap();
+    // No config.json.
+    gpuplan(d.path(), &["model", "bad"]).fails_with(2, &["bad: the folder has no config.json"]);
+    std::fs::copy(
+        repo("tests/fixtures/configs/Qwen3-8B.json"),
+        m.join("config.json"),
+    )
+    .unwrap();
+    // A header length of 4 GB.
+    let mut b = (4u64 << 30).to_le_bytes().to_vec();
+    b.extend(b"{}");
+    std::fs::write(m.join("model.safetensors"), &b).unwrap();
+    gpuplan(d.path(), &["model", "bad"]).fails_with(2, &["model.safetensors: its header claims 4294967296 bytes; gpuplan reads safetensors headers of at most 100 MB"]);
+    // A header cut short: it claims 1,000 bytes, the file holds 10.
+    let mut b = 1000u64.to_le_bytes().to_vec();
+    b.extend(b"{\"a\": {\"dt");
+    std::fs::write(m.join("model.safetensors"), &b).unwrap();
+    gpuplan(d.path(), &["model", "bad"]).fails_with(
+        2,
+        &["its header claims 1000 bytes but the file holds 10: the file is truncated"],
+    );
+    // A config.json that is not JSON.
+    std::fs::write(m.join("config.json"), "{ not json").unwrap();
+    std::fs::remove_file(m.join("model.safetensors")).unwrap();
+    gpuplan(d.path(), &["model", "bad"])
+        .fails_with(2, &["config.json: a config.json is not valid JSON"]);
+}
+
+#[test]
+fn an_unknown_architecture_prints_what_it_read_and_names_what_is_missing() {
+    let d = tempdir();
+    std::fs::write(
+        d.path().join("config.json"),
+        r#"{"model_type": "rwkv7", "hidden_size": 4096, "vocab_size": 65536}"#,
+    )
+    .unwrap();
+    let v = model_json(d.path(), "config.json");
+    assert_eq!(field(&v, "hidden"), 4096.0);
+    let missing: Vec<&str> = v["missing"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    assert!(
+        missing.contains(&"layers") && missing.contains(&"heads") && missing.contains(&"params_b"),
+        "{missing:?}"
+    );
+    assert!(v["notes"].as_array().unwrap().iter().any(|n| n
+        .as_str()
+        .unwrap()
+        .contains("rwkv7 is not one gpuplan knows")));
+}
+
+#[test]
+fn a_workloads_model_may_be_a_folder_beside_the_workbook() {
+    let d = tempdir();
+    let m = d.path().join("models").join("Qwen3-30B-A3B");
+    std::fs::create_dir_all(&m).unwrap();
+    std::fs::copy(
+        repo("tests/fixtures/configs/Qwen3-30B-A3B.json"),
+        m.join("config.json"),
+    )
+    .unwrap();
+    let book = |model: &str| {
+        Book::new().sheet(
+            "Workloads",
+            &["name", "kind", "model", "concurrency"],
+            vec![vec![
+                Some(s("api")),
+                Some(s("inference")),
+                Some(s(model)),
+                Some(n(8.0)),
+            ]],
+        )
+    };
+    book("models/Qwen3-30B-A3B").write(&d.path().join("b.xlsx"));
+    let json = calc_json(d.path(), "b.xlsx", "o.xlsx", &[]);
+    assert_eq!(
+        json["workloads"][0]["values"]["expert_params_b"].as_f64(),
+        Some(28.991029248)
+    );
+    assert!(json["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|w| w["message"]
+            .as_str()
+            .unwrap()
+            .contains("the model Qwen3-30B-A3B was read from models/Qwen3-30B-A3B (qwen3_moe)")));
+    book("models/nope").write(&d.path().join("c.xlsx"));
+    gpuplan(d.path(), &["calc", "c.xlsx"]).fails_with(
+        2,
+        &["Workloads!C2: the model path models/nope cannot be read"],
+    );
+}

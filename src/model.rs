@@ -319,6 +319,8 @@ model_fields! {
     /// Parameters one token uses, billions (MoE: shared part plus its experts); 0 = params_b.
     active_params_b,
     layers, hidden, heads, kv_heads, head_dim, ffn, vocab,
+    /// 1 where the output head shares the input embeddings' weights (tie_word_embeddings).
+    tied_embeddings,
     /// Routed experts per MoE layer (0: a dense model).
     experts,
     /// Routed experts each token uses.

@@ -1,6 +1,9 @@
-//! `gpuplan validate`: the default formulas against published measurements of GPU memory
-//! (`samples/validation.csv`, compiled in). Each row is evaluated as a one-GPU candidate with the
-//! row's settings, and the estimate of one replica's memory is compared with the measurement.
+//! `gpuplan validate`: the default formulas against published measurements
+//! (`samples/validation.csv`, compiled in) of GPU memory (a replica's peak, its weights, its KV
+//! cache) and of decode speed. Each row is evaluated as a one-GPU candidate with the row's
+//! settings, and the estimate of the row's metric is compared with the measurement. Rows are
+//! marked `calibrate` (a constant was fitted on them) or `holdout` (never used to fit anything):
+//! accuracy is judged on the holdout rows.
 
 use crate::catalog;
 use crate::error::{Error, Result};
@@ -10,6 +13,77 @@ use crate::read::set_assumption;
 
 /// The validation table shipped with gpuplan.
 pub const BUILTIN: &str = include_str!("../samples/validation.csv");
+
+/// What a row measured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Metric {
+    /// Peak memory of one replica (total_vram_gib; less the CUDA context where measured by
+    /// torch's max_memory_allocated).
+    Memory,
+    /// The weights as loaded (weights_gib).
+    Weights,
+    /// The KV cache of the row's concurrent requests (kv_cache_gib).
+    KvCache,
+    /// The KV cache of one request (request_kv_gib).
+    RequestKv,
+    /// Decode tokens/s of one request (est_tokens_per_s).
+    DecodeTps,
+}
+
+impl Metric {
+    pub fn key(self) -> &'static str {
+        match self {
+            Metric::Memory => "memory",
+            Metric::Weights => "weights",
+            Metric::KvCache => "kv_cache",
+            Metric::RequestKv => "request_kv",
+            Metric::DecodeTps => "decode_tps",
+        }
+    }
+
+    fn parse(t: &str) -> Option<Metric> {
+        [
+            Metric::Memory,
+            Metric::Weights,
+            Metric::KvCache,
+            Metric::RequestKv,
+            Metric::DecodeTps,
+        ]
+        .into_iter()
+        .find(|m| m.key() == t.trim())
+    }
+
+    /// The formula whose value is compared.
+    fn formula(self) -> &'static str {
+        match self {
+            Metric::Memory => "total_vram_gib",
+            Metric::Weights => "weights_gib",
+            Metric::KvCache => "kv_cache_gib",
+            Metric::RequestKv => "request_kv_gib",
+            Metric::DecodeTps => "est_tokens_per_s",
+        }
+    }
+
+    pub fn is_speed(self) -> bool {
+        self == Metric::DecodeTps
+    }
+}
+
+/// Whether a row was used to fit a constant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Role {
+    Calibrate,
+    Holdout,
+}
+
+impl Role {
+    pub fn key(self) -> &'static str {
+        match self {
+            Role::Calibrate => "calibrate",
+            Role::Holdout => "holdout",
+        }
+    }
+}
 
 /// One measurement.
 #[derive(Debug, Clone)]
@@ -31,10 +105,16 @@ pub struct Row {
     /// Assumptions the measured setup fixes, as `key=value` pairs (`optimizer_bytes_per_param=4`
     /// for pure-bf16 AdamW, `prefill_chunk_tokens=0` for transformers generate).
     pub settings: Vec<(String, String)>,
-    /// The measurement in GiB.
+    pub metric: Metric,
+    pub role: Role,
+    /// The GPU as the row names it; a catalog GPU for speed rows (its bandwidth counts).
+    pub gpu: String,
+    /// The measurement: GiB for memory metrics, tokens/s for speed.
     pub measured_gib: f64,
     /// What was measured (`largest context that fits the card`, `max_memory_allocated`, …).
     pub measure: String,
+    /// The engine or trainer that ran it.
+    pub framework: String,
     pub source: String,
 }
 
@@ -42,6 +122,7 @@ pub struct Row {
 #[derive(Debug, Clone)]
 pub struct Outcome {
     pub row: Row,
+    /// In the measurement's unit (GiB or tokens/s).
     pub estimate_gib: f64,
     /// (estimate − measured) / measured.
     pub error: f64,
@@ -116,15 +197,44 @@ pub fn rows(csv: &str) -> std::result::Result<Vec<Row>, String> {
         } else {
             Precision::parse(&ex).ok_or(format!("line {line_no}: unknown expert_precision"))?
         };
-        let measured = num("measured")?.ok_or(format!("line {line_no}: no measurement"))?;
-        let unit = at("unit")?;
-        let measured_gib = match unit.trim() {
-            "GiB" => measured,
-            "GB" => measured * 1e9 / 2f64.powi(30),
-            "MiB" => measured / 1024.0,
+        let optional = |name: &str| {
+            col(name)
+                .ok()
+                .and_then(|i| f.get(i).cloned())
+                .unwrap_or_default()
+        };
+        let metric_text = optional("metric");
+        let metric = if metric_text.trim().is_empty() {
+            Metric::Memory
+        } else {
+            Metric::parse(&metric_text).ok_or(format!(
+                "line {line_no}: metric must be memory, weights, kv_cache, request_kv or decode_tps, found {metric_text}"
+            ))?
+        };
+        let role = match optional("role").trim() {
+            "" | "calibrate" => Role::Calibrate,
+            "holdout" => Role::Holdout,
             other => {
                 return Err(format!(
+                    "line {line_no}: role must be calibrate or holdout, found {other}"
+                ))
+            }
+        };
+        let measured = num("measured")?.ok_or(format!("line {line_no}: no measurement"))?;
+        let unit = at("unit")?;
+        let measured_gib = match (unit.trim(), metric.is_speed()) {
+            ("GiB", false) => measured,
+            ("GB", false) => measured * 1e9 / 2f64.powi(30),
+            ("MiB", false) => measured / 1024.0,
+            ("tokens/s", true) => measured,
+            (other, false) => {
+                return Err(format!(
                     "line {line_no}: unit must be GB, GiB or MiB, found {other}"
+                ))
+            }
+            (other, true) => {
+                return Err(format!(
+                    "line {line_no}: a decode_tps row is in tokens/s, found {other}"
                 ))
             }
         };
@@ -155,8 +265,12 @@ pub fn rows(csv: &str) -> std::result::Result<Vec<Row>, String> {
             grad_checkpointing: yes("grad_checkpointing")?,
             flash_attention: yes("flash_attention")?,
             settings,
+            metric,
+            role,
+            gpu: at("gpu")?,
             measured_gib,
             measure: at("measure")?,
+            framework: at("framework")?,
             source: at("source")?,
         });
     }
@@ -214,12 +328,20 @@ pub fn estimate(row: &Row) -> Result<f64> {
         notes: String::new(),
         cell: CellRef::new("validation", 0, 0),
     };
+    // Memory does not depend on the GPU but for FlashAttention; speed depends on its bandwidth.
+    let known = catalog::find_gpu(&row.gpu);
+    if row.metric.is_speed() && known.is_none() {
+        return Err(Error::Usage(format!(
+            "validation row {}: a decode_tps row needs a GPU of the catalog, found {}",
+            row.id, row.gpu
+        )));
+    }
     let gpu = GpuOffer {
         gpu: "validation".into(),
         platform: "cuda".into(),
         vram_gib: 1e6,
-        bandwidth_gbs: 1000.0,
-        fp16_tflops: 100.0,
+        bandwidth_gbs: known.as_ref().map_or(1000.0, |k| k.bandwidth_gbs),
+        fp16_tflops: known.as_ref().map_or(100.0, |k| k.fp16_tflops),
         // FlashAttention-2 is assumed from compute capability 8.0 on.
         compute_capability: if row.flash_attention { 8.0 } else { 7.5 },
         gpus_per_node: 1.0,
@@ -242,22 +364,27 @@ pub fn estimate(row: &Row) -> Result<f64> {
     let values = engine
         .evaluate_one(&input, &input.workloads[0], 0)
         .map_err(|p| Error::Internal(p.to_string()))?;
-    let total = engine
-        .candidate
-        .slot("total_vram_gib")
-        .map(|s| values[s])
-        .unwrap_or(0.0);
-    // torch's max_memory_allocated does not see the CUDA context.
-    let overhead = engine
-        .candidate
-        .slot("overhead_gib")
-        .map(|s| values[s])
-        .unwrap_or(0.0);
-    Ok(if row.measure.contains("max_memory_allocated") {
-        total - overhead
-    } else {
-        total
-    })
+    let value = |name: &str| {
+        engine
+            .candidate
+            .slot(name)
+            .map(|s| values[s])
+            .unwrap_or(0.0)
+    };
+    let v = value(row.metric.formula());
+    if row.metric != Metric::Memory {
+        return Ok(v);
+    }
+    // torch's allocator figures do not see the CUDA context; memory allocated once generation
+    // ends no longer holds the prefill's working set.
+    let mut m = v;
+    if row.measure.contains("max_memory_allocated") || row.measure.contains("allocated after") {
+        m -= value("overhead_gib");
+    }
+    if row.measure.contains("allocated after") {
+        m -= value("prefill_activation_gib");
+    }
+    Ok(m)
 }
 
 /// Every row's estimate and error.
@@ -274,6 +401,15 @@ pub fn run(rows: &[Row]) -> Result<Vec<Outcome>> {
         .collect()
 }
 
+/// The outcomes of one kind (memory or speed) and role.
+pub fn group(outcomes: &[Outcome], speed: bool, role: Role) -> Vec<Outcome> {
+    outcomes
+        .iter()
+        .filter(|o| o.row.metric.is_speed() == speed && o.row.role == role)
+        .cloned()
+        .collect()
+}
+
 /// The worst and the median absolute error.
 pub fn summary(outcomes: &[Outcome]) -> (f64, f64) {
     let mut errs: Vec<f64> = outcomes.iter().map(|o| o.error.abs()).collect();
@@ -287,7 +423,8 @@ pub fn summary(outcomes: &[Outcome]) -> (f64, f64) {
     (worst, median)
 }
 
-/// The report `gpuplan validate` prints.
+/// The report `gpuplan validate` prints: every row, then the worst and median error of memory
+/// and speed rows, calibrate and holdout apart.
 pub fn report(outcomes: &[Outcome]) -> String {
     let w = outcomes
         .iter()
@@ -296,18 +433,37 @@ pub fn report(outcomes: &[Outcome]) -> String {
         .unwrap_or(0)
         .max(3);
     let mut out = format!(
-        "{:<w$} {:>13} {:>13} {:>8}  {}\n",
-        "row", "estimate GiB", "measured GiB", "error", "what was measured"
+        "{:<w$} {:<10} {:<9} {:>10} {:>10} {:>8}  {}\n",
+        "row", "metric", "role", "estimate", "measured", "error", "what was measured"
     );
     for o in outcomes {
         out.push_str(&format!(
-            "{:<w$} {:>13.2} {:>13.2} {:>+7.1}%  {}\n",
+            "{:<w$} {:<10} {:<9} {:>10.2} {:>10.2} {:>+7.1}%  {}\n",
             o.row.id,
+            o.row.metric.key(),
+            o.row.role.key(),
             o.estimate_gib,
             o.row.measured_gib,
             o.error * 100.0,
             o.row.measure
         ));
+    }
+    out.push_str("\nmemory in GiB, speed in tokens/s\n");
+    for (speed, what) in [(false, "memory"), (true, "speed")] {
+        for role in [Role::Calibrate, Role::Holdout] {
+            let g = group(outcomes, speed, role);
+            if g.is_empty() {
+                continue;
+            }
+            let (worst, median) = summary(&g);
+            out.push_str(&format!(
+                "{what:<6} {:<9}: {:>3} rows, median error {:.1}%, worst {:.1}%\n",
+                role.key(),
+                g.len(),
+                median * 100.0,
+                worst * 100.0
+            ));
+        }
     }
     let (worst, median) = summary(outcomes);
     out.push_str(&format!(
@@ -323,10 +479,12 @@ pub fn report(outcomes: &[Outcome]) -> String {
 mod tests {
     use super::*;
 
-    /// Fails when a change to the default formulas moves any published measurement past 15%,
-    /// or the median past 7%.
+    /// Fails when a change to the default formulas moves any published measurement past its
+    /// bound: memory within 15% on every row, with a median of 5% at most on the rows no
+    /// constant was fitted on (holdout); decode speed on holdout rows within 35% with a median
+    /// of 15% at most.
     #[test]
-    fn default_formulas_stay_within_15_percent_of_every_measurement() {
+    fn default_formulas_stay_within_their_bounds_of_every_measurement() {
         let rows = rows(BUILTIN).unwrap();
         assert!(rows.len() >= 12, "{} rows", rows.len());
         // The coverage: inference at short and long context on GQA and non-GQA
@@ -358,7 +516,7 @@ mod tests {
         assert!(qlora.len() >= 3, "{qlora:?}");
         assert!(rows.iter().any(|r| r.kind == Kind::FullFinetune));
         let outcomes = run(&rows).unwrap();
-        for o in &outcomes {
+        for o in outcomes.iter().filter(|o| !o.row.metric.is_speed()) {
             assert!(
                 o.error.abs() <= 0.15,
                 "{}: estimate {:.2} GiB, measured {:.2} GiB ({:+.1}%)",
@@ -368,8 +526,62 @@ mod tests {
                 o.error * 100.0
             );
         }
-        let (_, median) = summary(&outcomes);
-        assert!(median <= 0.07, "median error {:.1}%", median * 100.0);
+        let memory = group(&outcomes, false, Role::Holdout);
+        let (worst, median) = summary(&memory);
+        assert!(memory.len() >= 10, "{} memory holdout rows", memory.len());
+        assert!(
+            worst <= 0.15 && median <= 0.05,
+            "memory holdout: worst {:.1}%, median {:.1}%",
+            worst * 100.0,
+            median * 100.0
+        );
+        let speed = group(&outcomes, true, Role::Holdout);
+        let (worst, median) = summary(&speed);
+        assert!(speed.len() >= 4, "{} speed holdout rows", speed.len());
+        assert!(
+            worst <= 0.35 && median <= 0.15,
+            "speed holdout: worst {:.1}%, median {:.1}%",
+            worst * 100.0,
+            median * 100.0
+        );
+        // The 2026 architectures (#14): a mixture of experts, latent attention, local attention
+        // and an MXFP4 checkpoint in memory rows; MoE decode speeds beside a dense model of
+        // similar size on the same engine and card.
+        let model = |name: &str| {
+            catalog::models()
+                .into_iter()
+                .find(|m| m.name == name)
+                .unwrap()
+        };
+        let memory_rows: Vec<&Row> = rows.iter().filter(|r| !r.metric.is_speed()).collect();
+        assert!(memory_rows.iter().any(|r| model(&r.model).experts > 0.0));
+        assert!(memory_rows
+            .iter()
+            .any(|r| model(&r.model).kv_lora_rank > 0.0));
+        assert!(memory_rows
+            .iter()
+            .any(|r| model(&r.model).sliding_layers > 0.0));
+        assert!(memory_rows
+            .iter()
+            .any(|r| r.expert_precision == Precision::Mxfp4));
+        let speed_rows: Vec<&Row> = rows.iter().filter(|r| r.metric.is_speed()).collect();
+        let moe_pairs = speed_rows
+            .iter()
+            .filter(|r| model(&r.model).experts > 0.0)
+            .filter(|moe| {
+                speed_rows.iter().any(|d| {
+                    let (m, dm) = (model(&moe.model), model(&d.model));
+                    dm.experts == 0.0
+                        && d.gpu == moe.gpu
+                        && d.framework == moe.framework
+                        && (dm.params_b / m.params_b - 1.0).abs() < 0.6
+                })
+            })
+            .count();
+        assert!(
+            moe_pairs >= 2,
+            "{moe_pairs} MoE speed rows beside a dense model"
+        );
     }
 
     #[test]

@@ -240,7 +240,7 @@ fn catalog_prints_gpus_and_models_in_three_formats() {
     assert!(
         r.stdout
             .lines()
-            .any(|l| l == "Qwen2.5-7B,7.62,,28,3584,28,4,128,18944,152064,,,,,,,,,,"),
+            .any(|l| l == "Qwen2.5-7B,7.62,,28,3584,28,4,128,18944,152064,,,,,,,,,,,"),
         "{}",
         r.stdout
     );
@@ -248,7 +248,7 @@ fn catalog_prints_gpus_and_models_in_three_formats() {
     assert!(
         r.stdout.lines().any(|l| {
             l
-            == "DeepSeek-V3,671.03,37.55,61,7168,128,128,128,18432,129280,256,8,1,2048,3,512,64,,,"
+            == "DeepSeek-V3,671.03,37.55,61,7168,128,128,128,18432,129280,,256,8,1,2048,3,512,64,,,"
         }),
         "{}",
         r.stdout
@@ -279,7 +279,8 @@ fn validate_reports_every_row_and_names_a_bad_table() {
     let r = gpuplan(d.path(), &["validate"]);
     r.ok();
     let rows = validate_table_rows();
-    // One line per row of samples/validation.csv, then the summary.
+    // One line per row of samples/validation.csv, then a summary per kind and role (memory
+    // and speed, calibrate and holdout), then the whole.
     assert!(
         r.stdout.contains(&format!("{rows} rows: worst error ")),
         "{}",
@@ -287,8 +288,16 @@ fn validate_reports_every_row_and_names_a_bad_table() {
     );
     assert_eq!(
         r.stdout.lines().filter(|l| l.contains('%')).count(),
-        rows + 1
+        rows + 4 + 1
     );
+    for line in [
+        "memory calibrate",
+        "memory holdout",
+        "speed  calibrate",
+        "speed  holdout",
+    ] {
+        assert!(r.stdout.contains(line), "{line}: {}", r.stdout);
+    }
     assert!(r.stdout.contains("qwen25-7b-in30720"), "{}", r.stdout);
     let bad = d.path().join("mine.csv");
     std::fs::write(

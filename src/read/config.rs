@@ -384,6 +384,21 @@ pub fn from_config(
             }
         }
     }
+    let tied = c
+        .get("tie_word_embeddings")
+        .and_then(Value::as_bool)
+        .map(|t| (t, "config.json tie_word_embeddings".to_string()))
+        .or_else(|| {
+            arch.starts_with("gemma").then(|| {
+                (
+                    true,
+                    format!("the {arch} default in transformers (tie_word_embeddings)"),
+                )
+            })
+        });
+    if let Some((true, from)) = tied {
+        set(&mut m, &mut sources, "tied_embeddings", 1.0, from);
+    }
     if m.kv_heads == 0.0 && m.heads > 0.0 {
         m.kv_heads = m.heads;
         sources.push((

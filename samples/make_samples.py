@@ -18,7 +18,9 @@ WORKLOAD_LABELS = {
     "online": "Online", "spot_ok": "Spot OK", "redundancy": "Redundancy", "gpu": "Pinned GPU",
     "vram_gib": "Measured memory (GiB)", "pilot_vram_gib": "Pilot peak memory (GiB)",
     "pilot_concurrency": "Pilot concurrency", "resolution": "Resolution (px)", "storage_gb": "Storage (GB)",
-    "egress_gb": "Egress (GB/month)", "notes": "Notes",
+    "egress_gb": "Egress (GB/month)", "avg_tokens": "Average tokens held", "expert_precision": "Expert precision",
+    "train_tokens_m": "Training tokens (M/month)", "frames": "Frames", "items_per_month": "Items per month",
+    "seconds_per_item": "Seconds per item", "notes": "Notes",
 }
 GPU_COLUMNS = ["gpu", "provider", "on_demand_hourly", "monthly", "spot_hourly", "reserved_monthly",
                "billing_granularity_min", "min_rental_min"]
@@ -114,6 +116,47 @@ workbook(
     """
 Seed 000's table (§4.2) and case study (§6.1). Prices are examples chosen inside the seed's ranges.
 See samples/README.md for what the seed said and what gpuplan plans.
+""",
+)
+
+# A small company's 2026 portfolio: an MoE API, a reasoning service, a QLoRA of a Qwen3 dense
+# model, an image pipeline and a short-video job (issue #14).
+workbook(
+    HERE / "portfolio-2026.xlsx",
+    [
+        {"name": "moe-api", "kind": "inference", "model": "Qwen3-30B-A3B", "context_len": 8192, "avg_tokens": 3000,
+         "concurrency": 48, "storage_gb": 120, "egress_gb": 50,
+         "notes": "Qwen3-30B-A3B behind an OpenAI-style API: 48 concurrent chats at peak, 3,000 tokens held on average"},
+        {"name": "reasoning", "kind": "inference", "model": "QwQ-32B", "precision": "fp8", "context_len": 32768,
+         "avg_tokens": 16000, "concurrency": 6, "storage_gb": 70,
+         "notes": "QwQ-32B in FP8 for long chains of thought: 6 concurrent, 16,000 tokens held on average"},
+        {"name": "qlora-qwen3-8b", "kind": "qlora", "model": "Qwen3-8B", "context_len": 4096, "batch_size": 4,
+         "train_tokens_m": 400, "storage_gb": 60,
+         "notes": "monthly QLoRA refresh of Qwen3-8B on 400 M tokens"},
+        {"name": "images", "kind": "image_gen", "model": "FLUX.1-dev", "resolution": 1024, "items_per_month": 40000,
+         "seconds_per_item": 12, "online": "no", "spot_ok": "yes", "storage_gb": 300, "egress_gb": 200,
+         "notes": "40,000 product images a month, 12 s each on one card (a pilot's figure)"},
+        {"name": "video-clips", "kind": "video_gen", "model": "Wan2.1-14B", "resolution": 1280, "frames": 81,
+         "items_per_month": 150, "seconds_per_item": 1500, "storage_gb": 200, "egress_gb": 100,
+         "notes": "150 720p clips of 5 s a month, 25 minutes each on one card (a pilot's figure)"},
+    ],
+    [
+        {"gpu": "RTX 4090", "provider": "example", "on_demand_hourly": 2.6, "monthly": 1500, "spot_hourly": 1.5,
+         "billing_granularity_min": 1},
+        {"gpu": "RTX 4090 48GB", "provider": "example", "on_demand_hourly": 3.8, "monthly": 2300,
+         "billing_granularity_min": 1},
+        {"gpu": "L20", "provider": "example", "on_demand_hourly": 4.5, "monthly": 2600, "billing_granularity_min": 1},
+        {"gpu": "A100-80G", "provider": "example", "on_demand_hourly": 9, "monthly": 5400, "spot_hourly": 5,
+         "billing_granularity_min": 1},
+        {"gpu": "H20", "provider": "example", "on_demand_hourly": 8, "monthly": 4800, "billing_granularity_min": 1},
+        {"gpu": "H100", "provider": "example", "on_demand_hourly": 17, "monthly": 10500, "spot_hourly": 9,
+         "billing_granularity_min": 1},
+    ],
+    [("currency", "CNY", "", "example prices of a Chinese GPU cloud, end of 2026")],
+    """
+A small company's 2026 portfolio (issue #14): a mixture-of-experts API, a reasoning service in FP8,
+a QLoRA of Qwen3-8B, an image pipeline and a short-video job sized by work done.
+Prices are examples. See samples/README.md for the plan and why.
 """,
 )
 

@@ -107,6 +107,8 @@ pub struct Row {
     pub settings: Vec<(String, String)>,
     pub metric: Metric,
     pub role: Role,
+    /// GPUs of the replica measured (tensor parallel), 1 by default.
+    pub gpus: f64,
     /// The GPU as the row names it; a catalog GPU for speed rows (its bandwidth counts).
     pub gpu: String,
     /// The measurement: GiB for memory metrics, tokens/s for speed.
@@ -267,6 +269,20 @@ pub fn rows(csv: &str) -> std::result::Result<Vec<Row>, String> {
             settings,
             metric,
             role,
+            gpus: {
+                let g = optional("gpus");
+                if g.trim().is_empty() {
+                    1.0
+                } else {
+                    g.trim()
+                        .parse::<f64>()
+                        .ok()
+                        .filter(|v| *v >= 1.0 && v.fract() == 0.0)
+                        .ok_or(format!(
+                            "line {line_no}: gpus must be a whole number ≥ 1, found {g}"
+                        ))?
+                }
+            },
             gpu: at("gpu")?,
             measured_gib,
             measure: at("measure")?,
@@ -311,7 +327,7 @@ pub fn estimate(row: &Row) -> Result<f64> {
         concurrency: Some(row.concurrency),
         avg_tokens: row.avg_tokens,
         hours_per_month: Some(1.0),
-        max_gpus: Some(1.0),
+        max_gpus: Some(row.gpus),
         ..WorkloadNumbers::default()
     };
     let w = Workload {
@@ -344,7 +360,8 @@ pub fn estimate(row: &Row) -> Result<f64> {
         fp16_tflops: known.as_ref().map_or(100.0, |k| k.fp16_tflops),
         // FlashAttention-2 is assumed from compute capability 8.0 on.
         compute_capability: if row.flash_attention { 8.0 } else { 7.5 },
-        gpus_per_node: 1.0,
+        gpus_per_node: row.gpus,
+        interconnect_gbs: known.as_ref().map_or(0.0, |k| k.interconnect_gbs),
         on_demand_hourly: Some(1.0),
         billing_granularity_min: 60.0,
         available: true,
@@ -362,7 +379,7 @@ pub fn estimate(row: &Row) -> Result<f64> {
     };
     let engine = Engine::compile(&input)?;
     let values = engine
-        .evaluate_one(&input, &input.workloads[0], 0)
+        .evaluate_one(&input, &input.workloads[0], 0, row.gpus)
         .map_err(|p| Error::Internal(p.to_string()))?;
     let value = |name: &str| {
         engine

@@ -28,7 +28,9 @@ pub(super) fn choose(
         }
     });
     let &(first, mode) = options.first()?;
-    let ci = cands.iter().position(|c| c.offer == first.offer)?;
+    let ci = cands
+        .iter()
+        .position(|c| c.offer == first.offer && c.values[k.gpus_per_replica] == first.size)?;
     let c = &cands[ci];
     let tco = first.tco;
     let next = options
@@ -108,6 +110,20 @@ pub(super) fn chosen_warnings(
                 (cc * 10.0).round()
             ),
         ));
+    }
+    let size = c.values[k.gpus_per_replica];
+    if size > g.gpus_per_node {
+        let nodes = (size / g.gpus_per_node.max(1.0)).ceil();
+        let gpn = format_number(g.gpus_per_node);
+        match g.node_interconnect_gbs {
+            None => out.push(Warning::warn(&at, format!(
+                "{}: one replica spans {} nodes of {gpn} {} ({} GPUs), but the GPUs sheet gives no link between nodes (node_interconnect_gbs): a replica across nodes needs RDMA, InfiniBand or RoCE at 400 Gb/s (50 GB/s a GPU) or more; ask the provider, and give the figure so the decode estimate uses it (25 GB/s is assumed)",
+                w.name, format_number(nodes), g.gpu, format_number(size)))),
+            Some(bw) if bw < 25.0 => out.push(Warning::warn(&at, format!(
+                "{}: one replica spans {} nodes of {}, linked at {} GB/s a GPU: below the 25 GB/s (200 Gb/s) that pipeline and expert parallelism between nodes want; decoding will be slow",
+                w.name, format_number(nodes), g.gpu, format_number(bw)))),
+            Some(_) => {}
+        }
     }
     if let super::compat::Verdict::WeightOnly(notes) = super::compat::verdict(w, g) {
         out.push(Warning::info(

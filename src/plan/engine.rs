@@ -129,16 +129,19 @@ impl Engine {
 
     /// Fills the values of one candidate and evaluates it; a non-finite formula is a problem
     /// naming the formula, the workload and the GPU.
+    #[allow(clippy::too_many_arguments)]
     pub fn evaluate(
         &self,
         input: &Input,
         w: &Workload,
         offer: usize,
+        size: f64,
         values: &mut [f64],
         scratch: &mut crate::formula::Scratch,
     ) -> std::result::Result<(), Problem> {
         let gpu = &input.gpus[offer];
         self.gpu_slots.bind(gpu, offer, w, values);
+        self.gpu_slots.bind_size(size, values);
         self.candidate.eval(values, scratch).map_err(|e| {
             let d = &self.candidate_defs[e.def];
             Problem::new(
@@ -160,18 +163,20 @@ impl Engine {
         input: &Input,
         w: &Workload,
         offer: usize,
+        size: f64,
     ) -> std::result::Result<Vec<f64>, Problem> {
         let mut values = self.base_values(input, w);
         let mut scratch = self.candidate.scratch();
-        self.evaluate(input, w, offer, &mut values, &mut scratch)?;
+        self.evaluate(input, w, offer, size, &mut values, &mut scratch)?;
         Ok(values)
     }
 
-    /// The input values of one candidate, without evaluating it.
-    pub fn input_values(&self, input: &Input, w: &Workload, offer: usize) -> Vec<f64> {
+    /// The input values of one candidate (replica size `size`), without evaluating it.
+    pub fn input_values(&self, input: &Input, w: &Workload, offer: usize, size: f64) -> Vec<f64> {
         let mut values = self.base_values(input, w);
         self.gpu_slots
             .bind(&input.gpus[offer], offer, w, &mut values);
+        self.gpu_slots.bind_size(size, &mut values);
         values.truncate(self.candidate.inputs());
         values
     }
@@ -210,6 +215,7 @@ pub(super) struct Keys {
     pub(super) replica_vram: usize,
     pub(super) gpu_limit: Option<usize>,
     pub(super) concurrency_per_replica: usize,
+    pub(super) replicas: usize,
 }
 
 impl Keys {
@@ -237,6 +243,7 @@ impl Keys {
             replica_vram: must("replica_vram_gib"),
             gpu_limit: at("gpu_limit"),
             concurrency_per_replica: must("concurrency_per_replica"),
+            replicas: must("replicas"),
         }
     }
 }

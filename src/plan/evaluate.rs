@@ -14,6 +14,8 @@ pub(super) struct Best {
     pub(super) tco: f64,
     pub(super) gpus: f64,
     pub(super) offer: usize,
+    /// GPUs per replica of the candidate.
+    pub(super) size: f64,
 }
 
 impl Best {
@@ -22,6 +24,7 @@ impl Best {
             .total_cmp(&other.tco)
             .then(self.gpus.total_cmp(&other.gpus))
             .then(self.offer.cmp(&other.offer))
+            .then(self.size.total_cmp(&other.size))
             .is_lt()
     }
 }
@@ -86,54 +89,80 @@ pub(super) fn evaluate_workload(
         {
             continue;
         }
-        values.copy_from_slice(&base);
-        engine.evaluate(input, w, oi, &mut values, &mut scratch)?;
-        let vals = &values[n_in..];
-        // Why a candidate is out; its text is written only for the candidates kept.
-        let mut exclusion = None;
-        if let Verdict::Excluded { needs, .. } = compat::verdict(w, offer) {
-            exclusion = Some(Why::Incompatible);
+        let verdict = compat::verdict(w, offer);
+        if let Verdict::Excluded { needs, .. } = &verdict {
             if !incompatible.iter().any(|(g, _)| *g == offer.gpu) {
-                incompatible.push((offer.gpu.clone(), needs));
-            }
-        } else if vals[keys.fits] == 0.0 {
-            exclusion = Some(Why::Misfit);
-        }
-        let mut costs = [None; 5];
-        for (i, c) in costs.iter_mut().enumerate() {
-            let v = vals[keys.costs[i]];
-            if vals[keys.allows[i]] != 0.0 && v >= 0.0 {
-                *c = Some(v);
+                incompatible.push((offer.gpu.clone(), needs.clone()));
             }
         }
-        if exclusion.is_none() && costs.iter().all(Option::is_none) {
-            exclusion = Some(Why::NoMode);
-        }
-        let extra = vals[keys.storage] + vals[keys.egress];
-        let gpus = vals[keys.gpus_total];
-        let mut cheapest = f64::INFINITY;
-        if exclusion.is_none() {
-            for (i, c) in costs.iter().enumerate() {
-                if let Some(c) = c {
-                    let b = Best {
-                        tco: c + extra,
-                        gpus,
-                        offer: oi,
-                    };
-                    cheapest = cheapest.min(b.tco);
-                    if best[i].is_none_or(|cur| b.better_than(&cur)) {
-                        best[i] = Some(b);
+        // Replica sizes 1, 2, 4, … up to the workload's limit, each its own candidate: a
+        // larger tensor-parallel replica pools its GPUs' memory for more requests. A size too
+        // small for the weights jumps to the size that holds them; larger sizes are tried only
+        // while the current one needs more than one replica (or does not fit), since one
+        // replica on more GPUs can only cost more.
+        let limit = w.numbers.max_gpus.unwrap_or(offer.gpus_per_node).max(1.0);
+        let mut size = 1.0;
+        loop {
+            values.copy_from_slice(&base);
+            engine.evaluate(input, w, oi, size, &mut values, &mut scratch)?;
+            let vals = &values[n_in..];
+            let needs = vals[keys.gpus_per_replica];
+            if needs > size && needs <= limit {
+                size = needs;
+                continue;
+            }
+            // Why a candidate is out; its text is written only for the candidates kept.
+            let mut exclusion = None;
+            if matches!(verdict, Verdict::Excluded { .. }) {
+                exclusion = Some(Why::Incompatible);
+            } else if vals[keys.fits] == 0.0 {
+                exclusion = Some(Why::Misfit);
+            }
+            let mut costs = [None; 5];
+            for (i, c) in costs.iter_mut().enumerate() {
+                let v = vals[keys.costs[i]];
+                if vals[keys.allows[i]] != 0.0 && v >= 0.0 {
+                    *c = Some(v);
+                }
+            }
+            if exclusion.is_none() && costs.iter().all(Option::is_none) {
+                exclusion = Some(Why::NoMode);
+            }
+            let extra = vals[keys.storage] + vals[keys.egress];
+            let gpus = vals[keys.gpus_total];
+            let mut cheapest = f64::INFINITY;
+            if exclusion.is_none() {
+                for (i, c) in costs.iter().enumerate() {
+                    if let Some(c) = c {
+                        let b = Best {
+                            tco: c + extra,
+                            gpus,
+                            offer: oi,
+                            size: needs,
+                        };
+                        cheapest = cheapest.min(b.tco);
+                        if best[i].is_none_or(|cur| b.better_than(&cur)) {
+                            best[i] = Some(b);
+                        }
                     }
                 }
             }
+            let rank = if exclusion.is_none() {
+                (0, cheapest, gpus, oi)
+            } else {
+                (1, -(offer.vram_gib * limit), 0.0, oi)
+            };
+            let try_larger = matches!(exclusion, None | Some(Why::Misfit))
+                && (vals[keys.fits] == 0.0 || vals[keys.replicas] > 1.0)
+                && needs <= limit
+                && size * 2.0 <= limit;
+            rows.push((oi, arena.len(), exclusion, costs, rank));
+            arena.extend_from_slice(vals);
+            if !try_larger {
+                break;
+            }
+            size *= 2.0;
         }
-        let rank = if exclusion.is_none() {
-            (0, cheapest, gpus, oi)
-        } else {
-            (1, -(offer.vram_gib * offer.gpus_per_node), 0.0, oi)
-        };
-        rows.push((oi, arena.len(), exclusion, costs, rank));
-        arena.extend_from_slice(vals);
     }
     let evaluated = rows.len();
     rows.sort_by(|a, b| {

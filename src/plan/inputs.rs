@@ -34,12 +34,15 @@ const FLAGS: [&str; 13] = [
     "experts_int4",
 ];
 /// The offer's specifications; its prices and terms (`GpuOffer::TERMS`) and `gpu_index` follow.
-const GPU_SPECS: [&str; 5] = [
+const GPU_SPECS: [&str; 8] = [
     "gpu_vram_gib",
     "gpu_bandwidth_gbs",
     "gpu_tflops",
     "gpu_cc",
     "gpus_per_node",
+    "gpu_fp8_tflops",
+    "gpu_interconnect_gbs",
+    "node_interconnect_gbs",
 ];
 
 /// Every numeric per-offer input, in binding order.
@@ -49,13 +52,20 @@ fn gpu_numbers() -> impl Iterator<Item = &'static str> {
         .chain(GpuOffer::TERMS)
         .chain(["gpu_index"])
 }
-const GPU_FLAGS: [&str; 5] = [
+const GPU_FLAGS: [&str; 7] = [
     "gpu_nvlink",
     "has_on_demand",
     "has_monthly",
     "has_spot",
     "has_reserved",
+    "has_node_link",
+    // The workload's weights run through weight-only kernels on this offer (int8, int4, or a
+    // format the platform does not compute in: FP8 on Ampere, FP4 before Blackwell).
+    "weight_only_kernels",
 ];
+
+/// The replica size the planner is trying (GPUs), bound per candidate.
+pub const REPLICA_SIZE: &str = "replica_size";
 
 /// The candidate-scope inputs, in slot order: workload, model (built-in fields, then the
 /// user's Models columns), formats, flags, GPU, then assumptions. A user's Models column or
@@ -74,6 +84,7 @@ pub fn candidate_inputs(
     vars.extend(FLAGS.iter().map(|n| InputVar::bool(*n)));
     vars.extend(gpu_numbers().map(InputVar::num));
     vars.extend(GPU_FLAGS.iter().map(|n| InputVar::bool(*n)));
+    vars.push(InputVar::num(REPLICA_SIZE));
     let mut problems = Vec::new();
     for c in model_columns {
         if vars.iter().any(|v| v.name == *c) {
@@ -168,6 +179,7 @@ pub fn bind_assumptions(p: &Program, assumptions: &Assumptions, values: &mut [f6
 pub struct GpuSlots {
     slots: Vec<Option<usize>>,
     max_gpus: Option<usize>,
+    replica_size: Option<usize>,
 }
 
 impl GpuSlots {
@@ -176,6 +188,14 @@ impl GpuSlots {
         GpuSlots {
             slots: names.map(|n| p.slot(n)).collect(),
             max_gpus: p.slot("max_gpus"),
+            replica_size: p.slot(REPLICA_SIZE),
+        }
+    }
+
+    /// Writes the replica size being tried.
+    pub fn bind_size(&self, size: f64, values: &mut [f64]) {
+        if let Some(s) = self.replica_size {
+            values[s] = size;
         }
     }
 
@@ -187,13 +207,23 @@ impl GpuSlots {
             offer.fp16_tflops,
             offer.compute_capability,
             offer.gpus_per_node,
+            offer.fp8_tflops,
+            offer.interconnect_gbs,
+            offer.node_interconnect_gbs.unwrap_or(0.0),
         ];
+        let weight_only = matches!(w.precision, Precision::Int8 | Precision::Int4)
+            || matches!(
+                super::compat::verdict(w, offer),
+                super::compat::Verdict::WeightOnly(_)
+            );
         let flags = [
             b(offer.nvlink),
             b(offer.on_demand_hourly.is_some()),
             b(offer.monthly.is_some()),
             b(offer.spot_hourly.is_some()),
             b(offer.reserved_monthly.is_some()),
+            b(offer.node_interconnect_gbs.is_some()),
+            b(weight_only),
         ];
         let figures = specs
             .into_iter()

@@ -331,7 +331,9 @@ pub fn plan_with(input: Input, engine: &Engine, opts: &Options) -> Result<Plan> 
         }
         let mut chosen = choose(&e.candidates, &e.best, &keys, monthly_min);
         if let Some(c) = chosen.as_mut() {
-            c.inputs = engine.input_values(&input, w, e.candidates[c.candidate].offer);
+            let cand = &e.candidates[c.candidate];
+            c.inputs =
+                engine.input_values(&input, w, cand.offer, cand.values[keys.gpus_per_replica]);
         }
         match &chosen {
             Some(c) => chosen_warnings(

@@ -617,7 +617,7 @@ fn compiled_code_matches_evalexpr_on_the_default_set() {
     let mut compared = 0;
     for w in &inp.workloads {
         for offer in 0..inp.gpus.len() {
-            let values = engine.evaluate_one(&inp, w, offer).unwrap();
+            let values = engine.evaluate_one(&inp, w, offer, 1.0).unwrap();
             let reference = crate::formula::reference_eval(p, &defs, &values).unwrap();
             for (s, (a, b)) in values.iter().zip(&reference).enumerate() {
                 assert!(
@@ -724,7 +724,13 @@ fn keeping_the_best_n_and_threads_do_not_change_the_plan() {
             (b.offer, cb.mode, cb.tco, b.values.clone())
         );
         assert_eq!(cut.workloads[w].candidates.len(), 3);
-        assert_eq!(all.workloads[w].candidates.len(), catalog::gpus().len());
+        // Every offer is a candidate at least once (several replica sizes may be tried on one).
+        let offers: std::collections::BTreeSet<usize> = all.workloads[w]
+            .candidates
+            .iter()
+            .map(|c| c.offer)
+            .collect();
+        assert_eq!(offers.len(), catalog::gpus().len());
     }
     assert!(cut
         .warnings
@@ -922,4 +928,98 @@ fn video_and_image_jobs_are_sized_by_work_done() {
     w.numbers.seconds_per_item = Some(30.0);
     let vals = values_of(w, offer("L40S", 48.0, Some(10.0), None, None, None), &[]);
     assert!(close(v(&vals, "run_hours"), 20_000.0 * 30.0 / 3600.0, 1e-9));
+}
+
+// Parallel replicas and the GPUs of 2026 (#15).
+
+#[test]
+fn a_two_gpu_replica_pools_memory_for_all_20_requests_on_a800() {
+    // Qwen3-32B in bf16: 32.76e9 × 2 B = 61.02 GiB of weights; an 8,192-token request holds
+    // 64 × 2 × 8 × 128 × 2 B × 8,192 = 2 GiB; the prefill chunk of 8,192 tokens
+    // × (3 × 25,600 + 4 × 5,120) × 2 B = 1.48 GiB plus 0.5 GiB of engine buffers.
+    // One A800 (80 GiB / 1.2 = 66.7 GiB usable, less 1 GiB of CUDA context) holds the 63.0 GiB
+    // fixed part and one request: 20 one-GPU replicas, 24 instances with 20% redundancy.
+    // Two A800s (2 × (66.7 − 1 − 0.35 of communication buffers) = 130.6 GiB) hold
+    // (130.6 − 63.0) / 2 = 33 requests: one replica serves all 20, two instances: 4 GPUs.
+    let mut w = workload("chat", Kind::Inference, Some("Qwen3-32B"));
+    w.numbers.concurrency = Some(20.0);
+    w.numbers.context_len = Some(8192.0);
+    let a800 = offer("A800", 80.0, None, Some(6000.0), None, None);
+    let p = plan(input(vec![w], vec![a800], &[])).unwrap();
+    let (c, ch) = p.chosen(0).unwrap();
+    let val = |n: &str| p.value(c, n).unwrap();
+    assert_eq!(val("gpus_per_replica"), 2.0);
+    assert_eq!(val("replicas"), 1.0);
+    assert_eq!(val("instances"), 2.0);
+    assert_eq!(val("gpus_total"), 4.0);
+    assert_eq!(ch.gpu_cost, 4.0 * 6000.0);
+    // The one-GPU replica was tried and lost: 24 GPUs.
+    let one = p.workloads[0]
+        .candidates
+        .iter()
+        .find(|c| p.value(c, "gpus_per_replica") == Some(1.0))
+        .unwrap();
+    assert_eq!(p.value(one, "gpus_total"), Some(24.0));
+}
+
+#[test]
+fn deepseek_r1_in_fp8_spans_two_h100_nodes_and_fits_one_h200_node() {
+    // 671 B parameters, the 653.9 B of experts in fp8 and the 1.85 B of embeddings and head in
+    // bf16: 672.9e9 B = 626.7 GiB. Eight H100s plan 8 × (66.7 − 1.35) = 522.7 GiB: too little;
+    // sixteen (two nodes, max_gpus 16) hold it. Eight H200s plan 8 × (117.5 − 1.35) = 929 GiB.
+    let mut w = workload("r1", Kind::Inference, Some("DeepSeek-R1"));
+    w.precision = Precision::Fp8;
+    w.expert_precision = Precision::Fp8;
+    w.numbers.context_len = Some(8192.0);
+    w.numbers.concurrency = Some(8.0);
+    w.numbers.max_gpus = Some(16.0);
+    let mut h100 = offer("H100", 80.0, None, Some(12000.0), None, None);
+    h100.compute_capability = 9.0;
+    let p = plan(input(vec![w.clone()], vec![h100], &[])).unwrap();
+    let (c, _) = p.chosen(0).unwrap();
+    assert_eq!(p.value(c, "gpus_per_replica"), Some(16.0));
+    assert_eq!(p.value(c, "nodes_per_replica"), Some(2.0));
+    assert!(p.warnings.iter().any(|x| x
+        .message
+        .contains("one replica spans 2 nodes of 8 H100 (16 GPUs)")));
+    w.numbers.max_gpus = None;
+    let mut h200 = offer("H200", 141.0, None, Some(16000.0), None, None);
+    h200.compute_capability = 9.0;
+    let p = plan(input(vec![w], vec![h200], &[])).unwrap();
+    let (c, _) = p.chosen(0).unwrap();
+    assert_eq!(p.value(c, "gpus_per_replica"), Some(8.0));
+    assert!(!p.warnings.iter().any(|x| x.message.contains("spans")));
+}
+
+#[test]
+fn an_ascend_offer_is_excluded_for_fp8_naming_its_platform_and_rocm_runs_bf16() {
+    let mut w = workload("api", Kind::Inference, Some("Qwen2.5-7B"));
+    w.precision = Precision::Fp8;
+    w.expert_precision = Precision::Fp8;
+    let ascend = catalog::find_gpu("Ascend 910B").unwrap();
+    let mi300 = catalog::find_gpu("MI300X").unwrap();
+    let p = plan(input(
+        vec![w.clone()],
+        vec![ascend.clone(), mi300.clone()],
+        &[],
+    ))
+    .unwrap();
+    let out = p.workloads[0]
+        .candidates
+        .iter()
+        .find(|c| p.input.gpus[c.offer].gpu == "Ascend 910B")
+        .unwrap();
+    assert_eq!(
+        out.exclusion.as_deref(),
+        Some("fp8 (weights) is not run on Ascend 910B (ascend): Ascend 910B and 910C have no FP8: convert the checkpoint to bf16 or to W8A8 int8 (msModelSlim)")
+    );
+    assert!(p.warnings.iter().any(|x| x
+        .message
+        .contains("Ascend 910B excluded for api: fp8 is not run on ascend")));
+    // In bf16 both run; the MI300X (ROCm) is planned where it is the only offer.
+    w.precision = Precision::Bf16;
+    w.expert_precision = Precision::Bf16;
+    let p = plan(input(vec![w], vec![mi300], &[])).unwrap();
+    let (c, _) = p.chosen(0).unwrap();
+    assert_eq!(p.input.gpus[c.offer].platform, "rocm");
 }

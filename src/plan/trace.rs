@@ -39,35 +39,64 @@ pub fn trace(input: Input, name: &str, gpu: Option<&str>) -> Result<Trace> {
         )));
     };
     let offer = match gpu {
-        Some(g) => input
-            .gpus
-            .iter()
-            .position(|o| {
-                crate::model::normalize(&o.gpu) == crate::model::normalize(g)
-                    || crate::model::normalize(&o.label()) == crate::model::normalize(g)
-            })
-            .ok_or_else(|| {
-                Error::Usage(format!(
-                    "there is no GPU offer \"{g}\"{}",
-                    crate::suggest::hint(g, input.gpus.iter().map(|o| o.gpu.as_str()))
-                ))
-            })?,
-        None => {
-            let plan = plan(input.clone())?;
-            match plan.chosen(wi) {
-                Some((c, _)) => c.offer,
-                None => plan.workloads[wi].candidates.first().map_or(0, |c| c.offer),
-            }
-        }
+        Some(g) => Some(
+            input
+                .gpus
+                .iter()
+                .position(|o| {
+                    crate::model::normalize(&o.gpu) == crate::model::normalize(g)
+                        || crate::model::normalize(&o.label()) == crate::model::normalize(g)
+                })
+                .ok_or_else(|| {
+                    Error::Usage(format!(
+                        "there is no GPU offer \"{g}\"{}",
+                        crate::suggest::hint(g, input.gpus.iter().map(|o| o.gpu.as_str()))
+                    ))
+                })?,
+        ),
+        None => None,
+    };
+    // The replica size: the chosen one, else the best candidate's on that offer, else the
+    // fewest GPUs that hold the weights.
+    let p = plan(input.clone())?;
+    let size_of = |c: &super::Candidate| p.value(c, "gpus_per_replica").unwrap_or(1.0);
+    let (offer, size) = match offer {
+        None => match p.chosen(wi) {
+            Some((c, _)) => (c.offer, size_of(c)),
+            None => p.workloads[wi]
+                .candidates
+                .first()
+                .map_or((0, 1.0), |c| (c.offer, size_of(c))),
+        },
+        Some(o) => (
+            o,
+            p.workloads[wi]
+                .candidates
+                .iter()
+                .find(|c| c.offer == o)
+                .map_or(0.0, size_of),
+        ),
     };
     let engine = Engine::compile(&input)?;
     let w = &input.workloads[wi];
-    let values = engine
-        .evaluate_one(&input, w, offer)
-        .map_err(|p| Error::Input {
-            file: input.file.clone(),
-            problems: vec![p],
-        })?;
+    let evaluate = |size: f64| {
+        engine
+            .evaluate_one(&input, w, offer, size)
+            .map_err(|p| Error::Input {
+                file: input.file.clone(),
+                problems: vec![p],
+            })
+    };
+    let mut values = evaluate(size.max(1.0))?;
+    if size == 0.0 {
+        // Not among the kept candidates: the size that holds the weights and one request.
+        if let Some(slot) = engine.candidate.slot("gpus_per_replica") {
+            let needs = values[slot];
+            if needs > 1.0 {
+                values = evaluate(needs)?;
+            }
+        }
+    }
     let lines = engine
         .candidate
         .order

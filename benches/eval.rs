@@ -33,7 +33,7 @@ fn main() {
             for offer in 0..input.gpus.len() {
                 values.copy_from_slice(base);
                 engine
-                    .evaluate(&input, w, offer, &mut values, &mut scratch)
+                    .evaluate(&input, w, offer, 1.0, &mut values, &mut scratch)
                     .expect("evaluate");
                 checksum += values[probe];
                 evals += formulas as u64;

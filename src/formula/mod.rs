@@ -267,6 +267,49 @@ impl Program {
         Scratch::with_capacity(self.max_stack)
     }
 
+    /// The positions in `order` of the formulas that read any of the `inputs` slots, directly
+    /// or through other formulas: what must be evaluated again when only those inputs change.
+    pub fn dependents(&self, inputs: &[usize]) -> Vec<usize> {
+        let mut changed = vec![false; self.width()];
+        for &i in inputs {
+            changed[i] = true;
+        }
+        let mut out = Vec::new();
+        for (k, f) in self.order.iter().enumerate() {
+            let reads = f
+                .code
+                .iter()
+                .any(|op| matches!(op, vm::Op::Load(s) if changed[*s as usize]));
+            if reads {
+                changed[f.slot] = true;
+                out.push(k);
+            }
+        }
+        out
+    }
+
+    /// Evaluates only the formulas at `positions` of `order` (from [`Program::dependents`]),
+    /// the others keeping their values.
+    pub fn eval_only(
+        &self,
+        positions: &[usize],
+        values: &mut [f64],
+        scratch: &mut Scratch,
+    ) -> Result<(), NonFinite> {
+        for &k in positions {
+            let f = &self.order[k];
+            let v = vm::run(&f.code, values, scratch);
+            if !v.is_finite() {
+                return Err(NonFinite {
+                    def: f.def,
+                    value: v,
+                });
+            }
+            values[f.slot] = v;
+        }
+        Ok(())
+    }
+
     /// Evaluates every formula in order, writing into `values` (inputs must be filled).
     /// Stops at the first formula whose value is not finite.
     pub fn eval(&self, values: &mut [f64], scratch: &mut Scratch) -> Result<(), NonFinite> {

@@ -2,11 +2,11 @@
 //! `if` evaluates both branches (they are pure) and selects, so an unused branch's division by
 //! zero is harmless; only a formula's own value must be finite.
 //!
-//! Errors propagate as a spreadsheet's do: a division by zero, an overflow or an undefined
-//! result (`sqrt(-1)`, `ln(0)`) is NaN, and NaN passes through everything that uses it —
-//! arithmetic, comparisons, `&&`, `!`, `min`, `max`, `clamp`, the condition of `if` — where
-//! Excel's `#DIV/0!` and `#NUM!` would, so a value the engine reports is one the workbook can
-//! recompute.
+//! Errors propagate as a spreadsheet's do: a division by zero or an undefined result
+//! (`sqrt(-1)`) is NaN, an overflow inf, and neither is swallowed by what uses it — arithmetic,
+//! comparisons, `&&`, `!`, `min`, `max`, `clamp`, the condition of `if` — where Excel's
+//! `#DIV/0!` and `#NUM!` would propagate, so a value the engine reports is one the workbook can
+//! recompute. A formula whose own value is not finite is refused by the caller.
 
 /// Functions of one argument.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -135,23 +135,25 @@ fn b(x: bool) -> f64 {
     }
 }
 
-/// A result that is not a finite number is an error value (NaN).
+/// A comparison or logical result, NaN when either operand is an error (not finite: an
+/// overflow's inf is an error too, as Excel's #NUM!).
 #[inline]
-fn err_if_infinite(x: f64) -> f64 {
-    if x.is_infinite() {
-        f64::NAN
+fn test(x: f64, y: f64, r: bool) -> f64 {
+    if x.is_finite() && y.is_finite() {
+        b(r)
     } else {
-        x
+        f64::NAN
     }
 }
 
-/// A comparison or logical result, NaN when either operand is an error.
+/// `x / y`: an error (NaN) for a zero or non-finite divisor, as Excel's #DIV/0! and #NUM!;
+/// an inf elsewhere stays inf and is refused where a value is used.
 #[inline]
-fn test(x: f64, y: f64, r: bool) -> f64 {
-    if x.is_nan() || y.is_nan() {
+fn div(x: f64, y: f64) -> f64 {
+    if y == 0.0 || !y.is_finite() {
         f64::NAN
     } else {
-        b(r)
+        x / y
     }
 }
 
@@ -168,7 +170,7 @@ pub fn run(code: &[Op], values: &[f64], s: &mut Scratch) -> f64 {
         ($f:expr) => {{
             let y = pop!();
             let x = pop!();
-            st.push(err_if_infinite($f(x, y)));
+            st.push($f(x, y));
         }};
     }
     for op in code {
@@ -178,8 +180,8 @@ pub fn run(code: &[Op], values: &[f64], s: &mut Scratch) -> f64 {
             Op::Add => bin!(|x, y| x + y),
             Op::Sub => bin!(|x, y| x - y),
             Op::Mul => bin!(|x, y| x * y),
-            Op::Div => bin!(|x, y| if y == 0.0 { f64::NAN } else { x / y }),
-            Op::Mod => bin!(|x: f64, y: f64| x % y),
+            Op::Div => bin!(div),
+            Op::Mod => bin!(|x: f64, y: f64| if y.is_finite() { x % y } else { f64::NAN }),
             Op::Pow => bin!(|x: f64, y: f64| x.powf(y)),
             Op::Eq => bin!(|x, y| test(x, y, x == y)),
             Op::Ne => bin!(|x, y| test(x, y, x != y)),
@@ -201,7 +203,7 @@ pub fn run(code: &[Op], values: &[f64], s: &mut Scratch) -> f64 {
                 let e = pop!();
                 let t = pop!();
                 let c = pop!();
-                st.push(if c.is_nan() {
+                st.push(if !c.is_finite() {
                     f64::NAN
                 } else if c != 0.0 {
                     t
@@ -214,7 +216,7 @@ pub fn run(code: &[Op], values: &[f64], s: &mut Scratch) -> f64 {
                 let start = st.len().saturating_sub(n as usize);
                 // f64::min and max skip NaN; a spreadsheet's MIN and MAX return the error.
                 let acc = st[start..].iter().copied().reduce(|acc, v| {
-                    if acc.is_nan() || v.is_nan() {
+                    if !acc.is_finite() || !v.is_finite() {
                         f64::NAN
                     } else if is_min {
                         acc.min(v)
@@ -229,7 +231,7 @@ pub fn run(code: &[Op], values: &[f64], s: &mut Scratch) -> f64 {
                 let hi = pop!();
                 let lo = pop!();
                 let x = pop!();
-                st.push(if x.is_nan() || lo.is_nan() || hi.is_nan() {
+                st.push(if !(x.is_finite() && lo.is_finite() && hi.is_finite()) {
                     f64::NAN
                 } else {
                     x.max(lo).min(hi)
@@ -237,7 +239,7 @@ pub fn run(code: &[Op], values: &[f64], s: &mut Scratch) -> f64 {
             }
             Op::F1(f) => {
                 let x = pop!();
-                st.push(err_if_infinite(match f {
+                st.push(match f {
                     F1::Ceil => ceil(x),
                     F1::Floor => floor(x),
                     F1::Round => x.round(),
@@ -249,18 +251,18 @@ pub fn run(code: &[Op], values: &[f64], s: &mut Scratch) -> f64 {
                     F1::Log10 => x.log10(),
                     F1::Exp => x.exp(),
                     F1::Pow2Ceil => pow2ceil(x),
-                }));
+                });
             }
             Op::F2(f) => {
                 let y = pop!();
                 let x = pop!();
-                st.push(err_if_infinite(match f {
+                st.push(match f {
                     F2::RoundUp => round_digits(x, y, true),
                     F2::RoundDown => round_digits(x, y, false),
                     F2::Pow => x.powf(y),
                     F2::Log => x.log(y),
                     F2::Hypot => x.hypot(y),
-                }));
+                });
             }
         }
     }

@@ -7,20 +7,40 @@ use crate::model::{format_number, GpuOffer, Precision, Workload};
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-/// The rules by (platform, format), in table order; built once.
+type Rules = HashMap<String, HashMap<&'static str, Vec<CompatRule>>>;
+
+/// The rules by platform (lower case, as offers hold it) and format, in table order; built once.
+/// Looked up for every candidate, so without allocating.
 fn rules(platform: &str, p: Precision) -> &'static [CompatRule] {
-    static RULES: OnceLock<HashMap<(String, &'static str), Vec<CompatRule>>> = OnceLock::new();
+    static RULES: OnceLock<Rules> = OnceLock::new();
     let map = RULES.get_or_init(|| {
-        let mut m: HashMap<(String, &'static str), Vec<CompatRule>> = HashMap::new();
+        let mut m: Rules = HashMap::new();
         for r in compat_rules() {
-            m.entry((r.platform.to_lowercase(), r.precision))
+            m.entry(r.platform.to_lowercase())
+                .or_default()
+                .entry(r.precision)
                 .or_default()
                 .push(r);
         }
         m
     });
-    map.get(&(platform.to_lowercase(), p.key()))
+    map.get(platform)
+        .and_then(|by| by.get(p.key()))
         .map_or(&[], Vec::as_slice)
+}
+
+/// Whether some format of `w` runs through a weight-only kernel on `offer` (no allocation:
+/// the planner asks for every candidate).
+pub fn weight_only(w: &Workload, offer: &GpuOffer) -> bool {
+    [
+        (w.precision, "weights"),
+        (w.expert_precision, "weights"),
+        (w.kv_precision, "kv"),
+    ]
+    .into_iter()
+    .any(|(p, role)| {
+        matches!(rule_for(offer, p, role), Ok(Some(r)) if r.support == Support::WeightOnly)
+    })
 }
 
 /// What an offer can do with a workload's formats.
@@ -45,28 +65,34 @@ fn formats(w: &Workload) -> Vec<(Precision, &'static str, &'static str)> {
     v
 }
 
-/// The first rule for (platform, format, role) that covers the offer's capability; `Err` with
-/// the rules of that format when some exist but none covers it.
-fn rule_for<'a>(
-    offer: &GpuOffer,
-    p: Precision,
-    role: &str,
-) -> Result<Option<&'a CompatRule>, Vec<&'a CompatRule>> {
-    let applicable: Vec<&CompatRule> = rules(&offer.platform, p)
-        .iter()
-        .filter(|r| r.role == role || r.role == "any")
-        .collect();
-    if applicable.is_empty() {
-        return Ok(None);
-    }
+/// The first rule for (platform, format, role) that covers the offer's capability; `Err` when
+/// the format has rules there but none covers it. No allocation.
+fn rule_for(offer: &GpuOffer, p: Precision, role: &str) -> Result<Option<&'static CompatRule>, ()> {
+    let mut any = false;
     let cc = offer.compute_capability;
-    let covers = |r: &CompatRule| {
-        r.min_cc.is_none_or(|m| cc + 1e-9 >= m) && r.max_cc.is_none_or(|m| cc + 1e-9 < m)
-    };
-    match applicable.iter().copied().find(|r| covers(r)) {
-        Some(r) => Ok(Some(r)),
-        None => Err(applicable),
+    for r in rules(&offer.platform, p) {
+        if r.role != role && r.role != "any" {
+            continue;
+        }
+        any = true;
+        if r.min_cc.is_none_or(|m| cc + 1e-9 >= m) && r.max_cc.is_none_or(|m| cc + 1e-9 < m) {
+            return Ok(Some(r));
+        }
     }
+    if any {
+        Err(())
+    } else {
+        Ok(None)
+    }
+}
+
+/// The least capability any rule that runs the format asks for, on the offer's platform.
+fn least_capability(offer: &GpuOffer, p: Precision, role: &str) -> f64 {
+    rules(&offer.platform, p)
+        .iter()
+        .filter(|r| (r.role == role || r.role == "any") && r.support != Support::None)
+        .filter_map(|r| r.min_cc)
+        .fold(f64::INFINITY, f64::min)
 }
 
 /// Whether `offer` can run `w`'s formats.
@@ -102,12 +128,8 @@ pub fn verdict(w: &Workload, offer: &GpuOffer) -> Verdict {
                     ),
                 ),
             },
-            Err(rules) => {
-                let least = rules
-                    .iter()
-                    .filter(|r| r.support != Support::None)
-                    .filter_map(|r| r.min_cc)
-                    .fold(f64::INFINITY, f64::min);
+            Err(()) => {
+                let least = least_capability(offer, p, role);
                 if least.is_finite() {
                     let need = format!("{} needs compute capability ≥ {least:.1}", p.key());
                     let reason = format!(

@@ -9,6 +9,15 @@ use crate::model::{FormulaDef, Input, Scope, Workload};
 /// The compiled formula programs of an input.
 pub struct Engine {
     pub candidate: Program,
+    /// Positions of the candidate formulas that depend on no GPU figure: evaluated once per
+    /// workload (the weights, the KV cache a token needs, the training FLOPs).
+    workload_only: Vec<usize>,
+    /// Positions of the candidate formulas that depend on the offer or the replica size:
+    /// evaluated for each candidate.
+    offer_dependents: Vec<usize>,
+    /// Positions of the candidate formulas that depend on the replica size: a larger size of
+    /// the same offer re-evaluates only these.
+    size_dependents: Vec<usize>,
     pub portfolio: Program,
     pub(super) gpu_slots: inputs::GpuSlots,
     pub(super) candidate_defs: Vec<FormulaDef>,
@@ -118,8 +127,16 @@ impl Engine {
         if !type_problems.is_empty() {
             return Err(err(type_problems));
         }
+        let gpu_slots = inputs::GpuSlots::new(&candidate);
+        let offer_dependents = candidate.dependents(&gpu_slots.slots());
+        let workload_only = (0..candidate.order.len())
+            .filter(|k| offer_dependents.binary_search(k).is_err())
+            .collect();
         Ok(Engine {
-            gpu_slots: inputs::GpuSlots::new(&candidate),
+            size_dependents: candidate.dependents(&gpu_slots.size_slot()),
+            workload_only,
+            offer_dependents,
+            gpu_slots,
             candidate,
             portfolio,
             candidate_defs,
@@ -127,7 +144,8 @@ impl Engine {
         })
     }
 
-    /// Fills the values of one candidate and evaluates it; a non-finite formula is a problem
+    /// Fills the values of one candidate and evaluates the formulas that depend on the offer;
+    /// `values` must come from [`Engine::workload_values`]. A non-finite formula is a problem
     /// naming the formula, the workload and the GPU.
     #[allow(clippy::too_many_arguments)]
     pub fn evaluate(
@@ -142,18 +160,46 @@ impl Engine {
         let gpu = &input.gpus[offer];
         self.gpu_slots.bind(gpu, offer, w, values);
         self.gpu_slots.bind_size(size, values);
-        self.candidate.eval(values, scratch).map_err(|e| {
-            let d = &self.candidate_defs[e.def];
-            Problem::new(
-                d.location(),
-                format!(
-                    "has no value (a division by zero, an overflow, or an undefined result such as sqrt(-1), here or in a formula it uses) for workload {} on {}: look at `{}`",
-                    w.name,
-                    gpu.label(),
-                    d.expression
-                ),
-            )
-        })
+        self.candidate
+            .eval_only(&self.offer_dependents, values, scratch)
+            .map_err(|e| self.non_finite(e, w, Some(gpu)))
+    }
+
+    /// Evaluates `values` (already evaluated on this offer at another replica size) again at
+    /// replica size `size`: only the formulas that depend on it run.
+    pub fn resize(
+        &self,
+        input: &Input,
+        w: &Workload,
+        offer: usize,
+        size: f64,
+        values: &mut [f64],
+        scratch: &mut crate::formula::Scratch,
+    ) -> std::result::Result<(), Problem> {
+        self.gpu_slots.bind_size(size, values);
+        self.candidate
+            .eval_only(&self.size_dependents, values, scratch)
+            .map_err(|e| self.non_finite(e, w, Some(&input.gpus[offer])))
+    }
+
+    fn non_finite(
+        &self,
+        e: crate::formula::NonFinite,
+        w: &Workload,
+        gpu: Option<&crate::model::GpuOffer>,
+    ) -> Problem {
+        let d = &self.candidate_defs[e.def];
+        let on = gpu
+            .map(|g| format!(" on {}", g.label()))
+            .unwrap_or_default();
+        Problem::new(
+            d.location(),
+            format!(
+                "has no value (a division by zero, an overflow, or an undefined result such as sqrt(-1), here or in a formula it uses) for workload {}{on}: look at `{}`",
+                w.name,
+                d.expression
+            ),
+        )
     }
 
     /// Every value of one workload on one offer (inputs, then each candidate formula at its
@@ -165,15 +211,15 @@ impl Engine {
         offer: usize,
         size: f64,
     ) -> std::result::Result<Vec<f64>, Problem> {
-        let mut values = self.base_values(input, w);
         let mut scratch = self.candidate.scratch();
+        let mut values = self.workload_values(input, w, &mut scratch)?;
         self.evaluate(input, w, offer, size, &mut values, &mut scratch)?;
         Ok(values)
     }
 
     /// The input values of one candidate (replica size `size`), without evaluating it.
     pub fn input_values(&self, input: &Input, w: &Workload, offer: usize, size: f64) -> Vec<f64> {
-        let mut values = self.base_values(input, w);
+        let mut values = self.bound_inputs(input, w);
         self.gpu_slots
             .bind(&input.gpus[offer], offer, w, &mut values);
         self.gpu_slots.bind_size(size, &mut values);
@@ -181,12 +227,32 @@ impl Engine {
         values
     }
 
-    /// The workload's base values: assumptions and workload inputs (GPU inputs come per offer).
-    pub fn base_values(&self, input: &Input, w: &Workload) -> Vec<f64> {
+    /// The workload's values before any offer: assumptions and workload inputs bound, and the
+    /// formulas that depend on no GPU figure evaluated (once for all its candidates).
+    pub fn workload_values(
+        &self,
+        input: &Input,
+        w: &Workload,
+        scratch: &mut crate::formula::Scratch,
+    ) -> std::result::Result<Vec<f64>, Problem> {
+        let mut values = self.bound_inputs(input, w);
+        self.candidate
+            .eval_only(&self.workload_only, &mut values, scratch)
+            .map_err(|e| self.non_finite(e, w, None))?;
+        Ok(values)
+    }
+
+    /// Assumptions and workload inputs bound (GPU inputs come per offer).
+    fn bound_inputs(&self, input: &Input, w: &Workload) -> Vec<f64> {
         let mut values = vec![0.0; self.candidate.width()];
         inputs::bind_assumptions(&self.candidate, &input.assumptions, &mut values);
         inputs::bind_workload(&self.candidate, w, &input.assumptions, &mut values);
         values
+    }
+
+    /// How many candidate formulas are evaluated for each offer (the rest once per workload).
+    pub fn offer_formulas(&self) -> usize {
+        self.offer_dependents.len()
     }
 
     /// The candidate-scope definitions, indexed as the program's `def`s.

@@ -72,9 +72,9 @@ pub(super) fn evaluate_workload(
     let p = &engine.candidate;
     let n_in = p.inputs();
     let width = p.width() - n_in;
-    let base = engine.base_values(input, w);
-    let mut values = base.clone();
     let mut scratch = p.scratch();
+    let base = engine.workload_values(input, w, &mut scratch)?;
+    let mut values = base.clone();
     // Per offer: (offer, values offset, exclusion, costs, rank key).
     let mut arena: Vec<f64> = Vec::new();
     let mut rows: Vec<Row> = Vec::new();
@@ -102,13 +102,14 @@ pub(super) fn evaluate_workload(
         // replica on more GPUs can only cost more.
         let limit = w.numbers.max_gpus.unwrap_or(offer.gpus_per_node).max(1.0);
         let mut size = 1.0;
+        values.copy_from_slice(&base);
+        engine.evaluate(input, w, oi, size, &mut values, &mut scratch)?;
         loop {
-            values.copy_from_slice(&base);
-            engine.evaluate(input, w, oi, size, &mut values, &mut scratch)?;
             let vals = &values[n_in..];
             let needs = vals[keys.gpus_per_replica];
             if needs > size && needs <= limit {
                 size = needs;
+                engine.resize(input, w, oi, size, &mut values, &mut scratch)?;
                 continue;
             }
             // Why a candidate is out; its text is written only for the candidates kept.
@@ -162,6 +163,7 @@ pub(super) fn evaluate_workload(
                 break;
             }
             size *= 2.0;
+            engine.resize(input, w, oi, size, &mut values, &mut scratch)?;
         }
     }
     let evaluated = rows.len();

@@ -192,6 +192,21 @@ impl GpuSlots {
         }
     }
 
+    /// The slots an offer or a replica size writes.
+    pub fn slots(&self) -> Vec<usize> {
+        self.slots
+            .iter()
+            .chain([&self.max_gpus, &self.replica_size])
+            .flatten()
+            .copied()
+            .collect()
+    }
+
+    /// The replica size's slot, if a formula reads it.
+    pub fn size_slot(&self) -> Vec<usize> {
+        self.replica_size.into_iter().collect()
+    }
+
     /// Writes the replica size being tried.
     pub fn bind_size(&self, size: f64, values: &mut [f64]) {
         if let Some(s) = self.replica_size {
@@ -212,10 +227,7 @@ impl GpuSlots {
             offer.node_interconnect_gbs.unwrap_or(0.0),
         ];
         let weight_only = matches!(w.precision, Precision::Int8 | Precision::Int4)
-            || matches!(
-                super::compat::verdict(w, offer),
-                super::compat::Verdict::WeightOnly(_)
-            );
+            || super::compat::weight_only(w, offer);
         let flags = [
             b(offer.nvlink),
             b(offer.on_demand_hourly.is_some()),

@@ -738,6 +738,56 @@ fn keeping_the_best_n_and_threads_do_not_change_the_plan() {
         .any(|w| w.message.contains("keeps the best 3 candidates")));
 }
 
+/// The planner evaluates the formulas that depend on no GPU figure once per workload and, for a
+/// larger replica, only those that read the size: both shortcuts must give the values a full
+/// evaluation of every formula gives.
+#[test]
+fn workload_formulas_once_and_resizing_give_the_full_evaluation() {
+    let mut ws = Vec::new();
+    for (kind, model) in [
+        (Kind::Inference, "Qwen3-30B-A3B"),
+        (Kind::Inference, "DeepSeek-V3"),
+        (Kind::Lora, "Llama-3.1-8B"),
+        (Kind::FullFinetune, "Qwen2.5-14B"),
+    ] {
+        let mut w = workload(model, kind, Some(model));
+        w.numbers.concurrency = Some(16.0);
+        w.numbers.hours_per_month = Some(100.0);
+        ws.push(w);
+    }
+    let inp = input(ws, catalog::gpus(), &[]);
+    let engine = Engine::compile(&inp).unwrap();
+    let p = &engine.candidate;
+    assert!(engine.offer_formulas() < p.order.len());
+    let mut scratch = p.scratch();
+    let mut compared = 0;
+    for w in &inp.workloads {
+        for offer in 0..inp.gpus.len() {
+            for size in [1.0, 2.0, 8.0] {
+                let mut full = engine.input_values(&inp, w, offer, size);
+                full.resize(p.width(), 0.0);
+                let whole = p.eval(&mut full, &mut scratch);
+                let fast = engine.evaluate_one(&inp, w, offer, size);
+                assert_eq!(whole.is_ok(), fast.is_ok(), "{} on {offer}", w.name);
+                let Ok(fast) = fast else { continue };
+                assert_eq!(
+                    full, fast,
+                    "{} on {} at {size}",
+                    w.name, inp.gpus[offer].gpu
+                );
+                let mut resized = engine.evaluate_one(&inp, w, offer, 1.0).unwrap();
+                engine
+                    .resize(&inp, w, offer, size, &mut resized, &mut scratch)
+                    .unwrap();
+                assert_eq!(resized, fast, "{} resized to {size}", w.name);
+                compared += 1;
+            }
+        }
+    }
+    // 4 workloads × 28 offers × 3 sizes, none refused.
+    assert_eq!(compared, 4 * inp.gpus.len() * 3);
+}
+
 // 2026 models (#14): worked examples from published config.json figures.
 
 /// One workload's values on one offer, the whole plan evaluated.

@@ -144,6 +144,45 @@ fn seed_001_team_sample_totals() {
 }
 
 #[test]
+fn portfolio_2026_sample_plans_two_gpu_replicas() {
+    // samples/portfolio-2026.xlsx, the 2026 models on the sample's six offers (samples/README.md):
+    //   moe-api, Qwen3-30B-A3B bf16: 56.9 GiB of weights + 48 × 3,000 × 98,304 B = 13.2 GiB of KV
+    //     need 88.4 GiB with headroom: a replica of two 48 GB cards, +20% redundancy → 2
+    //     replicas: 4 × ¥2,300 monthly = ¥9,200.
+    //   reasoning, QwQ-32B fp8: 72.2 GiB → two 48 GB cards again, 4 × ¥2,300 = ¥9,200 (beats two
+    //     96 GB H20 at 2 × ¥4,800 = ¥9,600).
+    //   images, FLUX.1-dev: 31.5 GiB of weights → two 24 GB 4090s; 40,000 × 12 s = 133⅓ h of
+    //     the replica on spot: 133⅓ × 2 × ¥1.5 = ¥400, +15% rework = ¥460.
+    //   video-clips, Wan2.1-14B: 58.3 GiB → two 48 GB cards for 150 × 1,500 s = 62.5 h on
+    //     demand plus one 20-minute cold start: (62.5 + 1/3) × 2 × ¥3.8 = ¥477.53.
+    //   storage 750 GB × ¥0.5 = ¥375; egress 350 GB × ¥0.8 = ¥280.
+    let d = tempdir();
+    let input = repo("samples/portfolio-2026.xlsx");
+    let j = calc_json(d.path(), input.to_str().unwrap(), "out.xlsx", &[]);
+    let w = &j["workloads"];
+    for (i, want) in [
+        (0, ("RTX 4090 48GB", "monthly", 2.0, 2.0, 9200.0)),
+        (1, ("RTX 4090 48GB", "monthly", 2.0, 2.0, 9200.0)),
+        (3, ("RTX 4090", "spot", 2.0, 1.0, 460.0)),
+        (4, ("RTX 4090 48GB", "on_demand", 2.0, 1.0, 477.5333)),
+    ] {
+        let got = (
+            w[i]["gpu"].as_str().unwrap_or(""),
+            w[i]["mode"].as_str().unwrap_or(""),
+            w[i]["gpus_per_replica"].as_f64().unwrap_or(f64::NAN),
+            w[i]["instances"].as_f64().unwrap_or(f64::NAN),
+        );
+        assert_eq!(got, (want.0, want.1, want.2, want.3), "workload {i}");
+        let cost = w[i]["gpu_cost"].as_f64().unwrap();
+        assert!((cost - want.4).abs() < 0.01, "workload {i}: {cost}");
+    }
+    assert_eq!(w[2]["gpu"].as_str(), Some("H100"));
+    let t = &j["totals"];
+    assert!(close(t["storage_cost"].as_f64().unwrap(), 375.0));
+    assert!(close(t["egress_cost"].as_f64().unwrap(), 280.0));
+}
+
+#[test]
 fn hidden_costs_are_added_back_by_set() {
     // The same team with gpuplan's defaults for what the seed ignored:
     //   LoRA: 8 h + 20 min = 500 min → 540 min billed → 2 × 9 h × ¥6 = ¥108 (¥12 of it cold start)

@@ -69,12 +69,23 @@ pub enum Error {
     Internal(String),
 }
 
+/// Problems printed at most: past this a sheet is usually wrong as a whole (a shifted column, a
+/// wrong unit), and the first screenful says how.
+pub const SHOWN_PROBLEMS: usize = 100;
+
 fn render_problems(file: &std::path::Path, problems: &[Problem]) -> String {
     let mut lines: Vec<String> = problems
         .iter()
+        .take(SHOWN_PROBLEMS)
         .map(|p| format!("{}: {}", file.display(), p))
         .collect();
-    if problems.len() > 1 {
+    if problems.len() > SHOWN_PROBLEMS {
+        lines.push(format!(
+            "{} problems in {}; the first {SHOWN_PROBLEMS} are shown (fix them and run `gpuplan check` again)",
+            problems.len(),
+            file.display()
+        ));
+    } else if problems.len() > 1 {
         lines.push(format!("{} problems in {}", problems.len(), file.display()));
     }
     lines.join("\nerror: ")

@@ -581,3 +581,26 @@ fn a_formula_with_no_saved_value_is_named_not_read_as_blank() {
     );
     refused(&p, &["Workloads!D2: hours_per_month must be a number from 0 to 744, found the formula =8*2 with no saved value"]);
 }
+
+#[test]
+fn a_sheet_wrong_in_every_row_shows_the_first_hundred_problems_and_the_count() {
+    // 150 workloads, each with a text concurrency: 150 problems, the first 100 printed (rows 2
+    // to 101), then the count; row 102's problem is not printed.
+    let mut book = team();
+    for r in 1..=150 {
+        book = book
+            .set("Workloads", r, 0, Some(s(&format!("w{r}"))))
+            .set("Workloads", r, 1, Some(s("inference")))
+            .set("Workloads", r, 2, Some(s("Qwen2.5-7B")))
+            .set("Workloads", r, 3, Some(s("many")));
+    }
+    let run = refused_book(
+        book,
+        &[
+            "Workloads!D2: concurrency must be a whole number",
+            "Workloads!D101: concurrency",
+            "150 problems in b.xlsx; the first 100 are shown",
+        ],
+    );
+    assert!(!run.stderr.contains("Workloads!D102:"), "{}", run.stderr);
+}

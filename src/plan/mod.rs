@@ -262,10 +262,15 @@ impl Options {
     }
 }
 
-/// Plans every workload of `input` with the default options.
+/// Plans every workload of `input` with the default options, keeping as many candidates per
+/// workload as `calc` would by default (fewer past 5,000 workloads).
 pub fn plan(input: Input) -> Result<Plan> {
     let engine = Engine::compile(&input)?;
-    plan_with(input, &engine, &Options::default())
+    let opts = Options {
+        keep: Some(Options::default_keep(input.workloads.len())),
+        ..Options::default()
+    };
+    plan_with(input, &engine, &opts)
 }
 
 /// Plans every workload of `input` with compiled `engine`.

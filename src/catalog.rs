@@ -2,8 +2,8 @@
 //! `templates/`, compiled in. Data files are tab-separated with a header line; `#` lines are comments.
 
 use crate::model::{
-    normalize, Assumption, Assumptions, FormulaDef, GpuOffer, ModelSpec, Origin, Scope, Source,
-    Value,
+    normalize, Applies, Assumption, Assumptions, EngineValue, Engines, FormulaDef, GpuOffer,
+    ModelSpec, Origin, Scope, Source, Value,
 };
 
 const COLUMNS_TSV: &str = include_str!("../templates/columns.tsv");
@@ -13,6 +13,7 @@ const ASSUMPTIONS_TSV: &str = include_str!("../templates/assumptions.tsv");
 const FORMULAS_TSV: &str = include_str!("../templates/formulas.tsv");
 const EXAMPLES_TSV: &str = include_str!("../templates/examples.tsv");
 const COMPAT_TSV: &str = include_str!("../templates/compat.tsv");
+const ENGINES_TSV: &str = include_str!("../templates/engines.tsv");
 
 /// Rows of a TSV data file, header first, comments and blank lines skipped.
 fn rows(text: &'static str) -> impl Iterator<Item = Vec<&'static str>> {
@@ -126,11 +127,12 @@ pub fn columns(sheet: &str) -> Vec<Column> {
 }
 
 /// The input sheets, with their English and Chinese names.
-pub const SHEETS: [(&str, &str); 5] = [
+pub const SHEETS: [(&str, &str); 6] = [
     ("Workloads", "负载"),
     ("GPUs", "算力报价"),
     ("Models", "模型"),
     ("Assumptions", "参数"),
+    ("Engines", "引擎"),
     ("Formulas", "公式"),
 ];
 
@@ -236,6 +238,31 @@ pub fn assumptions(zh: bool) -> Assumptions {
         })
         .collect();
     Assumptions { items }
+}
+
+/// The built-in engine profiles (templates/engines.tsv).
+pub fn engines() -> Engines {
+    let values = records(ENGINES_TSV)
+        .iter()
+        .map(|r| {
+            let raw = field(r, "value");
+            EngineValue {
+                engine: field(r, "engine").to_string(),
+                applies: Applies::parse(field(r, "applies_to")).unwrap_or(Applies::Any),
+                key: field(r, "key").to_string(),
+                value: match raw {
+                    "yes" => 1.0,
+                    "no" => 0.0,
+                    _ => raw.parse().unwrap_or(0.0),
+                },
+                unit: field(r, "unit").to_string(),
+                version: field(r, "version").to_string(),
+                source: field(r, "source").to_string(),
+                cell: None,
+            }
+        })
+        .collect();
+    Engines { values }
 }
 
 /// The default formula set.
@@ -426,6 +453,44 @@ mod tests {
         for key in ModelSpec::FIELDS {
             assert!(models.iter().any(|c| c.key == *key), "{key} has no column");
         }
+    }
+
+    #[test]
+    fn every_built_in_engine_value_sets_a_profile_key_of_the_defaults_with_a_source() {
+        let defaults = assumptions(false);
+        let engines = engines();
+        assert!(engines.names().len() >= 7, "{:?}", engines.names());
+        for v in &engines.values {
+            assert!(
+                !v.source.is_empty() && !v.version.is_empty(),
+                "{}",
+                v.engine
+            );
+            if v.key.is_empty() {
+                continue;
+            }
+            assert!(
+                crate::model::PROFILE_KEYS.contains(&v.key.as_str()),
+                "{} sets {}",
+                v.engine,
+                v.key
+            );
+            assert!(defaults.get(&v.key).is_some(), "{} has no default", v.key);
+            assert!(v.value.is_finite() && v.value >= 0.0);
+        }
+        // vLLM takes 90% of each GPU for its weights, working memory and KV pool.
+        let vllm: Vec<_> = engines
+            .for_workload("vllm", crate::model::Kind::Inference)
+            .filter(|v| v.key == "gpu_memory_utilization")
+            .collect();
+        assert_eq!(vllm.len(), 1);
+        assert_eq!(vllm[0].value, 0.9);
+        assert_eq!(
+            engines
+                .for_workload("vllm", crate::model::Kind::Lora)
+                .count(),
+            0
+        );
     }
 
     #[test]

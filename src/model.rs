@@ -378,6 +378,8 @@ pub struct Workload {
     pub spot_ok: bool,
     /// Pinned GPU (a `gpu` value of the GPUs sheet).
     pub gpu: Option<String>,
+    /// The serving engine or trainer whose profile applies (a name of [`Engines`]).
+    pub engine: Option<String>,
     pub notes: String,
     /// Where the row is: `Workloads!A5` (the name cell).
     pub cell: CellRef,
@@ -542,6 +544,122 @@ impl Assumptions {
     }
 }
 
+/// Which workloads an engine profile's value applies to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Applies {
+    /// Inference, batch, image and video generation: what serves requests or items.
+    Serving,
+    /// LoRA, QLoRA, full fine-tune, pretraining.
+    Training,
+    /// Both.
+    Any,
+}
+
+impl Applies {
+    pub fn parse(text: &str) -> Option<Applies> {
+        match normalize(text).as_str() {
+            "serving" | "inference" | "推理" | "服务" => Some(Applies::Serving),
+            "training" | "train" | "训练" => Some(Applies::Training),
+            "any" | "both" | "all" | "" => Some(Applies::Any),
+            _ => None,
+        }
+    }
+
+    pub fn key(self) -> &'static str {
+        match self {
+            Applies::Serving => "serving",
+            Applies::Training => "training",
+            Applies::Any => "any",
+        }
+    }
+
+    pub fn covers(self, kind: Kind) -> bool {
+        match self {
+            Applies::Any => true,
+            Applies::Training => kind.is_training(),
+            Applies::Serving => !kind.is_training(),
+        }
+    }
+}
+
+/// One figure of an engine profile: the value an assumption takes for the workloads that run
+/// on that engine, with its source.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EngineValue {
+    pub engine: String,
+    pub applies: Applies,
+    /// An assumption key ([`PROFILE_KEYS`]).
+    pub key: String,
+    pub value: f64,
+    pub unit: String,
+    /// The engine version the figure holds for.
+    pub version: String,
+    pub source: String,
+    /// The Engines sheet cell of the value, `None` for a built-in figure.
+    pub cell: Option<CellRef>,
+}
+
+/// The assumptions an engine profile may set: those that size memory and speed. The money
+/// assumptions are left out: the plan workbook recomputes costs from one Assumptions cell each.
+pub const PROFILE_KEYS: [&str; 16] = [
+    "runtime_overhead_gib",
+    "inference_activation_gib",
+    "prefill_chunk_tokens",
+    "large_gpu_prefill_chunk_tokens",
+    "gpu_memory_utilization",
+    "kv_full_context",
+    "vram_headroom",
+    "lora_trainable_fraction",
+    "grad_checkpointing",
+    "optimizer_bytes_per_param",
+    "bandwidth_efficiency",
+    "decode_layer_overhead_us",
+    "weight_only_layer_us",
+    "tp_layer_us",
+    "tp_comm_gib",
+    "mfu",
+];
+
+/// The engine profiles of an input (built-in figures and the Engines sheet's).
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+pub struct Engines {
+    pub values: Vec<EngineValue>,
+}
+
+impl Engines {
+    /// The engines named, in first-seen order.
+    pub fn names(&self) -> Vec<&str> {
+        let mut out: Vec<&str> = Vec::new();
+        for v in &self.values {
+            if !out.iter().any(|n| *n == v.engine) {
+                out.push(&v.engine);
+            }
+        }
+        out
+    }
+
+    /// The engine's canonical name for `text` (compared normalized), if it has a profile.
+    pub fn find(&self, text: &str) -> Option<&str> {
+        let n = normalize(text);
+        self.values
+            .iter()
+            .find(|v| normalize(&v.engine) == n)
+            .map(|v| v.engine.as_str())
+    }
+
+    /// The figures of `engine` that apply to a workload of `kind`.
+    pub fn for_workload<'a>(
+        &'a self,
+        engine: &'a str,
+        kind: Kind,
+    ) -> impl Iterator<Item = &'a EngineValue> + 'a {
+        self.values
+            .iter()
+            .filter(move |v| v.engine == engine && v.applies.covers(kind))
+    }
+}
+
 /// Names the planner adds to each chosen candidate, so portfolio formulas can sum them
 /// (`total_gpu_cost`, …): no formula may take them.
 pub const PLANNED: [&str; 4] = ["gpu_cost", "cold_start_cost", "rework_cost", "tco"];
@@ -646,6 +764,8 @@ pub struct Input {
     /// Numeric columns the user added to the Models sheet (formula variables).
     pub model_columns: Vec<String>,
     pub assumptions: Assumptions,
+    /// Engine profiles: per-engine assumption values for the workloads that name the engine.
+    pub engines: Engines,
     pub formulas: Vec<FormulaDef>,
     /// Read-time notices: sheets taken from defaults, models guessed, figures filled from the catalog.
     pub notices: Vec<Warning>,

@@ -28,6 +28,31 @@ pub enum Metric {
     RequestKv,
     /// Decode tokens/s of one request (est_tokens_per_s).
     DecodeTps,
+    /// A preallocating engine's KV-cache pool (kv_pool_gib): vLLM's 'Available KV cache memory'.
+    KvPool,
+    /// Requests of the full context the pool holds (max_concurrency): vLLM's 'Maximum
+    /// concurrency for N tokens per request'.
+    MaxConcurrency,
+}
+
+/// What a metric's rows are judged as: memory, an engine's concurrency, or speed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Family {
+    Memory,
+    Concurrency,
+    Speed,
+}
+
+impl Family {
+    pub const ALL: [Family; 3] = [Family::Memory, Family::Concurrency, Family::Speed];
+
+    pub fn key(self) -> &'static str {
+        match self {
+            Family::Memory => "memory",
+            Family::Concurrency => "concurrency",
+            Family::Speed => "speed",
+        }
+    }
 }
 
 impl Metric {
@@ -38,19 +63,36 @@ impl Metric {
             Metric::KvCache => "kv_cache",
             Metric::RequestKv => "request_kv",
             Metric::DecodeTps => "decode_tps",
+            Metric::KvPool => "kv_pool",
+            Metric::MaxConcurrency => "max_concurrency",
         }
     }
 
+    const ALL: [Metric; 7] = [
+        Metric::Memory,
+        Metric::Weights,
+        Metric::KvCache,
+        Metric::RequestKv,
+        Metric::DecodeTps,
+        Metric::KvPool,
+        Metric::MaxConcurrency,
+    ];
+
     fn parse(t: &str) -> Option<Metric> {
-        [
-            Metric::Memory,
-            Metric::Weights,
-            Metric::KvCache,
-            Metric::RequestKv,
-            Metric::DecodeTps,
-        ]
-        .into_iter()
-        .find(|m| m.key() == t.trim())
+        Metric::ALL.into_iter().find(|m| m.key() == t.trim())
+    }
+
+    pub fn family(self) -> Family {
+        match self {
+            Metric::DecodeTps => Family::Speed,
+            Metric::MaxConcurrency => Family::Concurrency,
+            _ => Family::Memory,
+        }
+    }
+
+    /// Whether the estimate depends on the card's memory (the pool is a share of it).
+    fn needs_card_memory(self) -> bool {
+        matches!(self, Metric::KvPool | Metric::MaxConcurrency)
     }
 
     /// The formula whose value is compared.
@@ -61,11 +103,13 @@ impl Metric {
             Metric::KvCache => "kv_cache_gib",
             Metric::RequestKv => "request_kv_gib",
             Metric::DecodeTps => "est_tokens_per_s",
+            Metric::KvPool => "kv_pool_gib",
+            Metric::MaxConcurrency => "max_concurrency",
         }
     }
 
     pub fn is_speed(self) -> bool {
-        self == Metric::DecodeTps
+        self.family() == Family::Speed
     }
 }
 
@@ -111,12 +155,17 @@ pub struct Row {
     pub gpus: f64,
     /// The GPU as the row names it; a catalog GPU for speed rows (its bandwidth counts).
     pub gpu: String,
+    /// The card's memory as the engine saw it (vLLM's total_gpu_memory), for the rows whose
+    /// estimate depends on it; the catalog's figure for the GPU otherwise.
+    pub gpu_gib: Option<f64>,
     /// The measurement: GiB for memory metrics, tokens/s for speed.
     pub measured_gib: f64,
     /// What was measured (`largest context that fits the card`, `max_memory_allocated`, …).
     pub measure: String,
-    /// The engine or trainer that ran it.
+    /// The engine or trainer that ran it, as the source describes it.
     pub framework: String,
+    /// Its engine profile (`vllm`, `transformers`, `torchtune`, …), if the row names one.
+    pub engine: Option<String>,
     pub source: String,
 }
 
@@ -210,7 +259,8 @@ pub fn rows(csv: &str) -> std::result::Result<Vec<Row>, String> {
             Metric::Memory
         } else {
             Metric::parse(&metric_text).ok_or(format!(
-                "line {line_no}: metric must be memory, weights, kv_cache, request_kv or decode_tps, found {metric_text}"
+                "line {line_no}: metric must be one of {}, found {metric_text}",
+                Metric::ALL.map(Metric::key).join(", ")
             ))?
         };
         let role = match optional("role").trim() {
@@ -224,19 +274,25 @@ pub fn rows(csv: &str) -> std::result::Result<Vec<Row>, String> {
         };
         let measured = num("measured")?.ok_or(format!("line {line_no}: no measurement"))?;
         let unit = at("unit")?;
-        let measured_gib = match (unit.trim(), metric.is_speed()) {
-            ("GiB", false) => measured,
-            ("GB", false) => measured * 1e9 / 2f64.powi(30),
-            ("MiB", false) => measured / 1024.0,
-            ("tokens/s", true) => measured,
-            (other, false) => {
+        let measured_gib = match (unit.trim(), metric.family()) {
+            ("GiB", Family::Memory) => measured,
+            ("GB", Family::Memory) => measured * 1e9 / 2f64.powi(30),
+            ("MiB", Family::Memory) => measured / 1024.0,
+            ("tokens/s", Family::Speed) => measured,
+            ("requests", Family::Concurrency) => measured,
+            (other, Family::Memory) => {
                 return Err(format!(
                     "line {line_no}: unit must be GB, GiB or MiB, found {other}"
                 ))
             }
-            (other, true) => {
+            (other, Family::Speed) => {
                 return Err(format!(
                     "line {line_no}: a decode_tps row is in tokens/s, found {other}"
+                ))
+            }
+            (other, Family::Concurrency) => {
+                return Err(format!(
+                    "line {line_no}: a max_concurrency row is in requests, found {other}"
                 ))
             }
         };
@@ -284,9 +340,26 @@ pub fn rows(csv: &str) -> std::result::Result<Vec<Row>, String> {
                 }
             },
             gpu: at("gpu")?,
+            gpu_gib: {
+                let g = optional("gpu_gib");
+                if g.trim().is_empty() {
+                    None
+                } else {
+                    Some(
+                        g.trim()
+                            .parse::<f64>()
+                            .ok()
+                            .filter(|v| *v > 0.0 && v.is_finite())
+                            .ok_or(format!(
+                                "line {line_no}: gpu_gib must be a positive number of GiB, found {g}"
+                            ))?,
+                    )
+                }
+            },
             measured_gib,
             measure: at("measure")?,
             framework: at("framework")?,
+            engine: Some(optional("engine").trim().to_string()).filter(|e| !e.is_empty()),
             source: at("source")?,
         });
     }
@@ -321,11 +394,36 @@ pub fn estimate(row: &Row) -> Result<f64> {
         set_assumption(&mut assumptions, key, value)
             .map_err(|e| Error::Usage(format!("validation row {}: {e}", row.id)))?;
     }
+    // The engine's profile applies as a workload's would; what the row's own setup fixes (its
+    // settings, its checkpointing and LoRA share) wins over it.
+    let mut engines = catalog::engines();
+    if let Some(e) = &row.engine {
+        if engines.find(e).is_none() {
+            return Err(Error::Usage(format!(
+                "validation row {}: the engine {e} has no profile (built in: {})",
+                row.id,
+                engines.names().join(", ")
+            )));
+        }
+        let fixed: Vec<&str> = row
+            .settings
+            .iter()
+            .map(|(k, _)| k.as_str())
+            .chain(["grad_checkpointing", "lora_trainable_fraction"])
+            .collect();
+        engines.values.retain(|v| !fixed.contains(&v.key.as_str()));
+    }
     let numbers = WorkloadNumbers {
         context_len: Some(row.context_len),
         batch_size: Some(row.batch_size),
         concurrency: Some(row.concurrency),
-        avg_tokens: row.avg_tokens,
+        // An engine sets its pool at start, before any request: sized with one request of
+        // one token, the replica is the row's GPUs even where a full request would not fit.
+        avg_tokens: if row.metric.needs_card_memory() {
+            Some(1.0)
+        } else {
+            row.avg_tokens
+        },
         hours_per_month: Some(1.0),
         max_gpus: Some(row.gpus),
         ..WorkloadNumbers::default()
@@ -341,6 +439,7 @@ pub fn estimate(row: &Row) -> Result<f64> {
         online: false,
         spot_ok: false,
         gpu: None,
+        engine: row.engine.clone(),
         notes: String::new(),
         cell: CellRef::new("validation", 0, 0),
     };
@@ -352,14 +451,34 @@ pub fn estimate(row: &Row) -> Result<f64> {
             row.id, row.gpu
         )));
     }
+    // A pool is a share of the card: its memory as the engine saw it, or the catalog's.
+    let vram_gib = if row.metric.needs_card_memory() {
+        row.gpu_gib
+            .or(known.as_ref().map(|k| k.vram_gib))
+            .ok_or_else(|| {
+                Error::Usage(format!(
+                    "validation row {}: a {} row needs gpu_gib or a GPU of the catalog, found {}",
+                    row.id,
+                    row.metric.key(),
+                    row.gpu
+                ))
+            })?
+    } else {
+        1e6
+    };
     let gpu = GpuOffer {
         gpu: "validation".into(),
         platform: "cuda".into(),
-        vram_gib: 1e6,
+        vram_gib,
         bandwidth_gbs: known.as_ref().map_or(1000.0, |k| k.bandwidth_gbs),
         fp16_tflops: known.as_ref().map_or(100.0, |k| k.fp16_tflops),
-        // FlashAttention-2 is assumed from compute capability 8.0 on.
-        compute_capability: if row.flash_attention { 8.0 } else { 7.5 },
+        // FlashAttention-2 is assumed from compute capability 8.0 on; a catalog GPU's own
+        // counts where the card's memory does (an engine's defaults depend on both).
+        compute_capability: match (&known, row.metric.needs_card_memory()) {
+            (Some(k), true) => k.compute_capability,
+            _ if row.flash_attention => 8.0,
+            _ => 7.5,
+        },
         gpus_per_node: row.gpus,
         interconnect_gbs: known.as_ref().map_or(0.0, |k| k.interconnect_gbs),
         on_demand_hourly: Some(1.0),
@@ -374,6 +493,7 @@ pub fn estimate(row: &Row) -> Result<f64> {
         models,
         model_columns: Vec::new(),
         assumptions,
+        engines,
         formulas: catalog::formulas(),
         notices: Vec::new(),
     };
@@ -418,11 +538,11 @@ pub fn run(rows: &[Row]) -> Result<Vec<Outcome>> {
         .collect()
 }
 
-/// The outcomes of one kind (memory or speed) and role.
-pub fn group(outcomes: &[Outcome], speed: bool, role: Role) -> Vec<Outcome> {
+/// The outcomes of one family (memory, concurrency, speed) and role.
+pub fn group(outcomes: &[Outcome], family: Family, role: Role) -> Vec<Outcome> {
     outcomes
         .iter()
-        .filter(|o| o.row.metric.is_speed() == speed && o.row.role == role)
+        .filter(|o| o.row.metric.family() == family && o.row.role == role)
         .cloned()
         .collect()
 }
@@ -450,12 +570,12 @@ pub fn report(outcomes: &[Outcome]) -> String {
         .unwrap_or(0)
         .max(3);
     let mut out = format!(
-        "{:<w$} {:<10} {:<9} {:>10} {:>10} {:>8}  {}\n",
+        "{:<w$} {:<15} {:<9} {:>10} {:>10} {:>8}  {}\n",
         "row", "metric", "role", "estimate", "measured", "error", "what was measured"
     );
     for o in outcomes {
         out.push_str(&format!(
-            "{:<w$} {:<10} {:<9} {:>10.2} {:>10.2} {:>+7.1}%  {}\n",
+            "{:<w$} {:<15} {:<9} {:>10.2} {:>10.2} {:>+7.1}%  {}\n",
             o.row.id,
             o.row.metric.key(),
             o.row.role.key(),
@@ -465,21 +585,43 @@ pub fn report(outcomes: &[Outcome]) -> String {
             o.row.measure
         ));
     }
-    out.push_str("\nmemory in GiB, speed in tokens/s\n");
-    for (speed, what) in [(false, "memory"), (true, "speed")] {
+    out.push_str("\nmemory in GiB, concurrency in requests, speed in tokens/s\n");
+    let line = |label: String, g: &[Outcome]| {
+        let (worst, median) = summary(g);
+        format!(
+            "{label:<34}: {:>3} rows, median error {:>5.1}%, worst {:>5.1}%\n",
+            g.len(),
+            median * 100.0,
+            worst * 100.0
+        )
+    };
+    for family in Family::ALL {
         for role in [Role::Calibrate, Role::Holdout] {
-            let g = group(outcomes, speed, role);
-            if g.is_empty() {
-                continue;
+            let g = group(outcomes, family, role);
+            if !g.is_empty() {
+                out.push_str(&line(format!("{} {}", family.key(), role.key()), &g));
             }
-            let (worst, median) = summary(&g);
-            out.push_str(&format!(
-                "{what:<6} {:<9}: {:>3} rows, median error {:.1}%, worst {:.1}%\n",
-                role.key(),
-                g.len(),
-                median * 100.0,
-                worst * 100.0
-            ));
+        }
+    }
+    // Per engine profile: the rows run with it (no engine: the defaults).
+    out.push_str("\nper engine profile\n");
+    let mut engines: Vec<&str> = outcomes
+        .iter()
+        .map(|o| o.row.engine.as_deref().unwrap_or("(defaults)"))
+        .collect();
+    engines.sort_unstable();
+    engines.dedup();
+    for e in engines {
+        for family in Family::ALL {
+            for role in [Role::Calibrate, Role::Holdout] {
+                let g: Vec<Outcome> = group(outcomes, family, role)
+                    .into_iter()
+                    .filter(|o| o.row.engine.as_deref().unwrap_or("(defaults)") == e)
+                    .collect();
+                if !g.is_empty() {
+                    out.push_str(&line(format!("{e} {} {}", family.key(), role.key()), &g));
+                }
+            }
         }
     }
     let (worst, median) = summary(outcomes);
@@ -543,7 +685,7 @@ mod tests {
                 o.error * 100.0
             );
         }
-        let memory = group(&outcomes, false, Role::Holdout);
+        let memory = group(&outcomes, Family::Memory, Role::Holdout);
         let (worst, median) = summary(&memory);
         assert!(memory.len() >= 10, "{} memory holdout rows", memory.len());
         assert!(
@@ -552,7 +694,7 @@ mod tests {
             worst * 100.0,
             median * 100.0
         );
-        let speed = group(&outcomes, true, Role::Holdout);
+        let speed = group(&outcomes, Family::Speed, Role::Holdout);
         let (worst, median) = summary(&speed);
         assert!(speed.len() >= 4, "{} speed holdout rows", speed.len());
         assert!(

@@ -23,11 +23,18 @@ fn init_then_check_is_ok_in_both_languages() {
     }
     assert_eq!(
         sheet_names(&d.path().join("zh.xlsx")),
-        ["负载", "算力报价", "模型", "参数", "公式"]
+        ["负载", "算力报价", "模型", "参数", "引擎", "公式"]
     );
     assert_eq!(
         sheet_names(&d.path().join("t.xlsx")),
-        ["Workloads", "GPUs", "Models", "Assumptions", "Formulas"]
+        [
+            "Workloads",
+            "GPUs",
+            "Models",
+            "Assumptions",
+            "Engines",
+            "Formulas"
+        ]
     );
     // The Formulas sheet holds the whole default set; headers are `Label (key)`.
     let f = read_sheet(&d.path().join("t.xlsx"), "Formulas");
@@ -318,22 +325,28 @@ fn validate_reports_every_row_and_names_a_bad_table() {
     let r = gpuplan(d.path(), &["validate"]);
     r.ok();
     let rows = validate_table_rows();
-    // One line per row of samples/validation.csv, then a summary per kind and role (memory
-    // and speed, calibrate and holdout), then the whole.
+    // One line per row of samples/validation.csv, then a summary per family and role
+    // (memory, concurrency and speed; calibrate and holdout), the same per engine profile, then
+    // the whole.
     assert!(
         r.stdout.contains(&format!("{rows} rows: worst error ")),
         "{}",
         r.stdout
     );
-    assert_eq!(
-        r.stdout.lines().filter(|l| l.contains('%')).count(),
-        rows + 4 + 1
-    );
+    let row_lines = r
+        .stdout
+        .lines()
+        .filter(|l| l.contains('%') && !l.contains(" rows"))
+        .count();
+    assert_eq!(row_lines, rows);
     for line in [
         "memory calibrate",
         "memory holdout",
-        "speed  calibrate",
-        "speed  holdout",
+        "speed calibrate",
+        "speed holdout",
+        "per engine profile",
+        "vllm memory holdout",
+        "transformers memory holdout",
     ] {
         assert!(r.stdout.contains(line), "{line}: {}", r.stdout);
     }

@@ -179,6 +179,7 @@ mod tests {
             online: true,
             spot_ok: false,
             gpu: None,
+            engine: None,
             notes: String::new(),
             cell: crate::model::CellRef::new("Workloads", 1, 0),
         }

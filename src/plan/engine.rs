@@ -246,6 +246,7 @@ impl Engine {
     fn bound_inputs(&self, input: &Input, w: &Workload) -> Vec<f64> {
         let mut values = vec![0.0; self.candidate.width()];
         inputs::bind_assumptions(&self.candidate, &input.assumptions, &mut values);
+        inputs::bind_engine(&self.candidate, &input.engines, w, &mut values);
         inputs::bind_workload(&self.candidate, w, &input.assumptions, &mut values);
         values
     }

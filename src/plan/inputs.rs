@@ -4,7 +4,7 @@
 use crate::error::Problem;
 use crate::formula::{InputVar, Program, Ty};
 use crate::model::{
-    Assumptions, GpuOffer, Kind, ModelSpec, Precision, Value, Workload, WorkloadNumbers,
+    Assumptions, Engines, GpuOffer, Kind, ModelSpec, Precision, Value, Workload, WorkloadNumbers,
 };
 
 /// The model's figures as formula variables: every Models field but params_b (a workload
@@ -171,6 +171,18 @@ pub fn bind_assumptions(p: &Program, assumptions: &Assumptions, values: &mut [f6
             if s < p.inputs() {
                 values[s] = v;
             }
+        }
+    }
+}
+
+/// Writes the figures of the workload's engine profile over the assumptions it sets.
+pub fn bind_engine(p: &Program, engines: &Engines, w: &Workload, values: &mut [f64]) {
+    let Some(engine) = &w.engine else {
+        return;
+    };
+    for v in engines.for_workload(engine, w.kind) {
+        if let Some(s) = p.slot(&v.key).filter(|s| *s < p.inputs()) {
+            values[s] = v.value;
         }
     }
 }

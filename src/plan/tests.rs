@@ -60,6 +60,7 @@ fn workload(name: &str, kind: Kind, model: Option<&str>) -> Workload {
         online: kind.online_by_default(),
         spot_ok: kind == Kind::Batch,
         gpu: None,
+        engine: None,
         notes: String::new(),
         cell: CellRef::new("Workloads", 1, 0),
     }
@@ -82,6 +83,7 @@ fn input(workloads: Vec<Workload>, gpus: Vec<GpuOffer>, set: &[(&str, f64)]) -> 
         models: catalog::models(),
         model_columns: Vec::new(),
         assumptions,
+        engines: catalog::engines(),
         formulas: catalog::formulas(),
         notices: Vec::new(),
     }

@@ -156,20 +156,26 @@ pub fn set_assumption(assumptions: &mut Assumptions, key: &str, text: &str) -> R
 fn assumption_rule(key: &str) -> Rule {
     match key {
         "hours_in_month" => Rule::range(1.0, 744.0),
-        "vram_headroom" | "monthly_min_utilization" => Rule::range(0.0, 1.0),
+        "vram_headroom" | "monthly_min_utilization" | "gpu_memory_utilization" => {
+            Rule::range(0.0, 1.0)
+        }
         "lora_trainable_fraction" | "bandwidth_efficiency" | "mfu" => Rule::positive().max(1.0),
         "redundancy_online" | "redundancy_offline" | "spot_rework" | "trial_reserve"
         | "safety_margin" => Rule::range(0.0, 10.0),
         "cold_start_min" => Rule::range(0.0, 1440.0),
         "runtime_overhead_gib" | "inference_activation_gib" => Rule::range(0.0, 10_000.0),
-        "prefill_chunk_tokens" => Rule::range(0.0, 10_000_000.0),
+        "prefill_chunk_tokens" | "large_gpu_prefill_chunk_tokens" => Rule::range(0.0, 10_000_000.0),
         "optimizer_bytes_per_param" => Rule::range(0.0, 64.0),
         _ => Rule::at_least(0.0).max(1e12),
     }
 }
 
 /// An assumption's value, typed like its default (or as a number or yes/no for a user's own key).
-fn assumption_value(key: &str, raw: &Raw, default: Option<&Value>) -> Result<Value, String> {
+pub(super) fn assumption_value(
+    key: &str,
+    raw: &Raw,
+    default: Option<&Value>,
+) -> Result<Value, String> {
     match default {
         Some(Value::Text(_)) => {
             let t = raw_text(raw);

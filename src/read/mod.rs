@@ -4,6 +4,7 @@
 
 mod assumptions;
 pub mod config;
+mod engines;
 mod formulas;
 mod gpus;
 mod models;
@@ -124,8 +125,9 @@ fn read_workbook(path: &Path, mut wb: xlsx::Workbook, overrides: &[Override]) ->
     let mut gpus = r.gpus(sheets.remove("GPUs"));
     r.apply_gpu_overrides(&mut gpus, overrides);
     let assumptions = r.assumptions(sheets.remove("Assumptions"), overrides);
+    let engines = r.engines(sheets.remove("Engines"), &assumptions);
     let formulas = r.formulas(sheets.remove("Formulas"));
-    let workloads = r.workloads(workloads_sheet, &models, &gpus, overrides);
+    let workloads = r.workloads(workloads_sheet, &models, &gpus, &engines, overrides);
     if !r.problems.is_empty() {
         return Err(Error::Input {
             file: path.to_path_buf(),
@@ -139,6 +141,7 @@ fn read_workbook(path: &Path, mut wb: xlsx::Workbook, overrides: &[Override]) ->
         models,
         model_columns,
         assumptions,
+        engines,
         formulas,
         notices: r.notices,
     })

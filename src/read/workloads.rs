@@ -7,7 +7,8 @@ use super::{Override, Reader, Target};
 use crate::catalog;
 use crate::error::Problem;
 use crate::model::{
-    normalize, CellRef, GpuOffer, Kind, ModelSpec, Precision, Warning, Workload, WorkloadNumbers,
+    normalize, CellRef, Engines, GpuOffer, Kind, ModelSpec, Precision, Warning, Workload,
+    WorkloadNumbers,
 };
 use crate::suggest;
 use std::collections::HashMap;
@@ -18,6 +19,7 @@ impl Reader {
         raw: RawSheet,
         models: &[ModelSpec],
         gpus: &[GpuOffer],
+        engines: &Engines,
         overrides: &[Override],
     ) -> Vec<Workload> {
         let Some(mut t) = self.table(raw, "Workloads") else {
@@ -38,7 +40,7 @@ impl Reader {
         let mut out: Vec<Workload> = Vec::new();
         let mut seen: HashMap<String, CellRef> = HashMap::new();
         for rec in t.records() {
-            if let Some(w) = self.workload(&rec, models, gpus, &mut seen) {
+            if let Some(w) = self.workload(&rec, models, gpus, engines, &mut seen) {
                 out.push(w);
             }
         }
@@ -110,6 +112,7 @@ impl Reader {
         rec: &Record,
         models: &[ModelSpec],
         gpus: &[GpuOffer],
+        engines: &Engines,
         seen: &mut HashMap<String, CellRef>,
     ) -> Option<Workload> {
         let before = self.problems.len();
@@ -197,7 +200,36 @@ impl Reader {
                 ));
             }
         }
+        let engine = match rec.text("engine", p) {
+            Some(e) if !e.trim().is_empty() => match engines.find(&e) {
+                Some(found) => Some(found.to_string()),
+                None => {
+                    let hint = suggest::hint(&e, engines.names());
+                    p.push(Problem::new(
+                        rec.at("engine"),
+                        format!(
+                            "the engine \"{e}\" has no profile (built in: {}; add rows to the Engines sheet for another){hint}",
+                            engines.names().join(", ")
+                        ),
+                    ));
+                    None
+                }
+            },
+            _ => None,
+        };
         let kind = kind?;
+        if let Some(e) = &engine {
+            if engines.for_workload(e, kind).next().is_none() {
+                self.notices.push(Warning::info(
+                    rec.at("engine"),
+                    format!(
+                        "{e} has no figures for {} workloads: the Assumptions sheet's apply to {name}",
+                        kind.key()
+                    ),
+                ));
+            }
+        }
+        let p = &mut self.problems;
         // Cross-field rules, on the values with their defaults.
         let context = n
             .context_len
@@ -277,6 +309,7 @@ impl Reader {
             online,
             spot_ok: spot_ok.unwrap_or(kind == Kind::Batch),
             gpu: pinned,
+            engine,
             notes,
             cell: rec.cell("name"),
         })

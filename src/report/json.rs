@@ -51,6 +51,8 @@ impl Serialize for Workloads<'_> {
 struct WorkloadJson<'a> {
     name: &'a str,
     kind: &'static str,
+    /// The engine profile that applies (null: the Assumptions sheet's figures).
+    engine: Option<&'a str>,
     planned: bool,
     gpu: Option<&'a str>,
     provider: Option<&'a str>,
@@ -127,6 +129,7 @@ impl<'a> WorkloadJson<'a> {
         WorkloadJson {
             name: &w.name,
             kind: w.kind.key(),
+            engine: w.engine.as_deref(),
             planned: chosen.is_some(),
             gpu: offer.map(|g| g.gpu.as_str()),
             provider: offer.map(|g| g.provider.as_str()),

@@ -105,6 +105,20 @@ pub fn template(
         if let Some(dv) = dropdown(c.ty, zh) {
             ws.add_data_validation(1, col, rows_for_validation, col, &dv)?;
         }
+        if c.key == "engine" {
+            // The built-in engines; another is allowed (with a warning) once the Engines sheet
+            // gives it a profile.
+            let names: Vec<String> = catalog::engines()
+                .names()
+                .iter()
+                .map(|n| n.to_string())
+                .collect();
+            let dv = DataValidation::new()
+                .allow_list_strings(&names)?
+                .ignore_blank(true)
+                .set_error_style(rust_xlsxwriter::DataValidationErrorStyle::Warning);
+            ws.add_data_validation(1, col, rows_for_validation, col, &dv)?;
+        }
         if c.key == "gpu" {
             let dv = DataValidation::new()
                 .allow_list_formula(Formula::new(format!("='{gpus_sheet}'!$A$2:$A$500")))
@@ -229,6 +243,33 @@ pub fn template(
         }
         style::text(ws, r, 2, &a.unit, &s.text)?;
         style::text(ws, r, 3, &a.note, &s.wrap)?;
+    }
+
+    // Engines
+    let cols = catalog::columns("Engines");
+    let ws = wb.add_worksheet();
+    ws.set_name(catalog::sheet_name("Engines", zh))?;
+    write_headers(ws, &cols, zh, &s)?;
+    style::widths(ws, &[14.0, 11.0, 30.0, 9.0, 9.0, 16.0, 100.0])?;
+    let applies_dv = DataValidation::new()
+        .allow_list_strings(&["serving", "training", "any"])?
+        .ignore_blank(true);
+    ws.add_data_validation(1, 1, rows_for_validation, 1, &applies_dv)?;
+    for (r, v) in catalog::engines().values.iter().enumerate() {
+        let r = r as u32 + 1;
+        style::text(ws, r, 0, &v.engine, &s.bold)?;
+        style::text(ws, r, 1, v.applies.key(), &s.text)?;
+        if !v.key.is_empty() {
+            style::text(ws, r, 2, &v.key, &s.text)?;
+            if v.unit == "yes/no" {
+                style::text(ws, r, 3, style::yes_no(v.value != 0.0, zh), &s.text)?;
+            } else {
+                style::number(ws, r, 3, v.value, &s.number)?;
+            }
+            style::text(ws, r, 4, &v.unit, &s.text)?;
+        }
+        style::text(ws, r, 5, &v.version, &s.text)?;
+        style::text(ws, r, 6, &v.source, &s.wrap)?;
     }
 
     // Formulas

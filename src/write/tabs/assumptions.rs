@@ -75,6 +75,58 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &super::live::Live) -> Result<(
         )?;
         text(ws, r, 5, note, &s.text)?;
     }
+    // The engine profiles the workloads use: each figure replaces the assumption above for
+    // the workloads that name the engine.
+    let input = &cx.plan.input;
+    let used: Vec<&crate::model::EngineValue> = input
+        .engines
+        .values
+        .iter()
+        .filter(|v| {
+            !v.key.is_empty()
+                && input.workloads.iter().any(|w| {
+                    w.engine.as_deref() == Some(v.engine.as_str()) && v.applies.covers(w.kind)
+                })
+        })
+        .collect();
+    if !used.is_empty() {
+        let mut r = input.assumptions.items.len() as u32 + 2;
+        text(
+            ws,
+            r,
+            0,
+            cx.t(
+                "Engine profiles in use: these figures replace the values above for the workloads that name the engine (Plan tab, Engine column).",
+                "使用中的引擎配置：以下数值替换上表中对应参数，仅用于指定该引擎的负载（方案页引擎列）。",
+            ),
+            &s.bold,
+        )?;
+        r += 1;
+        for (c, h) in [
+            cx.t("Engine", "引擎"),
+            cx.t("Key", "参数名"),
+            cx.t("Value", "取值"),
+            cx.t("Applies to", "适用于"),
+            cx.t("Version / source", "版本 / 来源"),
+        ]
+        .iter()
+        .enumerate()
+        {
+            text(ws, r, c as u16, h, &s.header)?;
+        }
+        for v in used {
+            r += 1;
+            text(ws, r, 0, &v.engine, &s.text)?;
+            text(ws, r, 1, &v.key, &s.bold)?;
+            number(ws, r, 2, v.value, &s.number)?;
+            text(ws, r, 3, v.applies.key(), &s.text)?;
+            let from = match &v.cell {
+                Some(c) => format!("{} ({c})", v.source),
+                None => v.source.clone(),
+            };
+            text(ws, r, 4, &format!("{}: {from}", v.version), &s.text)?;
+        }
+    }
     widths(ws, &[26.0, 12.0, 14.0, 16.0, 8.0, 100.0])?;
     ws.set_freeze_panes(1, 0)?;
     Ok(())

@@ -12,10 +12,11 @@ use std::collections::HashMap;
 
 /// The columns, in order: key (a formula or input name, or a label), English and Chinese
 /// headers and notes.
-pub const COLUMNS: [[&str; 5]; 37] = [
+pub const COLUMNS: [[&str; 5]; 38] = [
     ["name", "Workload", "负载", "The workload's name.", "负载名称。"],
     ["kind", "Kind", "类型", "What it does.", "任务类型。"],
     ["model", "Model", "模型", "The model as resolved (a ~ marks a guessed architecture).", "解析后的模型（~ 表示架构为推测）。"],
+    ["engine", "Engine", "引擎", "The serving engine or trainer whose profile sized it (the Assumptions tab lists the profile's figures); blank: the Assumptions sheet's figures.", "按其配置估算的推理引擎或训练框架（参数页列出配置数值）；空白表示使用参数表数值。"],
     ["gpu", "GPU", "GPU", "The chosen GPU offer.", "选中的 GPU 报价。"],
     ["required_vram_gib", "Required memory (GiB)", "所需显存(GiB)", "Peak memory of one replica plus the headroom (vram_headroom).", "单副本峰值显存加余量。"],
     ["replica_vram_gib", "Replica memory (GiB)", "副本显存(GiB)", "Memory of the GPUs of one replica.", "单副本所有 GPU 的显存。"],
@@ -55,6 +56,12 @@ pub const COLUMNS: [[&str; 5]; 37] = [
 /// The column of a key.
 pub fn column(key: &str) -> u16 {
     COLUMNS.iter().position(|c| c[0] == key).unwrap_or(0) as u16
+}
+
+/// The sizing columns, from the required memory to the utilization: values, or live formulas of
+/// their own.
+fn sizing() -> std::ops::RangeInclusive<usize> {
+    column("required_vram_gib") as usize..=column("utilization") as usize
 }
 
 /// Writes a live formula with its cached result, or the value with a note if it cannot be
@@ -138,6 +145,13 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &Live) -> Result<(), XlsxError>
             w.model.as_ref().map_or("", |m| m.name.as_str()),
             &s.text,
         )?;
+        text(
+            ws,
+            r,
+            column("engine"),
+            w.engine.as_deref().unwrap_or(""),
+            &s.text,
+        )?;
         text(ws, r, column("notes"), &w.notes, &s.text)?;
         let Some((c, ch)) = cx.chosen(i) else {
             text(ws, r, column("gpu"), cx.t("unplanned", "未规划"), &s.bad)?;
@@ -196,11 +210,11 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &Live) -> Result<(), XlsxError>
             // Row inputs, and the sizing columns (values, or formulas of their own).
             let usable = GpuOffer::TERMS.contains(&v)
                 || ["runs_per_month", "storage_gb", "egress_gb"].contains(&v)
-                || (4..=13).contains(&at);
+                || sizing().contains(&(at as usize));
             usable.then(|| cell(None, r, at))
         };
         // Sizing: values, or live formulas where they depend on editable figures.
-        for key in COLUMNS[4..=13].iter().map(|c| c[0]) {
+        for key in COLUMNS[sizing()].iter().map(|c| c[0]) {
             let v = value(key).unwrap_or(0.0);
             if live.is_live(key) {
                 live_cell(
@@ -289,6 +303,7 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &Live) -> Result<(), XlsxError>
     for (c, key) in COLUMNS.iter().map(|c| c[0]).enumerate() {
         let w = match key {
             "name" | "model" | "gpu" => 22.0,
+            "engine" => 13.0,
             "kind" => 12.0,
             "advice" => 90.0,
             "notes" => 40.0,

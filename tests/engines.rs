@@ -1,0 +1,183 @@
+//! Engine profiles (issue #16): a workload's `engine` column applies its engine's figures, the
+//! Engines sheet edits or adds them, and mistakes name their cell.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failed test
+
+mod common;
+use calamine::DataType;
+use common::*;
+
+/// One vLLM-style service: Llama-3.1-8B at 20,000 tokens on an RTX 3090, one request.
+fn service(engine: &str) -> Book {
+    Book::new()
+        .sheet(
+            "Workloads",
+            &[
+                "name",
+                "kind",
+                "model",
+                "context_len",
+                "concurrency",
+                "gpu",
+                "engine",
+            ],
+            vec![vec![
+                Some(s("svc")),
+                Some(s("inference")),
+                Some(s("Llama-3.1-8B")),
+                Some(n(20000.0)),
+                Some(n(1.0)),
+                Some(s("RTX 3090")),
+                Some(s(engine)),
+            ]],
+        )
+        .sheet(
+            "GPUs",
+            &["gpu", "provider", "monthly"],
+            vec![vec![Some(s("RTX 3090")), Some(s("p")), Some(n(1000.0))]],
+        )
+}
+
+fn values(book: Book) -> serde_json::Value {
+    let d = tempdir();
+    let p = book_with(&d, "b.xlsx", book);
+    let j = calc_json(d.path(), p.to_str().unwrap(), "out.xlsx", &[]);
+    j["workloads"][0].clone()
+}
+
+#[test]
+fn vllm_sizes_a_replica_from_its_share_of_the_card_and_reports_the_pool() {
+    // vLLM's profile: gpu_memory_utilization 0.9, prefill 2,048 tokens below 70 GiB, 0.35 GiB
+    // outside torch, no fixed buffers. RTX 3090, 24 GiB in the catalog:
+    //   usable per card   0.9 × 24 = 21.6 GiB, less 0.35 = 21.25
+    //   weights           8.03e9 × 2 B / 2^30 = 14.957 GiB
+    //   prefill           2,048 × (3 × 14,336 + 4 × 4,096) × 2 B / 2^30 = 0.2266 GiB
+    //   pool              21.25 − 14.957 − 0.2266 = 6.0664 GiB
+    //   one full request  32 layers × 2 × 8 × 128 × 2 B = 131,072 B a token × 20,000
+    //                     = 2.4414 GiB → max_concurrency 6.0664 / 2.4414 = 2.4848
+    let w = values(service("vllm"));
+    assert_eq!(w["engine"], "vllm");
+    let v = &w["values"];
+    let pool = v["kv_pool_gib"].as_f64().unwrap();
+    assert!((pool - 6.0664).abs() < 0.001, "{pool}");
+    let conc = v["max_concurrency"].as_f64().unwrap();
+    assert!((conc - 2.4848).abs() < 0.001, "{conc}");
+    // Without an engine: no pool, and the card is planned with vram_headroom instead.
+    let w = values(service(""));
+    assert_eq!(w["engine"], serde_json::Value::Null);
+    assert_eq!(w["values"]["kv_pool_gib"].as_f64(), Some(0.0));
+}
+
+#[test]
+fn an_engines_sheet_row_replaces_the_built_in_figure() {
+    // gpu_memory_utilization 0.95: usable 0.95 × 24 − 0.35 = 22.45, pool 22.45 − 14.957 − 0.2266
+    // = 7.2664 GiB.
+    let book = service("vllm").sheet(
+        "Engines",
+        &["engine", "applies_to", "key", "value", "source"],
+        vec![vec![
+            Some(s("vLLM")),
+            Some(s("serving")),
+            Some(s("gpu_memory_utilization")),
+            Some(n(0.95)),
+            Some(s("our launch script")),
+        ]],
+    );
+    let w = values(book);
+    let pool = w["values"]["kv_pool_gib"].as_f64().unwrap();
+    assert!((pool - 7.2664).abs() < 0.001, "{pool}");
+}
+
+#[test]
+fn an_unknown_engine_names_the_cell_and_the_engines() {
+    refused_book(
+        service("vlm"),
+        &[
+            "Workloads!G2: the engine \"vlm\" has no profile (built in: transformers, hf-peft, vllm",
+            "did you mean vllm",
+        ],
+    );
+}
+
+#[test]
+fn an_engines_row_may_not_set_a_money_assumption_or_a_bad_value() {
+    let book = service("vllm").sheet(
+        "Engines",
+        &["engine", "applies_to", "key", "value"],
+        vec![
+            vec![
+                Some(s("vllm")),
+                Some(s("serving")),
+                Some(s("safety_margin")),
+                Some(n(0.1)),
+            ],
+            vec![
+                Some(s("vllm")),
+                Some(s("serving")),
+                Some(s("gpu_memory_utilization")),
+                Some(n(1.5)),
+            ],
+            vec![
+                Some(s("vllm")),
+                Some(s("inference only")),
+                Some(s("prefill_chunk_tokens")),
+                Some(n(512.0)),
+            ],
+        ],
+    );
+    refused_book(
+        book,
+        &[
+            "Engines!C2: an engine profile sets an assumption that sizes memory or speed",
+            "found \"safety_margin\"",
+            "Engines!D3: gpu_memory_utilization must be",
+            "Engines!B4: applies_to must be serving, training or any",
+        ],
+    );
+}
+
+#[test]
+fn an_engine_without_figures_for_the_kind_keeps_the_defaults_with_a_note() {
+    let mut book = service("vllm");
+    book = book
+        .set("Workloads", 1, 1, Some(s("lora")))
+        .set("Workloads", 1, 3, Some(n(2048.0)));
+    let d = tempdir();
+    let p = book_with(&d, "b.xlsx", book.set("Workloads", 1, 4, None));
+    let j = calc_json(
+        d.path(),
+        p.to_str().unwrap(),
+        "out.xlsx",
+        &["--set", "svc.hours_per_month=10"],
+    );
+    let notes: Vec<String> = j["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["message"].as_str().unwrap().to_string())
+        .collect();
+    assert!(
+        notes
+            .iter()
+            .any(|m| m
+                == "vllm has no figures for lora workloads: the Assumptions sheet's apply to svc"),
+        "{notes:?}"
+    );
+    assert_eq!(j["workloads"][0]["planned"], true);
+}
+
+#[test]
+fn the_template_holds_the_built_in_engines_and_reads_back() {
+    let d = tempdir();
+    gpuplan(d.path(), &["init", "t.xlsx"]).ok();
+    let sheets = sheet_names(&d.path().join("t.xlsx"));
+    assert!(sheets.iter().any(|n| n == "Engines"), "{sheets:?}");
+    let rows = read_sheet(&d.path().join("t.xlsx"), "Engines");
+    let vllm_util = rows.iter().any(|r| {
+        r.first().map(|c| c.to_string()) == Some("vllm".into())
+            && r.get(2).map(|c| c.to_string()) == Some("gpu_memory_utilization".into())
+            && r.get(3).and_then(|c| c.get_float()) == Some(0.9)
+    });
+    assert!(vllm_util, "{rows:?}");
+    gpuplan(d.path(), &["check", "t.xlsx"]).ok();
+}

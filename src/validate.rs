@@ -508,18 +508,32 @@ pub fn estimate(row: &Row) -> Result<f64> {
             .map(|s| values[s])
             .unwrap_or(0.0)
     };
-    let v = value(row.metric.formula());
+    // A multi-GPU row is measured on one GPU of the replica (vLLM logs each worker's weights and
+    // KV pool): the replica's memory figures are spread evenly over its GPUs (tensor-parallel
+    // shards, FSDP and ZeRO-3 shards; the working memory and overhead the formulas count per
+    // GPU), so one GPU holds the replica's ÷ GPUs.
+    let per_gpu = if row.metric.family() == Family::Memory {
+        value("gpus_per_replica").max(1.0)
+    } else {
+        1.0
+    };
+    let v = value(row.metric.formula()) / per_gpu;
     if row.metric != Metric::Memory {
         return Ok(v);
     }
     // torch's allocator figures do not see the CUDA context; memory allocated once generation
     // ends no longer holds the prefill's working set.
     let mut m = v;
-    if row.measure.contains("max_memory_allocated") || row.measure.contains("allocated after") {
-        m -= value("overhead_gib");
+    let allocator = [
+        "max_memory_allocated",
+        "allocated after",
+        "max_memory_reserved",
+    ];
+    if allocator.iter().any(|a| row.measure.contains(a)) {
+        m -= value("overhead_gib") / per_gpu;
     }
     if row.measure.contains("allocated after") {
-        m -= value("prefill_activation_gib");
+        m -= value("prefill_activation_gib") / per_gpu;
     }
     Ok(m)
 }
@@ -748,6 +762,37 @@ mod tests {
         assert_eq!(
             fields(r#"a,"b, c","say ""hi""",d"#),
             vec!["a", "b, c", "say \"hi\"", "d"]
+        );
+    }
+
+    #[test]
+    fn a_multi_gpu_row_is_one_gpus_share_and_a_pool_row_sizes_one_replica() {
+        // Llama-3.1-8B in bf16 under vLLM, tensor parallel 2: each worker loads half the
+        // weights, 8.03e9 × 2 B / 2^30 / 2 = 7.4785 GiB.
+        let header = "id,model,kind,precision,kv_precision,context_len,batch_size,concurrency,avg_tokens,lora_trainable_fraction,grad_checkpointing,flash_attention,settings,framework,gpu,measured,unit,measure,source,notes,metric,role,gpus,engine,gpu_gib";
+        let csv = format!(
+            "{header}\n\
+             tp2,Llama-3.1-8B,inference,bf16,,4096,,1,,,no,yes,,vLLM,H100,7.48,GiB,weights per worker,s,,weights,holdout,2,vllm,\n\
+             pool,Llama-3.1-8B,inference,bf16,,20000,,1,,,no,yes,prefill_chunk_tokens=0,vLLM,RTX 3090,3.81,GiB,kv_cache_size,s,,kv_pool,holdout,,vllm,23.58\n"
+        );
+        let r = rows(&csv).unwrap();
+        assert_eq!(r[0].engine.as_deref(), Some("vllm"));
+        let weights = estimate(&r[0]).unwrap();
+        assert!(
+            (weights - 8.03e9 * 2.0 / 2f64.powi(30) / 2.0).abs() < 1e-9,
+            "{weights}"
+        );
+        // vLLM's pool on the 3090 as the engine saw it (23.58 GiB), max_model_len 20,000 with no
+        // chunked prefill: 0.9 × 23.58 − 0.35 − 14.957 − 20,000 × 59,392 × 2 B / 2^30 (2.2125)
+        // = 3.7027 GiB, whatever a request of the full context would need.
+        let pool = estimate(&r[1]).unwrap();
+        let want = 0.9 * 23.58
+            - 0.35
+            - 8.03e9 * 2.0 / 2f64.powi(30)
+            - 20_000.0 * 59_392.0 * 2.0 / 2f64.powi(30);
+        assert!(
+            (pool - want).abs() < 1e-9 && (pool - 3.7027).abs() < 1e-3,
+            "{pool}"
         );
     }
 

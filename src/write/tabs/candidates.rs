@@ -6,8 +6,11 @@ use crate::plan::Mode;
 use crate::write::style::{clip, header, text, widths};
 use rust_xlsxwriter::{Table, TableColumn, TableStyle, Worksheet, XlsxError};
 
-/// Rows up to which the tab is an Excel table.
-const TABLE_ROWS: usize = 50_000;
+/// Cells up to which the tab is an Excel table. rust_xlsxwriter keeps every cell of a table's
+/// range in a hash map (its overlap check), even in constant-memory mode: about 50 bytes and
+/// 0.5 µs a cell (840 MB for 200,000 × 80 cells; a third of a 1,000 × 100 run, 2.1 million
+/// cells). A million cells is 10,000 candidates of 100 columns.
+const TABLE_CELLS: usize = 1_000_000;
 
 pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<(), XlsxError> {
     let s = &cx.s;
@@ -84,10 +87,8 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<(), XlsxError> {
         ws.set_column_format(first_formula + k, &s.number)?;
     }
     ws.set_freeze_panes(1, 2)?;
-    // An Excel table makes rust_xlsxwriter hold every row of its range in memory, even in
-    // constant-memory mode (840 MB for 200,000 × 80 cells); past TABLE_ROWS the tab gets a plain
-    // autofilter instead, which streams.
-    if rows <= TABLE_ROWS {
+    // Past TABLE_CELLS the tab gets a plain autofilter instead, which streams.
+    if rows * (last_col as usize + 1) <= TABLE_CELLS {
         let columns: Vec<TableColumn> = cols
             .iter()
             .map(|(h, _)| TableColumn::new().set_header(h))

@@ -602,7 +602,7 @@ pub struct EngineValue {
 
 /// The assumptions an engine profile may set: those that size memory and speed. The money
 /// assumptions are left out: the plan workbook recomputes costs from one Assumptions cell each.
-pub const PROFILE_KEYS: [&str; 16] = [
+pub const PROFILE_KEYS: [&str; 17] = [
     "runtime_overhead_gib",
     "inference_activation_gib",
     "prefill_chunk_tokens",
@@ -613,6 +613,7 @@ pub const PROFILE_KEYS: [&str; 16] = [
     "lora_trainable_fraction",
     "grad_checkpointing",
     "optimizer_bytes_per_param",
+    "zero_stage",
     "bandwidth_efficiency",
     "decode_layer_overhead_us",
     "weight_only_layer_us",

@@ -1075,3 +1075,58 @@ fn an_ascend_offer_is_excluded_for_fp8_naming_its_platform_and_rocm_runs_bf16() 
     let (c, _) = p.chosen(0).unwrap();
     assert_eq!(p.input.gpus[c.offer].platform, "rocm");
 }
+
+/// Engine profiles (#16): how a multi-GPU training replica splits its state.
+#[test]
+fn data_parallel_training_copies_the_state_to_every_gpu_and_fsdp_shards_it() {
+    // Full fine-tune of Llama-2-7B (6.74 B) in bf16 with mixed-precision AdamW, 2,048 tokens:
+    //   weights 6.74e9 × 2 B / 2^30 = 12.554 GiB, gradients the same, optimizer 12 B a parameter
+    //   = 75.325 GiB: 100.433 GiB of state.
+    //   An 80 GB card plans 80 / 1.2 = 66.667 GiB, less 1 GiB runtime, 0.35 GiB of tensor-parallel
+    //   buffers past one GPU and 1.742 GiB of activations ((2 × 32 + 34) × 2,048 × 4,096 +
+    //   16 × 2,048 × 32,000 bytes with checkpointing): 63.575 GiB for the state per GPU.
+    // FSDP (zero_stage 3): 100.433 / 63.575 = 1.58 → a 2-GPU replica.
+    // DDP (hf-peft, zero_stage 0): every GPU needs all 100.433 GiB: no number of GPUs holds it.
+    // ZeRO-2: each GPU holds the weights whole (12.554) and half the rest: (100.433 − 12.554)
+    //   / (63.575 − 12.554) = 1.72 → 2 GPUs, the second GPU's copy of the weights in overhead:
+    //   (1 + 0.35) × 2 + 12.554 = 15.254 GiB.
+    let run = |engine: Option<&str>| {
+        let mut w = workload("ft", Kind::FullFinetune, Some("Llama-2-7B"));
+        w.engine = engine.map(str::to_string);
+        w.numbers.context_len = Some(2048.0);
+        w.numbers.hours_per_month = Some(10.0);
+        plan(input(
+            vec![w],
+            vec![offer("A100-80G", 80.0, Some(10.0), None, None, None)],
+            &[],
+        ))
+        .unwrap()
+    };
+    let fsdp = run(Some("fsdp"));
+    let (c, _) = fsdp.chosen(0).expect("FSDP plans it");
+    let vals = values_on(&fsdp, 0, "A100-80G");
+    assert_eq!(v(&vals, "gpus_per_replica"), 2.0);
+    assert!(close(v(&vals, "replicated_gib"), 0.0, 1e-9));
+    assert_eq!(c.offer, 0);
+    // The default is the same as FSDP: a blank engine keeps today's plans.
+    let default = run(None);
+    assert_eq!(
+        values_on(&default, 0, "A100-80G"),
+        vals,
+        "blank engine = zero_stage 3"
+    );
+    let ddp = run(Some("hf-peft"));
+    assert!(
+        ddp.chosen(0).is_none(),
+        "DDP cannot hold 100 GiB on an 80 GB card"
+    );
+    let zero2 = run(Some("deepspeed-zero2"));
+    let vals = values_on(&zero2, 0, "A100-80G");
+    assert_eq!(v(&vals, "gpus_per_replica"), 2.0);
+    assert!(close(v(&vals, "replicated_gib"), 12.554, 0.001));
+    assert!(
+        close(v(&vals, "overhead_gib"), 15.254, 0.001),
+        "{}",
+        v(&vals, "overhead_gib")
+    );
+}

@@ -166,6 +166,7 @@ fn assumption_rule(key: &str) -> Rule {
         "runtime_overhead_gib" | "inference_activation_gib" => Rule::range(0.0, 10_000.0),
         "prefill_chunk_tokens" | "large_gpu_prefill_chunk_tokens" => Rule::range(0.0, 10_000_000.0),
         "optimizer_bytes_per_param" => Rule::range(0.0, 64.0),
+        "zero_stage" => Rule::whole(0.0, 3.0),
         _ => Rule::at_least(0.0).max(1e12),
     }
 }

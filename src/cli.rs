@@ -56,9 +56,9 @@ pub enum Command {
         after_help = "Examples:\n  gpuplan model ./Qwen3-30B-A3B                 a downloaded Hugging Face or ModelScope folder\n  gpuplan model config.json --format csv        a row to paste into the Models sheet\n  gpuplan model ./gpt-oss-120b --format json    every figure with its source"
     )]
     Model(ModelArgs),
-    /// Print the built-in GPU or model catalog.
+    /// Print the built-in GPU, model or engine-profile catalog.
     #[command(
-        after_help = "Examples:\n  gpuplan catalog gpus\n  gpuplan catalog models --format csv > models.csv"
+        after_help = "Examples:\n  gpuplan catalog gpus\n  gpuplan catalog models --format csv > models.csv\n  gpuplan catalog engines --format csv   every engine figure with its version and source"
     )]
     Catalog(CatalogArgs),
 }
@@ -193,6 +193,7 @@ pub struct ModelArgs {
 pub enum CatalogKind {
     Gpus,
     Models,
+    Engines,
 }
 
 /// Output format of `catalog`.
@@ -205,7 +206,7 @@ pub enum Format {
 
 #[derive(Debug, Args)]
 pub struct CatalogArgs {
-    /// gpus or models.
+    /// gpus, models or engines (the built-in engine profiles).
     #[arg(value_enum, default_value_t = CatalogKind::Gpus)]
     pub what: CatalogKind,
     #[arg(long, value_enum, default_value_t = Format::Table)]

@@ -88,7 +88,7 @@ pub fn explain(a: &ExplainArgs) -> Result<()> {
 }
 
 pub fn catalog(a: &CatalogArgs) -> Result<()> {
-    out(&report::catalog(a.what == cli::CatalogKind::Gpus, a.format))
+    out(&report::catalog(a.what, a.format))
 }
 
 pub fn model(a: &ModelArgs) -> Result<()> {

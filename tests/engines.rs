@@ -181,3 +181,31 @@ fn the_template_holds_the_built_in_engines_and_reads_back() {
     assert!(vllm_util, "{rows:?}");
     gpuplan(d.path(), &["check", "t.xlsx"]).ok();
 }
+
+#[test]
+fn catalog_engines_lists_every_figure_and_its_source() {
+    let d = tempdir();
+    let r = gpuplan(d.path(), &["catalog", "engines"]);
+    r.ok();
+    assert!(
+        r.stdout
+            .lines()
+            .any(|l| l.split_whitespace().collect::<Vec<_>>()
+                == [
+                    "vllm",
+                    "serving",
+                    "gpu_memory_utilization",
+                    "0.9",
+                    "share",
+                    "0.6–0.11"
+                ]),
+        "{}",
+        r.stdout
+    );
+    let csv = gpuplan(d.path(), &["catalog", "engines", "--format", "csv"]);
+    csv.ok();
+    // One line per figure of templates/engines.tsv, each with its source, under the header.
+    let figures = gpuplan::catalog::engines().values.len();
+    assert_eq!(csv.stdout.lines().count(), figures + 1);
+    assert!(csv.stdout.contains("EngineArgs.get_batch_defaults"));
+}

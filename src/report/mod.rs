@@ -380,34 +380,77 @@ pub fn imported(m: &crate::read::config::Imported, format: crate::cli::Format) -
 }
 
 /// The built-in catalog in a format.
-pub fn catalog(gpus: bool, format: crate::cli::Format) -> String {
-    use crate::cli::Format;
+pub fn catalog(what: crate::cli::CatalogKind, format: crate::cli::Format) -> String {
+    use crate::cli::{CatalogKind, Format};
     match format {
         Format::Json => {
-            let v = if gpus {
-                serde_json::to_value(crate::catalog::gpus())
-            } else {
-                serde_json::to_value(crate::catalog::models())
+            let v = match what {
+                CatalogKind::Gpus => serde_json::to_value(crate::catalog::gpus()),
+                CatalogKind::Models => serde_json::to_value(crate::catalog::models()),
+                CatalogKind::Engines => serde_json::to_value(crate::catalog::engines().values),
             };
             serde_json::to_string_pretty(&v.unwrap_or(Value::Null)).unwrap_or_default() + "\n"
         }
         Format::Csv | Format::Table => {
-            let rows = if gpus {
-                gpu_rows(&crate::catalog::gpus())
-            } else {
-                model_rows(&crate::catalog::models())
+            let mut rows = match what {
+                CatalogKind::Gpus => gpu_rows(&crate::catalog::gpus()),
+                CatalogKind::Models => model_rows(&crate::catalog::models()),
+                CatalogKind::Engines => engine_rows(&crate::catalog::engines()),
             };
+            // The sources are paragraphs: the CSV and JSON carry them, the table leaves them out.
+            if what == CatalogKind::Engines && format == Format::Table {
+                rows.iter_mut().for_each(|r| r.truncate(6));
+            }
             let mut out = if format == Format::Csv {
                 csv(&rows)
             } else {
                 table(&rows, &[])
             };
-            if gpus && format == Format::Table {
-                out.push_str("\nPrices are EXAMPLES (CNY per GPU, from public USD list prices at 7.2); put your own quotes in the GPUs sheet.\n");
+            if format == Format::Table {
+                match what {
+                    CatalogKind::Gpus => out.push_str("\nPrices are EXAMPLES (CNY per GPU, from public USD list prices at 7.2); put your own quotes in the GPUs sheet.\n"),
+                    CatalogKind::Engines => out.push_str("\nA workload's engine column applies its engine's figures; the Engines sheet edits them or adds engines (sources: gpuplan catalog engines --format csv).\n"),
+                    CatalogKind::Models => {}
+                }
             }
             out
         }
     }
+}
+
+/// The engine profiles as rows, each with its source.
+fn engine_rows(engines: &crate::model::Engines) -> Vec<Vec<String>> {
+    let mut rows = vec![[
+        "engine",
+        "applies_to",
+        "key",
+        "value",
+        "unit",
+        "version",
+        "source",
+    ]
+    .map(String::from)
+    .to_vec()];
+    for v in &engines.values {
+        rows.push(vec![
+            v.engine.clone(),
+            v.applies.key().to_string(),
+            if v.key.is_empty() {
+                "(defaults)".to_string()
+            } else {
+                v.key.clone()
+            },
+            if v.key.is_empty() {
+                String::new()
+            } else {
+                format_number(v.value)
+            },
+            v.unit.clone(),
+            v.version.clone(),
+            v.source.clone(),
+        ]);
+    }
+    rows
 }
 
 /// A spinner on stderr naming the phase of a long `calc`: drawn only on a terminal, and only

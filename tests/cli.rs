@@ -151,6 +151,76 @@ fn seed_001_team_sample_totals() {
 }
 
 #[test]
+fn every_startup_workload_is_pinned_from_hand_worked_prices() {
+    // samples/startup.xlsx (seed 000's table and case study; samples/README.md), prices per GPU:
+    // RTX 4090 ¥2.5/h or ¥1,500 a month, A100-80G ¥10/h; 20-minute cold starts, per-minute billing.
+    //   chat-api: two replicas of two 4090s, monthly: 4 × 1,500 = ¥6,000.
+    //   lora-experiments: one 4090 on demand, 10 runs × (12 h + 20 min) = 123.33 h × 2.5
+    //     = ¥308.33; storage 100 GB × ¥0.5 = ¥50: TCO ¥358.33.
+    //   full-finetune-20b: eight A100-80G on demand, 4 runs × (50 h + 20 min) = 201.33 h × 8 × 10
+    //     = ¥16,106.67; storage 500 GB × 0.5 = ¥250: TCO ¥16,356.67.
+    //   comfyui: two 4090s (online redundancy), 22 runs × (200/22 h + 20 min) = 207.53 h × 2 × 2.5
+    //     = ¥1,037.67.
+    //   case-4k: four one-GPU instances, two monthly (¥3,000) and two bursting 8 h a day:
+    //     730/24 days × (8 h + 20 min) = 253.47 h × 2 × 2.5 = ¥1,267.36: ¥4,267.36.
+    //   case-8k: two replicas of two 4090s, monthly: ¥6,000.
+    //   GPU ¥33,720.03, storage ¥300, trial reserve 10% ¥3,372.00: ¥37,392.03; × 1.2 = ¥44,870.44.
+    let d = tempdir();
+    let input = repo("samples/startup.xlsx");
+    let j = calc_json(d.path(), input.to_str().unwrap(), "out.xlsx", &[]);
+    let w = &j["workloads"];
+    let want = [
+        ("chat-api", "RTX 4090", "monthly", 2.0, 2.0, 6000.0),
+        (
+            "lora-experiments",
+            "RTX 4090",
+            "on_demand",
+            1.0,
+            1.0,
+            358.33,
+        ),
+        (
+            "full-finetune-20b",
+            "A100-80G",
+            "on_demand",
+            8.0,
+            1.0,
+            16356.67,
+        ),
+        ("comfyui", "RTX 4090", "on_demand", 1.0, 2.0, 1037.67),
+        ("case-4k", "RTX 4090", "mixed", 1.0, 4.0, 4267.36),
+        ("case-8k", "RTX 4090", "monthly", 2.0, 2.0, 6000.0),
+    ];
+    assert_eq!(w.as_array().unwrap().len(), want.len());
+    for (i, (name, gpu, mode, per_replica, instances, tco)) in want.into_iter().enumerate() {
+        assert_eq!(w[i]["name"], name);
+        assert_eq!(
+            (
+                w[i]["gpu"].as_str().unwrap_or(""),
+                w[i]["mode"].as_str().unwrap_or(""),
+                w[i]["gpus_per_replica"].as_f64().unwrap_or(f64::NAN),
+                w[i]["instances"].as_f64().unwrap_or(f64::NAN),
+            ),
+            (gpu, mode, per_replica, instances),
+            "{name}"
+        );
+        let got = w[i]["tco"].as_f64().unwrap();
+        assert!((got - tco).abs() < 0.01, "{name}: TCO {got}");
+    }
+    let t = &j["totals"];
+    for (k, want) in [
+        ("gpu_cost", 33720.03),
+        ("storage_cost", 300.0),
+        ("trial_reserve", 3372.0),
+        ("total", 37392.03),
+        ("total_with_margin", 44870.44),
+    ] {
+        let got = t[k].as_f64().unwrap();
+        assert!((got - want).abs() < 0.01, "{k}: {got}");
+    }
+}
+
+#[test]
 fn portfolio_2026_sample_plans_two_gpu_replicas() {
     // samples/portfolio-2026.xlsx, the 2026 models on the sample's six offers (samples/README.md):
     //   moe-api, Qwen3-30B-A3B bf16: 56.9 GiB of weights + 48 × 3,000 × 98,304 B = 13.2 GiB of KV

@@ -55,6 +55,13 @@ fn ceil_and_floor_forgive_float_noise() {
     assert_eq!(one("floor(0.1 * 3 * 10)", 0.0), Ok(3.0));
     assert_eq!(one("ceil(1.2)", 0.0), Ok(2.0));
     assert_eq!(one("floor(-1.5)", 0.0), Ok(-2.0));
+    // The noise forgiven is what Excel's ROUND(x, 9) forgives, the rule the live workbook writes
+    // (-INT(-ROUND(x,9))): 1000.0000001 is above 1000 in both, 1000.0000000001 is 1000 in both.
+    assert_eq!(one("ceil(x)", 1_000.000_000_1), Ok(1001.0));
+    assert_eq!(one("ceil(x)", 1_000.000_000_000_1), Ok(1000.0));
+    assert_eq!(one("floor(x)", 999.999_999_9), Ok(999.0));
+    assert_eq!(one("floor(x)", 999.999_999_999_9), Ok(1000.0));
+    assert_eq!(one("pow2ceil(x)", 4.000_000_000_01), Ok(4.0));
 }
 
 #[test]

@@ -90,21 +90,25 @@ impl Scratch {
     }
 }
 
-/// Relative tolerance under which a value is taken as the integer it is next to: `10 * 1.1` is
-/// 11.000000000000002, and a spreadsheet user expects `ceil` of it to be 11.
-const NOISE: f64 = 1e-9;
-
-fn snap(x: f64) -> Option<f64> {
-    let r = x.round();
-    ((x - r).abs() <= NOISE * r.abs().max(1.0)).then_some(r)
+/// `x` rounded to 9 decimals, where `ceil` and `floor` look: `10 * 1.1` is 11.000000000000002,
+/// and a spreadsheet user expects `ceil` of it to be 11. The live workbook writes the same rule
+/// (`-INT(-ROUND(x,9))`, `INT(ROUND(x,9))`; formula/excel.rs), so a ceiling agrees in both:
+/// `ceil(1000.0000001)` is 1001 here and in Excel.
+fn snap(x: f64) -> f64 {
+    let r = (x * 1e9).round() / 1e9;
+    if r.is_finite() {
+        r
+    } else {
+        x
+    }
 }
 
 pub fn ceil(x: f64) -> f64 {
-    snap(x).unwrap_or_else(|| x.ceil())
+    snap(x).ceil()
 }
 
 pub fn floor(x: f64) -> f64 {
-    snap(x).unwrap_or_else(|| x.floor())
+    snap(x).floor()
 }
 
 /// The next power of two at or above `x` (1 for anything up to 1).

@@ -66,11 +66,15 @@ impl Advice {
         } else {
             format!("utilization {pct}%: {}", self.band.text(false))
         };
+        // Below the minimum a monthly plan is advised against, unless it is what was chosen
+        // (the only mode offered, or cheaper even so): then the advice says so rather than
+        // contradicting the choice.
         if self.below_monthly_minimum {
-            s.push_str(if zh {
-                "，不建议包月"
-            } else {
-                ", never monthly"
+            s.push_str(match (self.mode == Mode::Monthly, zh) {
+                (false, false) => ", never monthly",
+                (false, true) => "，不建议包月",
+                (true, false) => ", below where monthly usually pays off",
+                (true, true) => "，低于包月通常划算的利用率",
             });
         }
         let chosen = self.mode.label(zh);
@@ -118,6 +122,19 @@ mod tests {
             next: Some((Mode::Monthly, 2.11)),
         };
         assert_eq!(a.text(false), "utilization 41%: on-demand, spot for batch work; chose on-demand; monthly would cost 2.1× more");
+        // Monthly chosen below the minimum (cheaper even so): the advice does not say "never".
+        let cheap_monthly = Advice {
+            utilization: 0.3,
+            band: Band::of(0.3),
+            below_monthly_minimum: true,
+            mode: Mode::Monthly,
+            next: Some((Mode::OnDemand, 1.1)),
+        };
+        assert_eq!(
+            cheap_monthly.text(false),
+            "utilization 30%: on-demand, spot for batch work, below where monthly usually pays off; chose monthly; on-demand would cost 1.1× more"
+        );
+        assert!(!cheap_monthly.text(true).contains("不建议包月"));
         assert!(a.text(true).starts_with("利用率 41%"));
     }
 }

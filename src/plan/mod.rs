@@ -179,6 +179,8 @@ pub struct Chosen {
 pub struct WorkloadPlan {
     pub candidates: Vec<Candidate>,
     pub chosen: Option<Chosen>,
+    /// Why nothing was chosen, when nothing was (also a warning at the workload's cell).
+    pub unplanned: Option<String>,
 }
 
 /// The whole plan: the input, every candidate, the choices, the portfolio totals and warnings.
@@ -355,9 +357,15 @@ pub fn plan_with(input: Input, engine: &Engine, opts: &Options) -> Result<Plan> 
                 e.unplanned.clone().unwrap_or_default(),
             )),
         }
+        let unplanned = if chosen.is_none() {
+            Some(e.unplanned.unwrap_or_default())
+        } else {
+            None
+        };
         workloads.push(WorkloadPlan {
             candidates: e.candidates,
             chosen,
+            unplanned,
         });
     }
     for ((gpus, need), ws) in &excluded {

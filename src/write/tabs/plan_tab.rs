@@ -155,11 +155,7 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &Live) -> Result<(), XlsxError>
         text(ws, r, column("notes"), &w.notes, &s.text)?;
         let Some((c, ch)) = cx.chosen(i) else {
             text(ws, r, column("gpu"), cx.t("unplanned", "未规划"), &s.bad)?;
-            let why = plan
-                .warnings
-                .iter()
-                .find(|x| x.location == w.cell.to_string() && x.message.contains("unplanned"))
-                .map_or("", |x| x.message.as_str());
+            let why = plan.workloads[i].unplanned.as_deref().unwrap_or("");
             text(ws, r, column("advice"), why, &s.text)?;
             continue;
         };

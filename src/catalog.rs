@@ -240,6 +240,39 @@ pub fn assumptions(zh: bool) -> Assumptions {
     Assumptions { items }
 }
 
+/// What an assumption is for (templates/assumptions.tsv, column role).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AssumptionRole {
+    /// Costs: the plan workbook recomputes them when it is edited.
+    Money,
+    /// Sizes memory and speed: an engine profile may set it per workload.
+    Sizing,
+    /// The rest (currency, redundancy, advice thresholds).
+    Plan,
+}
+
+/// The role of a default assumption; `None` for a user's own key.
+pub fn assumption_role(key: &str) -> Option<AssumptionRole> {
+    records(ASSUMPTIONS_TSV)
+        .iter()
+        .find(|r| field(r, "key") == key)
+        .map(|r| match field(r, "role") {
+            "money" => AssumptionRole::Money,
+            "sizing" => AssumptionRole::Sizing,
+            _ => AssumptionRole::Plan,
+        })
+}
+
+/// The assumptions an engine profile may set: those that size memory and speed. The money ones
+/// stay one value for the whole plan, which the workbook recomputes from one cell each.
+pub fn profile_keys() -> Vec<&'static str> {
+    records(ASSUMPTIONS_TSV)
+        .iter()
+        .filter(|r| field(r, "role") == "sizing")
+        .map(|r| field_static(r, "key"))
+        .collect()
+}
+
 /// The built-in engine profiles (templates/engines.tsv).
 pub fn engines() -> Engines {
     let values = records(ENGINES_TSV)
@@ -456,6 +489,28 @@ mod tests {
     }
 
     #[test]
+    fn every_default_assumption_says_its_role() {
+        for r in records(ASSUMPTIONS_TSV) {
+            assert!(
+                ["money", "sizing", "plan"].contains(&field(&r, "role")),
+                "{}: role {:?}",
+                field(&r, "key"),
+                field(&r, "role")
+            );
+        }
+        assert_eq!(
+            assumption_role("safety_margin"),
+            Some(AssumptionRole::Money)
+        );
+        assert_eq!(
+            assumption_role("gpu_memory_utilization"),
+            Some(AssumptionRole::Sizing)
+        );
+        assert_eq!(assumption_role("my_own"), None);
+        assert!(!profile_keys().contains(&"hours_in_month"));
+    }
+
+    #[test]
     fn every_built_in_engine_value_sets_a_profile_key_of_the_defaults_with_a_source() {
         let defaults = assumptions(false);
         let engines = engines();
@@ -470,7 +525,7 @@ mod tests {
                 continue;
             }
             assert!(
-                crate::model::PROFILE_KEYS.contains(&v.key.as_str()),
+                profile_keys().contains(&v.key.as_str()),
                 "{} sets {}",
                 v.engine,
                 v.key

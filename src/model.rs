@@ -589,7 +589,7 @@ impl Applies {
 pub struct EngineValue {
     pub engine: String,
     pub applies: Applies,
-    /// An assumption key ([`PROFILE_KEYS`]).
+    /// An assumption key whose role is sizing (`catalog::profile_keys`).
     pub key: String,
     pub value: f64,
     pub unit: String,
@@ -599,28 +599,6 @@ pub struct EngineValue {
     /// The Engines sheet cell of the value, `None` for a built-in figure.
     pub cell: Option<CellRef>,
 }
-
-/// The assumptions an engine profile may set: those that size memory and speed. The money
-/// assumptions are left out: the plan workbook recomputes costs from one Assumptions cell each.
-pub const PROFILE_KEYS: [&str; 17] = [
-    "runtime_overhead_gib",
-    "inference_activation_gib",
-    "prefill_chunk_tokens",
-    "large_gpu_prefill_chunk_tokens",
-    "gpu_memory_utilization",
-    "kv_full_context",
-    "vram_headroom",
-    "lora_trainable_fraction",
-    "grad_checkpointing",
-    "optimizer_bytes_per_param",
-    "zero_stage",
-    "bandwidth_efficiency",
-    "decode_layer_overhead_us",
-    "weight_only_layer_us",
-    "tp_layer_us",
-    "tp_comm_gib",
-    "mfu",
-];
 
 /// The engine profiles of an input (built-in figures and the Engines sheet's).
 #[derive(Debug, Clone, PartialEq, Default, Serialize)]

@@ -7,7 +7,7 @@ use super::xlsx::RawSheet;
 use super::Reader;
 use crate::catalog;
 use crate::error::Problem;
-use crate::model::{normalize, Applies, Assumptions, EngineValue, Engines, Value, PROFILE_KEYS};
+use crate::model::{normalize, Applies, Assumptions, EngineValue, Engines, Value};
 
 impl Reader {
     /// The built-in profiles with the sheet's rows merged in; each value is checked as the
@@ -56,12 +56,13 @@ impl Reader {
             seen.push((engine.clone(), applies, key.clone(), here));
             let mut value = 0.0;
             if !key.is_empty() {
-                if !PROFILE_KEYS.contains(&key.as_str()) {
+                let profile_keys = catalog::profile_keys();
+                if !profile_keys.contains(&key.as_str()) {
                     p.push(Problem::new(
                         rec.at("key"),
                         format!(
                             "an engine profile sets an assumption that sizes memory or speed, one of {}; found \"{key}\" (the money assumptions stay one value for the whole plan)",
-                            PROFILE_KEYS.join(", ")
+                            profile_keys.join(", ")
                         ),
                     ));
                     continue;

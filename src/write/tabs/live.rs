@@ -28,20 +28,6 @@ fn bounded(text: String) -> Result<String, String> {
     }
 }
 
-/// Assumptions whose edits the workbook recomputes: money and billing. The others size the
-/// GPUs, which needs a rerun of gpuplan.
-pub const MONEY_ASSUMPTIONS: [&str; 9] = [
-    "hours_in_month",
-    "cold_start_min",
-    "spot_rework",
-    "storage_price_gb_month",
-    "egress_price_gb",
-    "ops_hours_month",
-    "ops_hourly_rate",
-    "trial_reserve",
-    "safety_margin",
-];
-
 /// `'Sheet'`, its quotes doubled, as a reference prefix wants it.
 fn quoted(sheet: &str) -> String {
     format!("'{}'", sheet.replace('\'', "''"))
@@ -94,13 +80,18 @@ pub struct Live {
 impl Live {
     pub fn new(cx: &Ctx, assumptions_sheet: &str) -> Live {
         let input = &cx.plan.input;
-        let defaults = crate::catalog::assumptions(false);
         let mut assumptions = HashMap::new();
         let mut editable_assumptions = HashSet::new();
         for (i, a) in input.assumptions.items.iter().enumerate() {
             if let Value::Number(_) = a.value {
                 assumptions.insert(a.key.clone(), absolute(assumptions_sheet, i as u32 + 1, 1));
-                if MONEY_ASSUMPTIONS.contains(&a.key.as_str()) || defaults.get(&a.key).is_none() {
+                // Money and billing assumptions (templates/assumptions.tsv, role money) and the
+                // user's own are recomputed by the workbook; the others size the GPUs, which
+                // needs a rerun of gpuplan.
+                if matches!(
+                    crate::catalog::assumption_role(&a.key),
+                    Some(crate::catalog::AssumptionRole::Money) | None
+                ) {
                     editable_assumptions.insert(a.key.clone());
                 }
             }

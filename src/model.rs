@@ -544,6 +544,20 @@ impl Assumptions {
     }
 }
 
+/// A currency's symbol and decimals where it has one the outputs write as a prefix (`¥1,628.00`);
+/// any other ISO code is written as a suffix with two decimals. The terminal and the workbook
+/// both read this table.
+pub fn currency_symbol(code: &str) -> Option<(&'static str, usize)> {
+    match code {
+        "CNY" | "RMB" => Some(("¥", 2)),
+        "USD" => Some(("$", 2)),
+        "EUR" => Some(("€", 2)),
+        "GBP" => Some(("£", 2)),
+        "JPY" => Some(("¥", 0)),
+        _ => None,
+    }
+}
+
 /// Which workloads an engine profile's value applies to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]

@@ -327,7 +327,9 @@ impl Program {
     }
 }
 
-fn is_identifier(name: &str) -> bool {
+/// A name a formula can use: a letter, then letters, digits and `_` (formula names, assumption
+/// keys, the Models sheet's own columns).
+pub fn is_identifier(name: &str) -> bool {
     let mut chars = name.chars();
     matches!(chars.next(), Some(c) if c.is_ascii_alphabetic())
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')

@@ -210,12 +210,7 @@ pub(super) fn assumption_value(
             }
         }
         None => {
-            let valid = {
-                let mut c = key.chars();
-                matches!(c.next(), Some(ch) if ch.is_ascii_alphabetic())
-                    && c.all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
-            };
-            if !valid {
+            if !crate::formula::is_identifier(key) {
                 return Err(format!("`{key}` is not a usable assumption key: use letters, digits and _ (it becomes a formula variable)"));
             }
             if let Some(v) = raw_number(raw) {

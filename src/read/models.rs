@@ -190,9 +190,7 @@ fn user_columns(t: &Table) -> Vec<UserColumn> {
                 .chars()
                 .map(|c| if c == ' ' || c == '-' { '_' } else { c })
                 .collect();
-            let mut chars = key.chars();
-            let identifier = chars.next().is_some_and(|c| c.is_ascii_alphabetic())
-                && chars.all(|c| c.is_ascii_alphanumeric() || c == '_');
+            let identifier = crate::formula::is_identifier(&key);
             let mut cells = t
                 .rows
                 .iter()

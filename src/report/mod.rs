@@ -9,11 +9,13 @@ use crate::model::{format_number, GpuOffer, ModelSpec, Severity};
 use crate::plan::{Plan, Trace};
 use serde_json::Value;
 
-/// `¥1,628.00`, `$12.50`, `1,000.00 EUR`.
+/// `¥1,628.00`, `$12.50`, `¥1,628` (JPY), `1,000.00 CHF`.
 pub fn money(currency: &str, v: f64) -> String {
-    let neg = v < 0.0;
-    let cents = (v.abs() * 100.0).round() as u128;
-    let whole = (cents / 100).to_string();
+    let symbol = crate::model::currency_symbol(currency);
+    let decimals = symbol.map_or(2, |(_, d)| d);
+    let scale = 10u128.pow(decimals as u32);
+    let units = (v.abs() * scale as f64).round() as u128;
+    let whole = (units / scale).to_string();
     let mut grouped = String::new();
     for (i, c) in whole.chars().enumerate() {
         if i > 0 && (whole.len() - i) % 3 == 0 {
@@ -21,13 +23,15 @@ pub fn money(currency: &str, v: f64) -> String {
         }
         grouped.push(c);
     }
-    let n = format!("{grouped}.{:02}", cents % 100);
-    let sign = if neg { "-" } else { "" };
-    match currency {
-        "CNY" | "RMB" => format!("{sign}¥{n}"),
-        "USD" => format!("{sign}${n}"),
-        "EUR" => format!("{sign}€{n}"),
-        other => format!("{sign}{n} {other}"),
+    let n = if decimals > 0 {
+        format!("{grouped}.{:0decimals$}", units % scale)
+    } else {
+        grouped
+    };
+    let sign = if v < 0.0 && units > 0 { "-" } else { "" };
+    match symbol {
+        Some((s, _)) => format!("{sign}{s}{n}"),
+        None => format!("{sign}{n} {currency}"),
     }
 }
 
@@ -36,19 +40,19 @@ pub fn use_color<T: std::io::IsTerminal>(stream: &T) -> bool {
     stream.is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
 }
 
+/// Terminal columns `s` takes (a CJK character two, an en dash one).
+fn display_width(s: &str) -> usize {
+    unicode_width::UnicodeWidthStr::width(s)
+}
+
 fn pad(s: &str, width: usize) -> String {
-    let w: usize = s.chars().map(|c| if c.is_ascii() { 1 } else { 2 }).sum();
-    format!("{s}{}", " ".repeat(width.saturating_sub(w)))
+    format!("{s}{}", " ".repeat(width.saturating_sub(display_width(s))))
 }
 
 /// Aligned rows of cells.
 fn table(rows: &[Vec<String>], right: &[bool]) -> String {
     let cols = rows.iter().map(Vec::len).max().unwrap_or(0);
-    let width = |s: &str| {
-        s.chars()
-            .map(|c| if c.is_ascii() { 1 } else { 2 })
-            .sum::<usize>()
-    };
+    let width = display_width;
     let widths: Vec<usize> = (0..cols)
         .map(|c| {
             rows.iter()
@@ -505,10 +509,34 @@ mod tests {
     use super::*;
 
     #[test]
+    fn tables_align_by_terminal_columns() {
+        // "负载" takes four columns, "4.46–4.51" nine (the en dash is one): the second column
+        // starts at the same terminal column on every line.
+        let t = table(
+            &[
+                vec!["负载".to_string(), "a".to_string()],
+                vec!["4.46–4.51".to_string(), "b".to_string()],
+            ],
+            &[],
+        );
+        let starts: Vec<usize> = t
+            .lines()
+            .map(|l| {
+                let cut = l.rfind(|c: char| c == 'a' || c == 'b').unwrap();
+                display_width(&l[..cut])
+            })
+            .collect();
+        assert_eq!(starts[0], starts[1], "{t}");
+    }
+
+    #[test]
     fn money_is_grouped_with_the_currency_symbol() {
         assert_eq!(money("CNY", 1628.0), "¥1,628.00");
         assert_eq!(money("USD", 1234567.891), "$1,234,567.89");
         assert_eq!(money("CHF", 12.5), "12.50 CHF");
         assert_eq!(money("CNY", -5.0), "-¥5.00");
+        // The workbook's table: pounds with a symbol, yen without decimals.
+        assert_eq!(money("GBP", 12.5), "£12.50");
+        assert_eq!(money("JPY", 1234.6), "¥1,235");
     }
 }

@@ -24,15 +24,13 @@ pub struct Styles {
     pub muted: Format,
 }
 
-/// The number format of money in a currency: ¥ and $ as symbols, any other ISO code as a suffix.
+/// The number format of money in a currency: a symbol where `currency_symbol` has one, any
+/// other ISO code as a suffix.
 pub fn money_format(currency: &str) -> String {
-    match currency {
-        "CNY" | "RMB" => "¥#,##0.00".to_string(),
-        "USD" => "$#,##0.00".to_string(),
-        "EUR" => "€#,##0.00".to_string(),
-        "GBP" => "£#,##0.00".to_string(),
-        "JPY" => "¥#,##0".to_string(),
-        other => format!("#,##0.00 \"{}\"", other.replace('"', "")),
+    match crate::model::currency_symbol(currency) {
+        Some((s, 0)) => format!("{s}#,##0"),
+        Some((s, _)) => format!("{s}#,##0.00"),
+        None => format!("#,##0.00 \"{}\"", currency.replace('"', "")),
     }
 }
 

@@ -522,7 +522,7 @@ mod tests {
         let starts: Vec<usize> = t
             .lines()
             .map(|l| {
-                let cut = l.rfind(|c: char| c == 'a' || c == 'b').unwrap();
+                let cut = l.rfind(['a', 'b']).unwrap();
                 display_width(&l[..cut])
             })
             .collect();

@@ -47,7 +47,7 @@ impl Engine {
             (&REQUIRED_CANDIDATE[..], &candidate_defs, "candidate"),
             (&REQUIRED_PORTFOLIO[..], &portfolio_defs, "portfolio"),
         ] {
-            for name in required {
+            for (name, _) in required {
                 if defs.iter().any(|d| d.name == *name) {
                     continue;
                 }
@@ -97,17 +97,15 @@ impl Engine {
         let port_refs: Vec<&FormulaDef> = portfolio_defs.iter().collect();
         let portfolio = Program::compile(&pin, &port_refs, &cand_names).map_err(err)?;
         let mut type_problems = Vec::new();
-        for name in REQUIRED_CANDIDATE.iter().chain(REQUIRED_PORTFOLIO.iter()) {
-            let (p, defs) = if REQUIRED_PORTFOLIO.contains(name) {
-                (&portfolio, &portfolio_defs)
-            } else {
-                (&candidate, &candidate_defs)
-            };
-            let want = if name.starts_with("allow_") || *name == "fits" {
-                Ty::Bool
-            } else {
-                Ty::Num
-            };
+        let scoped = REQUIRED_CANDIDATE
+            .iter()
+            .map(|r| (r, &candidate, &candidate_defs))
+            .chain(
+                REQUIRED_PORTFOLIO
+                    .iter()
+                    .map(|r| (r, &portfolio, &portfolio_defs)),
+            );
+        for (&(name, want), p, defs) in scoped {
             if let (Some(slot), Some(d)) = (p.slot(name), defs.iter().find(|d| d.name == *name)) {
                 if p.ty(slot) != want {
                     type_problems.push(Problem::new(

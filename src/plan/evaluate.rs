@@ -29,15 +29,18 @@ impl Best {
     }
 }
 
-/// An evaluated candidate before the best are kept: offer, offset of its values in the arena,
-/// why it is out, its mode costs, and its rank.
-pub(super) type Row = (
-    usize,
-    usize,
-    Option<Why>,
-    [Option<f64>; 5],
-    (u8, f64, f64, usize),
-);
+/// An evaluated candidate before the best are kept.
+struct Row {
+    offer: usize,
+    /// Offset of its values in the arena.
+    at: usize,
+    /// Why it cannot be chosen.
+    why: Option<Why>,
+    /// Each mode's cost, where offered and allowed.
+    costs: [Option<f64>; 5],
+    /// Feasible first (0) by least TCO, fewer GPUs, sheet order; the rest (1) largest offer first.
+    rank: (u8, f64, f64, usize),
+}
 
 /// Why a candidate cannot be chosen.
 #[derive(Debug, Clone, Copy)]
@@ -157,7 +160,13 @@ pub(super) fn evaluate_workload(
                 && (vals[keys.fits] == 0.0 || vals[keys.replicas] > 1.0)
                 && needs <= limit
                 && size * 2.0 <= limit;
-            rows.push((oi, arena.len(), exclusion, costs, rank));
+            rows.push(Row {
+                offer: oi,
+                at: arena.len(),
+                why: exclusion,
+                costs,
+                rank,
+            });
             arena.extend_from_slice(vals);
             if !try_larger {
                 break;
@@ -168,7 +177,7 @@ pub(super) fn evaluate_workload(
     }
     let evaluated = rows.len();
     rows.sort_by(|a, b| {
-        let (x, y) = (a.4, b.4);
+        let (x, y) = (a.rank, b.rank);
         x.0.cmp(&y.0)
             .then(x.1.total_cmp(&y.1))
             .then(x.2.total_cmp(&y.2))
@@ -178,25 +187,34 @@ pub(super) fn evaluate_workload(
     // Collected into a new vector: collecting in place would keep the capacity of every row
     // evaluated (4 KB a workload at 20 offers, 435 MB at 100,000 workloads) for the few kept.
     let mut candidates: Vec<Candidate> = Vec::with_capacity(rows.len());
-    candidates.extend(rows.into_iter().map(|(offer, at, why, costs, _)| {
-        let values = arena[at..at + width].to_vec();
-        let exclusion = why.map(|why| match why {
-            Why::Incompatible => match compat::verdict(w, &input.gpus[offer]) {
-                Verdict::Excluded { reason, .. } => reason,
-                _ => String::new(),
-            },
-            Why::Misfit => misfit_reason(&values, keys),
-            Why::NoMode => {
-                "no billing mode is offered and allowed (no price, or spot not allowed)".to_string()
+    candidates.extend(rows.into_iter().map(
+        |Row {
+             offer,
+             at,
+             why,
+             costs,
+             ..
+         }| {
+            let values = arena[at..at + width].to_vec();
+            let exclusion = why.map(|why| match why {
+                Why::Incompatible => match compat::verdict(w, &input.gpus[offer]) {
+                    Verdict::Excluded { reason, .. } => reason,
+                    _ => String::new(),
+                },
+                Why::Misfit => misfit_reason(&values, keys),
+                Why::NoMode => {
+                    "no billing mode is offered and allowed (no price, or spot not allowed)"
+                        .to_string()
+                }
+            });
+            Candidate {
+                offer,
+                values,
+                exclusion,
+                costs,
             }
-        });
-        Candidate {
-            offer,
-            values,
-            exclusion,
-            costs,
-        }
-    }));
+        },
+    ));
     let unplanned = best
         .iter()
         .all(Option::is_none)

@@ -76,46 +76,47 @@ impl Mode {
     }
 }
 
-/// Candidate formulas the planner reads; the sheet may not delete them.
-pub const REQUIRED_CANDIDATE: [&str; 30] = [
-    "fits",
-    "gpus_per_replica",
-    "replicas",
-    "instances",
-    "gpus_total",
-    "cost_on_demand",
-    "cost_monthly",
-    "cost_spot",
-    "cost_reserved",
-    "cost_mixed",
-    "allow_on_demand",
-    "allow_monthly",
-    "allow_spot",
-    "allow_reserved",
-    "allow_mixed",
-    "storage_cost",
-    "egress_cost",
-    "weights_gib",
-    "kv_cache_gib",
-    "activation_gib",
-    "grads_gib",
-    "optimizer_gib",
-    "overhead_gib",
-    "total_vram_gib",
-    "required_vram_gib",
-    "utilization",
-    "concurrency_per_replica",
-    "redundancy_used",
-    "run_hours",
-    "replica_vram_gib",
+/// Candidate formulas the planner reads, with the type each must compute; the sheet may not
+/// delete them.
+pub const REQUIRED_CANDIDATE: [(&str, Ty); 30] = [
+    ("fits", Ty::Bool),
+    ("gpus_per_replica", Ty::Num),
+    ("replicas", Ty::Num),
+    ("instances", Ty::Num),
+    ("gpus_total", Ty::Num),
+    ("cost_on_demand", Ty::Num),
+    ("cost_monthly", Ty::Num),
+    ("cost_spot", Ty::Num),
+    ("cost_reserved", Ty::Num),
+    ("cost_mixed", Ty::Num),
+    ("allow_on_demand", Ty::Bool),
+    ("allow_monthly", Ty::Bool),
+    ("allow_spot", Ty::Bool),
+    ("allow_reserved", Ty::Bool),
+    ("allow_mixed", Ty::Bool),
+    ("storage_cost", Ty::Num),
+    ("egress_cost", Ty::Num),
+    ("weights_gib", Ty::Num),
+    ("kv_cache_gib", Ty::Num),
+    ("activation_gib", Ty::Num),
+    ("grads_gib", Ty::Num),
+    ("optimizer_gib", Ty::Num),
+    ("overhead_gib", Ty::Num),
+    ("total_vram_gib", Ty::Num),
+    ("required_vram_gib", Ty::Num),
+    ("utilization", Ty::Num),
+    ("concurrency_per_replica", Ty::Num),
+    ("redundancy_used", Ty::Num),
+    ("run_hours", Ty::Num),
+    ("replica_vram_gib", Ty::Num),
 ];
 
-/// Portfolio formulas the planner reads.
-pub const REQUIRED_PORTFOLIO: [&str; 4] = [
-    "trial_reserve_cost",
-    "ops_cost",
-    "total",
-    "total_with_margin",
+/// Portfolio formulas the planner reads (numbers).
+pub const REQUIRED_PORTFOLIO: [(&str, Ty); 4] = [
+    ("trial_reserve_cost", Ty::Num),
+    ("ops_cost", Ty::Num),
+    ("total", Ty::Num),
+    ("total_with_margin", Ty::Num),
 ];
 
 /// One candidate-scope formula as a column of values.

@@ -488,6 +488,66 @@ mod tests {
         }
     }
 
+    /// A typo in a data file (`8O` for 80) would otherwise read as 0 GiB: every cell of a
+    /// numeric column parses, every text column of the sheet is known, and each row has no more
+    /// cells than the header.
+    #[test]
+    fn the_built_in_tables_parse_cell_by_cell() {
+        let text_columns = [
+            "gpu",
+            "provider",
+            "platform",
+            "nvlink",
+            "name",
+            "source",
+            "available",
+        ];
+        for (file, tsv) in [("gpus.tsv", GPUS_TSV), ("models.tsv", MODELS_TSV)] {
+            let mut lines = rows(tsv);
+            let header = lines.next().unwrap_or_default();
+            for (n, r) in lines.enumerate() {
+                assert!(
+                    r.len() <= header.len(),
+                    "{file} row {}: {} cells",
+                    n + 1,
+                    r.len()
+                );
+                for (h, cell) in header.iter().zip(&r) {
+                    let cell = cell.trim();
+                    if text_columns.contains(h) || cell.is_empty() {
+                        continue;
+                    }
+                    assert!(
+                        cell.parse::<f64>().is_ok_and(f64::is_finite),
+                        "{file} row {} column {h}: {cell:?} is not a number",
+                        n + 1
+                    );
+                }
+            }
+        }
+        for (file, tsv, numeric) in [
+            ("engines.tsv", ENGINES_TSV, &["value"][..]),
+            ("compat.tsv", COMPAT_TSV, &["min_cc", "max_cc"][..]),
+        ] {
+            for r in records(tsv) {
+                for key in numeric {
+                    let cell = field(&r, key);
+                    assert!(
+                        cell.is_empty() || cell.parse::<f64>().is_ok_and(f64::is_finite),
+                        "{file}: {key} {cell:?} is not a number"
+                    );
+                }
+            }
+        }
+        for r in records(ENGINES_TSV) {
+            assert!(
+                Applies::parse(field(&r, "applies_to")).is_some(),
+                "engines.tsv: applies_to {:?}",
+                field(&r, "applies_to")
+            );
+        }
+    }
+
     #[test]
     fn every_default_assumption_says_its_role() {
         for r in records(ASSUMPTIONS_TSV) {

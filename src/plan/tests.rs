@@ -1130,3 +1130,68 @@ fn data_parallel_training_copies_the_state_to_every_gpu_and_fsdp_shards_it() {
         v(&vals, "overhead_gib")
     );
 }
+
+// Hand-worked figures for what no other test covers (#17).
+
+#[test]
+fn a_latency_goal_caps_requests_per_replica_and_adds_replicas() {
+    // Llama-2-7B in fp16 on an 80 GiB card of 2,000 GB/s at 0.7 efficiency: a decode step reads
+    // 1,400 GB/s = 1,303.86 GiB/s; at 40 tokens/s per request a step may read 32.60 GiB: the
+    // 12.554 GiB of weights and (32.60 − 12.554) / 2 GiB of KV per 4,096-token request = 10.02,
+    // so 10 requests per replica (memory would hold 25). 30 concurrent → 3 replicas, +20%
+    // redundancy → 4 instances.
+    let mut w = workload("chat", Kind::Inference, Some("Llama-2-7B"));
+    w.precision = Precision::Fp16;
+    w.numbers.context_len = Some(4096.0);
+    w.numbers.concurrency = Some(30.0);
+    w.numbers.min_tokens_per_s = Some(40.0);
+    let vals = values_of(w, offer("G80", 80.0, None, Some(1000.0), None, None), &[]);
+    assert_eq!(v(&vals, "bw_concurrency"), 10.0);
+    assert_eq!(v(&vals, "mem_concurrency"), 25.0);
+    assert_eq!(v(&vals, "concurrency_per_replica"), 10.0);
+    assert_eq!(v(&vals, "replicas"), 3.0);
+    assert_eq!(v(&vals, "instances"), 4.0);
+}
+
+#[test]
+fn a_throughput_target_adds_replicas_from_the_measured_speed() {
+    // A pilot measured 20 tokens/s per request; 10 requests per replica (concurrency 10) make
+    // 200 tokens/s a replica, and a 1,000 tokens/s target needs 5 replicas (the concurrency alone
+    // needs 1); +20% redundancy → 6 instances.
+    let mut w = workload("api", Kind::Inference, Some("Llama-2-7B"));
+    w.precision = Precision::Fp16;
+    w.numbers.context_len = Some(2048.0);
+    w.numbers.concurrency = Some(10.0);
+    w.numbers.tokens_per_s_per_request = Some(20.0);
+    w.numbers.target_tps = Some(1000.0);
+    let vals = values_of(w, offer("G80", 80.0, None, Some(1000.0), None, None), &[]);
+    assert_eq!(v(&vals, "replica_tps"), 200.0);
+    assert_eq!(v(&vals, "replicas_for_concurrency"), 1.0);
+    assert_eq!(v(&vals, "replicas_for_tps"), 5.0);
+    assert_eq!(v(&vals, "instances"), 6.0);
+}
+
+#[test]
+fn per_second_billing_bills_the_seconds_and_egress_and_ops_are_their_own_lines() {
+    // One run of 10 h plus a 20-minute cold start, billed by the second (granularity 1/60 min):
+    // 620 minutes, 10.333 h × ¥6 = ¥62.00 (hourly billing would bill 11 h: ¥66).
+    // Egress 300 GB × ¥0.8 = ¥240; ops 4 h × ¥150 = ¥600.
+    let mut w = workload("job", Kind::Batch, None);
+    w.numbers.vram_gib = Some(10.0);
+    w.numbers.hours_per_month = Some(10.0);
+    w.numbers.runs_per_month = Some(1.0);
+    w.numbers.egress_gb = Some(300.0);
+    w.spot_ok = false;
+    let mut g = offer("X", 24.0, Some(6.0), None, None, None);
+    g.billing_granularity_min = 1.0 / 60.0;
+    let p = plan(input(
+        vec![w],
+        vec![g],
+        &[("ops_hours_month", 4.0), ("ops_hourly_rate", 150.0)],
+    ))
+    .unwrap();
+    let (c, _) = p.chosen(0).unwrap();
+    assert!(close(c.cost(Mode::OnDemand).unwrap(), 62.0, 1e-9));
+    assert!(close(p.total("egress_cost").unwrap(), 240.0, 1e-9));
+    assert!(close(p.total("ops_cost").unwrap(), 600.0, 1e-9));
+}

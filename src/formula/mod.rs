@@ -4,11 +4,13 @@
 
 mod compile;
 mod excel;
+#[cfg(test)]
 mod reference;
 mod vm;
 
 pub use compile::{check_shape, MAX_DEPTH, MAX_LEN};
 pub use excel::{excel_number, Expressions};
+#[cfg(test)]
 pub use reference::reference_eval;
 pub use vm::Scratch;
 

@@ -2,7 +2,7 @@
 //! literals made floats, gpuplan's added functions defined), so tests can check that the compiled
 //! stack code computes exactly what evalexpr would.
 
-use super::{vm, Program, Ty};
+use super::{Program, Ty};
 use crate::model::FormulaDef;
 use evalexpr::{
     ContextWithMutableFunctions, ContextWithMutableVariables, Function, HashMapContext, Node,
@@ -31,22 +31,46 @@ fn args(v: &Value) -> Result<Vec<f64>, evalexpr::EvalexprError> {
     }
 }
 
+/// The spreadsheet's rounding, written apart from the engine's: Excel's ROUND(x, 9) as decimal
+/// text, then the integer above or below (what the live workbook's `-INT(-ROUND(x,9))` does).
+fn round9(x: f64) -> f64 {
+    format!("{x:.9}").parse().unwrap_or(x)
+}
+
+fn oracle_ceil(x: f64) -> f64 {
+    round9(x).ceil()
+}
+
+fn oracle_floor(x: f64) -> f64 {
+    round9(x).floor()
+}
+
+fn oracle_pow2ceil(x: f64) -> f64 {
+    if x.is_nan() {
+        f64::NAN
+    } else if x <= 1.0 {
+        1.0
+    } else {
+        2f64.powf(oracle_ceil(x.log2()))
+    }
+}
+
 fn context() -> Result<HashMapContext, String> {
     let mut c = HashMapContext::new();
     let e = |e: evalexpr::EvalexprError| e.to_string();
     c.set_function(
         "ceil".into(),
-        Function::new(|a| Ok(Value::Float(vm::ceil(a.as_number()?)))),
+        Function::new(|a| Ok(Value::Float(oracle_ceil(a.as_number()?)))),
     )
     .map_err(e)?;
     c.set_function(
         "floor".into(),
-        Function::new(|a| Ok(Value::Float(vm::floor(a.as_number()?)))),
+        Function::new(|a| Ok(Value::Float(oracle_floor(a.as_number()?)))),
     )
     .map_err(e)?;
     c.set_function(
         "pow2ceil".into(),
-        Function::new(|a| Ok(Value::Float(vm::pow2ceil(a.as_number()?)))),
+        Function::new(|a| Ok(Value::Float(oracle_pow2ceil(a.as_number()?)))),
     )
     .map_err(e)?;
     c.set_function(
@@ -97,7 +121,7 @@ fn context() -> Result<HashMapContext, String> {
                 let v = args(a)?;
                 let scale = 10f64.powf(v[1].trunc());
                 let x = v[0].abs() * scale;
-                let r = if up { vm::ceil(x) } else { vm::floor(x) };
+                let r = if up { oracle_ceil(x) } else { oracle_floor(x) };
                 Ok(Value::Float(r.copysign(v[0]) / scale))
             }),
         )

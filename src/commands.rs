@@ -6,6 +6,7 @@ use crate::cli::{
 };
 use crate::error::{Error, Result};
 use crate::files::{self, Pending};
+use crate::provenance::Provenance;
 use crate::time::{input_date, Clock};
 use crate::{catalog, model, plan, read, report, validate, write};
 use std::io::Write;
@@ -139,6 +140,7 @@ pub fn calc(a: &CalcArgs) -> Result<()> {
     progress.phase(format!("reading {}", a.input.display()));
     let input = read::read(&a.input, &sets)?;
     clock.lap("read");
+    let stamp = Provenance::new(&a.input.display().to_string(), &input.sha256, &a.sets);
     let offers = input.gpus.iter().filter(|g| g.available).count();
     progress.phase(format!(
         "evaluating {} workloads × {offers} GPU offers",
@@ -160,11 +162,13 @@ pub fn calc(a: &CalcArgs) -> Result<()> {
     progress.phase(format!("writing {}", output.display()));
     // Both outputs go to temporary files first and are renamed into place only when both are
     // complete, so a failure leaves neither behind.
-    let (workbook, more) = write::plan(&output, &plan, a.lang.zh(), &input_date(&a.input))?;
+    let (workbook, more) = write::plan(&output, &plan, a.lang.zh(), &input_date(&a.input), &stamp)?;
     plan.warnings.extend(more);
     clock.lap("write");
     let json = match &json_path {
-        Some(j) => Some(Pending::write_with(j, |w| report::write_json(&plan, w))?),
+        Some(j) => Some(Pending::write_with(j, |w| {
+            report::write_json(&plan, &stamp, w)
+        })?),
         None => None,
     };
     workbook.commit()?;
@@ -172,7 +176,7 @@ pub fn calc(a: &CalcArgs) -> Result<()> {
         p.commit()?;
     }
     if a.json.as_deref() == Some("-") {
-        files::to_stdout(|w| report::write_json(&plan, w))?;
+        files::to_stdout(|w| report::write_json(&plan, &stamp, w))?;
     }
     clock.lap("save");
     progress.finish();

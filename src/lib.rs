@@ -14,6 +14,7 @@ pub mod files;
 pub mod formula;
 pub mod model;
 pub mod plan;
+pub mod provenance;
 pub mod read;
 pub mod report;
 pub mod suggest;

@@ -762,6 +762,8 @@ pub struct Input {
     pub formulas: Vec<FormulaDef>,
     /// Read-time notices: sheets taken from defaults, models guessed, figures filled from the catalog.
     pub notices: Vec<Warning>,
+    /// SHA-256 of the file's bytes as read, lowercase hex (empty for an input not from a file).
+    pub sha256: String,
 }
 
 #[cfg(test)]

@@ -17,6 +17,18 @@ pub fn civil_date(secs: i64) -> String {
     format!("{y:04}-{m:02}-{d:02}")
 }
 
+/// ISO 8601 date and time in UTC of a Unix timestamp: `2026-12-02T20:13:28Z`.
+pub fn iso_datetime(secs: i64) -> String {
+    let t = secs.rem_euclid(86_400);
+    format!(
+        "{}T{:02}:{:02}:{:02}Z",
+        civil_date(secs),
+        t / 3600,
+        t % 3600 / 60,
+        t % 60
+    )
+}
+
 /// `YYYY-MM-DD` of a spreadsheet date serial (days since 1899-12-30, as Excel and LibreOffice
 /// count in the 1900 system).
 pub fn serial_date(serial: f64) -> String {
@@ -28,6 +40,16 @@ pub fn source_date_epoch() -> Option<i64> {
     std::env::var("SOURCE_DATE_EPOCH")
         .ok()
         .and_then(|s| s.trim().parse::<i64>().ok())
+}
+
+/// Now, as seconds since the Unix epoch, or `SOURCE_DATE_EPOCH` when set: the time a workbook
+/// says it was made (reproducible when the variable is set).
+pub fn generation_time() -> i64 {
+    source_date_epoch().unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs() as i64)
+    })
 }
 
 /// The date the input was saved (`SOURCE_DATE_EPOCH` when set), as YYYY-MM-DD: deterministic
@@ -102,6 +124,15 @@ fn peak_memory_kb() -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn iso_datetimes_of_known_timestamps() {
+        // 1,700,000,000 s = 19,675 days + 80,000 s: 2023-11-14, 22:13:20.
+        assert_eq!(iso_datetime(1_700_000_000), "2023-11-14T22:13:20Z");
+        assert_eq!(iso_datetime(0), "1970-01-01T00:00:00Z");
+        // One second before the epoch: the last second of 1969.
+        assert_eq!(iso_datetime(-1), "1969-12-31T23:59:59Z");
+    }
 
     #[test]
     fn civil_dates_of_known_timestamps() {

@@ -496,6 +496,7 @@ pub fn estimate(row: &Row) -> Result<f64> {
         engines,
         formulas: catalog::formulas(),
         notices: Vec::new(),
+        sha256: String::new(),
     };
     let engine = Engine::compile(&input)?;
     let values = engine

@@ -25,7 +25,26 @@ fn number(m: &Model, sheet: u32, row: i32, col: i32) -> f64 {
 }
 
 /// A formula cell: tab, row, column (1-based), IronCalc's value, the cached value, the formula.
-type Recomputed = (String, i32, i32, f64, f64, String);
+/// Text results (the live labels: the cheapest mode now, the margin's label) compare as text,
+/// through `text_of` (NaN for numbers).
+type Recomputed = (String, i32, i32, Val, Val, String);
+
+/// A recomputed or cached value: a number or a text.
+#[derive(Debug, PartialEq)]
+enum Val {
+    N(f64),
+    S(String),
+}
+
+impl Val {
+    fn agrees(&self, other: &Val) -> bool {
+        match (self, other) {
+            (Val::N(a), Val::N(b)) => (a - b).abs() <= 1e-9 * b.abs().max(1.0),
+            (Val::S(a), Val::S(b)) => a == b,
+            _ => false,
+        }
+    }
+}
 
 /// Every formula cell with IronCalc's value after evaluation and the value cached in the file,
 /// and the count of formula cells per tab.
@@ -54,15 +73,16 @@ fn recompute(path: &Path) -> (Vec<Recomputed>, BTreeMap<String, usize>) {
             .get_value(((row - 1) as u32, (col - 1) as u32))
             .cloned()
             .unwrap_or(Data::Empty);
-        let was = c.get_float().unwrap_or(f64::NAN);
-        out.push((
-            name.clone(),
-            row,
-            col,
-            number(&model, sheet, row, col),
-            was,
-            f,
-        ));
+        let was = match &c {
+            Data::String(s) => Val::S(s.clone()),
+            other => Val::N(other.get_float().unwrap_or(f64::NAN)),
+        };
+        let now = match model.get_cell_value_by_index(sheet, row, col).unwrap() {
+            CellValue::Number(n) => Val::N(n),
+            CellValue::String(s) => Val::S(s),
+            other => panic!("{name} R{row}C{col} is {other:?}"),
+        };
+        out.push((name.clone(), row, col, now, was, f));
         *counts.entry(name.clone()).or_insert(0) += 1;
     }
     (out, counts)
@@ -80,10 +100,13 @@ fn ironcalc_recomputes_every_formula_cell_to_the_cached_value() {
                 "{sample}: no formula in {tab}"
             );
         }
+        let texts = cells.iter().filter(|c| matches!(c.4, Val::S(_))).count();
+        // Each planned workload's cheapest mode now, on the Plan and Billing tabs, and the margin.
+        assert!(texts >= 3, "{sample}: {texts} text formulas");
         for (tab, row, col, now, was, f) in cells {
             assert!(
-                (now - was).abs() <= 1e-9 * was.abs().max(1.0),
-                "{sample} {tab} R{row}C{col}: IronCalc {now}, cached {was}: ={f}"
+                now.agrees(&was),
+                "{sample} {tab} R{row}C{col}: IronCalc {now:?}, cached {was:?}: ={f}"
             );
         }
     }
@@ -405,4 +428,126 @@ wb.save(sys.argv[2])
     );
     let want = rerun["totals"]["total_with_margin"].as_f64().unwrap();
     assert!(close(got, want), "LibreOffice {got}, rerun {want}");
+}
+
+/// An always-on on-demand workload follows an edit of `hours_in_month` in the workbook as a rerun
+/// with `--set` does (#18, defect 2: its hours were a fixed 730, and utilization read 101.4%).
+#[test]
+fn editing_hours_in_month_reprices_an_always_on_workload_like_a_rerun() {
+    let d = tempdir();
+    // qa-api without hours_per_month: an online service, so it runs the whole month.
+    team()
+        .set("Workloads", 2, 4, None)
+        .write(&d.path().join("b.xlsx"));
+    let before = calc_json(d.path(), "b.xlsx", "b.plan.xlsx", &[]);
+    let qa = &before["workloads"][1];
+    assert_eq!(qa["gpu"], "A10");
+    assert_eq!(qa["mode"], "on_demand");
+    // 730 h over 30 runs = 24.33 h a run, billed by the hour: 25 h × 30 runs × ¥5 = ¥3,750.
+    assert!(close(qa["gpu_cost"].as_f64().unwrap(), 3750.0), "{qa}");
+    let out = d.path().join("b.plan.xlsx");
+    let mut m = load(&out);
+    let names = m.workbook.get_worksheet_names();
+    let sheet = |n: &str| names.iter().position(|x| x == n).unwrap() as u32;
+    m.set_user_input(
+        sheet("Assumptions"),
+        assumption_row(&out, "hours_in_month"),
+        2,
+        "720".into(),
+    )
+    .unwrap();
+    m.evaluate();
+    let plan = read_sheet(&out, "Plan");
+    let col = |h: &str| {
+        plan[0]
+            .iter()
+            .position(|x| x == &Data::String(h.into()))
+            .unwrap() as i32
+            + 1
+    };
+    // 720 h over 30 runs = 24 h a run, no rounding: 720 h × ¥5 = ¥3,600, all of the month.
+    assert!(close(
+        number(&m, sheet("Plan"), 3, col("On-demand cost")),
+        3600.0
+    ));
+    assert!(close(
+        number(&m, sheet("Plan"), 3, col("Hours per month")),
+        720.0
+    ));
+    assert!(close(number(&m, sheet("Plan"), 3, col("Utilization")), 1.0));
+    let rerun = calc_json(
+        d.path(),
+        "b.xlsx",
+        "c.xlsx",
+        &["--set", "hours_in_month=720"],
+    );
+    assert!(close(
+        rerun["workloads"][1]["gpu_cost"].as_f64().unwrap(),
+        3600.0
+    ));
+    let tco = read_sheet(&out, "TCO");
+    let total_row = tco
+        .iter()
+        .position(|r| r[0] == Data::String("Total with safety margin".into()))
+        .unwrap() as i32
+        + 1;
+    let edited = number(&m, sheet("TCO"), total_row, 3);
+    let want = rerun["totals"]["total_with_margin"].as_f64().unwrap();
+    assert!(close(edited, want), "workbook {edited}, rerun {want}");
+}
+
+/// The text that depends on editable cells follows an edit (#18, defect 3): the margin's label
+/// on the Summary, and the cheapest mode now on the Plan and Billing tabs when the spot price
+/// rises past the on-demand price.
+#[test]
+fn the_margin_label_and_the_cheapest_mode_follow_edits() {
+    let d = tempdir();
+    let out = calc_sample(d.path(), "team", &[]);
+    let mut m = load(&out);
+    let names = m.workbook.get_worksheet_names();
+    let sheet = |n: &str| names.iter().position(|x| x == n).unwrap() as u32;
+    let text = |m: &Model, tab: &str, row: i32, col: i32| -> String {
+        match m.get_cell_value_by_index(sheet(tab), row, col).unwrap() {
+            CellValue::String(s) => s,
+            other => panic!("{tab} R{row}C{col}: {other:?}"),
+        }
+    };
+    let find = |tab: &str, label: &str| -> (i32, i32) {
+        let rows = read_sheet(&out, tab);
+        for (r, row) in rows.iter().enumerate() {
+            if let Some(c) = row.iter().position(|x| x == &Data::String(label.into())) {
+                return (r as i32 + 1, c as i32 + 1);
+            }
+        }
+        panic!("{tab}: no {label}");
+    };
+    let (margin_row, _) = find("Summary", "Safety margin (20%)");
+    let (pre_plan, _) = find("Plan", "preprocess");
+    let (pre_billing, _) = find("Billing", "preprocess");
+    let (_, plan_col) = find("Plan", "Cheapest mode now");
+    let (_, billing_col) = find("Billing", "Cheapest now");
+    let (_, spot_col) = find("Plan", "Spot price per GPU-hour");
+    assert_eq!(text(&m, "Plan", pre_plan, plan_col), "spot");
+    assert_eq!(text(&m, "Billing", pre_billing, billing_col), "spot");
+    m.set_user_input(
+        sheet("Assumptions"),
+        assumption_row(&out, "safety_margin"),
+        2,
+        "0.125".into(),
+    )
+    .unwrap();
+    // The RTX 4090's spot price, in the offer's first row (lora-finetune), from ¥2 to ¥100 an hour:
+    // preprocess's spot hours now cost more than the same hours on demand (¥6).
+    let plan = read_sheet(&out, "Plan");
+    let first = plan
+        .iter()
+        .position(|r| r.get(4) == plan[pre_plan as usize - 1].get(4))
+        .unwrap() as i32
+        + 1;
+    m.set_user_input(sheet("Plan"), first, spot_col, "100".into())
+        .unwrap();
+    m.evaluate();
+    assert_eq!(text(&m, "Summary", margin_row, 1), "Safety margin (12.5%)");
+    assert_eq!(text(&m, "Plan", pre_plan, plan_col), "on-demand");
+    assert_eq!(text(&m, "Billing", pre_billing, billing_col), "on-demand");
 }

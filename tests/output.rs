@@ -127,10 +127,13 @@ fn chinese_output_has_chinese_tab_names() {
 
 #[test]
 fn the_same_input_gives_identical_bytes() {
+    // The provenance stamp holds the generation time: SOURCE_DATE_EPOCH fixes it.
     let d = tempdir();
     team().write(&d.path().join("b.xlsx"));
-    gpuplan(d.path(), &["calc", "b.xlsx", "-q", "-o", "one.xlsx"]).ok();
-    gpuplan(d.path(), &["calc", "b.xlsx", "-q", "-o", "two.xlsx"]).ok();
+    let at = [("SOURCE_DATE_EPOCH", "1764547200")];
+    gpuplan_env(d.path(), &["calc", "b.xlsx", "-q", "-o", "one.xlsx"], &at).ok();
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    gpuplan_env(d.path(), &["calc", "b.xlsx", "-q", "-o", "two.xlsx"], &at).ok();
     assert_eq!(
         bytes(&d.path().join("one.xlsx")),
         bytes(&d.path().join("two.xlsx"))

@@ -86,6 +86,7 @@ fn input(workloads: Vec<Workload>, gpus: Vec<GpuOffer>, set: &[(&str, f64)]) -> 
         engines: catalog::engines(),
         formulas: catalog::formulas(),
         notices: Vec::new(),
+        sha256: String::new(),
     }
 }
 

@@ -80,12 +80,17 @@ impl Override {
 
 /// Reads and validates a workbook.
 pub fn read(path: &Path, overrides: &[Override]) -> Result<Input> {
-    read_workbook(path, xlsx::open(path)?, overrides)
+    let bytes = crate::files::read_bounded(path, xlsx::MAX_FILE_BYTES, "an .xlsx workbook")?;
+    read_bytes(path, bytes, overrides)
 }
 
-/// As [`read`], on the bytes of a file; `path` names it in messages.
+/// As [`read`], on the bytes of a file; `path` names it in messages. The input's SHA-256 is of
+/// these bytes, the ones planned from.
 pub fn read_bytes(path: &Path, bytes: Vec<u8>, overrides: &[Override]) -> Result<Input> {
-    read_workbook(path, xlsx::open_bytes(path, bytes)?, overrides)
+    let sha256 = crate::provenance::sha256_hex(&bytes);
+    let mut input = read_workbook(path, xlsx::open_bytes(path, bytes)?, overrides)?;
+    input.sha256 = sha256;
+    Ok(input)
 }
 
 fn read_workbook(path: &Path, mut wb: xlsx::Workbook, overrides: &[Override]) -> Result<Input> {
@@ -144,6 +149,7 @@ fn read_workbook(path: &Path, mut wb: xlsx::Workbook, overrides: &[Override]) ->
         engines,
         formulas,
         notices: r.notices,
+        sha256: String::new(),
     })
 }
 

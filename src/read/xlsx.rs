@@ -59,13 +59,8 @@ fn unreadable(path: &Path, reason: impl Into<String>) -> Error {
     }
 }
 
-/// Reads the file (at most [`MAX_FILE_BYTES`]) and refuses what is not a sound xlsx package.
-pub fn open(path: &Path) -> Result<Workbook, Error> {
-    let bytes = crate::files::read_bounded(path, MAX_FILE_BYTES, "an .xlsx workbook")?;
-    open_bytes(path, bytes)
-}
-
-/// As [`open`], on bytes already read.
+/// Opens the bytes of a file (read with at most [`MAX_FILE_BYTES`]), refusing what is not a
+/// sound xlsx package.
 pub fn open_bytes(path: &Path, bytes: Vec<u8>) -> Result<Workbook, Error> {
     if bytes.is_empty() {
         return Err(unreadable(

@@ -4,6 +4,7 @@
 
 use crate::model::Warning;
 use crate::plan::{Candidate, Chosen, Mode, Plan};
+use crate::provenance::Provenance;
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 
@@ -11,6 +12,8 @@ use serde::Serialize;
 #[derive(Serialize)]
 pub struct PlanJson<'a> {
     gpuplan_version: &'static str,
+    /// What made the plan: time, version, input name and SHA-256, `--set` values.
+    provenance: ProvenanceJson<'a>,
     currency: String,
     input: String,
     workloads: Workloads<'a>,
@@ -18,10 +21,39 @@ pub struct PlanJson<'a> {
     warnings: &'a [Warning],
 }
 
+/// The provenance stamp (see [`Provenance`]); `set` maps each `--set` key to its final value.
+#[derive(Serialize)]
+struct ProvenanceJson<'a> {
+    generated: String,
+    gpuplan_version: &'static str,
+    input: &'a str,
+    input_sha256: &'a str,
+    set: SetJson<'a>,
+}
+
+struct SetJson<'a>(&'a [(String, String)]);
+
+impl Serialize for SetJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(self.0.len()))?;
+        for (k, v) in self.0 {
+            m.serialize_entry(k, v)?;
+        }
+        m.end()
+    }
+}
+
 impl<'a> PlanJson<'a> {
-    pub fn new(plan: &'a Plan) -> Self {
+    pub fn new(plan: &'a Plan, stamp: &'a Provenance) -> Self {
         PlanJson {
             gpuplan_version: env!("CARGO_PKG_VERSION"),
+            provenance: ProvenanceJson {
+                generated: stamp.generated_iso(),
+                gpuplan_version: stamp.version,
+                input: &stamp.input,
+                input_sha256: &stamp.input_sha256,
+                set: SetJson(&stamp.sets),
+            },
             currency: plan.input.assumptions.currency(),
             input: plan.input.file.display().to_string(),
             workloads: Workloads(plan),
@@ -32,8 +64,9 @@ impl<'a> PlanJson<'a> {
 }
 
 /// Writes the plan's JSON, pretty-printed and ended by a newline.
-pub fn write(plan: &Plan, w: &mut dyn std::io::Write) -> std::io::Result<()> {
-    serde_json::to_writer_pretty(&mut *w, &PlanJson::new(plan)).map_err(std::io::Error::from)?;
+pub fn write(plan: &Plan, stamp: &Provenance, w: &mut dyn std::io::Write) -> std::io::Result<()> {
+    serde_json::to_writer_pretty(&mut *w, &PlanJson::new(plan, stamp))
+        .map_err(std::io::Error::from)?;
     w.write_all(b"\n")
 }
 

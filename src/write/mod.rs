@@ -2,6 +2,7 @@
 //! of `calc` (one file per tab), saved through [`files::Pending`] so that a failed or interrupted
 //! run leaves nothing behind.
 
+mod charts;
 mod style;
 mod tabs;
 mod template;
@@ -12,7 +13,9 @@ use crate::error::{Error, Result};
 use crate::files::{self, Pending};
 use crate::model::Warning;
 use crate::plan::Plan;
+use crate::provenance::Provenance;
 use rust_xlsxwriter::{ExcelDateTime, XlsxError};
+use std::io::Seek;
 use std::path::Path;
 
 fn internal(e: XlsxError) -> Error {
@@ -33,36 +36,52 @@ fn failed(path: &Path, e: XlsxError) -> Error {
     }
 }
 
-/// The document date: `SOURCE_DATE_EPOCH` when set, else a fixed date, so the same input gives
-/// the same bytes.
-fn creation_time() -> ExcelDateTime {
-    let fixed = || {
-        ExcelDateTime::from_ymd(2026, 1, 1)
-            .unwrap_or_else(|_| ExcelDateTime::from_serial_datetime(46023.0).unwrap_or_default())
-    };
-    std::env::var("SOURCE_DATE_EPOCH")
-        .ok()
-        .and_then(|s| s.trim().parse::<i64>().ok())
-        .and_then(|t| ExcelDateTime::from_timestamp(t).ok())
-        .unwrap_or_else(fixed)
+/// The document's created and modified date: the Unix time `secs` (a time before 1900 or past
+/// 9999, which Excel cannot hold, is written as 1970-01-01).
+fn document_time(secs: i64) -> ExcelDateTime {
+    ExcelDateTime::from_timestamp(secs)
+        .or_else(|_| ExcelDateTime::from_timestamp(0))
+        .unwrap_or_default()
 }
 
-/// The template workbook's bytes.
+/// The template workbook's bytes, dated now (or `SOURCE_DATE_EPOCH`).
 pub fn template_bytes(zh: bool, example: Example) -> Result<Vec<u8>> {
-    template::template(zh, example, &creation_time()).map_err(internal)
+    template::template(zh, example, &document_time(crate::time::generation_time()))
+        .map_err(internal)
 }
 
 /// The plan workbook, streamed to a pending file, and the warnings raised while writing it;
-/// `date` is shown on the Summary as the input's.
-pub fn plan(path: &Path, plan: &Plan, zh: bool, date: &str) -> Result<(Pending, Vec<Warning>)> {
-    let mut p = Pending::new(path)?;
-    let file = p.file();
-    let written = writer_io(path, || {
-        let (mut wb, warnings) =
-            tabs::workbook(plan, zh, &creation_time(), date).map_err(|e| failed(path, e))?;
+/// `date` is shown on the Summary as the input's, `stamp` says what made it.
+pub fn plan(
+    path: &Path,
+    plan: &Plan,
+    zh: bool,
+    date: &str,
+    stamp: &Provenance,
+) -> Result<(Pending, Vec<Warning>)> {
+    // rust_xlsxwriter's package, then a copy with the charts' caches filled in (see charts.rs);
+    // both are pending files, so an interrupted run leaves neither.
+    let mut raw = Pending::new(path)?;
+    let file = raw.file();
+    let (written, caches) = writer_io(path, || {
+        let (mut wb, warnings, caches) =
+            tabs::workbook(plan, zh, &document_time(stamp.generated), date, stamp)
+                .map_err(|e| failed(path, e))?;
         wb.save_to_writer(&mut *file).map_err(|e| failed(path, e))?;
-        Ok(warnings)
+        Ok((warnings, caches))
     })?;
+    if caches.is_empty() {
+        return Ok((raw.sync()?, written));
+    }
+    let mut p = Pending::new(path)?;
+    let from = raw.file();
+    from.seek(std::io::SeekFrom::Start(0))
+        .map_err(|e| files::io_error(path, "cannot read back", e))?;
+    charts::fill(std::io::BufReader::new(&mut *from), p.file(), &caches).map_err(|e| match e {
+        zip::result::ZipError::Io(io) => files::io_error(path, "cannot write", io),
+        other => internal(XlsxError::ZipError(other)),
+    })?;
+    drop(raw);
     Ok((p.sync()?, written))
 }
 

@@ -12,13 +12,27 @@ pub struct Styles {
     pub bold: Format,
     pub text: Format,
     pub wrap: Format,
-    pub number: Format,
+    /// A value as typed: Excel's General format, which never shows a trailing point.
+    pub general: Format,
+    /// A computed value with decimals to show: at most two, chosen by [`Styles::number_for`]
+    /// only for values that have one (`#,##0.##` would show `730.` for a whole number).
+    decimals: Format,
+    /// A live value that is not money: one or two decimals, never a bare trailing point.
+    pub live_number: Format,
     pub integer: Format,
+    /// A count in a table beside text: whole, centred.
+    pub count: Format,
     pub gib: Format,
     pub pct: Format,
     pub money: Format,
     pub money_bold: Format,
     pub money_total: Format,
+    /// An editable input of the plan workbook (a price, a term, a money assumption): Excel's
+    /// Input cell style (orange fill, dark blue text, grey border) and unlocked, while every
+    /// other cell stays locked under the sheet's protection.
+    pub input: Format,
+    pub input_money: Format,
+    pub input_integer: Format,
     pub bad: Format,
     pub good: Format,
     pub muted: Format,
@@ -56,8 +70,13 @@ impl Styles {
             bold: Format::new().set_bold(),
             text: Format::new(),
             wrap: Format::new().set_text_wrap().set_align(FormatAlign::Top),
-            number: Format::new().set_num_format("#,##0.##"),
+            general: Format::new(),
+            decimals: Format::new().set_num_format("#,##0.##"),
+            live_number: Format::new().set_num_format("#,##0.0#"),
             integer: Format::new().set_num_format("#,##0"),
+            count: Format::new()
+                .set_num_format("#,##0")
+                .set_align(FormatAlign::Center),
             gib: Format::new().set_num_format("#,##0.0"),
             pct: Format::new().set_num_format("0%"),
             money: Format::new().set_num_format(&money),
@@ -68,6 +87,9 @@ impl Styles {
                 .set_font_size(14)
                 .set_background_color(Color::RGB(0xE2EFDA))
                 .set_border(FormatBorder::Thin),
+            input: input_style(Format::new()),
+            input_money: input_style(Format::new().set_num_format(&money)),
+            input_integer: input_style(Format::new().set_num_format("#,##0")),
             bad: Format::new()
                 .set_background_color(Color::RGB(0xFFC7CE))
                 .set_font_color(Color::RGB(0x9C0006)),
@@ -79,6 +101,31 @@ impl Styles {
                 .set_italic(),
         }
     }
+}
+
+impl Styles {
+    /// The format of a computed number that no edit changes: whole numbers (to two decimals)
+    /// with thousands separators and no point, others with their one or two decimals, and a
+    /// nonzero value below 0.005 in General so that it does not read as 0.
+    pub fn number_for(&self, v: f64) -> &Format {
+        let cents = (v * 100.0).round();
+        if v == 0.0 || (v.abs() >= 0.005 && cents % 100.0 == 0.0) {
+            &self.integer
+        } else if v.abs() < 0.005 {
+            &self.general
+        } else {
+            &self.decimals
+        }
+    }
+}
+
+/// Excel's built-in Input cell style, unlocked.
+fn input_style(f: Format) -> Format {
+    f.set_background_color(Color::RGB(0xFFCC99))
+        .set_font_color(Color::RGB(0x3F3F76))
+        .set_border(FormatBorder::Thin)
+        .set_border_color(Color::RGB(0x7F7F7F))
+        .set_unlocked()
 }
 
 /// `yes`/`no`, or `是`/`否` in Chinese: how yes/no values are written in every workbook.
@@ -135,6 +182,52 @@ pub fn header(
     Ok(())
 }
 
+/// Lines a label takes when wrapped at word boundaries in a column `width` characters wide
+/// (display width: a CJK character counts two and may break anywhere).
+fn wrapped_lines(label: &str, width: f64) -> usize {
+    use unicode_width::UnicodeWidthStr;
+    // Bold header text runs about a tenth wider than the width unit, less a character of padding.
+    let room = ((width - 1.0) / 1.1).max(1.0);
+    let mut lines = 1usize;
+    let mut used = 0.0;
+    for word in label.split(' ') {
+        let w = word.width() as f64;
+        let need = if used == 0.0 { w } else { used + 1.0 + w };
+        if need <= room {
+            used = need;
+        } else if w <= room {
+            lines += usize::from(used > 0.0);
+            used = w;
+        } else {
+            // A word longer than the line (or CJK text) breaks across lines.
+            let start = if used > 0.0 { used + 1.0 } else { 0.0 };
+            let total = start + w;
+            lines += (total / room).ceil() as usize - 1;
+            used = total % room;
+        }
+    }
+    lines
+}
+
+/// Sets a header row's height so that every label shows whole in its column (`widths` from
+/// column A, in characters), at least the two lines headers get by default.
+pub fn fit_header_height(
+    ws: &mut Worksheet,
+    row: u32,
+    labels: &[&str],
+    widths: &[f64],
+) -> Result<(), XlsxError> {
+    let lines = labels
+        .iter()
+        .zip(widths)
+        .map(|(l, w)| wrapped_lines(l, *w))
+        .max()
+        .unwrap_or(2)
+        .max(2);
+    ws.set_row_height(row, 15.0 * lines as f64 + 2.0)?;
+    Ok(())
+}
+
 /// Sets the widths of the first columns, from column A, in characters.
 pub fn widths(ws: &mut Worksheet, widths: &[f64]) -> Result<(), XlsxError> {
     for (c, w) in widths.iter().enumerate() {
@@ -154,4 +247,41 @@ pub fn fit_width<'a>(texts: impl IntoIterator<Item = &'a str>, min: f64, max: f6
         })
         .fold(0.0, f64::max);
     (widest + 2.0).clamp(min, max)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_wrap_at_words_in_their_column() {
+        // Width 13: (13 − 1) / 1.1 = 10.9 characters a line.
+        assert_eq!(wrapped_lines("GPUs", 13.0), 1);
+        // "On-demand" (9) | "price per" (9) | "GPU-hour" (8): three lines.
+        assert_eq!(wrapped_lines("On-demand price per GPU-hour", 13.0), 3);
+        // 13 CJK characters are 26 columns: three lines of at most 10.9.
+        assert_eq!(wrapped_lines("按量单价每卡每小时按量单价", 13.0), 3);
+        assert_eq!(wrapped_lines("Workload", 22.0), 1);
+    }
+
+    #[test]
+    fn whole_numbers_get_no_decimal_point() {
+        let s = Styles::new("CNY");
+        let code = |f: &Format| -> String {
+            if std::ptr::eq(f, &s.integer) {
+                "integer".into()
+            } else if std::ptr::eq(f, &s.general) {
+                "general".into()
+            } else {
+                "decimals".into()
+            }
+        };
+        assert_eq!(code(s.number_for(730.0)), "integer");
+        assert_eq!(code(s.number_for(0.0)), "integer");
+        // 1.999 shows as 2.00 at two decimals: whole.
+        assert_eq!(code(s.number_for(1.999)), "integer");
+        assert_eq!(code(s.number_for(1.25)), "decimals");
+        // Below 0.005 it would read as 0: General shows its digits.
+        assert_eq!(code(s.number_for(0.0004)), "general");
+    }
 }

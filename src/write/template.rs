@@ -140,7 +140,7 @@ pub fn template(
             let r = r as u32 + 1;
             match v.parse::<f64>() {
                 Ok(n) if !matches!(ty, ColumnType::Text | ColumnType::Kind) => {
-                    style::number(ws, r, col, n, &s.number)?
+                    style::number(ws, r, col, n, &s.general)?
                 }
                 _ => {
                     let t = match (zh, ty) {
@@ -203,7 +203,7 @@ pub fn template(
                 let f = if c.ty == ColumnType::Money {
                     &s.money
                 } else {
-                    &s.number
+                    &s.general
                 };
                 style::number(ws, r, col, v, f)?;
             }
@@ -221,7 +221,7 @@ pub fn template(
         for (i, c) in cols.iter().enumerate().skip(1) {
             let v = m.field(c.key);
             if v > 0.0 {
-                style::number(ws, r, i as u16, v, &s.number)?;
+                style::number(ws, r, i as u16, v, &s.general)?;
             }
         }
     }
@@ -237,7 +237,7 @@ pub fn template(
         let r = r as u32 + 1;
         style::text(ws, r, 0, &a.key, &s.bold)?;
         match &a.value {
-            Value::Number(n) => style::number(ws, r, 1, *n, &s.number)?,
+            Value::Number(n) => style::number(ws, r, 1, *n, &s.general)?,
             Value::Bool(b) => style::text(ws, r, 1, style::yes_no(*b, zh), &s.text)?,
             Value::Text(t) => style::text(ws, r, 1, t, &s.text)?,
         }
@@ -264,7 +264,7 @@ pub fn template(
             if v.unit == "yes/no" {
                 style::text(ws, r, 3, style::yes_no(v.value != 0.0, zh), &s.text)?;
             } else {
-                style::number(ws, r, 3, v.value, &s.number)?;
+                style::number(ws, r, 3, v.value, &s.general)?;
             }
             style::text(ws, r, 4, &v.unit, &s.text)?;
         }

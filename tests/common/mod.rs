@@ -46,11 +46,17 @@ impl Run {
 
 /// Runs `gpuplan ARGS` in `dir`.
 pub fn gpuplan(dir: &Path, args: &[&str]) -> Run {
+    gpuplan_env(dir, args, &[])
+}
+
+/// Runs `gpuplan ARGS` in `dir` with the environment variables `env` set.
+pub fn gpuplan_env(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
     let out = Command::new(env!("CARGO_BIN_EXE_gpuplan"))
         .args(args)
         .current_dir(dir)
         .env("NO_COLOR", "1")
         .env_remove("SOURCE_DATE_EPOCH")
+        .envs(env.iter().copied())
         .output()
         .expect("run gpuplan");
     Run {

@@ -1,12 +1,12 @@
 //! Assumptions: every value used, where it came from (the sheet's cell, the default, or
 //! `--set`), its unit and note. Key in column A, value in column B.
 
-use super::Ctx;
+use super::{Ctx, Extent};
 use crate::model::{Source, Value};
 use crate::write::style::{number, text, widths};
 use rust_xlsxwriter::{Worksheet, XlsxError};
 
-pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &super::live::Live) -> Result<(), XlsxError> {
+pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &super::live::Live) -> Result<Extent, XlsxError> {
     let s = &cx.s;
     cx.header(
         ws,
@@ -31,6 +31,12 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &super::live::Live) -> Result<(
                 "Where it came from: a cell of the input, the built-in default, or --set.",
                 "来源：输入表单元格、内置默认值或 --set。",
             ],
+            [
+                "Live",
+                "实时",
+                "yes: money or billing, recomputed by the workbook's formulas when you edit the value here (input style); no: it sizes memory, speed or GPUs, so a change needs a rerun of gpuplan (--set key=value).",
+                "是：金额或计费参数，在此修改后工作簿公式自动重算（输入样式）；否：影响显存、速度或 GPU 数量，修改需重新运行 gpuplan（--set key=value）。",
+            ],
             ["Note", "说明", "What it means.", "含义。"],
         ],
     )?;
@@ -39,7 +45,11 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &super::live::Live) -> Result<(
         let r = i as u32 + 1;
         text(ws, r, 0, &a.key, &s.bold)?;
         match &a.value {
-            Value::Number(n) => number(ws, r, 1, *n, &s.number)?,
+            // Money assumptions are inputs of the live formulas; the others need a rerun.
+            Value::Number(n) if live.is_editable_assumption(&a.key) => {
+                number(ws, r, 1, *n, &s.input)?
+            }
+            Value::Number(n) => number(ws, r, 1, *n, s.number_for(*n))?,
             Value::Bool(b) => text(ws, r, 1, cx.yes_no(*b), &s.text)?,
             Value::Text(t) => text(ws, r, 1, t, &s.text)?,
         }
@@ -73,8 +83,9 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &super::live::Live) -> Result<(
             cx.yes_no(live.is_editable_assumption(&a.key)),
             &s.text,
         )?;
-        text(ws, r, 5, note, &s.text)?;
+        text(ws, r, 5, note, &s.wrap)?;
     }
+    let mut last = input_rows(cx);
     // The engine profiles the workloads use: each figure replaces the assumption above for
     // the workloads that name the engine.
     let input = &cx.plan.input;
@@ -102,11 +113,13 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &super::live::Live) -> Result<(
             &s.bold,
         )?;
         r += 1;
+        // The version and source go in the wide Note column.
         for (c, h) in [
             cx.t("Engine", "引擎"),
             cx.t("Key", "参数名"),
             cx.t("Value", "取值"),
             cx.t("Applies to", "适用于"),
+            "",
             cx.t("Version / source", "版本 / 来源"),
         ]
         .iter()
@@ -118,16 +131,22 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &super::live::Live) -> Result<(
             r += 1;
             text(ws, r, 0, &v.engine, &s.text)?;
             text(ws, r, 1, &v.key, &s.bold)?;
-            number(ws, r, 2, v.value, &s.number)?;
+            number(ws, r, 2, v.value, s.number_for(v.value))?;
             text(ws, r, 3, v.applies.key(), &s.text)?;
             let from = match &v.cell {
                 Some(c) => format!("{} ({c})", v.source),
                 None => v.source.clone(),
             };
-            text(ws, r, 4, &format!("{}: {from}", v.version), &s.text)?;
+            text(ws, r, 5, &format!("{}: {from}", v.version), &s.wrap)?;
         }
+        last = r;
     }
-    widths(ws, &[26.0, 12.0, 14.0, 16.0, 8.0, 100.0])?;
+    widths(ws, &[26.0, 12.0, 14.0, 16.0, 8.0, 90.0])?;
     ws.set_freeze_panes(1, 0)?;
-    Ok(())
+    Ok(Extent::new(last, 5))
+}
+
+/// The last row of the assumptions themselves.
+fn input_rows(cx: &Ctx) -> u32 {
+    cx.plan.input.assumptions.items.len() as u32
 }

@@ -1,14 +1,18 @@
 //! Billing: per workload the monthly GPU cost of every mode on the chosen offer, the cheapest
 //! highlighted; blank where the mode is not offered or not allowed.
 
-use super::live::cell;
-use super::plan_tab::{self, live_cell};
-use super::{Ctx, Tab};
+use super::live::{cell, cheapest_label};
+use super::plan_tab::{self, live_cell, live_text};
+use super::{Ctx, Extent, Tab};
 use crate::plan::Mode;
-use crate::write::style::{number, text, widths};
+use crate::write::style::{fit_header_height, number, text, widths};
 use rust_xlsxwriter::{ConditionalFormatFormula, Worksheet, XlsxError};
 
-pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<(), XlsxError> {
+/// The columns of the modes' costs, in `Mode::ALL` order.
+const FIRST_MODE: u16 = 2;
+const LAST_MODE: u16 = FIRST_MODE + Mode::ALL.len() as u16 - 1;
+
+pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<Extent, XlsxError> {
     let s = &cx.s;
     let plan = cx.plan;
     let mut cols = vec![
@@ -48,16 +52,22 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<(), XlsxError> {
             "选用方式的月度 GPU 费用。",
         ],
         [
-            "Next best",
-            "次优方式",
-            "The cheapest option with another mode (on any offer).",
-            "其他计费方式中最便宜的方案（任意报价）。",
+            "Next best (as planned)",
+            "次优方式（规划时）",
+            "The cheapest option with another mode (on any offer), as planned: it does not follow edits; the Cheapest now column does.",
+            "其他计费方式中最便宜的方案（任意报价），为规划时结果，不随修改变化；“当前最便宜”列会随之变化。",
         ],
         [
-            "Next best costs ×",
-            "次优贵出倍数",
-            "How many times the chosen TCO the next best costs.",
-            "次优方案成本是选用方案的倍数。",
+            "Next best costs × (as planned)",
+            "次优贵出倍数（规划时）",
+            "How many times the chosen TCO the next best costs, as planned.",
+            "次优方案成本是选用方案的倍数（规划时）。",
+        ],
+        [
+            "Cheapest now",
+            "当前最便宜",
+            "Live: the mode with the lowest cost in this row after any edit of prices or assumptions. When it differs from the chosen mode, rerun gpuplan to re-plan.",
+            "实时公式：修改价格或参数后本行费用最低的计费方式；与选用方式不同时，请重新运行 gpuplan。",
         ],
     ]);
     cx.header(ws, 0, &cols)?;
@@ -79,7 +89,7 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<(), XlsxError> {
                     r,
                     plan_tab::column(&format!("cost_{}", m.key())),
                 );
-                live_cell(ws, r, 2 + k as u16, Ok(at), v, &s.money, cx)?;
+                live_cell(ws, r, FIRST_MODE + k as u16, Ok(at), v, &s.money, cx)?;
             }
         }
         text(ws, r, 7, ch.mode.label(cx.zh), &s.bold)?;
@@ -94,22 +104,41 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<(), XlsxError> {
         )?;
         if let Some((m, ratio)) = ch.advice.next {
             text(ws, r, 9, m.label(cx.zh), &s.text)?;
-            number(ws, r, 10, ratio, &s.number)?;
+            number(ws, r, 10, ratio, s.number_for(ratio))?;
         }
+        let labels: Vec<&str> = Mode::ALL.iter().map(|m| m.label(cx.zh)).collect();
+        live_text(
+            ws,
+            r,
+            11,
+            &cheapest_label(
+                &format!("{}:{}", cell(None, r, FIRST_MODE), cell(None, r, LAST_MODE)),
+                &labels,
+            ),
+            plan_tab::cheapest_now(c, cx.zh),
+            &s.bold,
+        )?;
     }
     if n > 0 {
         // The cheapest priced mode of each row, in green.
         let cheapest = ConditionalFormatFormula::new()
-            .set_rule("=AND(ISNUMBER(C2),C2=MIN($C2:$G2))")
+            .set_rule(
+                format!(
+                    "=AND(ISNUMBER({first}),{first}=MIN(${first}:${last}))",
+                    first = cell(None, 1, FIRST_MODE),
+                    last = cell(None, 1, LAST_MODE)
+                )
+                .as_str(),
+            )
             .set_format(&s.good);
-        ws.add_conditional_format(1, 2, n, 6, &cheapest)?;
+        ws.add_conditional_format(1, FIRST_MODE, n, LAST_MODE, &cheapest)?;
     }
-    widths(
-        ws,
-        &[
-            22.0, 24.0, 15.0, 15.0, 15.0, 15.0, 20.0, 15.0, 15.0, 15.0, 15.0,
-        ],
-    )?;
+    let column_widths = [
+        22.0, 24.0, 15.0, 15.0, 15.0, 15.0, 20.0, 15.0, 15.0, 15.0, 15.0, 16.0,
+    ];
+    widths(ws, &column_widths)?;
+    let labels: Vec<&str> = cols.iter().map(|c| cx.t(c[0], c[1])).collect();
+    fit_header_height(ws, 0, &labels, &column_widths)?;
     ws.set_freeze_panes(1, 1)?;
-    Ok(())
+    Ok(Extent::new(n, column_widths.len() as u16 - 1))
 }

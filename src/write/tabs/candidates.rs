@@ -1,7 +1,7 @@
 //! Candidates: every (workload, GPU offer) evaluated — whether it is feasible and why not, the
 //! price of each mode, and every candidate formula's value — as an Excel table with autofilter.
 
-use super::{heads, Ctx};
+use super::{heads, Ctx, Extent};
 use crate::plan::Mode;
 use crate::write::style::{clip, header, text, widths};
 use rust_xlsxwriter::{Table, TableColumn, TableStyle, Worksheet, XlsxError};
@@ -12,7 +12,7 @@ use rust_xlsxwriter::{Table, TableColumn, TableStyle, Worksheet, XlsxError};
 /// cells). A million cells is 10,000 candidates of 100 columns.
 const TABLE_CELLS: usize = 1_000_000;
 
-pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<(), XlsxError> {
+pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<Extent, XlsxError> {
     let s = &cx.s;
     let plan = cx.plan;
     let mut fixed = vec![
@@ -83,9 +83,8 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<(), XlsxError> {
     for k in 0..Mode::ALL.len() as u16 {
         ws.set_column_format(7 + k, &s.money)?;
     }
-    for k in 0..plan.columns.len() as u16 {
-        ws.set_column_format(first_formula + k, &s.number)?;
-    }
+    // The formula columns stay in General, which shows each value's digits and never a
+    // trailing point.
     ws.set_freeze_panes(1, 2)?;
     // Past TABLE_CELLS the tab gets a plain autofilter instead, which streams.
     if rows * (last_col as usize + 1) <= TABLE_CELLS {
@@ -139,5 +138,5 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<(), XlsxError> {
             }
         }
     }
-    Ok(())
+    Ok(Extent::new(r, last_col))
 }

@@ -1,12 +1,12 @@
 //! Formulas: every formula used, its expression as text, its scope and unit, whether it is
 //! gpuplan's default, a default the sheet replaced, or the user's own, and what it models.
 
-use super::Ctx;
+use super::{Ctx, Extent};
 use crate::model::Origin;
 use crate::write::style::{text, widths};
 use rust_xlsxwriter::{Worksheet, XlsxError};
 
-pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<(), XlsxError> {
+pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<Extent, XlsxError> {
     let s = &cx.s;
     cx.header(
         ws,
@@ -48,7 +48,7 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<(), XlsxError> {
     for (i, f) in cx.plan.input.formulas.iter().enumerate() {
         let r = i as u32 + 1;
         text(ws, r, 0, &f.name, &s.bold)?;
-        text(ws, r, 1, &f.expression, &s.text)?;
+        text(ws, r, 1, &f.expression, &s.wrap)?;
         text(ws, r, 2, f.scope.key(), &s.text)?;
         text(ws, r, 3, &f.unit, &s.text)?;
         let (origin, fmt) = match f.origin {
@@ -57,9 +57,10 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<(), XlsxError> {
             Origin::User => (cx.t("user", "用户"), &s.good),
         };
         text(ws, r, 4, origin, fmt)?;
-        text(ws, r, 5, &f.description, &s.text)?;
+        text(ws, r, 5, &f.description, &s.wrap)?;
     }
-    widths(ws, &[28.0, 80.0, 11.0, 10.0, 10.0, 100.0])?;
+    // Expression and description wrap, so the tab prints one page wide at 8 pt or more.
+    widths(ws, &[24.0, 48.0, 10.0, 8.0, 9.0, 72.0])?;
     ws.set_freeze_panes(1, 1)?;
-    Ok(())
+    Ok(Extent::new(cx.plan.input.formulas.len() as u32, 5))
 }

@@ -157,6 +157,14 @@ impl Live {
         self.editable_assumptions.contains(key)
     }
 
+    /// The absolute cell of an assumption finance may edit in the output (a money one).
+    pub fn assumption_cell(&self, key: &str) -> Option<&str> {
+        self.editable_assumptions
+            .contains(key)
+            .then(|| self.assumptions.get(key).map(String::as_str))
+            .flatten()
+    }
+
     /// A candidate formula of one planned workload as an Excel formula body: `row_cells` maps
     /// variables to cells of the row, `value` gives every other value of the candidate.
     pub fn candidate(
@@ -255,6 +263,21 @@ impl Live {
         let r = self.expressions.to_excel(name, &mut resolve);
         self.noting(name, r)
     }
+}
+
+/// Live text: the label of the lowest of the cost cells `costs` (a contiguous row range such
+/// as `C2:G2`, blanks skipped by MIN), in the order of `labels`; empty when none is priced.
+pub fn cheapest_label(costs: &str, labels: &[&str]) -> String {
+    let names: Vec<String> = labels.iter().map(|l| excel_text(l)).collect();
+    format!(
+        "IF(COUNT({costs})=0,\"\",CHOOSE(MATCH(MIN({costs}),{costs},0),{}))",
+        names.join(",")
+    )
+}
+
+/// A string literal of an Excel formula.
+pub fn excel_text(s: &str) -> String {
+    format!("\"{}\"", s.replace('"', "\"\""))
 }
 
 /// The Excel text of a cached result.

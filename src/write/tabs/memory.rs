@@ -1,9 +1,10 @@
 //! Memory: per workload the breakdown of one replica's GPU memory (weights, KV cache,
 //! activations, gradients, optimizer states, overhead, headroom) and a stacked bar chart.
 
-use super::{Ctx, Tab};
+use super::{Ctx, Extent, Tab};
 use crate::model::column_letters;
 use crate::plan::Candidate;
+use crate::write::charts::Point;
 use crate::write::style::{number, text, widths};
 use rust_xlsxwriter::{
     Chart, ChartLegendPosition, ChartType, ConditionalFormatFormula, Worksheet, XlsxError,
@@ -44,7 +45,7 @@ fn shown<'a>(cx: &'a Ctx, w: usize) -> Option<&'a Candidate> {
         })
 }
 
-pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<(), XlsxError> {
+pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<Extent, XlsxError> {
     let s = &cx.s;
     let plan = cx.plan;
     let mut cols = vec![
@@ -98,22 +99,34 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<(), XlsxError> {
         ],
     ]);
     cx.header(ws, 0, &cols)?;
+    let labels: Vec<String> = cols.iter().map(|c| cx.t(c[0], c[1]).to_string()).collect();
     let n = plan.workloads.len() as u32;
+    // The numbers written, per row and column, for the chart's caches.
+    let mut grid: Vec<Vec<Option<f64>>> = Vec::with_capacity(n as usize);
     for (i, w) in plan.input.workloads.iter().enumerate() {
         let r = i as u32 + 1;
+        let mut row = vec![None; USE as usize + 1];
         text(ws, r, 0, &w.name, &s.text)?;
-        let Some(c) = shown(cx, i) else { continue };
+        let Some(c) = shown(cx, i) else {
+            grid.push(row);
+            continue;
+        };
         text(ws, r, 1, &plan.input.gpus[c.offer].label(), &s.text)?;
         let total = cx.value(c, "total_vram_gib");
         if w.numbers.vram_gib.is_some() {
             number(ws, r, MEASURED, total, &s.gib)?;
+            row[MEASURED as usize] = Some(total);
         } else {
             for (k, (name, ..)) in PARTS.iter().enumerate() {
-                number(ws, r, 2 + k as u16, cx.value(c, name), &s.gib)?;
+                let v = cx.value(c, name);
+                number(ws, r, 2 + k as u16, v, &s.gib)?;
+                row[2 + k] = Some(v);
             }
         }
         let required = cx.value(c, "required_vram_gib");
         let replica = cx.value(c, "replica_vram_gib");
+        row[HEADROOM as usize] = Some(required - total);
+        grid.push(row);
         number(ws, r, TOTAL, total, &s.gib)?;
         number(ws, r, HEADROOM, required - total, &s.gib)?;
         number(ws, r, REQUIRED, required, &s.gib)?;
@@ -143,12 +156,22 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<(), XlsxError> {
         chart
             .title()
             .set_name(cx.t("GPU memory per replica (GiB)", "单副本显存构成 (GiB)"));
+        let names: Vec<_> = plan
+            .input
+            .workloads
+            .iter()
+            .map(|w| Some(Point::Text(w.name.clone())))
+            .collect();
         for col in (2..=MEASURED).chain([HEADROOM]) {
+            let values = grid
+                .iter()
+                .map(|row| row[col as usize].map(Point::Number))
+                .collect();
             chart
                 .add_series()
-                .set_name((sheet, 0, col))
-                .set_categories((sheet, 1, 0, n, 0))
-                .set_values((sheet, 1, col, n, col));
+                .set_name(cx.charts.cell(sheet, 0, col, &labels[col as usize]))
+                .set_categories(cx.charts.range(sheet, 1, 0, names.clone()))
+                .set_values(cx.charts.range(sheet, 1, col, values));
         }
         chart.legend().set_position(ChartLegendPosition::Bottom);
         chart.set_width(760).set_height(360);
@@ -159,5 +182,6 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<(), XlsxError> {
         ws.set_column_width(c, 12)?;
     }
     ws.set_freeze_panes(1, 1)?;
-    Ok(())
+    // The chart below the table: 360 px, 18 rows of 20 px.
+    Ok(Extent::new(if n > 0 { n + 3 + 18 } else { 0 }, USE))
 }

@@ -23,6 +23,9 @@ pub struct Ctx<'a> {
     pub zh: bool,
     pub s: Styles,
     pub date: &'a str,
+    pub stamp: &'a crate::provenance::Provenance,
+    /// What each chart plots, for the chart parts' caches.
+    pub charts: super::charts::Caches,
 }
 
 impl Ctx<'_> {
@@ -63,6 +66,19 @@ impl Ctx<'_> {
     }
 }
 
+/// The last row and column a tab's printed content reaches (0-based).
+#[derive(Debug, Clone, Copy)]
+pub struct Extent {
+    pub last_row: u32,
+    pub last_col: u16,
+}
+
+impl Extent {
+    pub fn new(last_row: u32, last_col: u16) -> Extent {
+        Extent { last_row, last_col }
+    }
+}
+
 /// The tabs, in order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Tab {
@@ -89,6 +105,14 @@ impl Tab {
         Tab::Formulas,
         Tab::Warnings,
     ];
+
+    /// Whether the tab holds live formulas (then its formula cells are locked).
+    pub fn has_live_formulas(self) -> bool {
+        matches!(
+            self,
+            Tab::Summary | Tab::Plan | Tab::Billing | Tab::Tco | Tab::Assumptions
+        )
+    }
 
     pub fn name(self, zh: bool) -> &'static str {
         match (self, zh) {
@@ -207,19 +231,22 @@ impl Category {
     }
 }
 
-/// The plan workbook, ready to save, and the warnings its writing raised (formulas written as
-/// values because their Excel translation would be too long).
+/// The plan workbook, ready to save, the warnings its writing raised (formulas written as
+/// values because their Excel translation would be too long) and what its charts plot.
 pub fn workbook(
     plan: &Plan,
     zh: bool,
     creation: &ExcelDateTime,
     date: &str,
-) -> Result<(Workbook, Vec<Warning>), XlsxError> {
+    stamp: &crate::provenance::Provenance,
+) -> Result<(Workbook, Vec<Warning>, super::charts::Caches), XlsxError> {
     let cx = Ctx {
         plan,
         zh,
         s: Styles::new(&plan.input.assumptions.currency()),
         date,
+        stamp,
+        charts: super::charts::Caches::default(),
     };
     let mut wb = Workbook::new();
     // Level 2 saves in about 0.6 of the default's time for about 1.1 of its size; compression
@@ -229,7 +256,11 @@ pub fn workbook(
         &rust_xlsxwriter::DocProperties::new()
             .set_title(cx.t("GPU plan", "GPU 算力方案"))
             .set_author("gpuplan")
-            .set_creation_datetime(creation),
+            .set_creation_datetime(creation)
+            .set_comment(format!(
+                "gpuplan {} from {} (SHA-256 {})",
+                stamp.version, stamp.input, stamp.input_sha256
+            )),
     );
     let live = live::Live::new(&cx, Tab::Assumptions.name(zh));
     let layout = tco::Layout::new(&cx);
@@ -237,8 +268,8 @@ pub fn workbook(
         // The Candidates tab can be large: streamed to a temporary file instead of held in memory.
         let ws = wb.add_worksheet_with_constant_memory()?;
         ws.set_name(tab.name(zh))?;
-        match tab {
-            Tab::Summary => summary::write(ws, &cx, &layout)?,
+        let extent = match tab {
+            Tab::Summary => summary::write(ws, &cx, &layout, &live)?,
             Tab::Plan => plan_tab::write(ws, &cx, &live)?,
             Tab::Memory => memory::write(ws, &cx)?,
             Tab::Billing => billing::write(ws, &cx)?,
@@ -247,15 +278,92 @@ pub fn workbook(
             Tab::Assumptions => assumptions::write(ws, &cx, &live)?,
             Tab::Formulas => formulas::write(ws, &cx)?,
             Tab::Warnings => warnings::write(ws, &cx, &live.warnings())?,
+        };
+        page_setup(ws, &cx, tab, extent)?;
+        if tab.has_live_formulas() {
+            // Formula cells locked, inputs (prices, terms, money assumptions) unlocked: typing
+            // over a formula is refused instead of silently breaking it. No password: Review →
+            // Unprotect Sheet lifts it.
+            ws.protect_with_options(&rust_xlsxwriter::ProtectionOptions {
+                format_columns: true,
+                format_rows: true,
+                sort: true,
+                use_autofilter: true,
+                ..rust_xlsxwriter::ProtectionOptions::default()
+            });
         }
-        // Printed (or exported to PDF) landscape, one page wide; the Plan and Candidates tabs are
-        // too wide for that and keep their natural width.
-        ws.set_landscape();
-        if !matches!(tab, Tab::Plan | Tab::Candidates) {
+    }
+    let warnings = live.warnings();
+    Ok((wb, warnings, cx.charts))
+}
+
+/// Print setup (SPEC §8, #18): A4 landscape, the tab's content as print area, the header row and
+/// the workload column repeated on every page, a header with the title, tab and page x of y
+/// and a footer with the generation time and gpuplan's version. Tabs whose columns fit a page
+/// width at 8 pt or more are fitted to it (Summary to one page); the wide Plan, Billing and
+/// Memory tabs print at full size across pages, each page keeping the workload names.
+fn page_setup(
+    ws: &mut rust_xlsxwriter::Worksheet,
+    cx: &Ctx,
+    tab: Tab,
+    extent: Extent,
+) -> Result<(), XlsxError> {
+    const A4: u8 = 9;
+    ws.set_landscape();
+    ws.set_paper_size(A4);
+    match tab {
+        // The Candidates tab prints its first twelve columns (what each candidate is, whether it
+        // fits and what each mode costs) one page wide; its formula columns are for the screen.
+        Tab::Candidates => {
+            ws.set_print_area(0, 0, extent.last_row.max(1), extent.last_col.min(11))?;
+        }
+        _ => {
+            ws.set_print_area(0, 0, extent.last_row.max(1), extent.last_col)?;
+        }
+    }
+    match tab {
+        Tab::Summary => {
+            ws.set_print_fit_to_pages(1, 1);
+        }
+        Tab::Candidates => {
+            ws.set_repeat_rows(0, 0)?;
+            ws.set_print_fit_to_pages(1, 0);
+        }
+        Tab::Plan | Tab::Billing | Tab::Memory => {
+            ws.set_repeat_rows(0, 0)?;
+            ws.set_repeat_columns(0, 0)?;
+        }
+        Tab::Tco | Tab::Assumptions | Tab::Formulas | Tab::Warnings => {
+            ws.set_repeat_rows(0, 0)?;
             ws.set_print_fit_to_pages(1, 0);
         }
     }
-    Ok((wb, live.warnings()))
+    let title = cx.t("GPU plan", "GPU 算力方案");
+    // Excel limits a header or footer to 255 characters; `&` is its escape character.
+    let input: String = cx
+        .stamp
+        .input
+        .rsplit(['/', '\\'])
+        .next()
+        .unwrap_or("")
+        .chars()
+        .take(60)
+        .collect::<String>()
+        .replace('&', "&&");
+    ws.set_header(format!(
+        "&L{title} — {input}&C&A&R{}",
+        cx.t("Page &P of &N", "第 &P 页，共 &N 页")
+    ));
+    ws.set_footer(format!(
+        "&L{} {} UTC&Rgpuplan {}",
+        cx.t("Generated", "生成于"),
+        cx.stamp
+            .generated_iso()
+            .replace('T', " ")
+            .trim_end_matches('Z'),
+        cx.stamp.version
+    ));
+    Ok(())
 }
 
 /// Header cells from `[English, Chinese, note in English, note in Chinese]`.

@@ -3,7 +3,7 @@
 //! and the monthly costs as live Excel formulas over them, and the advice in the seeds' terms.
 
 use super::live::{cell, result, Live};
-use super::Ctx;
+use super::{Ctx, Extent};
 use crate::model::GpuOffer;
 use crate::plan::Mode;
 use crate::write::style::{number, text};
@@ -12,7 +12,7 @@ use std::collections::HashMap;
 
 /// The columns, in order: key (a formula or input name, or a label), English and Chinese
 /// headers and notes.
-pub const COLUMNS: [[&str; 5]; 38] = [
+pub const COLUMNS: [[&str; 5]; 39] = [
     ["name", "Workload", "负载", "The workload's name.", "负载名称。"],
     ["kind", "Kind", "类型", "What it does.", "任务类型。"],
     ["model", "Model", "模型", "The model as resolved (a ~ marks a guessed architecture).", "解析后的模型（~ 表示架构为推测）。"],
@@ -29,7 +29,7 @@ pub const COLUMNS: [[&str; 5]; 38] = [
     ["run_hours", "Hours per month", "每月小时", "Hours each instance runs per month.", "每个实例每月运行小时数。"],
     ["utilization", "Utilization", "利用率", "Hours ÷ hours in the month.", "运行小时 ÷ 当月小时数。"],
     ["mode", "Billing mode", "计费方式", "The cheapest allowed mode when planned. It stays the plan's choice when prices are edited; the Billing tab shows if another becomes cheaper.", "规划时最便宜的可用方式；修改价格后仍按此方式计费，计费对比页可看其他方式。"],
-    ["price_on_demand", "On-demand price per GPU-hour", "按量单价(每卡每小时)", "Editable: the costs to the right recompute. A later row on the same offer repeats the first row's prices by formula, so one edit there reprices every workload on the offer; type over a later row to price that workload alone.", "可修改：右侧费用自动重算。同一报价的后续行以公式引用第一行的价格，改第一行即更新该报价的所有负载；直接改后续行则只改该负载。"],
+    ["price_on_demand", "On-demand price per GPU-hour", "按量单价(每卡每小时)", "Editable: the costs to the right recompute. A later row on the same offer repeats the first row's prices by formula, so one edit there reprices every workload on the offer. Inputs are orange; formula cells are locked: to price a later row's workload alone, unprotect the sheet (Review → Unprotect Sheet; no password) and type over its cell.", "可修改：右侧费用自动重算。同一报价的后续行以公式引用第一行的价格，改第一行即更新该报价的所有负载；输入单元格为橙色，公式单元格已锁定：如需单独修改后续某行的价格，请先撤销工作表保护（审阅 → 撤销工作表保护，无密码）再改该单元格。"],
     ["price_monthly", "Monthly price per GPU", "包月单价(每卡)", "Editable.", "可修改。"],
     ["price_spot", "Spot price per GPU-hour", "竞价单价(每卡每小时)", "Editable.", "可修改。"],
     ["price_reserved", "Reserved price per GPU-month", "预留单价(每卡每月)", "Editable.", "可修改。"],
@@ -49,7 +49,8 @@ pub const COLUMNS: [[&str; 5]; 38] = [
     ["storage_cost", "Storage cost", "存储费用", "Live formula: storage_cost.", "实时公式：storage_cost。"],
     ["egress_cost", "Egress cost", "流量费用", "Live formula: egress_cost.", "实时公式：egress_cost。"],
     ["tco", "Monthly TCO", "月度总成本", "GPU + storage + egress, per month.", "GPU + 存储 + 流量，每月。"],
-    ["advice", "Advice", "建议", "Utilization, the rule of thumb, and the saving against the next best mode, when planned.", "利用率、经验法则，以及相对次优方案的节省（规划时）。"],
+    ["cheapest_now", "Cheapest mode now", "当前最便宜方式", "Live: the mode with the lowest cost in this row's cost columns after any edit of prices or assumptions. When it differs from the billing mode, rerun gpuplan to re-plan.", "实时公式：修改价格或参数后本行费用最低的计费方式；与计费方式不同时，请重新运行 gpuplan。"],
+    ["advice", "Advice (as planned)", "建议（规划时）", "Utilization, the rule of thumb, and the saving against the next best mode, as planned: it does not follow edits (the Cheapest mode now column does).", "利用率、经验法则，以及相对次优方案的节省（规划时，不随修改变化；“当前最便宜方式”列会随之变化）。"],
     ["notes", "Notes", "备注", "From the Workloads sheet.", "来自负载表。"],
 ];
 
@@ -101,12 +102,45 @@ pub fn live_cell(
     Ok(())
 }
 
-pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &Live) -> Result<(), XlsxError> {
+/// Writes a live formula whose value is text, with its cached text.
+pub fn live_text(
+    ws: &mut Worksheet,
+    row: u32,
+    col: u16,
+    body: &str,
+    cached: &str,
+    fmt: &Format,
+) -> Result<(), XlsxError> {
+    ws.write_formula_with_format(
+        row,
+        col,
+        Formula::new(format!("={body}")).set_result(crate::write::style::clip(cached)),
+        fmt,
+    )?;
+    Ok(())
+}
+
+/// The label of the cheapest of a candidate's priced modes (the first of equals, as MATCH
+/// finds it), the cached value of a [`super::live::cheapest_label`] cell.
+pub fn cheapest_now(c: &crate::plan::Candidate, zh: bool) -> &'static str {
+    let mut best: Option<(Mode, f64)> = None;
+    for m in Mode::ALL {
+        if let Some(v) = c.cost(m) {
+            if best.is_none_or(|(_, b)| v < b) {
+                best = Some((m, v));
+            }
+        }
+    }
+    best.map_or("", |(m, _)| m.label(zh))
+}
+
+pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &Live) -> Result<Extent, XlsxError> {
     let s = &cx.s;
     let plan = cx.plan;
     let cols: Vec<[&str; 4]> = COLUMNS.iter().map(|c| [c[1], c[2], c[3], c[4]]).collect();
     cx.header(ws, 0, &cols)?;
-    let fmt_of = |key: &str| -> &Format {
+    // The format of a key's cell: `live` for a formula whose value may change with edits.
+    let fmt_of = |key: &str, v: f64, live: bool| -> &Format {
         match key {
             "required_vram_gib" | "replica_vram_gib" => &s.gib,
             "redundancy_used" | "utilization" => &s.pct,
@@ -116,6 +150,7 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &Live) -> Result<(), XlsxError>
             | "gpus_per_replica"
             | "gpus_total"
             | "runs_per_month" => &s.integer,
+            "billing_granularity_min" | "min_rental_min" => &s.general,
             k if k.starts_with("price_")
                 || k.starts_with("cost_")
                 || k.ends_with("_cost")
@@ -123,7 +158,16 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &Live) -> Result<(), XlsxError>
             {
                 &s.money
             }
-            _ => &s.number,
+            _ if live => &s.live_number,
+            _ => s.number_for(v),
+        }
+    };
+    // The format of an editable input.
+    let input_fmt = |key: &str| -> &Format {
+        match key {
+            k if k.starts_with("price_") => &s.input_money,
+            "runs_per_month" => &s.input_integer,
+            _ => &s.input,
         }
     };
     // The row that holds each offer's prices.
@@ -179,7 +223,7 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &Live) -> Result<(), XlsxError>
         for (key, v) in GpuOffer::TERMS.iter().zip(offer.terms()) {
             let Some(v) = v else { continue };
             if first == r {
-                number(ws, r, column(key), v, fmt_of(key))?;
+                number(ws, r, column(key), v, input_fmt(key))?;
             } else {
                 live_cell(
                     ws,
@@ -187,7 +231,7 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &Live) -> Result<(), XlsxError>
                     column(key),
                     Ok(cell(None, first, column(key))),
                     v,
-                    fmt_of(key),
+                    fmt_of(key, v, true),
                     cx,
                 )?;
             }
@@ -198,7 +242,7 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &Live) -> Result<(), XlsxError>
                 r,
                 column(key),
                 input_value(key).unwrap_or(0.0),
-                fmt_of(key),
+                input_fmt(key),
             )?;
         }
         let in_row = |v: &str| -> Option<String> {
@@ -219,11 +263,11 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &Live) -> Result<(), XlsxError>
                     column(key),
                     live.candidate(key, &in_row, &value),
                     v,
-                    fmt_of(key),
+                    fmt_of(key, v, true),
                     cx,
                 )?;
             } else {
-                number(ws, r, column(key), v, fmt_of(key))?;
+                number(ws, r, column(key), v, fmt_of(key, v, false))?;
             }
         }
         // Costs of every offered and allowed mode.
@@ -295,19 +339,43 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &Live) -> Result<(), XlsxError>
             cell(None, r, column("egress_cost"))
         );
         live_cell(ws, r, column("tco"), Ok(tco), ch.tco, &s.money_bold, cx)?;
+        let labels: Vec<&str> = Mode::ALL.iter().map(|m| m.label(cx.zh)).collect();
+        let costs = format!(
+            "{}:{}",
+            cell(None, r, column(&format!("cost_{}", Mode::ALL[0].key()))),
+            cell(
+                None,
+                r,
+                column(&format!("cost_{}", Mode::ALL[Mode::ALL.len() - 1].key()))
+            )
+        );
+        live_text(
+            ws,
+            r,
+            column("cheapest_now"),
+            &super::live::cheapest_label(&costs, &labels),
+            cheapest_now(c, cx.zh),
+            &s.text,
+        )?;
     }
-    for (c, key) in COLUMNS.iter().map(|c| c[0]).enumerate() {
-        let w = match key {
+    let widths: Vec<f64> = COLUMNS
+        .iter()
+        .map(|c| match c[0] {
             "name" | "model" | "gpu" => 22.0,
             "engine" => 13.0,
             "kind" => 12.0,
             "advice" => 90.0,
             "notes" => 40.0,
-            "mode" => 16.0,
+            "mode" | "cheapest_now" => 16.0,
             _ => 13.0,
-        };
-        ws.set_column_width(c as u16, w)?;
-    }
+        })
+        .collect();
+    crate::write::style::widths(ws, &widths)?;
+    let labels: Vec<&str> = COLUMNS.iter().map(|c| cx.t(c[1], c[2])).collect();
+    crate::write::style::fit_header_height(ws, 0, &labels, &widths)?;
     ws.set_freeze_panes(1, 1)?;
-    Ok(())
+    Ok(Extent::new(
+        plan.workloads.len() as u32,
+        COLUMNS.len() as u16 - 1,
+    ))
 }

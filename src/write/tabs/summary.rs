@@ -1,15 +1,21 @@
 //! Summary: the answer first — the monthly budget with and without the safety margin, the cost
 //! per category, one row per workload, and charts of cost by workload, by category and by mode.
 
-use super::live::cell;
-use super::plan_tab::{self, live_cell};
+use super::live::{cell, excel_text, Live};
+use super::plan_tab::{self, live_cell, live_text};
 use super::tco::{plan_sum, Layout};
-use super::{Category, Ctx, Tab};
+use super::{Category, Ctx, Extent, Tab};
 use crate::model::format_number;
+use crate::write::charts::Point;
 use crate::write::style::{money_format, number, text, widths};
 use rust_xlsxwriter::{Chart, ChartLegendPosition, ChartType, Worksheet, XlsxError};
 
-pub fn write(ws: &mut Worksheet, cx: &Ctx, layout: &Layout) -> Result<(), XlsxError> {
+pub fn write(
+    ws: &mut Worksheet,
+    cx: &Ctx,
+    layout: &Layout,
+    live: &Live,
+) -> Result<Extent, XlsxError> {
     let s = &cx.s;
     let plan = cx.plan;
     let sheet = cx.sheet(Tab::Summary);
@@ -29,6 +35,32 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, layout: &Layout) -> Result<(), XlsxEr
             plan.input.file.display().to_string(),
         ),
         (cx.t("Input saved", "输入保存日期"), cx.date.to_string()),
+        (
+            cx.t("Input SHA-256", "输入文件 SHA-256"),
+            cx.stamp.input_sha256.clone(),
+        ),
+        (
+            cx.t("Changed with --set", "--set 修改"),
+            if cx.stamp.sets.is_empty() {
+                cx.t("none", "无").to_string()
+            } else {
+                cx.stamp.sets_text()
+            },
+        ),
+        (
+            cx.t("Generated", "生成时间"),
+            format!(
+                "{} (UTC)",
+                cx.stamp
+                    .generated_iso()
+                    .replace('T', " ")
+                    .trim_end_matches('Z')
+            ),
+        ),
+        (
+            cx.t("By", "生成工具"),
+            format!("gpuplan {}", cx.stamp.version),
+        ),
         (cx.t("Currency", "货币"), plan.input.assumptions.currency()),
         (
             cx.t("Workloads", "负载"),
@@ -45,7 +77,7 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, layout: &Layout) -> Result<(), XlsxEr
     }
 
     // The budget by category.
-    let mut row = 6;
+    let mut row = facts.len() as u32 + 2;
     text(ws, row, 0, cx.t("Monthly budget", "月度预算"), &s.subtitle)?;
     row += 1;
     cx.header(
@@ -83,7 +115,6 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, layout: &Layout) -> Result<(), XlsxEr
         });
         live_cell(ws, row, 1, Ok(f), c.total(plan), &s.money, cx)?;
     }
-    let last_cat = row;
     let t = |n: &str| plan.total(n).unwrap_or(0.0);
     let margin = cx.plan.input.assumptions.number("safety_margin", 0.0);
     row += 1;
@@ -98,12 +129,26 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, layout: &Layout) -> Result<(), XlsxEr
         cx,
     )?;
     row += 1;
+    let label = cx.t("Safety margin", "安全边际");
     let m = format!(
-        "{} ({}%)",
-        cx.t("Safety margin", "安全边际"),
+        "{label} ({}%)",
         format_number((margin * 100.0 * 100.0).round() / 100.0)
     );
-    text(ws, row, 0, &m, &s.text)?;
+    // Live where the margin is editable, so the label follows an edit of it.
+    match live.assumption_cell("safety_margin") {
+        Some(at) => live_text(
+            ws,
+            row,
+            0,
+            &format!(
+                "{}&ROUND({at}*100,2)&\"%)\"",
+                excel_text(&format!("{label} ("))
+            ),
+            &m,
+            &s.text,
+        )?,
+        None => text(ws, row, 0, &m, &s.text)?,
+    }
     live_cell(
         ws,
         row,
@@ -204,8 +249,9 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, layout: &Layout) -> Result<(), XlsxEr
         match cx.chosen(i) {
             Some((c, ch)) => {
                 text(ws, row, 2, &plan.input.gpus[c.offer].label(), &s.text)?;
-                number(ws, row, 3, cx.value(c, "gpus_total"), &s.integer)?;
-                number(ws, row, 4, cx.value(c, "instances"), &s.integer)?;
+                // Centred, so that a count does not run into the billing mode's text.
+                number(ws, row, 3, cx.value(c, "gpus_total"), &s.count)?;
+                number(ws, row, 4, cx.value(c, "instances"), &s.count)?;
                 text(ws, row, 5, ch.mode.label(cx.zh), &s.text)?;
                 let at = cell(
                     Some(cx.sheet(Tab::Plan)),
@@ -248,11 +294,20 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, layout: &Layout) -> Result<(), XlsxEr
     by_workload
         .title()
         .set_name(cx.t("Monthly cost by workload", "各负载月度成本"));
+    let names: Vec<Option<Point>> = plan
+        .input
+        .workloads
+        .iter()
+        .map(|w| Some(Point::Text(w.name.clone())))
+        .collect();
+    let tcos = (0..plan.workloads.len())
+        .map(|i| cx.chosen(i).map(|(_, ch)| Point::Number(ch.tco)))
+        .collect();
     by_workload
         .add_series()
         .set_name(cx.t("Monthly TCO", "月度总成本"))
-        .set_categories((sheet, first_w, 0, last_w, 0))
-        .set_values((sheet, first_w, 6, last_w, 6));
+        .set_categories(cx.charts.range(sheet, first_w, 0, names.clone()))
+        .set_values(cx.charts.range(sheet, first_w, 6, tcos));
     by_workload.legend().set_hidden();
     by_workload
         .x_axis()
@@ -266,8 +321,28 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, layout: &Layout) -> Result<(), XlsxEr
         .set_name(cx.t("Cost by category", "成本构成"));
     by_category
         .add_series()
-        .set_categories((sheet, first_cat, 0, last_cat, 0))
-        .set_values((sheet, first_cat, 1, last_cat, 1));
+        .set_categories(
+            cx.charts.range(
+                sheet,
+                first_cat,
+                0,
+                Category::ALL
+                    .iter()
+                    .map(|c| Some(Point::Text(c.label(cx.zh).to_string())))
+                    .collect(),
+            ),
+        )
+        .set_values(
+            cx.charts.range(
+                sheet,
+                first_cat,
+                1,
+                Category::ALL
+                    .iter()
+                    .map(|c| Some(Point::Number(c.total(plan))))
+                    .collect(),
+            ),
+        );
     by_category
         .legend()
         .set_position(ChartLegendPosition::Right);
@@ -283,11 +358,18 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, layout: &Layout) -> Result<(), XlsxEr
             .set_name(cx.t("Billing modes compared", "计费方式对比"));
         for (k, m) in crate::plan::Mode::ALL.iter().enumerate() {
             let col = 2 + k as u16;
+            let costs = (0..plan.workloads.len())
+                .map(|i| {
+                    cx.chosen(i)
+                        .and_then(|(c, _)| c.cost(*m))
+                        .map(Point::Number)
+                })
+                .collect();
             modes
                 .add_series()
                 .set_name(m.label(cx.zh))
-                .set_categories((billing, 1, 0, n, 0))
-                .set_values((billing, 1, col, n, col));
+                .set_categories(cx.charts.range(billing, 1, 0, names.clone()))
+                .set_values(cx.charts.range(billing, 1, col, costs));
         }
         modes.legend().set_position(ChartLegendPosition::Bottom);
         modes
@@ -296,5 +378,6 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, layout: &Layout) -> Result<(), XlsxEr
         modes.set_width(520).set_height(320);
         ws.insert_chart(33, 9, &modes)?;
     }
-    Ok(())
+    // The tables; the charts to their right are for the screen.
+    Ok(Extent::new(last_w, 7))
 }

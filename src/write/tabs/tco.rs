@@ -4,7 +4,7 @@
 
 use super::live::{absolute, cell, range, Live};
 use super::plan_tab::{self, live_cell};
-use super::{Category, Ctx, Tab};
+use super::{Category, Ctx, Extent, Tab};
 use crate::model::Scope;
 use crate::plan::Mode;
 use crate::write::style::{text, widths};
@@ -102,7 +102,12 @@ pub fn plan_sum(cx: &Ctx, name: &str) -> Option<String> {
     (at >= 4 && n > 0).then(|| format!("SUM({})", range(cx.sheet(Tab::Plan), 1, n, at as u16)))
 }
 
-pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &Live, layout: &Layout) -> Result<(), XlsxError> {
+pub fn write(
+    ws: &mut Worksheet,
+    cx: &Ctx,
+    live: &Live,
+    layout: &Layout,
+) -> Result<Extent, XlsxError> {
     let s = &cx.s;
     let plan = cx.plan;
     let me = cx.sheet(Tab::Tco);
@@ -227,5 +232,11 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &Live, layout: &Layout) -> Resu
     }
     widths(ws, &[34.0, 24.0, 18.0])?;
     ws.set_freeze_panes(1, 0)?;
-    Ok(())
+    let last = layout
+        .portfolio
+        .iter()
+        .map(|(_, r)| *r)
+        .max()
+        .unwrap_or(layout.with_margin);
+    Ok(Extent::new(last, 2))
 }

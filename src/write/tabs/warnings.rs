@@ -1,12 +1,12 @@
 //! Warnings: every warning and note of the run, with where it applies and what to do.
 
-use super::Ctx;
+use super::{Ctx, Extent};
 use crate::model::{Severity, Warning};
 use crate::write::style::{text, widths};
 use rust_xlsxwriter::{Worksheet, XlsxError};
 
 /// Writes the plan's warnings and `more` (those raised while writing the workbook).
-pub fn write(ws: &mut Worksheet, cx: &Ctx, more: &[Warning]) -> Result<(), XlsxError> {
+pub fn write(ws: &mut Worksheet, cx: &Ctx, more: &[Warning]) -> Result<Extent, XlsxError> {
     let s = &cx.s;
     cx.header(
         ws,
@@ -41,13 +41,14 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, more: &[Warning]) -> Result<(), XlsxE
             Severity::Info => ("info", &s.muted),
         };
         text(ws, r, 0, label, fmt)?;
-        text(ws, r, 1, &w.location, &s.text)?;
-        text(ws, r, 2, &w.message, &s.text)?;
+        text(ws, r, 1, &w.location, &s.wrap)?;
+        text(ws, r, 2, &w.message, &s.wrap)?;
     }
     if sorted.is_empty() {
         text(ws, 1, 2, cx.t("No warnings.", "没有提示。"), &s.muted)?;
     }
-    widths(ws, &[10.0, 26.0, 140.0])?;
+    // The message wraps, so the tab prints one page wide at 8 pt or more.
+    widths(ws, &[10.0, 26.0, 120.0])?;
     ws.set_freeze_panes(1, 0)?;
-    Ok(())
+    Ok(Extent::new(sorted.len().max(1) as u32, 2))
 }

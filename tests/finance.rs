@@ -1,0 +1,500 @@
+//! What finance meets in the plan workbook (#18): number formats that never show a trailing
+//! point, inputs unlocked and formulas locked under sheet protection, text that follows edits,
+//! chart caches that hold the plotted values, print setup, and the provenance stamp.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failed test
+
+mod common;
+use calamine::Data;
+use common::*;
+use std::collections::HashMap;
+use std::io::Read;
+use std::path::Path;
+
+/// The text of one part of an xlsx package.
+fn part(path: &Path, name: &str) -> String {
+    let mut z = zip::ZipArchive::new(std::fs::File::open(path).unwrap()).unwrap();
+    let mut s = String::new();
+    z.by_name(name).unwrap().read_to_string(&mut s).unwrap();
+    s
+}
+
+fn part_names(path: &Path) -> Vec<String> {
+    let z = zip::ZipArchive::new(std::fs::File::open(path).unwrap()).unwrap();
+    z.file_names().map(|n| n.unwrap().to_string()).collect()
+}
+
+/// The value of attribute `name` in an XML start tag.
+fn attr<'a>(tag: &'a str, name: &str) -> Option<&'a str> {
+    let at = tag.find(&format!(" {name}=\""))? + name.len() + 3;
+    tag[at..].split('"').next()
+}
+
+/// Elements `<tag …>…</tag>` or `<tag …/>` of `xml`, each as its whole text.
+fn elements<'a>(xml: &'a str, tag: &str) -> Vec<&'a str> {
+    let open = format!("<{tag}");
+    let close = format!("</{tag}>");
+    let mut out = Vec::new();
+    let mut rest = xml;
+    while let Some(at) = rest.find(&open) {
+        let after = &rest[at + open.len()..];
+        if !after.starts_with([' ', '>', '/']) {
+            rest = after;
+            continue;
+        }
+        let head_end = after.find('>').unwrap();
+        let len = if after[..head_end].ends_with('/') {
+            open.len() + head_end + 1
+        } else {
+            open.len() + after.find(&close).unwrap() + close.len()
+        };
+        out.push(&rest[at..at + len]);
+        rest = &rest[at + len..];
+    }
+    out
+}
+
+/// Number format code of each cell style index (cellXfs order), and whether it is unlocked.
+fn styles(path: &Path) -> Vec<(String, bool)> {
+    let xml = part(path, "xl/styles.xml");
+    let mut codes: HashMap<String, String> = HashMap::new();
+    for f in elements(&xml, "numFmt") {
+        codes.insert(
+            attr(f, "numFmtId").unwrap().to_string(),
+            attr(f, "formatCode").unwrap().replace("&quot;", "\""),
+        );
+    }
+    let xfs = elements(&xml, "cellXfs")[0];
+    elements(xfs, "xf")
+        .into_iter()
+        .map(|xf| {
+            let id = attr(xf, "numFmtId").unwrap_or("0");
+            let code = codes.get(id).cloned().unwrap_or_else(|| match id {
+                "0" => "General".to_string(),
+                "3" => "#,##0".to_string(),
+                "4" => "#,##0.00".to_string(),
+                "9" => "0%".to_string(),
+                other => format!("builtin {other}"),
+            });
+            (code, xf.contains("locked=\"0\""))
+        })
+        .collect()
+}
+
+/// Decimals a format may drop: the count of `#` right after the point of its first section
+/// when no `0` follows the point (`#,##0.##` → 2), else None (it always shows its decimals or
+/// has none).
+fn optional_decimals(code: &str) -> Option<usize> {
+    let first = code.split(';').next().unwrap_or("");
+    let (_, after) = first.split_once('.')?;
+    if after.starts_with('0') {
+        return None;
+    }
+    let n = after.chars().take_while(|c| *c == '#').count();
+    (n > 0).then_some(n)
+}
+
+/// The worksheet parts by tab name.
+fn sheets(path: &Path) -> Vec<(String, String)> {
+    let wb = part(path, "xl/workbook.xml");
+    let rels = part(path, "xl/_rels/workbook.xml.rels");
+    elements(&wb, "sheet")
+        .into_iter()
+        .map(|s| {
+            let rid = attr(s, "r:id").unwrap();
+            let target = elements(&rels, "Relationship")
+                .into_iter()
+                .find(|r| attr(r, "Id") == Some(rid))
+                .and_then(|r| attr(r, "Target"))
+                .unwrap();
+            (
+                attr(s, "name").unwrap().to_string(),
+                format!("xl/{}", target.trim_start_matches("/xl/")),
+            )
+        })
+        .collect()
+}
+
+/// Every numeric cell of a sheet part: (reference, style index, value).
+fn numeric_cells(xml: &str) -> Vec<(String, usize, f64)> {
+    elements(xml, "c")
+        .into_iter()
+        .filter(|c| attr(c, "t").is_none())
+        .filter_map(|c| {
+            let v = c.split_once("<v>")?.1.split_once("</v>")?.0.parse().ok()?;
+            let s = attr(c, "s").map_or(0, |s| s.parse().unwrap());
+            Some((attr(c, "r").unwrap().to_string(), s, v))
+        })
+        .collect()
+}
+
+fn plans(d: &Path) -> Vec<(String, std::path::PathBuf)> {
+    let mut out = Vec::new();
+    for sample in ["team", "startup"] {
+        for lang in ["en", "zh"] {
+            // With -o, the plan is the named file rather than SAMPLE.plan.xlsx.
+            let name = format!("{sample}.{lang}.xlsx");
+            calc_sample(d, sample, &["--lang", lang, "-o", &name]);
+            out.push((format!("{sample} {lang}"), d.join(name)));
+        }
+    }
+    out
+}
+
+/// No number shows a trailing point ("730." in Excel and Gnumeric): a format that may drop its
+/// decimals holds only values that have some at the shown precision (#18, defect 1).
+#[test]
+fn no_number_is_shown_with_a_trailing_point() {
+    let d = tempdir();
+    let mut files = plans(d.path());
+    for (args, name) in [
+        (vec!["init", "t-en.xlsx"], "t-en.xlsx"),
+        (vec!["init", "t-zh.xlsx", "--lang", "zh"], "t-zh.xlsx"),
+        (
+            vec!["init", "t-team.xlsx", "--example", "team"],
+            "t-team.xlsx",
+        ),
+    ] {
+        gpuplan(d.path(), &args).ok();
+        files.push((name.to_string(), d.path().join(name)));
+    }
+    for (label, path) in files {
+        let styles = styles(&path);
+        let mut checked = 0;
+        for (tab, sheet) in sheets(&path) {
+            for (r, s, v) in numeric_cells(&part(&path, &sheet)) {
+                let (code, _) = &styles[s];
+                if let Some(n) = optional_decimals(code) {
+                    let scaled = (v * 10f64.powi(n as i32)).round();
+                    assert!(
+                        scaled % 10f64.powi(n as i32) != 0.0,
+                        "{label} {tab}!{r}: {v} in format {code} shows a trailing point"
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        eprintln!("{label}: {checked} cells in a format with optional decimals, none whole");
+    }
+}
+
+/// Inputs are unlocked and in the input style, formulas locked, on protected tabs (#18, 7):
+/// the Plan's first price cell and the margin are inputs; the TCO total is a locked formula.
+#[test]
+fn inputs_are_unlocked_and_formulas_locked_under_protection() {
+    let d = tempdir();
+    let out = calc_sample(d.path(), "team", &[]);
+    let styles = styles(&out);
+    let tabs: HashMap<String, String> = sheets(&out).into_iter().collect();
+    for tab in ["Summary", "Plan", "Billing", "TCO", "Assumptions"] {
+        let xml = part(&out, &tabs[tab]);
+        let p = elements(&xml, "sheetProtection");
+        assert_eq!(p.len(), 1, "{tab} is not protected");
+        assert!(attr(p[0], "password").is_none(), "{tab}: a password");
+    }
+    for tab in ["Memory", "Candidates", "Formulas", "Warnings"] {
+        assert!(
+            !part(&out, &tabs[tab]).contains("<sheetProtection"),
+            "{tab}"
+        );
+    }
+    let style_of = |tab: &str, r: &str| -> usize {
+        let xml = part(&out, &tabs[tab]);
+        let c = elements(&xml, "c")
+            .into_iter()
+            .find(|c| attr(c, "r") == Some(r))
+            .unwrap_or_else(|| panic!("{tab}!{r}"));
+        attr(c, "s").map_or(0, |s| s.parse().unwrap())
+    };
+    // Plan row 2 (lora-finetune, first on its offer): the on-demand price, an input.
+    let plan = read_sheet(&out, "Plan");
+    let col = plan[0]
+        .iter()
+        .position(|h| h == &Data::String("On-demand price per GPU-hour".into()))
+        .unwrap();
+    let letter = (b'A' + col as u8 - 26 * (col as u8 / 26)) as char;
+    let at = if col >= 26 {
+        format!("A{letter}2")
+    } else {
+        format!("{letter}2")
+    };
+    let (code, unlocked) = &styles[style_of("Plan", &at)];
+    assert!(*unlocked, "Plan!{at} ({code}) is locked");
+    assert!(code.contains("¥"), "{code}");
+    let assumptions = read_sheet(&out, "Assumptions");
+    let margin = assumptions
+        .iter()
+        .position(|r| r[0] == Data::String("safety_margin".into()))
+        .unwrap();
+    assert!(styles[style_of("Assumptions", &format!("B{}", margin + 1))].1);
+    // A sizing assumption needs a rerun: locked.
+    let headroom = assumptions
+        .iter()
+        .position(|r| r[0] == Data::String("vram_headroom".into()))
+        .unwrap();
+    assert!(!styles[style_of("Assumptions", &format!("B{}", headroom + 1))].1);
+    // The TCO total with margin: a formula, locked.
+    let tco = read_sheet(&out, "TCO");
+    let total = tco
+        .iter()
+        .position(|r| r[0] == Data::String("Total with safety margin".into()))
+        .unwrap();
+    assert!(!styles[style_of("TCO", &format!("C{}", total + 1))].1);
+}
+
+/// Every chart's ranges carry a cache of the values their cells hold (#18, defect 5: 8 of 15
+/// series had empty caches, so previews that do not recalculate drew blank charts).
+#[test]
+fn every_chart_series_caches_the_values_of_its_cells() {
+    let d = tempdir();
+    for (label, out) in plans(d.path()) {
+        let mut series = 0;
+        for name in part_names(&out)
+            .into_iter()
+            .filter(|n| n.starts_with("xl/charts/chart"))
+        {
+            let xml = part(&out, &name);
+            for (kind, element) in elements(&xml, "c:numRef")
+                .into_iter()
+                .map(|e| ("num", e))
+                .chain(elements(&xml, "c:strRef").into_iter().map(|e| ("str", e)))
+            {
+                let f = element
+                    .split_once("<c:f>")
+                    .unwrap()
+                    .1
+                    .split_once("</c:f>")
+                    .unwrap()
+                    .0
+                    .replace("&apos;", "'");
+                let (sheet, cells) = f.rsplit_once('!').unwrap();
+                let sheet = sheet.trim_matches('\'');
+                let rows = read_sheet(&out, sheet);
+                let (first, last) = cells.split_once(':').unwrap_or((cells, cells));
+                let rc = |a: &str| -> (usize, usize) {
+                    let a = a.replace('$', "");
+                    let split = a.find(|c: char| c.is_ascii_digit()).unwrap();
+                    let col = a[..split]
+                        .bytes()
+                        .fold(0usize, |n, b| n * 26 + (b - b'A' + 1) as usize);
+                    (a[split..].parse::<usize>().unwrap() - 1, col - 1)
+                };
+                let ((r0, c), (r1, _)) = (rc(first), rc(last));
+                let count: usize = element
+                    .split_once("<c:ptCount val=\"")
+                    .unwrap_or_else(|| panic!("{label} {name}: no cache for {f}"))
+                    .1
+                    .split('"')
+                    .next()
+                    .unwrap()
+                    .parse()
+                    .unwrap();
+                assert_eq!(count, r1 - r0 + 1, "{label} {name} {f}");
+                for (i, r) in (r0..=r1).enumerate() {
+                    let cell = rows.get(r).and_then(|row| row.get(c)).cloned();
+                    let pt = element
+                        .split(&format!("<c:pt idx=\"{i}\"><c:v>"))
+                        .nth(1)
+                        .map(|t| t.split("</c:v>").next().unwrap().to_string());
+                    match (kind, cell) {
+                        ("num", Some(Data::Float(v))) => {
+                            let got: f64 = pt
+                                .unwrap_or_else(|| panic!("{label} {f}[{i}]"))
+                                .parse()
+                                .unwrap();
+                            assert!(close(got, v), "{label} {f}[{i}]: cache {got}, cell {v}");
+                        }
+                        ("str", Some(Data::String(t))) => {
+                            assert_eq!(
+                                pt.as_deref(),
+                                Some(t.replace('&', "&amp;").replace('<', "&lt;").as_str()),
+                                "{label} {f}[{i}]"
+                            );
+                        }
+                        (_, None | Some(Data::Empty)) => assert!(pt.is_none(), "{label} {f}[{i}]"),
+                        (k, other) => panic!("{label} {f}[{i}]: a {k} cache over {other:?}"),
+                    }
+                }
+                series += 1;
+            }
+        }
+        // Four charts: cost by workload (2 ranges), by category (2), modes (10), memory (24).
+        assert!(series >= 30, "{label}: {series} ranges");
+    }
+}
+
+/// The document and the Summary say when, by what and from what the plan was made (#18, 9 and
+/// defect 6): SOURCE_DATE_EPOCH fixes the time; without it, the time is now.
+#[test]
+fn the_provenance_stamp_names_time_version_input_digest_and_sets() {
+    let d = tempdir();
+    team().write(&d.path().join("b.xlsx"));
+    // An independent digest of the input.
+    let sum = std::process::Command::new("sha256sum")
+        .arg(d.path().join("b.xlsx"))
+        .output()
+        .expect("sha256sum (coreutils)");
+    let digest = String::from_utf8(sum.stdout).unwrap()[..64].to_string();
+    let r = gpuplan_env(
+        d.path(),
+        &[
+            "calc",
+            "b.xlsx",
+            "-q",
+            "--json",
+            "-",
+            "--set",
+            "safety_margin=0.3",
+            "--set",
+            "gpu:A10.on_demand_hourly=5.5",
+            "--set",
+            "safety_margin=0.25",
+        ],
+        &[("SOURCE_DATE_EPOCH", "1764547200")],
+    );
+    let j = json_of(&r);
+    let p = &j["provenance"];
+    // 1,764,547,200 s = 20,423 days: 2025-12-01, midnight UTC.
+    assert_eq!(p["generated"], "2025-12-01T00:00:00Z");
+    assert_eq!(p["gpuplan_version"], env!("CARGO_PKG_VERSION"));
+    assert_eq!(p["input"], "b.xlsx");
+    assert_eq!(p["input_sha256"], digest.as_str());
+    assert_eq!(
+        p["set"],
+        serde_json::json!({"safety_margin": "0.25", "gpu:A10.on_demand_hourly": "5.5"})
+    );
+    let out = d.path().join("b.plan.xlsx");
+    let summary = read_sheet(&out, "Summary");
+    let right_of = |label: &str| -> String {
+        summary
+            .iter()
+            .find(|r| r[0] == Data::String(label.into()))
+            .map(|r| r[1].to_string())
+            .unwrap_or_else(|| panic!("no {label}"))
+    };
+    assert_eq!(right_of("Input SHA-256"), digest);
+    assert_eq!(
+        right_of("Changed with --set"),
+        "safety_margin=0.25; gpu:A10.on_demand_hourly=5.5"
+    );
+    assert_eq!(right_of("Generated"), "2025-12-01 00:00:00 (UTC)");
+    assert_eq!(
+        right_of("By"),
+        format!("gpuplan {}", env!("CARGO_PKG_VERSION"))
+    );
+    let core = part(&out, "docProps/core.xml");
+    assert!(
+        core.contains(">2025-12-01T00:00:00Z</dcterms:created>"),
+        "{core}"
+    );
+    assert!(
+        core.contains(">2025-12-01T00:00:00Z</dcterms:modified>"),
+        "{core}"
+    );
+
+    // Without SOURCE_DATE_EPOCH: now (within the ten minutes a slow machine may take).
+    let before = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs() as i64;
+    let j = json_of(&gpuplan(
+        d.path(),
+        &["calc", "b.xlsx", "-q", "--json", "-", "-o", "n.xlsx"],
+    ));
+    let t = j["provenance"]["generated"].as_str().unwrap().to_string();
+    let core = part(&d.path().join("n.xlsx"), "docProps/core.xml");
+    assert!(
+        core.contains(&format!(">{t}</dcterms:created>")),
+        "{t}: {core}"
+    );
+    // Seconds of the day and the date of `t`, against `before` by hand: days × 86,400 + h:m:s.
+    let date = &t[..10];
+    let secs = |s: &str| -> i64 {
+        let (h, m, x) = (&s[11..13], &s[14..16], &s[17..19]);
+        h.parse::<i64>().unwrap() * 3600
+            + m.parse::<i64>().unwrap() * 60
+            + x.parse::<i64>().unwrap()
+    };
+    let day = before / 86_400;
+    let same_day = date
+        == std::process::Command::new("date")
+            .args(["-u", "-d", &format!("@{before}"), "+%Y-%m-%d"])
+            .output()
+            .map(|o| String::from_utf8(o.stdout).unwrap().trim().to_string())
+            .unwrap();
+    let got = if same_day {
+        day * 86_400 + secs(&t)
+    } else {
+        (day + 1) * 86_400 + secs(&t)
+    };
+    assert!((0..600).contains(&(got - before)), "{t} vs {before}");
+}
+
+/// Print setup (#18, 8): A4 landscape everywhere, print titles on the wide tabs, a header and a
+/// footer, Summary fitted to one page.
+#[test]
+fn every_tab_prints_on_a4_landscape_with_titles_header_and_footer() {
+    let d = tempdir();
+    let out = calc_sample(d.path(), "startup", &[]);
+    let wb = part(&out, "xl/workbook.xml");
+    for (tab, sheet) in sheets(&out) {
+        let xml = part(&out, &sheet);
+        let setup = elements(&xml, "pageSetup");
+        assert_eq!(setup.len(), 1, "{tab}");
+        assert_eq!(attr(setup[0], "paperSize"), Some("9"), "{tab}: not A4");
+        assert_eq!(attr(setup[0], "orientation"), Some("landscape"), "{tab}");
+        let hf = elements(&xml, "headerFooter");
+        assert_eq!(hf.len(), 1, "{tab}");
+        assert!(
+            hf[0].contains("&amp;P") && hf[0].contains("&amp;N"),
+            "{tab}: {}",
+            hf[0]
+        );
+        assert!(
+            hf[0].contains(&format!("gpuplan {}", env!("CARGO_PKG_VERSION"))),
+            "{tab}"
+        );
+        let quoted = if tab.chars().all(|c| c.is_ascii_alphanumeric()) {
+            tab.clone()
+        } else {
+            format!("'{tab}'")
+        };
+        assert!(
+            wb.contains("_xlnm.Print_Area\" localSheetId=")
+                && wb.contains(&format!("{quoted}!$A$1:")),
+            "{tab}: no print area"
+        );
+        if tab == "Summary" {
+            // Fit to one page: fitToPage on, width and height at their default of 1 page.
+            assert!(xml.contains("<pageSetUpPr fitToPage=\"1\"/>"), "{tab}");
+            assert_eq!(attr(setup[0], "fitToHeight"), None, "{}", setup[0]);
+            assert_eq!(attr(setup[0], "fitToWidth"), None, "{}", setup[0]);
+        }
+        if ["Plan", "Billing", "Memory"].contains(&tab.as_str()) {
+            assert!(
+                wb.contains(&format!("{quoted}!$A:$A,{quoted}!$1:$1")),
+                "{tab}: no print titles"
+            );
+        }
+    }
+}
+
+/// The Assumptions tab has a header over each of its six columns (#18, defect 4: "Note" sat
+/// above the yes/no Live values and the notes had none).
+#[test]
+fn the_assumptions_tab_has_a_header_over_every_column() {
+    let d = tempdir();
+    let out = calc_sample(d.path(), "team", &[]);
+    let rows = read_sheet(&out, "Assumptions");
+    let headers: Vec<String> = rows[0].iter().map(|c| c.to_string()).collect();
+    assert_eq!(
+        headers,
+        ["Key", "Value", "Unit", "Source", "Live", "Note"].map(String::from)
+    );
+    let margin = rows
+        .iter()
+        .find(|r| r[0] == Data::String("safety_margin".into()))
+        .unwrap();
+    assert_eq!(margin[4], Data::String("yes".into()));
+    assert!(margin[5].to_string().len() > 10, "{:?}", margin[5]);
+}

@@ -303,51 +303,6 @@ fn one_price_edit_reprices_every_workload_on_that_offer() {
     assert!(close(edited, want), "{edited} vs {want}");
 }
 
-/// A LibreOffice profile that recalculates every formula of an xlsx file on load.
-fn recalculating_profile(dir: &Path) -> String {
-    let user = dir.join("lo-recalc/user");
-    std::fs::create_dir_all(&user).unwrap();
-    std::fs::write(
-        user.join("registrymodifications.xcu"),
-        r#"<?xml version="1.0" encoding="UTF-8"?>
-<oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
-<item oor:path="/org.openoffice.Office.Calc/Formula/Load"><prop oor:name="OOXMLRecalcMode" oor:op="fuse"><value>0</value></prop></item>
-<item oor:path="/org.openoffice.Office.Calc/Formula/Load"><prop oor:name="ODFRecalcMode" oor:op="fuse"><value>0</value></prop></item>
-</oor:items>
-"#,
-    )
-    .unwrap();
-    format!(
-        "-env:UserInstallation=file://{}",
-        dir.join("lo-recalc").display()
-    )
-}
-
-/// `file` recalculated by LibreOffice and saved as xlsx into `out_dir`.
-fn libreoffice_recalc(profile: &str, file: &Path, out_dir: &Path) -> std::path::PathBuf {
-    std::fs::create_dir_all(out_dir).unwrap();
-    let st = std::process::Command::new("soffice")
-        .arg(profile)
-        .args([
-            "--headless",
-            "--convert-to",
-            "xlsx:Calc MS Excel 2007 XML",
-            "--outdir",
-        ])
-        .arg(out_dir)
-        .arg(file)
-        .output()
-        .unwrap();
-    let out = out_dir.join(file.file_name().unwrap());
-    assert!(
-        out.exists(),
-        "LibreOffice did not convert {}: {}",
-        file.display(),
-        String::from_utf8_lossy(&st.stderr)
-    );
-    out
-}
-
 /// Every formula cell's value as LibreOffice recalculates it equals the cached value, and edits
 /// made with openpyxl (margin 0.5, storage price 1.0) recompute in LibreOffice to the rerun.
 #[test]

@@ -441,3 +441,59 @@ pub fn patch_cell(path: &Path, cell: &str, xml: &str) {
     let old = text[at..end].to_string();
     patch(path, "xl/worksheets/sheet1.xml", &old, xml);
 }
+
+/// A LibreOffice profile that recalculates every formula of an xlsx file on load.
+pub fn recalculating_profile(dir: &Path) -> String {
+    let user = dir.join("lo-recalc/user");
+    std::fs::create_dir_all(&user).unwrap();
+    std::fs::write(
+        user.join("registrymodifications.xcu"),
+        r#"<?xml version="1.0" encoding="UTF-8"?>
+<oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
+<item oor:path="/org.openoffice.Office.Calc/Formula/Load"><prop oor:name="OOXMLRecalcMode" oor:op="fuse"><value>0</value></prop></item>
+<item oor:path="/org.openoffice.Office.Calc/Formula/Load"><prop oor:name="ODFRecalcMode" oor:op="fuse"><value>0</value></prop></item>
+</oor:items>
+"#,
+    )
+    .unwrap();
+    format!(
+        "-env:UserInstallation=file://{}",
+        dir.join("lo-recalc").display()
+    )
+}
+
+/// `file` recalculated by LibreOffice and saved as xlsx into `out_dir`.
+pub fn libreoffice_recalc(profile: &str, file: &Path, out_dir: &Path) -> PathBuf {
+    libreoffice_recalc_all(profile, &[file.to_path_buf()], out_dir).remove(0)
+}
+
+/// `files` (distinct names) recalculated by LibreOffice in one run and saved as xlsx into
+/// `out_dir`, in the same order.
+pub fn libreoffice_recalc_all(profile: &str, files: &[PathBuf], out_dir: &Path) -> Vec<PathBuf> {
+    std::fs::create_dir_all(out_dir).unwrap();
+    let st = Command::new("soffice")
+        .arg(profile)
+        .args([
+            "--headless",
+            "--convert-to",
+            "xlsx:Calc MS Excel 2007 XML",
+            "--outdir",
+        ])
+        .arg(out_dir)
+        .args(files)
+        .output()
+        .expect("run LibreOffice (soffice)");
+    files
+        .iter()
+        .map(|file| {
+            let out = out_dir.join(file.file_name().unwrap());
+            assert!(
+                out.exists(),
+                "LibreOffice did not convert {}: {}",
+                file.display(),
+                String::from_utf8_lossy(&st.stderr)
+            );
+            out
+        })
+        .collect()
+}

@@ -64,6 +64,8 @@ pub enum ColumnType {
     Precision,
     KvPrecision,
     Any,
+    /// A calendar month: `YYYY-MM` text or a date.
+    Month,
 }
 
 /// One column of an input sheet, with its labels and notes in both languages.
@@ -116,6 +118,7 @@ pub fn columns(sheet: &str) -> Vec<Column> {
                 "precision" => ColumnType::Precision,
                 "kv_precision" => ColumnType::KvPrecision,
                 "any" => ColumnType::Any,
+                "month" => ColumnType::Month,
                 _ => ColumnType::Text,
             },
             label_en: r[3],
@@ -166,6 +169,7 @@ pub fn gpus() -> Vec<GpuOffer> {
             monthly: opt_num(r, "monthly"),
             spot_hourly: opt_num(r, "spot_hourly"),
             reserved_monthly: opt_num(r, "reserved_monthly"),
+            reserved_term_months: None,
             billing_granularity_min: num(r, "billing_granularity_min"),
             min_rental_min: num(r, "min_rental_min"),
             available: field(r, "available") != "no",

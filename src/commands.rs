@@ -154,6 +154,8 @@ pub fn calc(a: &CalcArgs) -> Result<()> {
             Some(cli::Candidates::Best(n)) => Some(n),
             None => Some(plan::Options::default_keep(input.workloads.len())),
         },
+        // The Year tab's default start: the month after the stamp's time.
+        now: stamp.generated,
         ..plan::Options::default()
     };
     let mut plan = plan::plan_with(input, &engine, &opts)?;

@@ -25,6 +25,59 @@ impl CellRef {
 }
 
 /// `A`, `B`, … `XFD` for a 0-based column.
+/// A calendar month: months since year 0 (`year × 12 + month − 1`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct Month(pub i32);
+
+impl Month {
+    pub fn new(year: i32, month: u32) -> Option<Month> {
+        ((1..=12).contains(&month) && (1900..=9999).contains(&year))
+            .then(|| Month(year * 12 + month as i32 - 1))
+    }
+
+    /// `2027-03`, `2027-3`, `2027/03`, `2027-03-15` (the day ignored) or `2027年3月`.
+    pub fn parse(text: &str) -> Option<Month> {
+        let t = text.trim().trim_end_matches('月');
+        let mut parts = t.split(['-', '/', '.', '年']);
+        let year = parts.next()?.trim().parse().ok()?;
+        let month = parts.next()?.trim().parse().ok()?;
+        if let Some(day) = parts.next() {
+            let d: u32 = day.trim().trim_end_matches('日').parse().ok()?;
+            if !(1..=31).contains(&d) {
+                return None;
+            }
+        }
+        if parts.next().is_some() {
+            return None;
+        }
+        Month::new(year, month)
+    }
+
+    /// The month of a Unix timestamp (UTC).
+    pub fn of_timestamp(secs: i64) -> Month {
+        let date = crate::time::civil_date(secs);
+        Month::parse(&date).unwrap_or(Month(2026 * 12))
+    }
+
+    pub fn year(self) -> i32 {
+        self.0.div_euclid(12)
+    }
+
+    pub fn month(self) -> u32 {
+        self.0.rem_euclid(12) as u32 + 1
+    }
+
+    pub fn plus(self, months: i32) -> Month {
+        Month(self.0 + months)
+    }
+}
+
+impl std::fmt::Display for Month {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:04}-{:02}", self.year(), self.month())
+    }
+}
+
 pub fn column_letters(col: u32) -> String {
     let mut n = col as u64 + 1;
     let mut out = Vec::new();
@@ -380,6 +433,9 @@ pub struct Workload {
     pub gpu: Option<String>,
     /// The serving engine or trainer whose profile applies (a name of [`Engines`]).
     pub engine: Option<String>,
+    /// The first and last months it runs in the Year tab (blank: the whole year).
+    pub start_month: Option<Month>,
+    pub end_month: Option<Month>,
     pub notes: String,
     /// Where the row is: `Workloads!A5` (the name cell).
     pub cell: CellRef,
@@ -419,6 +475,8 @@ pub struct GpuOffer {
     pub monthly: Option<f64>,
     pub spot_hourly: Option<f64>,
     pub reserved_monthly: Option<f64>,
+    /// Months a reserved price commits to (blank: not stated, shown month by month).
+    pub reserved_term_months: Option<f64>,
     pub billing_granularity_min: f64,
     pub min_rental_min: f64,
     pub available: bool,

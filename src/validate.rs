@@ -440,6 +440,8 @@ pub fn estimate(row: &Row) -> Result<f64> {
         spot_ok: false,
         gpu: None,
         engine: row.engine.clone(),
+        start_month: None,
+        end_month: None,
         notes: String::new(),
         cell: CellRef::new("validation", 0, 0),
     };

@@ -5,7 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failed test
 
 mod common;
-use calamine::Data;
+use calamine::{Data, DataType};
 use common::*;
 use std::collections::HashMap;
 use std::io::Read;
@@ -497,4 +497,185 @@ fn the_assumptions_tab_has_a_header_over_every_column() {
         .unwrap();
     assert_eq!(margin[4], Data::String("yes".into()));
     assert!(margin[5].to_string().len() > 10, "{:?}", margin[5]);
+}
+
+/// The Year tab with no start or end months (#18, 10): twelve months from plan_start (the month
+/// after the stamp's time when blank), each the monthly budget, the annual total their sum.
+#[test]
+fn a_year_without_ramps_is_twelve_equal_months() {
+    let d = tempdir();
+    std::fs::copy(repo("samples/team.xlsx"), d.path().join("team.xlsx")).unwrap();
+    // SOURCE_DATE_EPOCH 1,764,547,200 = 2025-12-01: the year starts in 2026-01.
+    let r = gpuplan_env(
+        d.path(),
+        &["calc", "team.xlsx", "-q", "--json", "-"],
+        &[("SOURCE_DATE_EPOCH", "1764547200")],
+    );
+    let j = json_of(&r);
+    let monthly = j["totals"]["total_with_margin"].as_f64().unwrap();
+    // The seed-001 team budget: ¥2,268.96 a month.
+    assert!(close(monthly, 2268.96), "{monthly}");
+    assert_eq!(j["year"]["start"], "2026-01");
+    let months = j["year"]["months"].as_array().unwrap();
+    assert_eq!(months.len(), 12);
+    assert_eq!(months[11]["month"], "2026-12");
+    for m in months {
+        assert!(
+            close(m["total_with_margin"].as_f64().unwrap(), monthly),
+            "{m}"
+        );
+    }
+    // 12 × ¥2,268.96 = ¥27,227.52.
+    let annual = j["year"]["annual_total_with_margin"].as_f64().unwrap();
+    assert!(close(annual, 27_227.52), "{annual}");
+    // The tab: the twelve month cells of the budget line, and the annual cell, their sum.
+    let year = read_sheet(&d.path().join("team.plan.xlsx"), "Year");
+    let line = year
+        .iter()
+        .find(|r| r[0] == Data::String("Total with safety margin".into()))
+        .unwrap();
+    let cells: Vec<f64> = line[3..15].iter().map(|c| c.get_float().unwrap()).collect();
+    assert!(cells.iter().all(|v| close(*v, monthly)), "{cells:?}");
+    assert!(close(line[15].get_float().unwrap(), 27_227.52));
+    assert_eq!(year[0][3], Data::String("2026-01".into()));
+    // plan_start moves it.
+    let j = calc_json(
+        d.path(),
+        "team.xlsx",
+        "b.xlsx",
+        &["--set", "plan_start=2027-04"],
+    );
+    assert_eq!(j["year"]["months"][0]["month"], "2027-04");
+    assert_eq!(j["year"]["months"][11]["month"], "2028-03");
+}
+
+/// A ramp-up, an end and a reserved term (#18, 10): lora-finetune runs March to May; qa-api ends
+/// in June but its A10 is reserved for 12 months, so its cost stays, shown as committed.
+#[test]
+fn start_and_end_months_and_a_reserved_term_shape_the_year() {
+    let d = tempdir();
+    team()
+        // qa-api always on (no hours), ends in June; lora-finetune from March to May.
+        .set("Workloads", 2, 4, None)
+        .set("Workloads", 0, 11, Some(s("start_month")))
+        .set("Workloads", 0, 12, Some(s("end_month")))
+        .set("Workloads", 1, 11, Some(s("2027-03")))
+        .set("Workloads", 1, 12, Some(s("2027-05")))
+        .set("Workloads", 2, 12, Some(s("2027-06")))
+        // The A10 reserved at ¥1,000 a month for 12 months.
+        .set("GPUs", 0, 5, Some(s("reserved_monthly")))
+        .set("GPUs", 0, 6, Some(s("reserved_term_months")))
+        .set("GPUs", 2, 5, Some(n(1000.0)))
+        .set("GPUs", 2, 6, Some(n(12.0)))
+        .write(&d.path().join("b.xlsx"));
+    let j = calc_json(
+        d.path(),
+        "b.xlsx",
+        "b.plan.xlsx",
+        &[
+            "--set",
+            "plan_start=2027-01",
+            "--set",
+            "trial_reserve=0.1",
+            "--set",
+            "ops_hours_month=0",
+            "--set",
+            "safety_margin=0.2",
+        ],
+    );
+    let w = |name: &str| {
+        j["workloads"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|x| x["name"] == name)
+            .unwrap()
+            .clone()
+    };
+    let qa = w("qa-api");
+    // Reserved: ¥1,000 a month, against 750 billed hours × ¥5 = ¥3,750 on demand.
+    assert_eq!(qa["mode"], "reserved");
+    assert!(close(qa["gpu_cost"].as_f64().unwrap(), 1000.0));
+    let (lora, pre) = (w("lora-finetune"), w("preprocess"));
+    let f = |x: &serde_json::Value, k: &str| x[k].as_f64().unwrap();
+    let months = j["year"]["months"].as_array().unwrap();
+    let mut annual = 0.0;
+    for (k, m) in months.iter().enumerate() {
+        // Months 2027-03..05 (k = 2, 3, 4) have lora-finetune; every month has qa-api (its term
+        // binds all year) and preprocess.
+        let lora_on = (2..=4).contains(&k);
+        let tco = f(&qa, "tco") + f(&pre, "tco") + if lora_on { f(&lora, "tco") } else { 0.0 };
+        let gpu = f(&qa, "gpu_cost")
+            + f(&pre, "gpu_cost")
+            + if lora_on { f(&lora, "gpu_cost") } else { 0.0 };
+        // Total = TCOs + 10% of GPU cost (trial reserve) + no ops; budget = × 1.2.
+        let want = (tco + 0.1 * gpu) * 1.2;
+        assert!(
+            close(m["total_with_margin"].as_f64().unwrap(), want),
+            "{k}: {m} vs {want}"
+        );
+        assert!(close(m["committed"].as_f64().unwrap(), 1000.0), "{k}: {m}");
+        annual += want;
+    }
+    assert!(close(
+        j["year"]["annual_total_with_margin"].as_f64().unwrap(),
+        annual
+    ));
+    // The tab: lora-finetune's row costs only in March to May; the grid holds its 1s.
+    let year = read_sheet(&d.path().join("b.plan.xlsx"), "Year");
+    let row = |name: &str, skip: usize| {
+        year.iter()
+            .filter(|r| r[0] == Data::String(name.into()))
+            .nth(skip)
+            .unwrap()
+            .clone()
+    };
+    let costs: Vec<f64> = row("lora-finetune", 0)[3..15]
+        .iter()
+        .map(|c| c.get_float().unwrap())
+        .collect();
+    for (k, v) in costs.iter().enumerate() {
+        let want = if (2..=4).contains(&k) {
+            f(&lora, "tco")
+        } else {
+            0.0
+        };
+        assert!(close(*v, want), "{k}: {v}");
+    }
+    let grid: Vec<f64> = row("lora-finetune", 1)[3..15]
+        .iter()
+        .map(|c| c.get_float().unwrap())
+        .collect();
+    assert_eq!(grid, [0., 0., 1., 1., 1., 0., 0., 0., 0., 0., 0., 0.]);
+    let committed: Vec<f64> = row("qa-api", 2)[3..15]
+        .iter()
+        .map(|c| c.get_float().unwrap())
+        .collect();
+    assert_eq!(committed, [1.0; 12]);
+}
+
+/// Bad months are refused with the cell (#18, 10).
+#[test]
+fn a_month_that_is_not_one_is_refused_with_its_cell() {
+    let d = tempdir();
+    let b = team()
+        .set("Workloads", 0, 11, Some(s("start_month")))
+        .set("Workloads", 0, 12, Some(s("end_month")))
+        .set("Workloads", 1, 11, Some(s("2027-13")))
+        .set("Workloads", 2, 11, Some(s("2027-05")))
+        .set("Workloads", 2, 12, Some(s("2027-03")));
+    refused_book(
+        b,
+        &[
+            "Workloads!L2: start_month must be a month as YYYY-MM (or a date), found \"2027-13\"",
+            "Workloads!M3: end_month 2027-03 is before start_month 2027-05",
+        ],
+    );
+    let d2 = d.path().join("c.xlsx");
+    team().write(&d2);
+    gpuplan(
+        d.path(),
+        &["calc", "c.xlsx", "--set", "plan_start=next year"],
+    )
+    .fails_with(2, &["plan_start must be a month as YYYY-MM"]);
 }

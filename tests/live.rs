@@ -370,6 +370,17 @@ wb.save(sys.argv[2])
     ));
     let want = rerun["totals"]["total_with_margin"].as_f64().unwrap();
     assert!(close(got, want), "LibreOffice {got}, rerun {want}");
+    // The Year tab follows: no start or end months, so the annual budget is 12 × the month's.
+    let year = read_sheet(&recalculated, "Year");
+    let line = year
+        .iter()
+        .find(|r| r[0] == Data::String("Total with safety margin".into()))
+        .unwrap();
+    let annual = line[15].get_float().unwrap();
+    assert!(
+        close(annual, 12.0 * want),
+        "LibreOffice {annual}, 12 × {want}"
+    );
 }
 
 /// An always-on on-demand workload follows an edit of `hours_in_month` in the workbook as a rerun

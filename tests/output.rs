@@ -24,13 +24,14 @@ fn part(path: &Path, name: &str) -> String {
 }
 
 #[test]
-fn team_output_has_nine_tabs_charts_and_the_totals() {
+fn team_output_has_ten_tabs_charts_and_the_totals() {
     let d = tempdir();
     let out = calc_sample(d.path(), "team", &[]);
     assert_eq!(
         sheet_names(&out),
         [
             "Summary",
+            "Year",
             "Plan",
             "Memory",
             "Billing",
@@ -108,6 +109,7 @@ fn chinese_output_has_chinese_tab_names() {
         sheet_names(&out),
         [
             "总览",
+            "全年",
             "方案",
             "显存",
             "计费对比",

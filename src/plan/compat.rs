@@ -180,6 +180,8 @@ mod tests {
             spot_ok: false,
             gpu: None,
             engine: None,
+            start_month: None,
+            end_month: None,
             notes: String::new(),
             cell: crate::model::CellRef::new("Workloads", 1, 0),
         }

@@ -11,6 +11,7 @@ mod evaluate;
 pub mod inputs;
 mod portfolio;
 mod trace;
+pub mod year;
 
 pub use advice::{Advice, Band};
 pub use engine::Engine;
@@ -195,6 +196,8 @@ pub struct Plan {
     pub workloads: Vec<WorkloadPlan>,
     /// Portfolio formulas (in evaluation order), then the planned sums the JSON carries.
     pub totals: Vec<(String, f64)>,
+    /// The twelve months from plan_start.
+    pub year: year::Year,
     pub warnings: Vec<Warning>,
     /// Seconds spent evaluating and planning, for `--timings`.
     #[serde(skip)]
@@ -237,6 +240,8 @@ pub struct Options {
     pub keep: Option<usize>,
     /// Threads evaluating workloads; any number gives the same plan.
     pub threads: usize,
+    /// Unix seconds of the run: the Year tab starts the month after, unless plan_start says.
+    pub now: i64,
 }
 
 impl Default for Options {
@@ -244,6 +249,7 @@ impl Default for Options {
         Options {
             keep: Some(DEFAULT_KEEP),
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            now: crate::time::generation_time(),
         }
     }
 }
@@ -456,6 +462,7 @@ pub fn plan_with(input: Input, engine: &Engine, opts: &Options) -> Result<Plan> 
     }
 
     let totals = portfolio(engine, &input, &workloads, &columns)?;
+    let year = year::year(engine, &input, &workloads, &columns, opts.now)?;
     let plan_s = started.elapsed().as_secs_f64();
     let inputs = (0..p.inputs())
         .map(|i| FormulaColumn {
@@ -469,6 +476,7 @@ pub fn plan_with(input: Input, engine: &Engine, opts: &Options) -> Result<Plan> 
         inputs,
         workloads,
         totals,
+        year,
         warnings,
         timings: vec![("evaluate", evaluate_s), ("plan", plan_s)],
         index: columns

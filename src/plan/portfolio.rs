@@ -12,13 +12,27 @@ pub(super) fn portfolio(
     plans: &[WorkloadPlan],
     columns: &[FormulaColumn],
 ) -> Result<Vec<(String, f64)>> {
+    portfolio_of(engine, input, plans, columns, &|_| true)
+}
+
+/// As [`portfolio`], over the workloads `runs` says run (a month of the Year tab).
+pub(super) fn portfolio_of(
+    engine: &Engine,
+    input: &Input,
+    plans: &[WorkloadPlan],
+    columns: &[FormulaColumn],
+    runs: &dyn Fn(usize) -> bool,
+) -> Result<Vec<(String, f64)>> {
     let p = &engine.portfolio;
     let mut values = vec![0.0; p.width()];
     inputs::bind_assumptions(p, &input.assumptions, &mut values);
     let mut planned = [0.0f64; 4];
     let mut sums = vec![0.0; columns.len()];
     let mut count = 0.0;
-    for wp in plans {
+    for (i, wp) in plans.iter().enumerate() {
+        if !runs(i) {
+            continue;
+        }
         if let Some(ch) = &wp.chosen {
             count += 1.0;
             let c = &wp.candidates[ch.candidate];
@@ -50,7 +64,10 @@ pub(super) fn portfolio(
         set(&format!("total_{name}"), v);
     }
     set("workloads_planned", count);
-    set("workloads_unplanned", plans.len() as f64 - count);
+    let unplanned = (0..plans.len())
+        .filter(|&i| runs(i) && plans[i].chosen.is_none())
+        .count();
+    set("workloads_unplanned", unplanned as f64);
     let mut scratch = p.scratch();
     p.eval(&mut values, &mut scratch).map_err(|e| {
         let d = engine.portfolio_def(e.def);

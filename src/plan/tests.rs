@@ -61,6 +61,8 @@ fn workload(name: &str, kind: Kind, model: Option<&str>) -> Workload {
         spot_ok: kind == Kind::Batch,
         gpu: None,
         engine: None,
+        start_month: None,
+        end_month: None,
         notes: String::new(),
         cell: CellRef::new("Workloads", 1, 0),
     }
@@ -706,6 +708,7 @@ fn keeping_the_best_n_and_threads_do_not_change_the_plan() {
         &Options {
             keep: None,
             threads: 1,
+            ..Options::default()
         },
     )
     .unwrap();
@@ -715,6 +718,7 @@ fn keeping_the_best_n_and_threads_do_not_change_the_plan() {
         &Options {
             keep: Some(3),
             threads: 2,
+            ..Options::default()
         },
     )
     .unwrap();

@@ -38,6 +38,8 @@ impl Reader {
                         }
                         let cell = rec.cell("value");
                         let value = match rec.raw("value") {
+                            // Blank is a value of its own: the month after the plan is made.
+                            None if key == "plan_start" => Value::Text(String::new()),
                             None => {
                                 self.problems.push(Problem::new(
                                     cell.to_string(),
@@ -178,6 +180,20 @@ pub(super) fn assumption_value(
     default: Option<&Value>,
 ) -> Result<Value, String> {
     match default {
+        Some(Value::Text(_)) if key == "plan_start" => {
+            let month = match raw {
+                Raw::Date(d) => crate::model::Month::parse(&crate::time::serial_date(*d)),
+                other => crate::model::Month::parse(&raw_text(other)),
+            };
+            month
+                .map(|m| Value::Text(m.to_string()))
+                .ok_or_else(|| {
+                    format!(
+                        "{key} must be a month as YYYY-MM (or a date), or blank for the month after the plan is made, found {}",
+                        found(raw)
+                    )
+                })
+        }
         Some(Value::Text(_)) => {
             let t = raw_text(raw);
             let t = match t.as_str() {

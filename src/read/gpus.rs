@@ -113,6 +113,8 @@ impl Reader {
             let monthly = price("monthly", p);
             let spot_hourly = price("spot_hourly", p);
             let reserved_monthly = price("reserved_monthly", p);
+            let reserved_term_months =
+                rec.number("reserved_term_months", gpu_rule("reserved_term_months"), p);
             let billing_granularity_min = rec
                 .number(
                     "billing_granularity_min",
@@ -177,6 +179,7 @@ impl Reader {
                 monthly,
                 spot_hourly,
                 reserved_monthly,
+                reserved_term_months,
                 billing_granularity_min,
                 min_rental_min,
                 available,
@@ -247,6 +250,7 @@ impl Reader {
                 | "spot_hourly"
                 | "reserved_monthly"
                 | "billing_granularity_min"
+                | "reserved_term_months"
                 | "min_rental_min" => {
                     let rule = gpu_rule(key);
                     // An empty price takes the mode off the offer.
@@ -314,6 +318,7 @@ fn set_gpu_number(g: &mut GpuOffer, key: &str, v: f64) {
         "gpus_per_node" => g.gpus_per_node = v,
         "billing_granularity_min" => g.billing_granularity_min = v,
         "min_rental_min" => g.min_rental_min = v,
+        "reserved_term_months" => g.reserved_term_months = Some(v),
         price => set_gpu_price(g, price, Some(v)),
     }
 }
@@ -331,6 +336,7 @@ fn gpu_rule(key: &str) -> Rule {
         "gpus_per_node" => Rule::whole(1.0, 1024.0),
         "billing_granularity_min" => Rule::positive().max(44_640.0),
         "min_rental_min" => Rule::at_least(0.0).max(44_640.0),
+        "reserved_term_months" => Rule::whole(1.0, 120.0),
         _ => Rule::at_least(0.0).max(1e9),
     }
 }

@@ -512,6 +512,25 @@ impl Record<'_> {
         }
     }
 
+    /// A calendar month (`2027-03`, a date, `2027年3月`), or a problem; `None` when blank.
+    pub fn month(&self, key: &str, problems: &mut Vec<Problem>) -> Option<crate::model::Month> {
+        let raw = self.raw(key)?;
+        let m = match raw {
+            Raw::Date(d) => crate::model::Month::parse(&crate::time::serial_date(*d)),
+            other => crate::model::Month::parse(&raw_text(other)),
+        };
+        if m.is_none() {
+            problems.push(Problem::new(
+                self.at(key),
+                format!(
+                    "{key} must be a month as YYYY-MM (or a date), found {}",
+                    found(raw)
+                ),
+            ));
+        }
+        m
+    }
+
     /// A yes/no value, or a problem; `None` when blank.
     pub fn boolean(&self, key: &str, problems: &mut Vec<Problem>) -> Option<bool> {
         let raw = self.raw(key)?;

@@ -190,6 +190,16 @@ impl Reader {
         let online = rec.boolean("online", p);
         let spot_ok = rec.boolean("spot_ok", p);
         let notes = rec.text("notes", p).unwrap_or_default();
+        let start_month = rec.month("start_month", p);
+        let end_month = rec.month("end_month", p);
+        if let (Some(s), Some(e)) = (start_month, end_month) {
+            if e < s {
+                p.push(Problem::new(
+                    rec.at("end_month"),
+                    format!("end_month {e} is before start_month {s}"),
+                ));
+            }
+        }
         let pinned = rec.text("gpu", p);
         if let Some(g) = &pinned {
             if !gpus.iter().any(|o| normalize(&o.gpu) == normalize(g)) {
@@ -310,6 +320,8 @@ impl Reader {
             spot_ok: spot_ok.unwrap_or(kind == Kind::Batch),
             gpu: pinned,
             engine,
+            start_month,
+            end_month,
             notes,
             cell: rec.cell("name"),
         })

@@ -18,6 +18,8 @@ pub struct PlanJson<'a> {
     input: String,
     workloads: Workloads<'a>,
     totals: Totals<'a>,
+    /// The twelve months from plan_start (the Year tab).
+    year: YearJson,
     warnings: &'a [Warning],
 }
 
@@ -58,6 +60,7 @@ impl<'a> PlanJson<'a> {
             input: plan.input.file.display().to_string(),
             workloads: Workloads(plan),
             totals: Totals(plan),
+            year: YearJson::new(plan),
             warnings: &plan.warnings,
         }
     }
@@ -200,5 +203,46 @@ impl Serialize for Totals<'_> {
             m.serialize_entry("trial_reserve", &finite(v))?;
         }
         m.end()
+    }
+}
+
+/// The Year tab's months: each month's total and budget, and the reserved spend committed.
+#[derive(Serialize)]
+struct YearJson {
+    start: String,
+    months: Vec<MonthJson>,
+    annual_total: f64,
+    annual_total_with_margin: f64,
+}
+
+#[derive(Serialize)]
+struct MonthJson {
+    month: String,
+    total: f64,
+    total_with_margin: f64,
+    committed: f64,
+}
+
+impl YearJson {
+    fn new(plan: &Plan) -> YearJson {
+        let y = &plan.year;
+        let months: Vec<MonthJson> = (0..crate::plan::year::MONTHS)
+            .map(|k| MonthJson {
+                month: y.month(k).to_string(),
+                total: y.value(k, "total").unwrap_or(0.0),
+                total_with_margin: y.value(k, "total_with_margin").unwrap_or(0.0),
+                committed: (0..plan.workloads.len())
+                    .filter(|w| y.committed[*w][k])
+                    .filter_map(|w| plan.chosen(w))
+                    .map(|(_, ch)| ch.gpu_cost)
+                    .sum(),
+            })
+            .collect();
+        YearJson {
+            start: y.start.to_string(),
+            annual_total: months.iter().map(|m| m.total).sum(),
+            annual_total_with_margin: months.iter().map(|m| m.total_with_margin).sum(),
+            months,
+        }
     }
 }

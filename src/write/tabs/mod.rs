@@ -1,4 +1,4 @@
-//! The plan workbook, one file per tab, in SPEC §8 order: Summary, Plan, Memory, Billing,
+//! The plan workbook, one file per tab, in SPEC §8 order (#18 adds Year): Summary, Year, Plan, Memory, Billing,
 //! Candidates, TCO, Assumptions, Formulas, Warnings.
 
 mod assumptions;
@@ -11,6 +11,7 @@ mod plan_tab;
 mod summary;
 mod tco;
 mod warnings;
+mod year;
 
 use super::style::Styles;
 use crate::model::Warning;
@@ -83,6 +84,7 @@ impl Extent {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Tab {
     Summary,
+    Year,
     Plan,
     Memory,
     Billing,
@@ -94,8 +96,9 @@ pub enum Tab {
 }
 
 impl Tab {
-    pub const ALL: [Tab; 9] = [
+    pub const ALL: [Tab; 10] = [
         Tab::Summary,
+        Tab::Year,
         Tab::Plan,
         Tab::Memory,
         Tab::Billing,
@@ -110,13 +113,15 @@ impl Tab {
     pub fn has_live_formulas(self) -> bool {
         matches!(
             self,
-            Tab::Summary | Tab::Plan | Tab::Billing | Tab::Tco | Tab::Assumptions
+            Tab::Summary | Tab::Year | Tab::Plan | Tab::Billing | Tab::Tco | Tab::Assumptions
         )
     }
 
     pub fn name(self, zh: bool) -> &'static str {
         match (self, zh) {
             (Tab::Summary, false) => "Summary",
+            (Tab::Year, false) => "Year",
+            (Tab::Year, true) => "全年",
             (Tab::Plan, false) => "Plan",
             (Tab::Memory, false) => "Memory",
             (Tab::Billing, false) => "Billing",
@@ -270,6 +275,7 @@ pub fn workbook(
         ws.set_name(tab.name(zh))?;
         let extent = match tab {
             Tab::Summary => summary::write(ws, &cx, &layout, &live)?,
+            Tab::Year => year::write(ws, &cx, &live)?,
             Tab::Plan => plan_tab::write(ws, &cx, &live)?,
             Tab::Memory => memory::write(ws, &cx)?,
             Tab::Billing => billing::write(ws, &cx)?,
@@ -329,7 +335,7 @@ fn page_setup(
             ws.set_repeat_rows(0, 0)?;
             ws.set_print_fit_to_pages(1, 0);
         }
-        Tab::Plan | Tab::Billing | Tab::Memory => {
+        Tab::Year | Tab::Plan | Tab::Billing | Tab::Memory => {
             ws.set_repeat_rows(0, 0)?;
             ws.set_repeat_columns(0, 0)?;
         }

@@ -95,11 +95,59 @@ impl Layout {
     }
 }
 
+/// The value of a variable of a portfolio formula over the workloads `runs` selects: a
+/// `total_<name>` sums the chosen candidates, `formula` gives the portfolio formulas' own values,
+/// and an assumption its value.
+pub fn portfolio_value<'a>(
+    cx: &'a Ctx,
+    runs: &'a dyn Fn(usize) -> bool,
+    formula: &'a dyn Fn(&str) -> Option<f64>,
+) -> impl Fn(&str) -> Option<f64> + 'a {
+    let plan = cx.plan;
+    move |v: &str| -> Option<f64> {
+        let selected = (0..plan.workloads.len()).filter(|w| runs(*w));
+        if let Some(x) = v.strip_prefix("total_") {
+            return Some(
+                selected
+                    .filter_map(|w| cx.chosen(w))
+                    .map(|(c, ch)| match x {
+                        "gpu_cost" => ch.gpu_cost,
+                        "cold_start_cost" => ch.cold_start_cost,
+                        "rework_cost" => ch.rework_cost,
+                        "tco" => ch.tco,
+                        _ => plan.value(c, x).unwrap_or(0.0),
+                    })
+                    .sum(),
+            );
+        }
+        match v {
+            "workloads_planned" => {
+                Some(selected.filter(|w| cx.chosen(*w).is_some()).count() as f64)
+            }
+            "workloads_unplanned" => {
+                Some(selected.filter(|w| cx.chosen(*w).is_none()).count() as f64)
+            }
+            _ => formula(v).or_else(|| {
+                plan.input.assumptions.get(v).map(|a| match a.value {
+                    crate::model::Value::Number(n) => n,
+                    crate::model::Value::Bool(b) => f64::from(u8::from(b)),
+                    crate::model::Value::Text(_) => 0.0,
+                })
+            }),
+        }
+    }
+}
+
 /// `total_<name>` as a SUM over a Plan column, where the Plan tab has one.
 pub fn plan_sum(cx: &Ctx, name: &str) -> Option<String> {
+    plan_range(cx, name).map(|r| format!("SUM({r})"))
+}
+
+/// The Plan tab's cells of a numeric column over every workload's row, where it has one.
+pub fn plan_range(cx: &Ctx, name: &str) -> Option<String> {
     let at = plan_tab::COLUMNS.iter().position(|c| c[0] == name)?;
     let n = cx.plan.workloads.len() as u32;
-    (at >= 4 && n > 0).then(|| format!("SUM({})", range(cx.sheet(Tab::Plan), 1, n, at as u16)))
+    (at >= 4 && n > 0).then(|| range(cx.sheet(Tab::Plan), 1, n, at as u16))
 }
 
 pub fn write(
@@ -123,37 +171,9 @@ pub fn write(
         .map(|(n, r)| (n.clone(), layout.amount(me, *r)))
         .collect();
     let sums = |name: &str| plan_sum(cx, name);
-    let planned: Vec<usize> = (0..plan.workloads.len())
-        .filter(|w| cx.chosen(*w).is_some())
-        .collect();
-    let value = |v: &str| -> Option<f64> {
-        if let Some(x) = v.strip_prefix("total_") {
-            return Some(
-                planned
-                    .iter()
-                    .filter_map(|w| cx.chosen(*w))
-                    .map(|(c, ch)| match x {
-                        "gpu_cost" => ch.gpu_cost,
-                        "cold_start_cost" => ch.cold_start_cost,
-                        "rework_cost" => ch.rework_cost,
-                        "tco" => ch.tco,
-                        _ => plan.value(c, x).unwrap_or(0.0),
-                    })
-                    .sum(),
-            );
-        }
-        match v {
-            "workloads_planned" => Some(planned.len() as f64),
-            "workloads_unplanned" => Some((plan.workloads.len() - planned.len()) as f64),
-            _ => plan.total(v).or_else(|| {
-                plan.input.assumptions.get(v).map(|a| match a.value {
-                    crate::model::Value::Number(n) => n,
-                    crate::model::Value::Bool(b) => f64::from(u8::from(b)),
-                    crate::model::Value::Text(_) => 0.0,
-                })
-            }),
-        }
-    };
+    let everything = |_: usize| true;
+    let totals = |v: &str| plan.total(v);
+    let value = portfolio_value(cx, &everything, &totals);
     let portfolio_cell =
         |ws: &mut Worksheet, row: u32, name: &str, bold: bool| -> Result<(), XlsxError> {
             let f = if plan

@@ -1,0 +1,93 @@
+//! The twelve-month view (#18): from `plan_start`, which workloads cost in each month (between
+//! their `start_month` and `end_month`, and while a reserved offer's term still binds), and each
+//! month's portfolio formulas over the workloads that cost in it.
+
+use super::engine::Engine;
+use super::portfolio::portfolio_of;
+use super::{FormulaColumn, Mode, WorkloadPlan};
+use crate::error::Result;
+use crate::model::{Input, Month, Value};
+use serde::Serialize;
+
+/// Months in the view.
+pub const MONTHS: usize = 12;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Year {
+    /// The first month.
+    pub start: Month,
+    /// Per workload: whether it costs in each month (it runs, or its reserved term binds).
+    pub costs: Vec<[bool; MONTHS]>,
+    /// Per workload: the months its reserved term commits to (within `costs`).
+    pub committed: Vec<[bool; MONTHS]>,
+    /// Per month: every portfolio formula over the workloads that cost in it.
+    pub months: Vec<Vec<(String, f64)>>,
+}
+
+impl Year {
+    /// The `k`th month.
+    pub fn month(&self, k: usize) -> Month {
+        self.start.plus(k as i32)
+    }
+
+    /// A portfolio formula's value in month `k`.
+    pub fn value(&self, k: usize, name: &str) -> Option<f64> {
+        self.months[k]
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| *v)
+    }
+}
+
+/// The first month: the `plan_start` assumption, else the month after `now` (Unix seconds).
+pub fn start(input: &Input, now: i64) -> Month {
+    input
+        .assumptions
+        .items
+        .iter()
+        .find(|a| a.key == "plan_start")
+        .and_then(|a| match &a.value {
+            Value::Text(t) => Month::parse(t),
+            _ => None,
+        })
+        .unwrap_or_else(|| Month::of_timestamp(now).plus(1))
+}
+
+pub(super) fn year(
+    engine: &Engine,
+    input: &Input,
+    plans: &[WorkloadPlan],
+    columns: &[FormulaColumn],
+    now: i64,
+) -> Result<Year> {
+    let start = start(input, now);
+    let mut costs = Vec::with_capacity(plans.len());
+    let mut committed = Vec::with_capacity(plans.len());
+    for (w, wp) in input.workloads.iter().zip(plans) {
+        let first = w.start_month.unwrap_or(start);
+        let term = wp
+            .chosen
+            .as_ref()
+            .filter(|ch| ch.mode == Mode::Reserved)
+            .and_then(|ch| input.gpus[wp.candidates[ch.candidate].offer].reserved_term_months)
+            .unwrap_or(0.0) as i32;
+        let mut runs = [false; MONTHS];
+        let mut binds = [false; MONTHS];
+        for k in 0..MONTHS {
+            let m = start.plus(k as i32);
+            binds[k] = m >= first && m < first.plus(term);
+            runs[k] = binds[k] || (m >= first && w.end_month.is_none_or(|e| m <= e));
+        }
+        costs.push(runs);
+        committed.push(binds);
+    }
+    let months = (0..MONTHS)
+        .map(|k| portfolio_of(engine, input, plans, columns, &|i| costs[i][k]))
+        .collect::<Result<Vec<_>>>()?;
+    Ok(Year {
+        start,
+        costs,
+        committed,
+        months,
+    })
+}

@@ -1,0 +1,272 @@
+//! Year: twelve months from `plan_start` — each workload's monthly TCO in the months it costs,
+//! the cost lines and the portfolio formulas month by month, the reserved spend a term commits,
+//! and the annual total; live formulas over the Plan tab and a grid of the months each workload
+//! runs, which finance may edit (1 runs, 0 not) to move a ramp-up or an end.
+
+use super::live::{cell, Live};
+use super::plan_tab::{self, live_cell};
+use super::tco::{plan_range, portfolio_value};
+use super::{Category, Ctx, Extent, Tab};
+use crate::plan::year::MONTHS;
+use crate::write::style::{number, text, widths};
+use rust_xlsxwriter::{Worksheet, XlsxError};
+use std::collections::HashMap;
+
+/// Column of the first month; the annual total follows the twelfth.
+const FIRST: u16 = 3;
+const ANNUAL: u16 = FIRST + MONTHS as u16;
+
+/// The portfolio lines after the per-workload categories, in order.
+const PORTFOLIO: [(&str, &str, &str); 5] = [
+    ("trial_reserve_cost", "Trial-and-error reserve", "试错预留"),
+    ("ops_cost", "Ops labour", "运维人力"),
+    ("total", "Total", "合计"),
+    ("safety_margin_cost", "Safety margin", "安全边际"),
+    (
+        "total_with_margin",
+        "Total with safety margin",
+        "含安全边际总计",
+    ),
+];
+
+pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &Live) -> Result<Extent, XlsxError> {
+    let s = &cx.s;
+    let plan = cx.plan;
+    let year = &plan.year;
+    let n = plan.workloads.len() as u32;
+    let ps = cx.sheet(Tab::Plan);
+    let month_labels: Vec<String> = (0..MONTHS).map(|k| year.month(k).to_string()).collect();
+    let mut cols: Vec<[&str; 4]> = vec![
+        ["Workload", "负载", "The workload's name.", "负载名称。"],
+        ["Start", "开始", "start_month of the Workloads sheet (blank: the first month).", "负载表 start_month（空白表示首月）。"],
+        ["End", "结束", "end_month of the Workloads sheet (blank: the last month); a reserved term may bind longer.", "负载表 end_month（空白表示末月）；预留期限可能更长。"],
+    ];
+    for m in &month_labels {
+        cols.push([
+            m,
+            m,
+            "Live: the Plan tab's monthly TCO × the month's 1/0 in the grid below.",
+            "实时公式：方案页月度总成本 × 下方表格中该月的 1/0。",
+        ]);
+    }
+    cols.push(["Year", "全年", "The twelve months' sum.", "十二个月合计。"]);
+    cx.header(ws, 0, &cols)?;
+
+    // The grid of months each workload costs in, below everything else.
+    let lines_first = n + 3;
+    let lines = Category::ALL.len() as u32 - 2 + PORTFOLIO.len() as u32 + 1;
+    let grid_first = lines_first + lines + 3;
+    let committed_first = grid_first + n.max(1) + 3;
+    let flag = |grid: u32, w: usize, k: usize| cell(None, grid + w as u32, FIRST + k as u16);
+    let flag_range = |grid: u32, k: usize| {
+        let c = crate::model::column_letters((FIRST + k as u16).into());
+        format!("${c}${}:${c}${}", grid + 1, grid + n)
+    };
+    let sum_row = |r: u32| {
+        format!(
+            "SUM({}:{})",
+            cell(None, r, FIRST),
+            cell(None, r, FIRST + MONTHS as u16 - 1)
+        )
+    };
+
+    // One row per workload: its TCO in the months it costs.
+    for (i, w) in plan.input.workloads.iter().enumerate() {
+        let r = i as u32 + 1;
+        text(ws, r, 0, &w.name, &s.text)?;
+        text(
+            ws,
+            r,
+            1,
+            &w.start_month.map_or(String::new(), |m| m.to_string()),
+            &s.text,
+        )?;
+        text(
+            ws,
+            r,
+            2,
+            &w.end_month.map_or(String::new(), |m| m.to_string()),
+            &s.text,
+        )?;
+        let Some((_, ch)) = cx.chosen(i) else {
+            text(ws, r, FIRST, cx.t("unplanned", "未规划"), &s.bad)?;
+            continue;
+        };
+        let tco = super::live::absolute(ps, r, plan_tab::column("tco"));
+        let mut annual = 0.0;
+        for k in 0..MONTHS {
+            let on = year.costs[i][k];
+            let v = if on { ch.tco } else { 0.0 };
+            annual += v;
+            live_cell(
+                ws,
+                r,
+                FIRST + k as u16,
+                Ok(format!("{tco}*{}", flag(grid_first, i, k))),
+                v,
+                &s.money,
+                cx,
+            )?;
+        }
+        live_cell(ws, r, ANNUAL, Ok(sum_row(r)), annual, &s.money_bold, cx)?;
+    }
+
+    // The cost lines month by month.
+    let mut row = lines_first;
+    text(
+        ws,
+        row - 1,
+        0,
+        cx.t("Cost lines by month", "按月成本项"),
+        &s.subtitle,
+    )?;
+    let runs_in = |k: usize| move |w: usize| year.costs[w][k];
+    for c in Category::ALL
+        .iter()
+        .filter(|c| c.portfolio_name().is_none())
+    {
+        text(ws, row, 0, c.label(cx.zh), &s.text)?;
+        let mut annual = 0.0;
+        for k in 0..MONTHS {
+            let v: f64 = (0..plan.workloads.len())
+                .filter(|w| year.costs[*w][k])
+                .filter_map(|w| cx.chosen(w))
+                .map(|(_, ch)| c.of_workload(ch))
+                .sum();
+            annual += v;
+            let f = c
+                .plan_formula(|key| match plan_range(cx, key) {
+                    Some(r) => format!("SUMPRODUCT({r},{})", flag_range(grid_first, k)),
+                    None => "0".to_string(),
+                })
+                .ok_or_else(|| "not a per-workload line".to_string());
+            live_cell(ws, row, FIRST + k as u16, f, v, &s.money, cx)?;
+        }
+        live_cell(ws, row, ANNUAL, Ok(sum_row(row)), annual, &s.money_bold, cx)?;
+        row += 1;
+    }
+    // The portfolio formulas of each month, over that month's sums.
+    let portfolio_rows: HashMap<&str, u32> = PORTFOLIO
+        .iter()
+        .enumerate()
+        .map(|(j, (name, ..))| (*name, row + j as u32))
+        .collect();
+    for (j, (name, en, zh)) in PORTFOLIO.iter().enumerate() {
+        let r = row + j as u32;
+        let bold = matches!(*name, "total" | "total_with_margin");
+        text(ws, r, 0, cx.t(en, zh), if bold { &s.bold } else { &s.text })?;
+        let mut annual = 0.0;
+        for k in 0..MONTHS {
+            let cells: HashMap<String, String> = portfolio_rows
+                .iter()
+                .map(|(n, pr)| (n.to_string(), cell(None, *pr, FIRST + k as u16)))
+                .collect();
+            let sums = |key: &str| {
+                plan_range(cx, key)
+                    .map(|r| format!("SUMPRODUCT({r},{})", flag_range(grid_first, k)))
+            };
+            let runs = runs_in(k);
+            let own = |v: &str| year.value(k, v);
+            let value = portfolio_value(cx, &runs, &own);
+            let has_formula = plan
+                .input
+                .formulas
+                .iter()
+                .any(|f| f.name == *name && f.scope == crate::model::Scope::Portfolio);
+            let f = if has_formula {
+                live.portfolio(name, &sums, &cells, &value)
+            } else if *name == "safety_margin_cost" {
+                Ok(format!("{}-{}", cells["total_with_margin"], cells["total"]))
+            } else {
+                Err(format!("no portfolio formula {name}"))
+            };
+            let v = year.value(k, name).unwrap_or_else(|| {
+                year.value(k, "total_with_margin").unwrap_or(0.0)
+                    - year.value(k, "total").unwrap_or(0.0)
+            });
+            annual += v;
+            let fmt = if *name == "total_with_margin" {
+                &s.money_bold
+            } else {
+                &s.money
+            };
+            live_cell(ws, r, FIRST + k as u16, f, v, fmt, cx)?;
+        }
+        let fmt = if *name == "total_with_margin" {
+            &s.money_total
+        } else if bold {
+            &s.money_bold
+        } else {
+            &s.money
+        };
+        live_cell(ws, r, ANNUAL, Ok(sum_row(r)), annual, fmt, cx)?;
+    }
+    row += PORTFOLIO.len() as u32;
+    // The reserved spend a term commits to, month by month (part of the GPU time above).
+    text(
+        ws,
+        row,
+        0,
+        cx.t(
+            "Of which committed by reserved terms",
+            "其中预留期限承诺支出",
+        ),
+        &s.muted,
+    )?;
+    let mut annual = 0.0;
+    for k in 0..MONTHS {
+        let v: f64 = (0..plan.workloads.len())
+            .filter(|w| year.committed[*w][k])
+            .filter_map(|w| cx.chosen(w))
+            .map(|(_, ch)| ch.gpu_cost)
+            .sum();
+        annual += v;
+        let f = plan_range(cx, "gpu_cost")
+            .map(|r| format!("SUMPRODUCT({r},{})", flag_range(committed_first, k)))
+            .ok_or_else(|| "no workloads".to_string());
+        live_cell(ws, row, FIRST + k as u16, f, v, &s.money, cx)?;
+    }
+    live_cell(ws, row, ANNUAL, Ok(sum_row(row)), annual, &s.money, cx)?;
+
+    // The grids: 1 where the workload costs (editable), 1 where a reserved term commits. Rows
+    // are written in order (the tab streams in constant-memory mode).
+    let titles = [
+        cx.t(
+            "Months each workload costs in: 1 yes, 0 no (from start_month, end_month and reserved terms; edit to move a ramp-up or an end)",
+            "各负载计费月份：1 是，0 否（来自 start_month、end_month 与预留期限；可修改以调整上线或结束月份）",
+        ),
+        cx.t(
+            "Months a reserved term commits: 1 yes (reserved_term_months of the offer, from the workload's start)",
+            "预留期限承诺月份：1 是（报价的 reserved_term_months，自负载开始起算）",
+        ),
+    ];
+    for (title, (first, grid, editable)) in titles.iter().zip([
+        (grid_first, &year.costs, true),
+        (committed_first, &year.committed, false),
+    ]) {
+        text(ws, first - 2, 0, title, &s.subtitle)?;
+        text(ws, first - 1, 0, cx.t("Workload", "负载"), &s.header)?;
+        for (k, m) in month_labels.iter().enumerate() {
+            text(ws, first - 1, FIRST + k as u16, m, &s.header)?;
+        }
+        for (i, w) in plan.input.workloads.iter().enumerate() {
+            let r = first + i as u32;
+            text(ws, r, 0, &w.name, &s.text)?;
+            for (k, on) in grid[i].iter().enumerate() {
+                let v = f64::from(u8::from(*on));
+                let fmt = if editable {
+                    &s.input_integer
+                } else {
+                    &s.integer
+                };
+                number(ws, r, FIRST + k as u16, v, fmt)?;
+            }
+        }
+    }
+    let mut w = vec![28.0, 9.0, 9.0];
+    w.extend(std::iter::repeat_n(12.0, MONTHS));
+    w.push(14.0);
+    widths(ws, &w)?;
+    ws.set_freeze_panes(1, 1)?;
+    Ok(Extent::new(committed_first + n.max(1) - 1, ANNUAL))
+}

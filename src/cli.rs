@@ -75,6 +75,36 @@ impl Lang {
     pub fn zh(self) -> bool {
         self == Lang::Zh
     }
+
+    /// The terminal's language from the locale: Chinese when the first set of `LC_ALL`,
+    /// `LC_MESSAGES` and `LANG` names a Chinese locale (`zh_CN.UTF-8`, `zh_TW`, `zh`).
+    pub fn from_env() -> Lang {
+        Lang::from_locale(
+            ["LC_ALL", "LC_MESSAGES", "LANG"]
+                .iter()
+                .find_map(|k| std::env::var(k).ok().filter(|v| !v.is_empty())),
+        )
+    }
+
+    fn from_locale(locale: Option<String>) -> Lang {
+        match locale {
+            Some(l) if l.to_ascii_lowercase().starts_with("zh") => Lang::Zh,
+            _ => Lang::En,
+        }
+    }
+}
+
+impl Cli {
+    /// The language of messages at the terminal: `--lang` where the command has it and it is
+    /// given, else the locale's.
+    pub fn terminal_lang(&self) -> Lang {
+        let given = match &self.command {
+            Command::Init(a) => a.lang,
+            Command::Calc(a) => a.lang,
+            _ => None,
+        };
+        given.unwrap_or_else(Lang::from_env)
+    }
 }
 
 #[derive(Debug, Args)]
@@ -82,9 +112,10 @@ pub struct InitArgs {
     /// Where to write the template.
     #[arg(default_value = "budget.xlsx")]
     pub path: PathBuf,
-    /// Language of sheet names, headers and notes.
-    #[arg(long, value_enum, default_value_t = Lang::En)]
-    pub lang: Lang,
+    /// Language of sheet names, headers and notes, and of the messages [default: en; messages
+    /// follow a Chinese LC_ALL or LANG when --lang is not given].
+    #[arg(long, value_enum)]
+    pub lang: Option<Lang>,
     /// Example workloads to include: team (seed 001's ten-person team) or api (seed 000's table).
     #[arg(long, value_name = "NAME", conflicts_with = "blank")]
     pub example: Option<String>,
@@ -110,9 +141,10 @@ pub struct CalcArgs {
     /// column of a GPU's offers (gpu:GPU.COLUMN=VALUE; an empty price takes the mode away).
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub sets: Vec<String>,
-    /// Language of the plan workbook.
-    #[arg(long, value_enum, default_value_t = Lang::En)]
-    pub lang: Lang,
+    /// Language of the plan workbook and of the terminal summary [default: en; the terminal
+    /// follows a Chinese LC_ALL or LANG when --lang is not given].
+    #[arg(long, value_enum)]
+    pub lang: Option<Lang>,
     /// Replace an existing output file.
     #[arg(long)]
     pub force: bool,
@@ -221,5 +253,16 @@ mod tests {
     #[test]
     fn cli_definition_is_consistent() {
         Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn chinese_locales_give_chinese() {
+        for l in ["zh_CN.UTF-8", "zh_TW", "zh", "ZH_cn"] {
+            assert_eq!(Lang::from_locale(Some(l.into())), Lang::Zh, "{l}");
+        }
+        for l in ["en_US.UTF-8", "C", "C.UTF-8", "POSIX", "de_DE"] {
+            assert_eq!(Lang::from_locale(Some(l.into())), Lang::En, "{l}");
+        }
+        assert_eq!(Lang::from_locale(None), Lang::En);
     }
 }

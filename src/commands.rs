@@ -47,14 +47,16 @@ pub fn init(a: &InitArgs) -> Result<()> {
         }
     };
     files::check_target(&a.path, a.force)?;
-    let bytes = write::template_bytes(a.lang.zh(), example)?;
+    let zh = a.lang == Some(cli::Lang::Zh);
+    let bytes = write::template_bytes(zh, example)?;
     files::save(&a.path, &bytes)?;
-    out(&format!(
-        "wrote {}: fill in the {} sheet, then run `gpuplan calc {}`\n",
-        a.path.display(),
-        catalog::sheet_name("Workloads", a.lang.zh()),
-        a.path.display()
-    ))
+    let sheet = catalog::sheet_name("Workloads", zh);
+    let path = a.path.display();
+    out(&if a.lang.unwrap_or_else(cli::Lang::from_env).zh() {
+        format!("已写入 {path}：请填写{sheet}表，然后运行 `gpuplan calc {path}`\n")
+    } else {
+        format!("wrote {path}: fill in the {sheet} sheet, then run `gpuplan calc {path}`\n")
+    })
 }
 
 pub fn check(a: &CheckArgs) -> Result<()> {
@@ -164,7 +166,13 @@ pub fn calc(a: &CalcArgs) -> Result<()> {
     progress.phase(format!("writing {}", output.display()));
     // Both outputs go to temporary files first and are renamed into place only when both are
     // complete, so a failure leaves neither behind.
-    let (workbook, more) = write::plan(&output, &plan, a.lang.zh(), &input_date(&a.input), &stamp)?;
+    let (workbook, more) = write::plan(
+        &output,
+        &plan,
+        a.lang == Some(cli::Lang::Zh),
+        &input_date(&a.input),
+        &stamp,
+    )?;
     plan.warnings.extend(more);
     clock.lap("write");
     let json = match &json_path {
@@ -186,8 +194,10 @@ pub fn calc(a: &CalcArgs) -> Result<()> {
     if !a.quiet {
         let color = report::use_color(&std::io::stderr());
         let mut err = std::io::stderr();
-        let _ = write!(err, "{}", report::summary(&plan, color));
-        let _ = writeln!(err, "wrote {}", output.display());
+        let zh = a.lang.unwrap_or_else(cli::Lang::from_env).zh();
+        let _ = write!(err, "{}", report::summary(&plan, color, zh));
+        let wrote = if zh { "已写入" } else { "wrote" };
+        let _ = writeln!(err, "{wrote} {}", output.display());
     }
     let issues = plan
         .warnings

@@ -11,6 +11,9 @@ pub struct Problem {
     pub location: String,
     /// What was expected and what was found.
     pub message: String,
+    /// The message in Chinese, where it has been translated (the terminal with `--lang zh` or a
+    /// Chinese locale shows it; otherwise the English).
+    pub zh: Option<String>,
 }
 
 impl Problem {
@@ -18,6 +21,26 @@ impl Problem {
         Problem {
             location: location.into(),
             message: message.into(),
+            zh: None,
+        }
+    }
+
+    /// The same problem with its Chinese message.
+    pub fn with_zh(mut self, zh: impl Into<String>) -> Self {
+        self.zh = Some(zh.into());
+        self
+    }
+
+    /// `location: message` in the language asked for (English where no translation exists).
+    pub fn render(&self, zh: bool) -> String {
+        let message = match (&self.zh, zh) {
+            (Some(m), true) => m,
+            _ => &self.message,
+        };
+        if self.location.is_empty() {
+            message.clone()
+        } else {
+            format!("{}: {message}", self.location)
         }
     }
 }
@@ -74,24 +97,60 @@ pub enum Error {
 pub const SHOWN_PROBLEMS: usize = 100;
 
 fn render_problems(file: &std::path::Path, problems: &[Problem]) -> String {
+    render_problems_in(file, problems, false)
+}
+
+/// The problems of a file, one line each (after the first, each with its `error:` prefix), the
+/// first [`SHOWN_PROBLEMS`] and the count; in Chinese where `zh`.
+fn render_problems_in(file: &std::path::Path, problems: &[Problem], zh: bool) -> String {
+    let f = file.display();
     let mut lines: Vec<String> = problems
         .iter()
         .take(SHOWN_PROBLEMS)
-        .map(|p| format!("{}: {}", file.display(), p))
+        .map(|p| format!("{f}: {}", p.render(zh)))
         .collect();
-    if problems.len() > SHOWN_PROBLEMS {
-        lines.push(format!(
-            "{} problems in {}; the first {SHOWN_PROBLEMS} are shown (fix them and run `gpuplan check` again)",
-            problems.len(),
-            file.display()
-        ));
-    } else if problems.len() > 1 {
-        lines.push(format!("{} problems in {}", problems.len(), file.display()));
+    let n = problems.len();
+    if n > SHOWN_PROBLEMS {
+        lines.push(if zh {
+            format!("{f} 共有 {n} 个问题，仅显示前 {SHOWN_PROBLEMS} 个（修正后请再次运行 `gpuplan check`）")
+        } else {
+            format!("{n} problems in {f}; the first {SHOWN_PROBLEMS} are shown (fix them and run `gpuplan check` again)")
+        });
+    } else if n > 1 {
+        lines.push(if zh {
+            format!("{f} 共有 {n} 个问题")
+        } else {
+            format!("{n} problems in {f}")
+        });
     }
-    lines.join("\nerror: ")
+    lines.join(if zh { "\n错误：" } else { "\nerror: " })
 }
 
 impl Error {
+    /// The error line(s) as the terminal shows them after the `error: ` (or `错误：`) prefix, in
+    /// Chinese where `zh` and a translation exists.
+    pub fn render(&self, zh: bool) -> String {
+        match (self, zh) {
+            (Error::Input { file, problems }, _) => render_problems_in(file, problems, zh),
+            (Error::Strict { warnings }, true) => {
+                format!("--strict：方案有 {warnings} 条警告或未规划的负载")
+            }
+            (Error::Internal(m), true) => {
+                format!("内部错误：{m}\n这是 gpuplan 的缺陷，请附上输入文件报告。")
+            }
+            _ => self.to_string(),
+        }
+    }
+
+    /// The prefix of an error line.
+    pub fn prefix(zh: bool) -> &'static str {
+        if zh {
+            "错误："
+        } else {
+            "error: "
+        }
+    }
+
     /// The process exit code for this error.
     pub fn exit_code(&self) -> i32 {
         match self {

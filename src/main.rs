@@ -21,10 +21,11 @@ fn main() -> ExitCode {
         }
         eprintln!("error: internal error: {info}\nThis is a bug in gpuplan; please report it with the input file.");
     }));
+    let zh = cli.terminal_lang().zh();
     match std::panic::catch_unwind(|| gpuplan::run(cli)) {
         Ok(Ok(())) => ExitCode::SUCCESS,
         Ok(Err(e)) => {
-            eprintln!("error: {e}");
+            eprintln!("{}{}", gpuplan::error::Error::prefix(zh), e.render(zh));
             ExitCode::from(e.exit_code() as u8)
         }
         Err(_) => ExitCode::from(1),

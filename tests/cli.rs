@@ -447,3 +447,59 @@ fn validate_table_rows() -> usize {
     .unwrap();
     csv.lines().skip(1).filter(|l| !l.trim().is_empty()).count()
 }
+
+/// Chinese at the terminal (#18, 11): `--lang zh`, or a Chinese locale when --lang is not given,
+/// gives Chinese messages; LC_ALL outranks LANG; the JSON keys stay English.
+#[test]
+fn chinese_locale_or_lang_gives_chinese_messages() {
+    let d = tempdir();
+    let zh = [("LANG", "zh_CN.UTF-8"), ("LC_ALL", ""), ("LC_MESSAGES", "")];
+    let r = gpuplan_env(d.path(), &["init", "a.xlsx"], &zh);
+    r.ok();
+    assert_eq!(
+        r.stdout,
+        "已写入 a.xlsx：请填写Workloads表，然后运行 `gpuplan calc a.xlsx`\n"
+    );
+    // LC_ALL=C outranks a Chinese LANG.
+    let r = gpuplan_env(
+        d.path(),
+        &["init", "b.xlsx"],
+        &[("LANG", "zh_CN.UTF-8"), ("LC_ALL", "C")],
+    );
+    assert!(r.stdout.starts_with("wrote b.xlsx"), "{}", r.stdout);
+    // --lang zh: a Chinese template and message whatever the locale.
+    let r = gpuplan_env(
+        d.path(),
+        &["init", "c.xlsx", "--lang", "zh"],
+        &[("LC_ALL", "C")],
+    );
+    assert!(
+        r.stdout.starts_with("已写入 c.xlsx：请填写负载表"),
+        "{}",
+        r.stdout
+    );
+
+    team().write(&d.path().join("t.xlsx"));
+    let r = gpuplan_env(d.path(), &["calc", "t.xlsx", "--json", "-"], &zh);
+    r.ok();
+    assert!(r.stderr.contains("含安全边际总计"), "{}", r.stderr);
+    assert!(r.stderr.contains("负载"), "{}", r.stderr);
+    assert!(r.stderr.contains("已写入 t.plan.xlsx"), "{}", r.stderr);
+    let j = json_of(&r);
+    assert!(j["totals"]["total_with_margin"].as_f64().is_some(), "{j}");
+    // The workbook stays in the language --lang gives (English by default).
+    assert_eq!(sheet_names(&d.path().join("t.plan.xlsx"))[0], "Summary");
+
+    // A wrong cell: the line and its message in Chinese.
+    team()
+        .set("Workloads", 2, 3, Some(s("abc")))
+        .write(&d.path().join("bad.xlsx"));
+    gpuplan_env(d.path(), &["check", "bad.xlsx"], &zh).fails_with(
+        2,
+        &["错误：bad.xlsx: Workloads!D3: concurrency 应为 1 到 1000000 之间的整数，实际为 “abc”"],
+    );
+    gpuplan(d.path(), &["check", "bad.xlsx"]).fails_with(
+        2,
+        &["error: bad.xlsx: Workloads!D3: concurrency must be a whole number from 1 to 1000000, found \"abc\""],
+    );
+}

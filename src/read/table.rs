@@ -303,6 +303,29 @@ impl Rule {
         }
     }
 
+    /// [`Rule::describe`] in Chinese.
+    pub fn describe_zh(&self) -> String {
+        let what = if self.integer { "整数" } else { "数值" };
+        let lower = if self.min_ok {
+            format!("≥ {}", format_number(self.min))
+        } else {
+            format!("> {}", format_number(self.min))
+        };
+        if self.max < f64::MAX / 2.0 {
+            if self.min_ok && self.min != f64::MIN {
+                format!(
+                    "{} 到 {} 之间的{what}",
+                    format_number(self.min),
+                    format_number(self.max)
+                )
+            } else {
+                format!("{lower} 且 ≤ {} 的{what}", format_number(self.max))
+            }
+        } else {
+            format!("{lower} 的{what}")
+        }
+    }
+
     pub fn accepts(&self, v: f64) -> bool {
         v.is_finite()
             && (if self.min_ok {
@@ -408,6 +431,28 @@ pub fn found(raw: &Raw) -> String {
     }
 }
 
+/// How a found value reads in a Chinese message.
+pub fn found_zh(raw: &Raw) -> String {
+    match raw {
+        Raw::Number(_) | Raw::Bool(_) => found(raw),
+        Raw::Text(t) => {
+            let short: String = t.chars().take(40).collect();
+            let more = if short.len() < t.len() { "…" } else { "" };
+            let hint = if t.contains([',', '，']) && parse_number_text(t).is_none() {
+                "（逗号只用于千位分隔，如 1,000；小数请用小数点，如 9.5）"
+            } else {
+                ""
+            };
+            format!("“{}{more}”{hint}", visible(&short))
+        }
+        Raw::Error(e) => format!("错误值 {e}"),
+        Raw::Date(d) => format!("日期（{}）", crate::time::serial_date(*d)),
+        Raw::Uncomputed(f) => format!(
+            "公式 ={f}，但没有保存计算结果（请在 Excel 或 LibreOffice 中打开并保存工作簿，以保存其值）"
+        ),
+    }
+}
+
 pub fn raw_number(raw: &Raw) -> Option<f64> {
     match raw {
         Raw::Number(n) if n.is_finite() => Some(*n),
@@ -473,10 +518,13 @@ impl Record<'_> {
             _ => false,
         };
         if bad {
-            problems.push(Problem::new(
-                self.at(key),
-                format!("{key} must be text, found {}", found(raw)),
-            ));
+            problems.push(
+                Problem::new(
+                    self.at(key),
+                    format!("{key} must be text, found {}", found(raw)),
+                )
+                .with_zh(format!("{key} 应为文本，实际为 {}", found_zh(raw))),
+            );
             return None;
         }
         Some(raw_text(raw)).filter(|t| !t.is_empty())
@@ -503,10 +551,17 @@ impl Record<'_> {
         match raw_number(raw) {
             Some(v) if rule.accepts(v) => Some(v),
             _ => {
-                problems.push(Problem::new(
-                    self.at(key),
-                    format!("{key} must be {}, found {}", rule.describe(), found(raw)),
-                ));
+                problems.push(
+                    Problem::new(
+                        self.at(key),
+                        format!("{key} must be {}, found {}", rule.describe(), found(raw)),
+                    )
+                    .with_zh(format!(
+                        "{key} 应为 {}，实际为 {}",
+                        rule.describe_zh(),
+                        found_zh(raw)
+                    )),
+                );
                 None
             }
         }
@@ -520,13 +575,19 @@ impl Record<'_> {
             other => crate::model::Month::parse(&raw_text(other)),
         };
         if m.is_none() {
-            problems.push(Problem::new(
-                self.at(key),
-                format!(
-                    "{key} must be a month as YYYY-MM (or a date), found {}",
-                    found(raw)
-                ),
-            ));
+            problems.push(
+                Problem::new(
+                    self.at(key),
+                    format!(
+                        "{key} must be a month as YYYY-MM (or a date), found {}",
+                        found(raw)
+                    ),
+                )
+                .with_zh(format!(
+                    "{key} 应为 YYYY-MM 格式的月份（或日期），实际为 {}",
+                    found_zh(raw)
+                )),
+            );
         }
         m
     }
@@ -536,13 +597,19 @@ impl Record<'_> {
         let raw = self.raw(key)?;
         let b = parse_bool(raw);
         if b.is_none() {
-            problems.push(Problem::new(
-                self.at(key),
-                format!(
-                    "{key} must be yes or no (TRUE/FALSE, y/n, 1/0, 是/否), found {}",
-                    found(raw)
-                ),
-            ));
+            problems.push(
+                Problem::new(
+                    self.at(key),
+                    format!(
+                        "{key} must be yes or no (TRUE/FALSE, y/n, 1/0, 是/否), found {}",
+                        found(raw)
+                    ),
+                )
+                .with_zh(format!(
+                    "{key} 应为 是/否（yes/no、TRUE/FALSE、y/n、1/0），实际为 {}",
+                    found_zh(raw)
+                )),
+            );
         }
         b
     }

@@ -82,7 +82,8 @@ fn table(rows: &[Vec<String>], right: &[bool]) -> String {
 }
 
 /// The terminal summary of a plan.
-pub fn summary(plan: &Plan, color: bool) -> String {
+pub fn summary(plan: &Plan, color: bool, zh: bool) -> String {
+    let t_ = |en: &'static str, cn: &'static str| if zh { cn } else { en };
     let cur = plan.input.assumptions.currency();
     let (b, y, r, z) = if color {
         ("\x1b[1m", "\x1b[33m", "\x1b[31m", "\x1b[0m")
@@ -90,10 +91,10 @@ pub fn summary(plan: &Plan, color: bool) -> String {
         ("", "", "", "")
     };
     let mut rows = vec![vec![
-        "workload".to_string(),
-        "GPU × count".to_string(),
-        "mode".to_string(),
-        "monthly cost".to_string(),
+        t_("workload", "负载").to_string(),
+        t_("GPU × count", "GPU × 数量").to_string(),
+        t_("mode", "计费方式").to_string(),
+        t_("monthly cost", "月度成本").to_string(),
     ]];
     // A terminal shows the first workloads; the workbook has them all.
     const ROWS: usize = 25;
@@ -105,41 +106,43 @@ pub fn summary(plan: &Plan, color: bool) -> String {
                 rows.push(vec![
                     w.name.clone(),
                     format!("{} × {}", g.gpu, format_number(n)),
-                    ch.mode.label(false).to_string(),
+                    ch.mode.label(zh).to_string(),
                     money(&cur, ch.tco),
                 ]);
             }
             None => rows.push(vec![
                 w.name.clone(),
-                format!("{r}unplanned{z}"),
+                format!("{r}{}{z}", t_("unplanned", "未规划")),
                 "-".into(),
                 "-".into(),
             ]),
         }
     }
-    if plan.input.workloads.len() > ROWS {
-        rows.push(vec![format!(
-            "… and {} more workloads (see the Summary tab)",
-            plan.input.workloads.len() - ROWS
-        )]);
+    let more = plan.input.workloads.len().saturating_sub(ROWS);
+    if more > 0 {
+        rows.push(vec![if zh {
+            format!("… 另有 {more} 个负载（见总览页）")
+        } else {
+            format!("… and {more} more workloads (see the Summary tab)")
+        }]);
     }
     let mut out = table(&rows, &[false, false, false, true]);
     let t = |n: &str| plan.total(n).unwrap_or(0.0);
     let lines = [
-        ("GPU", t("gpu_cost")),
-        ("storage", t("storage_cost")),
-        ("egress", t("egress_cost")),
-        ("trial reserve", t("trial_reserve_cost")),
-        ("ops labour", t("ops_cost")),
+        (t_("GPU", "GPU"), t("gpu_cost")),
+        (t_("storage", "存储"), t("storage_cost")),
+        (t_("egress", "流量"), t("egress_cost")),
+        (t_("trial reserve", "试错预留"), t("trial_reserve_cost")),
+        (t_("ops labour", "运维人力"), t("ops_cost")),
     ];
     let mut trows: Vec<Vec<String>> = lines
         .iter()
         .filter(|(_, v)| *v != 0.0)
         .map(|(l, v)| vec![l.to_string(), money(&cur, *v)])
         .collect();
-    trows.push(vec!["total".into(), money(&cur, t("total"))]);
+    trows.push(vec![t_("total", "合计").into(), money(&cur, t("total"))]);
     trows.push(vec![
-        format!("{b}total with safety margin{z}"),
+        format!("{b}{}{z}", t_("total with safety margin", "含安全边际总计")),
         format!("{b}{}{z}", money(&cur, t("total_with_margin"))),
     ]);
     out.push('\n');
@@ -154,17 +157,28 @@ pub fn summary(plan: &Plan, color: bool) -> String {
     if !warn.is_empty() {
         out.push('\n');
         for w in warn.iter().take(WARNINGS) {
-            out.push_str(&format!("{y}warning{z}: {}: {}\n", w.location, w.message));
+            out.push_str(&format!(
+                "{y}{}{z}: {}: {}\n",
+                t_("warning", "警告"),
+                w.location,
+                w.message
+            ));
         }
         if warn.len() > WARNINGS {
-            out.push_str(&format!(
-                "… and {} more warnings in the Warnings tab\n",
-                warn.len() - WARNINGS
-            ));
+            let n = warn.len() - WARNINGS;
+            out.push_str(&if zh {
+                format!("… 另有 {n} 条警告，见提示页\n")
+            } else {
+                format!("… and {n} more warnings in the Warnings tab\n")
+            });
         }
     }
     if notes > 0 {
-        out.push_str(&format!("({notes} note(s) in the Warnings tab)\n"));
+        out.push_str(&if zh {
+            format!("（提示页另有 {notes} 条说明）\n")
+        } else {
+            format!("({notes} note(s) in the Warnings tab)\n")
+        });
     }
     out
 }

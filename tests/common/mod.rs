@@ -56,6 +56,10 @@ pub fn gpuplan_env(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
         .current_dir(dir)
         .env("NO_COLOR", "1")
         .env_remove("SOURCE_DATE_EPOCH")
+        // Messages in English whatever the machine's locale, unless a test sets one.
+        .env_remove("LC_ALL")
+        .env_remove("LC_MESSAGES")
+        .env_remove("LANG")
         .envs(env.iter().copied())
         .output()
         .expect("run gpuplan");

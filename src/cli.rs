@@ -13,6 +13,9 @@ Examples:
   gpuplan explain budget.xlsx chat-api  show every formula of one workload, with values
   gpuplan catalog gpus                  list the built-in GPUs and example prices";
 
+/// `0.1.0 (abc1234)`: the version and, when built from a git checkout, the commit (build.rs).
+pub const VERSION: &str = env!("GPUPLAN_VERSION");
+
 /// Size, price and budget rented cloud GPUs from an Excel template.
 ///
 /// Fill in the workloads, the GPU offers you were quoted and your assumptions; gpuplan works out
@@ -20,7 +23,7 @@ Examples:
 /// and the full monthly cost of ownership, and writes a formatted workbook for finance. Every
 /// formula is in the workbook's Formulas sheet, where you can read and edit it.
 #[derive(Debug, Parser)]
-#[command(name = "gpuplan", version, after_help = EXAMPLES)]
+#[command(name = "gpuplan", version = VERSION, after_help = EXAMPLES)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,

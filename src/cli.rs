@@ -11,7 +11,30 @@ Examples:
   gpuplan calc budget.xlsx --set safety_margin=0.3 --set chat-api.concurrency=60
   gpuplan calc budget.xlsx --set \"gpu:RTX 4090.monthly=1800\"   try a quoted price
   gpuplan explain budget.xlsx chat-api  show every formula of one workload, with values
-  gpuplan catalog gpus                  list the built-in GPUs and example prices";
+  gpuplan catalog gpus                  list the built-in GPUs and example prices
+  gpuplan completions bash > ~/.local/share/bash-completion/completions/gpuplan
+  gpuplan man | man -l -                read this manual page";
+
+const COMPLETIONS_HELP: &str = "\
+Install the script where your shell looks for completions, then start a new shell:
+  bash        gpuplan completions bash > ~/.local/share/bash-completion/completions/gpuplan
+              (needs the bash-completion package; or add `source <(gpuplan completions bash)` to ~/.bashrc)
+  zsh         mkdir -p ~/.zfunc && gpuplan completions zsh > ~/.zfunc/_gpuplan
+              and in ~/.zshrc, before `compinit`: fpath=(~/.zfunc $fpath)
+  fish        gpuplan completions fish > ~/.config/fish/completions/gpuplan.fish
+  powershell  gpuplan completions powershell >> $PROFILE
+  elvish      gpuplan completions elvish >> ~/.config/elvish/rc.elv";
+
+const MAN_HELP: &str = "\
+Examples:
+  gpuplan man | man -l -                  read it now
+  gpuplan man > ~/.local/share/man/man1/gpuplan.1
+                                          install gpuplan(1), then `man gpuplan`
+  gpuplan man --dir ~/.local/share/man/man1
+                                          install gpuplan(1) and a page per command: `man gpuplan-calc`";
+
+/// `0.1.0 (abc1234)`: the version and, when built from a git checkout, the commit (build.rs).
+pub const VERSION: &str = env!("GPUPLAN_VERSION");
 
 /// Size, price and budget rented cloud GPUs from an Excel template.
 ///
@@ -20,7 +43,7 @@ Examples:
 /// and the full monthly cost of ownership, and writes a formatted workbook for finance. Every
 /// formula is in the workbook's Formulas sheet, where you can read and edit it.
 #[derive(Debug, Parser)]
-#[command(name = "gpuplan", version, after_help = EXAMPLES)]
+#[command(name = "gpuplan", version = VERSION, after_help = EXAMPLES)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -61,6 +84,12 @@ pub enum Command {
         after_help = "Examples:\n  gpuplan catalog gpus\n  gpuplan catalog models --format csv > models.csv\n  gpuplan catalog engines --format csv   every engine figure with its version and source"
     )]
     Catalog(CatalogArgs),
+    /// Print the shell completion script for bash, zsh, fish, powershell or elvish.
+    #[command(after_help = COMPLETIONS_HELP)]
+    Completions(CompletionsArgs),
+    /// Print the manual page (roff) to stdout, or write one per command into a folder.
+    #[command(after_help = MAN_HELP)]
+    Man(ManArgs),
 }
 
 /// Language of sheet names and labels.
@@ -243,6 +272,23 @@ pub struct CatalogArgs {
     pub what: CatalogKind,
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
+}
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete for.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// Write gpuplan.1 and gpuplan-COMMAND.1 for every command into DIR instead of printing gpuplan.1.
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+    /// With --dir: replace pages already there.
+    #[arg(long, requires = "dir")]
+    pub force: bool,
 }
 
 #[cfg(test)]

@@ -37,5 +37,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Calc(a) => commands::calc(a),
         Command::Validate(a) => commands::validate(a),
         Command::Model(a) => commands::model(a),
+        Command::Completions(a) => commands::completions(a),
+        Command::Man(a) => commands::man(a),
     }
 }

@@ -130,13 +130,14 @@ pub fn columns(sheet: &str) -> Vec<Column> {
 }
 
 /// The input sheets, with their English and Chinese names.
-pub const SHEETS: [(&str, &str); 6] = [
+pub const SHEETS: [(&str, &str); 7] = [
     ("Workloads", "负载"),
     ("GPUs", "算力报价"),
     ("Models", "模型"),
     ("Assumptions", "参数"),
     ("Engines", "引擎"),
     ("Formulas", "公式"),
+    ("Scenarios", "情景"),
 ];
 
 /// The name of an input sheet in the chosen language.

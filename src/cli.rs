@@ -170,6 +170,10 @@ pub struct CalcArgs {
     /// column of a GPU's offers (gpu:GPU.COLUMN=VALUE; an empty price takes the mode away).
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub sets: Vec<String>,
+    /// Plan this scenario of the Scenarios sheet as the main plan (the base and the other
+    /// scenarios still appear side by side in the Scenarios tab).
+    #[arg(long, value_name = "NAME")]
+    pub scenario: Option<String>,
     /// Language of the plan workbook and of the terminal summary [default: en; the terminal
     /// follows a Chinese LC_ALL or LANG when --lang is not given].
     #[arg(long, value_enum)]

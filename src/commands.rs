@@ -142,7 +142,37 @@ pub fn calc(a: &CalcArgs) -> Result<()> {
     let mut clock = Clock::new(a.timings);
     let progress = report::Progress::new(!a.quiet);
     progress.phase(format!("reading {}", a.input.display()));
-    let input = read::read(&a.input, &sets)?;
+    // The bytes are read once: the base and every scenario are planned from the same file.
+    let bytes = files::read_bounded(&a.input, read::MAX_FILE_BYTES, "an .xlsx workbook")?;
+    let base = read::read_bytes(&a.input, bytes.clone(), &sets)?;
+    let defs = base.scenarios.clone();
+    let main_def = match &a.scenario {
+        None => None,
+        Some(name) => Some(defs.iter().find(|d| &d.name == name).ok_or_else(|| {
+            let hint = crate::suggest::hint(name, defs.iter().map(|d| d.name.as_str()));
+            Error::Usage(if defs.is_empty() {
+                format!("--scenario {name}: the workbook has no Scenarios sheet (or 情景) with scenarios")
+            } else {
+                format!("--scenario {name}: no such scenario in the Scenarios sheet{hint}")
+            })
+        })?),
+    };
+    let with_changes = |def: &crate::model::ScenarioDef| -> Result<Vec<read::Override>> {
+        let mut all = sets.clone();
+        for (text, at) in &def.changes {
+            let mut o = read::Override::parse(text)?;
+            o.origin = Some(at.clone());
+            all.push(o);
+        }
+        Ok(all)
+    };
+    let (input, base) = match main_def {
+        None => (base, None),
+        Some(d) => (
+            read::read_bytes(&a.input, bytes.clone(), &with_changes(d)?)?,
+            Some(base),
+        ),
+    };
     clock.lap("read");
     let stamp = Provenance::new(&a.input.display().to_string(), &input.sha256, &a.sets);
     let offers = input.gpus.iter().filter(|g| g.available).count();
@@ -163,6 +193,37 @@ pub fn calc(a: &CalcArgs) -> Result<()> {
         ..plan::Options::default()
     };
     let mut plan = plan::plan_with(input, &engine, &opts)?;
+    // The other plans of the Scenarios tab: the base when a scenario is the main plan, and every
+    // scenario but that one, each keeping only its chosen candidates.
+    if !defs.is_empty() {
+        progress.phase(format!("planning {} scenarios", defs.len()));
+        let side = plan::Options {
+            keep: Some(1),
+            now: stamp.generated,
+            ..plan::Options::default()
+        };
+        let mut scenarios = Vec::new();
+        if let Some(base) = base {
+            let engine = plan::Engine::compile(&base)?;
+            scenarios.push(plan::Scenario {
+                name: "base".to_string(),
+                changes: Vec::new(),
+                plan: plan::plan_with(base, &engine, &side)?,
+            });
+        }
+        for d in defs.iter().filter(|d| Some(&d.name) != a.scenario.as_ref()) {
+            let inp = read::read_bytes(&a.input, bytes.clone(), &with_changes(d)?)?;
+            let engine = plan::Engine::compile(&inp)?;
+            scenarios.push(plan::Scenario {
+                name: d.name.clone(),
+                changes: d.changes.iter().map(|(t, _)| t.clone()).collect(),
+                plan: plan::plan_with(inp, &engine, &side)?,
+            });
+        }
+        plan.scenarios = scenarios;
+        plan.scenario = a.scenario.clone();
+        clock.lap("scenarios");
+    }
     // The planner times its own two phases, evaluate and plan.
     clock.laps(&plan.timings);
     progress.phase(format!("writing {}", output.display()));

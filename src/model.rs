@@ -822,6 +822,16 @@ pub struct Input {
     pub notices: Vec<Warning>,
     /// SHA-256 of the file's bytes as read, lowercase hex (empty for an input not from a file).
     pub sha256: String,
+    /// The Scenarios sheet: each scenario's changes in the --set syntax, in sheet order.
+    pub scenarios: Vec<ScenarioDef>,
+}
+
+/// One scenario of the Scenarios sheet: its name and its changes, each with its cell.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ScenarioDef {
+    pub name: String,
+    /// (change as written, its cell `Scenarios!B3`).
+    pub changes: Vec<(String, String)>,
 }
 
 #[cfg(test)]

@@ -499,6 +499,7 @@ pub fn estimate(row: &Row) -> Result<f64> {
         formulas: catalog::formulas(),
         notices: Vec::new(),
         sha256: String::new(),
+        scenarios: Vec::new(),
     };
     let engine = Engine::compile(&input)?;
     let values = engine

@@ -345,7 +345,7 @@ fn libreoffice_and_openpyxl_read_the_outputs() {
         let mut lines = text.lines();
         assert_eq!(
             lines.next(),
-            Some("Summary|Plan|Memory|Billing|Candidates|TCO|Assumptions|Formulas|Warnings"),
+            Some("Summary|Year|Plan|Memory|Billing|Candidates|TCO|Assumptions|Formulas|Warnings"),
             "{}",
             String::from_utf8_lossy(&py.stderr)
         );

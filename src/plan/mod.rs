@@ -185,6 +185,15 @@ pub struct WorkloadPlan {
     pub unplanned: Option<String>,
 }
 
+/// A scenario of the Scenarios sheet, planned: the base input with its changes.
+#[derive(Debug, Clone)]
+pub struct Scenario {
+    pub name: String,
+    /// Its changes as written.
+    pub changes: Vec<String>,
+    pub plan: Plan,
+}
+
 /// The whole plan: the input, every candidate, the choices, the portfolio totals and warnings.
 #[derive(Debug, Clone, Serialize)]
 pub struct Plan {
@@ -198,6 +207,11 @@ pub struct Plan {
     pub totals: Vec<(String, f64)>,
     /// The twelve months from plan_start.
     pub year: year::Year,
+    /// The Scenarios sheet's scenarios, each planned (set by the caller; empty otherwise).
+    #[serde(skip)]
+    pub scenarios: Vec<Scenario>,
+    /// The scenario this plan is (`--scenario`); None for the base.
+    pub scenario: Option<String>,
     pub warnings: Vec<Warning>,
     /// Seconds spent evaluating and planning, for `--timings`.
     #[serde(skip)]
@@ -477,6 +491,8 @@ pub fn plan_with(input: Input, engine: &Engine, opts: &Options) -> Result<Plan> 
         workloads,
         totals,
         year,
+        scenarios: Vec::new(),
+        scenario: None,
         warnings,
         timings: vec![("evaluate", evaluate_s), ("plan", plan_s)],
         index: columns

@@ -89,6 +89,7 @@ fn input(workloads: Vec<Workload>, gpus: Vec<GpuOffer>, set: &[(&str, f64)]) -> 
         formulas: catalog::formulas(),
         notices: Vec::new(),
         sha256: String::new(),
+        scenarios: Vec::new(),
     }
 }
 

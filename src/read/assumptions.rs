@@ -99,7 +99,21 @@ impl Reader {
         }
         for o in overrides.iter().filter(|o| o.target == Target::Assumption) {
             let default = defaults.get(&o.key).map(|d| d.value.clone());
-            match assumption_value(&o.key, &Raw::Text(o.value.clone()), default.as_ref()) {
+            let raw = if o.scale {
+                match items.iter().find(|a| a.key == o.key).map(|a| &a.value) {
+                    Some(Value::Number(v)) => Raw::Number(v * o.factor()),
+                    _ => {
+                        self.problems.push(Problem::new(
+                            o.shown(),
+                            format!("{} is not a number that a relative change can scale", o.key),
+                        ));
+                        continue;
+                    }
+                }
+            } else {
+                Raw::Text(o.value.clone())
+            };
+            match assumption_value(&o.key, &raw, default.as_ref()) {
                 Ok(value) => match items.iter_mut().find(|a| a.key == o.key) {
                     Some(a) => {
                         a.value = value;

@@ -202,7 +202,8 @@ impl Reader {
             let at = o.shown();
             let matching: Vec<usize> = (0..gpus.len())
                 .filter(|&i| {
-                    normalize(&gpus[i].gpu) == normalize(name)
+                    name == "*"
+                        || normalize(&gpus[i].gpu) == normalize(name)
                         || normalize(&gpus[i].label()) == normalize(name)
                 })
                 .collect();
@@ -260,6 +261,29 @@ impl Reader {
                     );
                     let blank = is_price && o.value.is_empty();
                     match raw_number(&raw) {
+                        // A relative change scales each offer's own value; an unoffered price
+                        // stays unoffered.
+                        Some(f) if o.scale => {
+                            let mut bad = None;
+                            for &i in &matching {
+                                let Some(v) = gpu_number(&gpus[i], key) else {
+                                    continue;
+                                };
+                                let v = v * f;
+                                if rule.accepts(v) {
+                                    set_gpu_number(&mut gpus[i], key, v);
+                                } else {
+                                    bad = Some(format!(
+                                        "{key} × {} of {} would be {}, outside {}",
+                                        o.value,
+                                        gpus[i].label(),
+                                        crate::model::format_number(v),
+                                        rule.describe()
+                                    ));
+                                }
+                            }
+                            bad.map_or(Ok(()), Err)
+                        }
                         _ if blank => {
                             for &i in &matching {
                                 set_gpu_price(&mut gpus[i], key, None);
@@ -303,6 +327,28 @@ fn set_gpu_price(g: &mut GpuOffer, key: &str, v: Option<f64>) {
         "reserved_monthly" => g.reserved_monthly = v,
         _ => {}
     }
+}
+
+/// A numeric column of an offer; `None` for a price not offered or a link not stated.
+fn gpu_number(g: &GpuOffer, key: &str) -> Option<f64> {
+    Some(match key {
+        "vram_gib" => g.vram_gib,
+        "bandwidth_gbs" => g.bandwidth_gbs,
+        "fp16_tflops" => g.fp16_tflops,
+        "compute_capability" => g.compute_capability,
+        "fp8_tflops" => g.fp8_tflops,
+        "interconnect_gbs" => g.interconnect_gbs,
+        "node_interconnect_gbs" => return g.node_interconnect_gbs,
+        "gpus_per_node" => g.gpus_per_node,
+        "billing_granularity_min" => g.billing_granularity_min,
+        "min_rental_min" => g.min_rental_min,
+        "reserved_term_months" => return g.reserved_term_months,
+        "on_demand_hourly" => return g.on_demand_hourly,
+        "monthly" => return g.monthly,
+        "spot_hourly" => return g.spot_hourly,
+        "reserved_monthly" => return g.reserved_monthly,
+        _ => return None,
+    })
 }
 
 /// Sets a numeric column of an offer.

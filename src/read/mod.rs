@@ -8,6 +8,7 @@ mod engines;
 mod formulas;
 mod gpus;
 mod models;
+mod scenarios;
 mod table;
 mod workloads;
 mod xlsx;
@@ -35,16 +36,23 @@ pub enum Target {
     Gpu(String),
 }
 
-/// A `--set` override, for what-if runs without editing the file.
+/// A `--set` override (or a change of a Scenarios row), for what-if runs without editing the
+/// file. `*` as the workload or GPU name means every one; `KEY*=FACTOR` scales the value
+/// instead of replacing it (a blank workload cell stays blank: its default applies).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Override {
     pub target: Target,
     pub key: String,
     pub value: String,
+    /// `*=`: multiply the current value by `value`.
+    pub scale: bool,
+    /// Where it was written, when not on the command line (a Scenarios cell).
+    pub origin: Option<String>,
 }
 
 impl Override {
-    /// Parses `key=value`, `workload.column=value` or `gpu:NAME.column=value`.
+    /// Parses `key=value`, `workload.column=value`, `gpu:NAME.column=value`, any of them with
+    /// `*` for every workload or GPU and `*=` for a relative change.
     pub fn parse(text: &str) -> Result<Override> {
         let (lhs, value) = text.split_once('=').ok_or_else(|| {
             Error::Usage(format!(
@@ -52,8 +60,22 @@ impl Override {
             ))
         })?;
         let lhs = lhs.trim();
+        let (lhs, scale) = match lhs.strip_suffix('*') {
+            Some(l) => (l.trim_end(), true),
+            None => (lhs, false),
+        };
         if lhs.is_empty() {
             return Err(Error::Usage(format!("--set {text}: the key is empty")));
+        }
+        if scale
+            && value
+                .trim()
+                .parse::<f64>()
+                .map_or(true, |f| !f.is_finite() || f < 0.0)
+        {
+            return Err(Error::Usage(format!(
+                "--set {text}: a relative change KEY*=FACTOR needs a number ≥ 0 as the factor, e.g. gpu:*.on_demand_hourly*=1.2"
+            )));
         }
         let (target, key) = match lhs.rsplit_once('.') {
             Some((w, k)) => match w.trim().strip_prefix("gpu:") {
@@ -66,15 +88,32 @@ impl Override {
             target,
             key,
             value: value.trim().to_string(),
+            scale,
+            origin: None,
         })
     }
 
-    fn shown(&self) -> String {
+    /// The change as written: `chat-api.context_len=8192`, `gpu:*.on_demand_hourly*=1.2`.
+    pub fn text(&self) -> String {
+        let op = if self.scale { "*=" } else { "=" };
         match &self.target {
-            Target::Assumption => format!("--set {}={}", self.key, self.value),
-            Target::Workload(w) => format!("--set {w}.{}={}", self.key, self.value),
-            Target::Gpu(g) => format!("--set gpu:{g}.{}={}", self.key, self.value),
+            Target::Assumption => format!("{}{op}{}", self.key, self.value),
+            Target::Workload(w) => format!("{w}.{}{op}{}", self.key, self.value),
+            Target::Gpu(g) => format!("gpu:{g}.{}{op}{}", self.key, self.value),
         }
+    }
+
+    /// Where a problem with it is reported: its Scenarios cell, or `--set …`.
+    fn shown(&self) -> String {
+        match &self.origin {
+            Some(at) => format!("{at} ({})", self.text()),
+            None => format!("--set {}", self.text()),
+        }
+    }
+
+    /// The factor of a relative change.
+    fn factor(&self) -> f64 {
+        self.value.parse().unwrap_or(1.0)
     }
 }
 
@@ -133,6 +172,7 @@ fn read_workbook(path: &Path, mut wb: xlsx::Workbook, overrides: &[Override]) ->
     let engines = r.engines(sheets.remove("Engines"), &assumptions);
     let formulas = r.formulas(sheets.remove("Formulas"));
     let workloads = r.workloads(workloads_sheet, &models, &gpus, &engines, overrides);
+    let scenarios = r.scenarios(sheets.remove("Scenarios"));
     if !r.problems.is_empty() {
         return Err(Error::Input {
             file: path.to_path_buf(),
@@ -150,6 +190,7 @@ fn read_workbook(path: &Path, mut wb: xlsx::Workbook, overrides: &[Override]) ->
         formulas,
         notices: r.notices,
         sha256: String::new(),
+        scenarios,
     })
 }
 

@@ -91,18 +91,44 @@ impl Reader {
                     next
                 }
             };
-            let row = t.rows.iter_mut().find(|(_, cells)| {
-                cells.get(&name_col).map(table::raw_text).as_deref() == Some(wname.as_str())
-            });
-            match row {
-                Some((r, cells)) => {
+            let mut found = false;
+            for (r, cells) in t.rows.iter_mut().filter(|(_, cells)| {
+                wname == "*"
+                    || cells.get(&name_col).map(table::raw_text).as_deref() == Some(wname.as_str())
+            }) {
+                found = true;
+                if o.scale {
+                    // A relative change scales a given number; a blank keeps its default.
+                    match cells.get(&col) {
+                        None => continue,
+                        Some(raw) => match table::raw_number(raw) {
+                            Some(v) => {
+                                cells.insert(col, Raw::Number(v * o.factor()));
+                            }
+                            None => {
+                                self.problems.push(Problem::new(
+                                    at.clone(),
+                                    format!(
+                                        "{} of row {} is {}, not a number a relative change can scale",
+                                        o.key,
+                                        *r + 1,
+                                        table::found(raw)
+                                    ),
+                                ));
+                                continue;
+                            }
+                        },
+                    }
+                } else {
                     cells.insert(col, Raw::Text(o.value.clone()));
-                    t.overridden.insert((*r, col), at.clone());
                 }
-                None => self.problems.push(Problem::new(
+                t.overridden.insert((*r, col), at.clone());
+            }
+            if !found {
+                self.problems.push(Problem::new(
                     at,
                     format!("there is no workload named \"{wname}\""),
-                )),
+                ));
             }
         }
     }

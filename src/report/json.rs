@@ -20,6 +20,10 @@ pub struct PlanJson<'a> {
     totals: Totals<'a>,
     /// The twelve months from plan_start (the Year tab).
     year: YearJson,
+    /// The scenario this plan is (--scenario), null for the base.
+    scenario: Option<&'a str>,
+    /// The other plans of the Scenarios tab, each with the main plan's keys.
+    scenarios: Vec<ScenarioJson<'a>>,
     warnings: &'a [Warning],
 }
 
@@ -61,6 +65,17 @@ impl<'a> PlanJson<'a> {
             workloads: Workloads(plan),
             totals: Totals(plan),
             year: YearJson::new(plan),
+            scenario: plan.scenario.as_deref(),
+            scenarios: plan
+                .scenarios
+                .iter()
+                .map(|s| ScenarioJson {
+                    name: &s.name,
+                    changes: &s.changes,
+                    totals: Totals(&s.plan),
+                    workloads: Workloads(&s.plan),
+                })
+                .collect(),
             warnings: &plan.warnings,
         }
     }
@@ -245,4 +260,13 @@ impl YearJson {
             months,
         }
     }
+}
+
+/// One scenario: its name, its changes as written, and its plan's totals and workloads.
+#[derive(Serialize)]
+struct ScenarioJson<'a> {
+    name: &'a str,
+    changes: &'a [String],
+    totals: Totals<'a>,
+    workloads: Workloads<'a>,
 }

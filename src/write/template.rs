@@ -290,5 +290,12 @@ pub fn template(
         style::text(ws, r, 3, &f.unit, &s.text)?;
         style::text(ws, r, 4, &f.description, &s.wrap)?;
     }
+
+    // Scenarios: headers only; each row a change of a named what-if (the notes say the syntax).
+    let cols = catalog::columns("Scenarios");
+    let ws = wb.add_worksheet();
+    ws.set_name(catalog::sheet_name("Scenarios", zh))?;
+    write_headers(ws, &cols, zh, &s)?;
+    style::widths(ws, &[24.0, 60.0])?;
     wb.save_to_buffer()
 }

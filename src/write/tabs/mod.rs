@@ -8,6 +8,7 @@ mod formulas;
 mod live;
 mod memory;
 mod plan_tab;
+mod scenarios;
 mod summary;
 mod tco;
 mod warnings;
@@ -85,6 +86,7 @@ impl Extent {
 pub enum Tab {
     Summary,
     Year,
+    Scenarios,
     Plan,
     Memory,
     Billing,
@@ -96,9 +98,10 @@ pub enum Tab {
 }
 
 impl Tab {
-    pub const ALL: [Tab; 10] = [
+    pub const ALL: [Tab; 11] = [
         Tab::Summary,
         Tab::Year,
+        Tab::Scenarios,
         Tab::Plan,
         Tab::Memory,
         Tab::Billing,
@@ -113,7 +116,13 @@ impl Tab {
     pub fn has_live_formulas(self) -> bool {
         matches!(
             self,
-            Tab::Summary | Tab::Year | Tab::Plan | Tab::Billing | Tab::Tco | Tab::Assumptions
+            Tab::Summary
+                | Tab::Year
+                | Tab::Scenarios
+                | Tab::Plan
+                | Tab::Billing
+                | Tab::Tco
+                | Tab::Assumptions
         )
     }
 
@@ -122,6 +131,8 @@ impl Tab {
             (Tab::Summary, false) => "Summary",
             (Tab::Year, false) => "Year",
             (Tab::Year, true) => "全年",
+            (Tab::Scenarios, false) => "Scenarios",
+            (Tab::Scenarios, true) => "情景",
             (Tab::Plan, false) => "Plan",
             (Tab::Memory, false) => "Memory",
             (Tab::Billing, false) => "Billing",
@@ -270,12 +281,17 @@ pub fn workbook(
     let live = live::Live::new(&cx, Tab::Assumptions.name(zh));
     let layout = tco::Layout::new(&cx);
     for tab in Tab::ALL {
+        // The Scenarios tab only when the input has scenarios.
+        if tab == Tab::Scenarios && plan.scenarios.is_empty() {
+            continue;
+        }
         // The Candidates tab can be large: streamed to a temporary file instead of held in memory.
         let ws = wb.add_worksheet_with_constant_memory()?;
         ws.set_name(tab.name(zh))?;
         let extent = match tab {
             Tab::Summary => summary::write(ws, &cx, &layout, &live)?,
             Tab::Year => year::write(ws, &cx, &live)?,
+            Tab::Scenarios => scenarios::write(ws, &cx, &layout)?,
             Tab::Plan => plan_tab::write(ws, &cx, &live)?,
             Tab::Memory => memory::write(ws, &cx)?,
             Tab::Billing => billing::write(ws, &cx)?,
@@ -335,7 +351,7 @@ fn page_setup(
             ws.set_repeat_rows(0, 0)?;
             ws.set_print_fit_to_pages(1, 0);
         }
-        Tab::Year | Tab::Plan | Tab::Billing | Tab::Memory => {
+        Tab::Year | Tab::Scenarios | Tab::Plan | Tab::Billing | Tab::Memory => {
             ws.set_repeat_rows(0, 0)?;
             ws.set_repeat_columns(0, 0)?;
         }

@@ -1,0 +1,174 @@
+//! Scenarios (#19, part 1): the Scenarios sheet's what-ifs planned beside the base, each equal
+//! to a rerun with the same --set, relative and wildcard changes, --scenario, and the errors.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failed test
+
+mod common;
+use calamine::{Data, DataType};
+use common::*;
+
+/// The team book with two scenarios: a longer context for qa-api, and every GPU price +20%.
+fn with_scenarios() -> Book {
+    team().sheet(
+        "Scenarios",
+        &["scenario", "change"],
+        vec![
+            vec![Some(s("long-context")), Some(s("qa-api.context_len=16384"))],
+            vec![Some(s("pricier")), Some(s("gpu:*.on_demand_hourly*=1.2"))],
+            vec![Some(s("pricier")), Some(s("gpu:*.spot_hourly*=1.2"))],
+        ],
+    )
+}
+
+fn total(j: &serde_json::Value) -> f64 {
+    j["totals"]["total_with_margin"].as_f64().unwrap()
+}
+
+#[test]
+fn each_scenario_equals_a_rerun_with_its_changes() {
+    let d = tempdir();
+    with_scenarios().write(&d.path().join("b.xlsx"));
+    let j = calc_json(d.path(), "b.xlsx", "b.plan.xlsx", &[]);
+    let sc = j["scenarios"].as_array().unwrap();
+    assert_eq!(sc.len(), 2);
+    assert_eq!(sc[0]["name"], "long-context");
+    assert_eq!(
+        sc[1]["changes"],
+        serde_json::json!(["gpu:*.on_demand_hourly*=1.2", "gpu:*.spot_hourly*=1.2"])
+    );
+    // The team book's offers: RTX 4090 ¥6 on demand and ¥2 spot, A10 ¥5 on demand.
+    let long = calc_json(
+        d.path(),
+        "b.xlsx",
+        "l.xlsx",
+        &["--set", "qa-api.context_len=16384"],
+    );
+    let pricier = calc_json(
+        d.path(),
+        "b.xlsx",
+        "p.xlsx",
+        &[
+            "--set",
+            "gpu:RTX 4090.on_demand_hourly=7.2",
+            "--set",
+            "gpu:RTX 4090.spot_hourly=2.4",
+            "--set",
+            "gpu:A10.on_demand_hourly=6",
+        ],
+    );
+    assert!(
+        close(total(&sc[0]), total(&long)),
+        "{} vs {}",
+        sc[0]["totals"],
+        long["totals"]
+    );
+    assert!(close(total(&sc[1]), total(&pricier)));
+    // Every price × 1.2 with no cold start and no rework (the book's assumptions): the same
+    // hours billed, so the GPU cost is exactly 1.2 × the base's.
+    let gpu = |x: &serde_json::Value| x["totals"]["gpu_cost"].as_f64().unwrap();
+    assert!(
+        close(gpu(&sc[1]), 1.2 * gpu(&j)),
+        "{} vs {}",
+        gpu(&sc[1]),
+        gpu(&j)
+    );
+    // Each scenario carries the main plan's keys, per workload too.
+    for key in ["total", "total_with_margin", "gpu_cost", "storage_cost"] {
+        assert!(sc[1]["totals"][key].is_number(), "{key}");
+    }
+    assert_eq!(sc[1]["workloads"].as_array().unwrap().len(), 3);
+    assert_eq!(sc[1]["workloads"][1]["name"], "qa-api");
+    assert!(j["scenario"].is_null());
+
+    // The Scenarios tab: the base first, then each scenario with its difference.
+    let tab = read_sheet(&d.path().join("b.plan.xlsx"), "Scenarios");
+    assert_eq!(tab[1][0], Data::String("base".into()));
+    assert_eq!(tab[3][0], Data::String("pricier".into()));
+    assert_eq!(
+        tab[3][1],
+        Data::String("gpu:*.on_demand_hourly*=1.2; gpu:*.spot_hourly*=1.2".into())
+    );
+    let delta = tab[3][4].get_float().unwrap();
+    assert!(close(delta, total(&sc[1]) - total(&j)), "{delta}");
+}
+
+#[test]
+fn scenario_makes_a_scenario_the_main_plan_and_the_base_a_column() {
+    let d = tempdir();
+    with_scenarios().write(&d.path().join("b.xlsx"));
+    let base = calc_json(d.path(), "b.xlsx", "b.plan.xlsx", &[]);
+    let j = calc_json(d.path(), "b.xlsx", "c.xlsx", &["--scenario", "pricier"]);
+    assert_eq!(j["scenario"], "pricier");
+    assert!(close(total(&j), total(&base["scenarios"][1])));
+    let names: Vec<&str> = j["scenarios"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["base", "long-context"]);
+    assert!(close(total(&j["scenarios"][0]), total(&base)));
+    gpuplan(
+        d.path(),
+        &["calc", "b.xlsx", "--scenario", "pricer", "-o", "x.xlsx"],
+    )
+    .fails_with(2, &["--scenario pricer: no such scenario", "pricier"]);
+}
+
+#[test]
+fn relative_and_wildcard_changes_work_in_set_too() {
+    let d = tempdir();
+    team().write(&d.path().join("b.xlsx"));
+    // qa-api's concurrency 4 → 8; lora-finetune and preprocess have none (blank stays blank).
+    let j = calc_json(d.path(), "b.xlsx", "c.xlsx", &["--set", "*.concurrency*=2"]);
+    let again = calc_json(
+        d.path(),
+        "b.xlsx",
+        "d.xlsx",
+        &["--set", "qa-api.concurrency=8"],
+    );
+    assert!(close(total(&j), total(&again)));
+    // A margin × 1.5: 0.2 → 0.3.
+    let j = calc_json(
+        d.path(),
+        "b.xlsx",
+        "e.xlsx",
+        &["--set", "safety_margin*=1.5"],
+    );
+    let again = calc_json(
+        d.path(),
+        "b.xlsx",
+        "f.xlsx",
+        &["--set", "safety_margin=0.3"],
+    );
+    assert!(close(total(&j), total(&again)));
+    gpuplan(
+        d.path(),
+        &["calc", "b.xlsx", "--set", "safety_margin*=much"],
+    )
+    .fails_with(2, &["a relative change KEY*=FACTOR needs a number"]);
+}
+
+#[test]
+fn a_bad_change_is_reported_at_its_scenarios_cell() {
+    let b = team().sheet(
+        "Scenarios",
+        &["scenario", "change"],
+        vec![
+            vec![Some(s("a")), Some(s("qa-api.context_len"))],
+            vec![Some(s("b")), Some(s("nope.concurrency=2"))],
+        ],
+    );
+    refused_book(b, &["Scenarios!B2: qa-api.context_len: expected KEY=VALUE"]);
+    let b = team().sheet(
+        "Scenarios",
+        &["scenario", "change"],
+        vec![vec![Some(s("b")), Some(s("nope.concurrency=2"))]],
+    );
+    let d = tempdir();
+    b.write(&d.path().join("b.xlsx"));
+    gpuplan(d.path(), &["calc", "b.xlsx"]).fails_with(
+        2,
+        &["Scenarios!B2 (nope.concurrency=2): there is no workload named \"nope\""],
+    );
+}

@@ -32,7 +32,7 @@ def table(ws, columns, rows, labels=None):
         ws.append([r.get(c) for c in columns])
 
 
-def workbook(path, workloads, gpus, assumptions, note):
+def workbook(path, workloads, gpus, assumptions, note, scenarios=()):
     wb = openpyxl.Workbook()
     ws = wb.active
     ws.title = "Workloads"
@@ -43,6 +43,11 @@ def workbook(path, workloads, gpus, assumptions, note):
     a.append(["key", "value", "unit", "note"])
     for row in assumptions:
         a.append(list(row))
+    if scenarios:
+        sc = wb.create_sheet("Scenarios")
+        sc.append(["scenario", "change"])
+        for row in scenarios:
+            sc.append(list(row))
     n = wb.create_sheet("About")
     for line in note.strip().splitlines():
         n.append([line])
@@ -116,7 +121,15 @@ workbook(
     """
 Seed 000's table (§4.2) and case study (§6.1). Prices are examples chosen inside the seed's ranges.
 See samples/README.md for what the seed said and what gpuplan plans.
+The Scenarios sheet holds the case study's what-if (the chat API at 8,192 tokens of context) and
+every price 20% higher.
 """,
+    [
+        ("chat-api at 8k context", "chat-api.context_len=8192"),
+        ("prices +20%", "gpu:*.on_demand_hourly*=1.2"),
+        ("prices +20%", "gpu:*.monthly*=1.2"),
+        ("prices +20%", "gpu:*.spot_hourly*=1.2"),
+    ],
 )
 
 # A small company's 2026 portfolio: an MoE API, a reasoning service, a QLoRA of a Qwen3 dense

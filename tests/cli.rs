@@ -21,21 +21,11 @@ fn init_then_check_is_ok_in_both_languages() {
             r.stdout
         );
     }
-    assert_eq!(
-        sheet_names(&d.path().join("zh.xlsx")),
-        ["负载", "算力报价", "模型", "参数", "引擎", "公式"]
-    );
-    assert_eq!(
-        sheet_names(&d.path().join("t.xlsx")),
-        [
-            "Workloads",
-            "GPUs",
-            "Models",
-            "Assumptions",
-            "Engines",
-            "Formulas"
-        ]
-    );
+    // Every input sheet, in the order the catalog lists them, in each language.
+    let (en, zh): (Vec<&str>, Vec<&str>) = gpuplan::catalog::SHEETS.iter().copied().unzip();
+    assert_eq!(sheet_names(&d.path().join("zh.xlsx")), zh);
+    assert_eq!(sheet_names(&d.path().join("t.xlsx")), en);
+    assert_eq!(en.last(), Some(&"Scenarios"));
     // The Formulas sheet holds the whole default set; headers are `Label (key)`.
     let f = read_sheet(&d.path().join("t.xlsx"), "Formulas");
     assert_eq!(f[0][0].to_string(), "Name (name)");

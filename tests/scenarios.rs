@@ -172,3 +172,35 @@ fn a_bad_change_is_reported_at_its_scenarios_cell() {
         &["Scenarios!B2 (nope.concurrency=2): there is no workload named \"nope\""],
     );
 }
+
+/// Seed 000's case study as a scenario of samples/startup.xlsx: chat-api at 8,192 tokens of
+/// context needs a third two-card replica.
+#[test]
+fn the_startup_samples_8k_scenario_adds_a_replica() {
+    let d = tempdir();
+    std::fs::copy(repo("samples/startup.xlsx"), d.path().join("s.xlsx")).unwrap();
+    let j = calc_json(d.path(), "s.xlsx", "s.plan.xlsx", &[]);
+    let w = |x: &serde_json::Value| {
+        x["workloads"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|w| w["name"] == "chat-api")
+            .unwrap()
+            .clone()
+    };
+    let sc = &j["scenarios"][0];
+    assert_eq!(sc["name"], "chat-api at 8k context");
+    // Base: 2 replicas of 2 × RTX 4090 at ¥1,500 a month = ¥6,000; at 8k: 3 replicas, ¥9,000.
+    assert_eq!(w(&j)["gpus_total"], 4.0);
+    assert!(close(w(&j)["tco"].as_f64().unwrap(), 6000.0));
+    assert_eq!(w(sc)["gpus_total"], 6.0);
+    assert!(close(w(sc)["tco"].as_f64().unwrap(), 9000.0));
+    // The budget moves by (¥3,000 of cards + 10% trial reserve) × 1.2 margin = ¥3,960.
+    assert!(
+        close(total(sc) - total(&j), 3960.0),
+        "{} {}",
+        total(sc),
+        total(&j)
+    );
+}

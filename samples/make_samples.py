@@ -20,7 +20,9 @@ WORKLOAD_LABELS = {
     "pilot_concurrency": "Pilot concurrency", "resolution": "Resolution (px)", "storage_gb": "Storage (GB)",
     "egress_gb": "Egress (GB/month)", "avg_tokens": "Average tokens held", "expert_precision": "Expert precision",
     "train_tokens_m": "Training tokens (M/month)", "frames": "Frames", "items_per_month": "Items per month",
-    "seconds_per_item": "Seconds per item", "notes": "Notes",
+    "seconds_per_item": "Seconds per item", "requests_per_day": "Requests per day",
+    "input_tokens": "Input tokens per request", "output_tokens": "Output tokens per request",
+    "api": "Compare with API", "notes": "Notes",
 }
 GPU_COLUMNS = ["gpu", "provider", "on_demand_hourly", "monthly", "spot_hourly", "reserved_monthly",
                "billing_granularity_min", "min_rental_min"]
@@ -94,7 +96,9 @@ workbook(
     HERE / "startup.xlsx",
     [
         {"name": "chat-api", "kind": "inference", "model": "Qwen2.5-7B", "concurrency": 60, "context_len": 4096,
-         "notes": "seed 000 table: 7B API at 60 concurrent, 4 × 24 GB cards, ¥4,000–8,000 a month"},
+         "requests_per_day": 50000, "input_tokens": 1500, "output_tokens": 400, "api": "qwen-plus",
+         "notes": "seed 000 table: 7B API at 60 concurrent, 4 × 24 GB cards, ¥4,000–8,000 a month; "
+                  "compared with qwen-plus at an assumed 50,000 requests a day"},
         {"name": "lora-experiments", "kind": "lora", "model": "Llama-2-7B", "context_len": 2048, "hours_per_month": 120,
          "runs_per_month": 10, "storage_gb": 100,
          "notes": "seed 000 table: 7B LoRA experiments, 1 × 40 GB card, ¥3,000–7,000 a month"},

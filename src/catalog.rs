@@ -14,6 +14,7 @@ const FORMULAS_TSV: &str = include_str!("../templates/formulas.tsv");
 const EXAMPLES_TSV: &str = include_str!("../templates/examples.tsv");
 const COMPAT_TSV: &str = include_str!("../templates/compat.tsv");
 const ENGINES_TSV: &str = include_str!("../templates/engines.tsv");
+const APIS_TSV: &str = include_str!("../templates/apis.tsv");
 
 /// Rows of a TSV data file, header first, comments and blank lines skipped.
 fn rows(text: &'static str) -> impl Iterator<Item = Vec<&'static str>> {
@@ -130,7 +131,7 @@ pub fn columns(sheet: &str) -> Vec<Column> {
 }
 
 /// The input sheets, with their English and Chinese names.
-pub const SHEETS: [(&str, &str); 7] = [
+pub const SHEETS: [(&str, &str); 8] = [
     ("Workloads", "负载"),
     ("GPUs", "算力报价"),
     ("Models", "模型"),
@@ -138,6 +139,7 @@ pub const SHEETS: [(&str, &str); 7] = [
     ("Engines", "引擎"),
     ("Formulas", "公式"),
     ("Scenarios", "情景"),
+    ("APIs", "API报价"),
 ];
 
 /// The name of an input sheet in the chosen language.
@@ -279,6 +281,22 @@ pub fn profile_keys() -> Vec<&'static str> {
 }
 
 /// The built-in engine profiles (templates/engines.tsv).
+/// The built-in example API prices (templates/apis.tsv), used when the workbook has no APIs
+/// sheet.
+pub fn apis() -> Vec<crate::model::ApiPrice> {
+    records(APIS_TSV)
+        .iter()
+        .map(|r| crate::model::ApiPrice {
+            provider: field(r, "provider").to_string(),
+            model: field(r, "model").to_string(),
+            input_per_m: num(r, "input_per_m"),
+            output_per_m: num(r, "output_per_m"),
+            cached_input_per_m: opt_num(r, "cached_input_per_m"),
+            source: field(r, "source").to_string(),
+        })
+        .collect()
+}
+
 pub fn engines() -> Engines {
     let values = records(ENGINES_TSV)
         .iter()
@@ -532,6 +550,11 @@ mod tests {
         }
         for (file, tsv, numeric) in [
             ("engines.tsv", ENGINES_TSV, &["value"][..]),
+            (
+                "apis.tsv",
+                APIS_TSV,
+                &["input_per_m", "output_per_m", "cached_input_per_m"][..],
+            ),
             ("compat.tsv", COMPAT_TSV, &["min_cc", "max_cc"][..]),
         ] {
             for r in records(tsv) {

@@ -328,7 +328,8 @@ numeric_fields! {
         batch_size, tokens_per_s_per_request, min_tokens_per_s, target_tps, train_tokens_m,
         hours_per_month, runs_per_month, redundancy, max_gpus, resolution, vram_gib,
         pilot_vram_gib, pilot_concurrency, storage_gb, egress_gb, image_tokens,
-        items_per_month, seconds_per_item, frames,
+        items_per_month, seconds_per_item, frames, requests_per_day, input_tokens,
+        output_tokens, cached_share,
     }
 }
 
@@ -433,6 +434,8 @@ pub struct Workload {
     pub gpu: Option<String>,
     /// The serving engine or trainer whose profile applies (a name of [`Engines`]).
     pub engine: Option<String>,
+    /// The APIs row (by model) its cost is compared with; None: no comparison.
+    pub api: Option<String>,
     /// The first and last months it runs in the Year tab (blank: the whole year).
     pub start_month: Option<Month>,
     pub end_month: Option<Month>,
@@ -824,6 +827,23 @@ pub struct Input {
     pub sha256: String,
     /// The Scenarios sheet: each scenario's changes in the --set syntax, in sheet order.
     pub scenarios: Vec<ScenarioDef>,
+    /// The APIs sheet, or the built-in examples without one.
+    pub apis: Vec<ApiPrice>,
+}
+
+/// A per-token API price, for comparing renting GPUs with calling an API (the APIs sheet).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ApiPrice {
+    pub provider: String,
+    /// The name a workload's `api` column gives.
+    pub model: String,
+    /// Prices per million tokens, in the plan's currency.
+    pub input_per_m: f64,
+    pub output_per_m: f64,
+    /// Per million input tokens a cache serves; None: not offered (cached tokens cost as input).
+    pub cached_input_per_m: Option<f64>,
+    /// Where the price was read (examples are marked so).
+    pub source: String,
 }
 
 /// One scenario of the Scenarios sheet: its name and its changes, each with its cell.

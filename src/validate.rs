@@ -440,6 +440,7 @@ pub fn estimate(row: &Row) -> Result<f64> {
         spot_ok: false,
         gpu: None,
         engine: row.engine.clone(),
+        api: None,
         start_month: None,
         end_month: None,
         notes: String::new(),
@@ -500,6 +501,7 @@ pub fn estimate(row: &Row) -> Result<f64> {
         notices: Vec::new(),
         sha256: String::new(),
         scenarios: Vec::new(),
+        apis: Vec::new(),
     };
     let engine = Engine::compile(&input)?;
     let values = engine

@@ -100,6 +100,41 @@ impl Advice {
     }
 }
 
+/// A count rounded to a whole number with thousands separators: `27,397`.
+fn grouped(v: f64) -> String {
+    let digits = format!("{:.0}", v.max(0.0).round());
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Renting against calling an API, in a line: the API's monthly cost at the workload's volume
+/// beside the self-hosted TCO, and the break-even volume (amounts as `money` writes them).
+pub fn api_text(
+    api: &str,
+    per_day: f64,
+    api_cost: f64,
+    tco: f64,
+    breakeven: f64,
+    money: &dyn Fn(f64) -> String,
+    zh: bool,
+) -> String {
+    let volume = grouped(per_day);
+    let even = grouped(breakeven);
+    let (a, t) = (money(api_cost), money(tco));
+    match (api_cost < tco, zh) {
+        (true, false) => format!("the API {api} would cost {a} a month at {volume} requests a day against {t} self-hosted: cheaper below {even} requests a day, so consider the API"),
+        (false, false) => format!("the API {api} would cost {a} a month at {volume} requests a day against {t} self-hosted: renting GPUs is cheaper above {even} requests a day"),
+        (true, true) => format!("API {api} 按每日 {volume} 次请求每月 {a}，自建 {t}：日请求量低于 {even} 时 API 更便宜，建议考虑 API"),
+        (false, true) => format!("API {api} 按每日 {volume} 次请求每月 {a}，自建 {t}：日请求量高于 {even} 时租用 GPU 更便宜"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -180,6 +180,7 @@ mod tests {
             spot_ok: false,
             gpu: None,
             engine: None,
+            api: None,
             start_month: None,
             end_month: None,
             notes: String::new(),

@@ -246,6 +246,7 @@ impl Engine {
         inputs::bind_assumptions(&self.candidate, &input.assumptions, &mut values);
         inputs::bind_engine(&self.candidate, &input.engines, w, &mut values);
         inputs::bind_workload(&self.candidate, w, &input.assumptions, &mut values);
+        inputs::bind_api(&self.candidate, &input.apis, w, &mut values);
         values
     }
 

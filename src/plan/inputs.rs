@@ -64,6 +64,38 @@ const GPU_FLAGS: [&str; 7] = [
     "weight_only_kernels",
 ];
 
+/// The prices of the API a workload compares with (its `api` column's APIs row), per million
+/// tokens; 0 without one (`has_api` says which).
+const API_PRICES: [&str; 3] = [
+    "api_input_per_m",
+    "api_output_per_m",
+    "api_cached_input_per_m",
+];
+
+/// Binds the prices of the workload's API (cached input at the input price where the API has
+/// no cache price).
+pub fn bind_api(p: &Program, apis: &[crate::model::ApiPrice], w: &Workload, values: &mut [f64]) {
+    let api = w.api.as_deref().and_then(|name| {
+        apis.iter()
+            .find(|a| crate::model::normalize(&a.model) == crate::model::normalize(name))
+    });
+    let prices = api.map_or([0.0; 3], |a| {
+        [
+            a.input_per_m,
+            a.output_per_m,
+            a.cached_input_per_m.unwrap_or(a.input_per_m),
+        ]
+    });
+    for (name, v) in API_PRICES.iter().zip(prices) {
+        if let Some(s) = p.slot(name) {
+            values[s] = v;
+        }
+    }
+    if let Some(s) = p.slot("has_api") {
+        values[s] = if api.is_some() { 1.0 } else { 0.0 };
+    }
+}
+
 /// The replica size the planner is trying (GPUs), bound per candidate.
 pub const REPLICA_SIZE: &str = "replica_size";
 
@@ -85,6 +117,8 @@ pub fn candidate_inputs(
     vars.extend(gpu_numbers().map(InputVar::num));
     vars.extend(GPU_FLAGS.iter().map(|n| InputVar::bool(*n)));
     vars.push(InputVar::num(REPLICA_SIZE));
+    vars.extend(API_PRICES.iter().map(|n| InputVar::num(*n)));
+    vars.push(InputVar::bool("has_api"));
     let mut problems = Vec::new();
     for c in model_columns {
         if vars.iter().any(|v| v.name == *c) {

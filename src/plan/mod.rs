@@ -3,7 +3,7 @@
 //! allowed billing mode is priced by its formula, and the least monthly TCO wins (ties to fewer
 //! GPUs, then sheet order). Portfolio formulas then run over the chosen candidates.
 
-mod advice;
+pub mod advice;
 mod choose;
 mod compat;
 mod engine;
@@ -183,6 +183,16 @@ pub struct WorkloadPlan {
     pub chosen: Option<Chosen>,
     /// Why nothing was chosen, when nothing was (also a warning at the workload's cell).
     pub unplanned: Option<String>,
+}
+
+/// The requests a day at which an API costing `api_cost` a month at `per_day` requests a day
+/// would cost the self-hosted `tco` (0 when the API costs nothing).
+pub fn api_breakeven(per_day: f64, tco: f64, api_cost: f64) -> f64 {
+    if api_cost > 0.0 {
+        per_day * tco / api_cost
+    } else {
+        0.0
+    }
 }
 
 /// A scenario of the Scenarios sheet, planned: the base input with its changes.

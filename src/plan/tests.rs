@@ -61,6 +61,7 @@ fn workload(name: &str, kind: Kind, model: Option<&str>) -> Workload {
         spot_ok: kind == Kind::Batch,
         gpu: None,
         engine: None,
+        api: None,
         start_month: None,
         end_month: None,
         notes: String::new(),
@@ -90,6 +91,7 @@ fn input(workloads: Vec<Workload>, gpus: Vec<GpuOffer>, set: &[(&str, f64)]) -> 
         notices: Vec::new(),
         sha256: String::new(),
         scenarios: Vec::new(),
+        apis: Vec::new(),
     }
 }
 

@@ -2,6 +2,7 @@
 //! [`Input`](crate::model::Input). Every problem is collected with its sheet and cell and all are
 //! reported together; sheets other than Workloads fall back to the built-in defaults.
 
+mod apis;
 mod assumptions;
 pub mod config;
 mod engines;
@@ -171,7 +172,8 @@ fn read_workbook(path: &Path, mut wb: xlsx::Workbook, overrides: &[Override]) ->
     let assumptions = r.assumptions(sheets.remove("Assumptions"), overrides);
     let engines = r.engines(sheets.remove("Engines"), &assumptions);
     let formulas = r.formulas(sheets.remove("Formulas"));
-    let workloads = r.workloads(workloads_sheet, &models, &gpus, &engines, overrides);
+    let apis = r.apis(sheets.remove("APIs"));
+    let workloads = r.workloads(workloads_sheet, &models, &gpus, &engines, &apis, overrides);
     let scenarios = r.scenarios(sheets.remove("Scenarios"));
     if !r.problems.is_empty() {
         return Err(Error::Input {
@@ -191,6 +193,7 @@ fn read_workbook(path: &Path, mut wb: xlsx::Workbook, overrides: &[Override]) ->
         notices: r.notices,
         sha256: String::new(),
         scenarios,
+        apis,
     })
 }
 

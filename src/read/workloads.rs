@@ -20,6 +20,7 @@ impl Reader {
         models: &[ModelSpec],
         gpus: &[GpuOffer],
         engines: &Engines,
+        apis: &[crate::model::ApiPrice],
         overrides: &[Override],
     ) -> Vec<Workload> {
         let Some(mut t) = self.table(raw, "Workloads") else {
@@ -40,7 +41,7 @@ impl Reader {
         let mut out: Vec<Workload> = Vec::new();
         let mut seen: HashMap<String, CellRef> = HashMap::new();
         for rec in t.records() {
-            if let Some(w) = self.workload(&rec, models, gpus, engines, &mut seen) {
+            if let Some(w) = self.workload(&rec, models, gpus, engines, apis, &mut seen) {
                 out.push(w);
             }
         }
@@ -139,6 +140,7 @@ impl Reader {
         models: &[ModelSpec],
         gpus: &[GpuOffer],
         engines: &Engines,
+        apis: &[crate::model::ApiPrice],
         seen: &mut HashMap<String, CellRef>,
     ) -> Option<Workload> {
         let before = self.problems.len();
@@ -175,7 +177,7 @@ impl Reader {
         let expert_precision = enum_cell(rec, "expert_precision", &Precision::ALL, p);
 
         let mut n = WorkloadNumbers::default();
-        let rules: [(&str, Rule); 25] = [
+        let rules: [(&str, Rule); 29] = [
             ("params_b", Rule::positive().max(100_000.0)),
             ("context_len", Rule::whole(1.0, 10_000_000.0)),
             ("avg_tokens", Rule::whole(1.0, 10_000_000.0)),
@@ -201,6 +203,10 @@ impl Reader {
             ("items_per_month", Rule::positive().max(1e12)),
             ("seconds_per_item", Rule::positive().max(1e7)),
             ("frames", Rule::whole(1.0, 100_000.0)),
+            ("requests_per_day", Rule::at_least(0.0).max(1e12)),
+            ("input_tokens", Rule::whole(0.0, 10_000_000.0)),
+            ("output_tokens", Rule::whole(0.0, 10_000_000.0)),
+            ("cached_share", Rule::range(0.0, 1.0)),
         ];
         for (key, rule) in rules {
             let v = rec.number(key, rule, p);
@@ -216,6 +222,16 @@ impl Reader {
         let online = rec.boolean("online", p);
         let spot_ok = rec.boolean("spot_ok", p);
         let notes = rec.text("notes", p).unwrap_or_default();
+        let api = rec.text("api", p).map(|a| a.trim().to_string());
+        if let Some(a) = &api {
+            if !apis.iter().any(|x| normalize(&x.model) == normalize(a)) {
+                let hint = suggest::hint(a, apis.iter().map(|x| x.model.as_str()));
+                p.push(Problem::new(
+                    rec.at("api"),
+                    format!("the API \"{a}\" is not a model of the APIs sheet (or the built-in examples){hint}"),
+                ));
+            }
+        }
         let start_month = rec.month("start_month", p);
         let end_month = rec.month("end_month", p);
         if let (Some(s), Some(e)) = (start_month, end_month) {
@@ -346,6 +362,7 @@ impl Reader {
             spot_ok: spot_ok.unwrap_or(kind == Kind::Batch),
             gpu: pinned,
             engine,
+            api,
             start_month,
             end_month,
             notes,

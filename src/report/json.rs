@@ -122,6 +122,12 @@ struct WorkloadJson<'a> {
     costs: Costs,
     values: Values<'a>,
     advice: Option<String>,
+    /// The APIs row compared with (null: none), what it would cost a month, the requests a day
+    /// at which it costs the self-hosted TCO, and the advice line.
+    api: Option<&'a str>,
+    api_monthly_cost: Option<f64>,
+    api_breakeven_requests_per_day: Option<f64>,
+    api_advice: Option<String>,
 }
 
 /// Each mode's monthly GPU cost; null where not offered or not allowed.
@@ -177,6 +183,12 @@ impl<'a> WorkloadJson<'a> {
         let get = |n: &str| chosen.and_then(|(c, _)| plan.value(c, n)).and_then(finite);
         let of = |f: fn(&Chosen) -> f64| chosen.map(|(_, ch)| f(ch)).and_then(finite);
         let offer = chosen.map(|(c, _)| &plan.input.gpus[c.offer]);
+        // The API's monthly cost and the break-even volume, for a planned workload with an API.
+        let api = w.api.as_ref().and(chosen).and_then(|(c, ch)| {
+            let cost = plan.value(c, "api_monthly_cost")?;
+            let per_day = w.numbers.requests_per_day.unwrap_or(0.0);
+            Some((cost, crate::plan::api_breakeven(per_day, ch.tco, cost)))
+        });
         WorkloadJson {
             name: &w.name,
             kind: w.kind.key(),
@@ -199,6 +211,23 @@ impl<'a> WorkloadJson<'a> {
             costs: chosen.map(|(c, _)| Costs::of(c)).unwrap_or_default(),
             values: Values(plan, chosen.map(|(c, _)| c)),
             advice: chosen.map(|(_, ch)| ch.advice.text(false)),
+            api: w.api.as_deref(),
+            api_monthly_cost: w.api.as_ref().and_then(|_| get("api_monthly_cost")),
+            api_breakeven_requests_per_day: w.api.as_ref().and(api).map(|(_, b)| b),
+            api_advice: w.api.as_deref().zip(api).zip(chosen).map(
+                |((name, (cost, b)), (_, ch))| {
+                    let cur = plan.input.assumptions.currency();
+                    crate::plan::advice::api_text(
+                        name,
+                        w.numbers.requests_per_day.unwrap_or(0.0),
+                        cost,
+                        ch.tco,
+                        b,
+                        &|v| crate::report::money(&cur, v),
+                        false,
+                    )
+                },
+            ),
         }
     }
 }

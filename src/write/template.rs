@@ -297,5 +297,23 @@ pub fn template(
     ws.set_name(catalog::sheet_name("Scenarios", zh))?;
     write_headers(ws, &cols, zh, &s)?;
     style::widths(ws, &[24.0, 60.0])?;
+
+    // APIs: the built-in example prices, each with where and when it was read.
+    let cols = catalog::columns("APIs");
+    let ws = wb.add_worksheet();
+    ws.set_name(catalog::sheet_name("APIs", zh))?;
+    write_headers(ws, &cols, zh, &s)?;
+    style::widths(ws, &[22.0, 14.0, 12.0, 12.0, 12.0, 90.0])?;
+    for (r, a) in catalog::apis().iter().enumerate() {
+        let r = r as u32 + 1;
+        style::text(ws, r, 0, &a.provider, &s.text)?;
+        style::text(ws, r, 1, &a.model, &s.bold)?;
+        style::number(ws, r, 2, a.input_per_m, &s.general)?;
+        style::number(ws, r, 3, a.output_per_m, &s.general)?;
+        if let Some(c) = a.cached_input_per_m {
+            style::number(ws, r, 4, c, &s.general)?;
+        }
+        style::text(ws, r, 5, &a.source, &s.wrap)?;
+    }
     wb.save_to_buffer()
 }

@@ -12,7 +12,7 @@ use std::collections::HashMap;
 
 /// The columns, in order: key (a formula or input name, or a label), English and Chinese
 /// headers and notes.
-pub const COLUMNS: [[&str; 5]; 39] = [
+pub const COLUMNS: [[&str; 5]; 42] = [
     ["name", "Workload", "负载", "The workload's name.", "负载名称。"],
     ["kind", "Kind", "类型", "What it does.", "任务类型。"],
     ["model", "Model", "模型", "The model as resolved (a ~ marks a guessed architecture).", "解析后的模型（~ 表示架构为推测）。"],
@@ -49,6 +49,9 @@ pub const COLUMNS: [[&str; 5]; 39] = [
     ["storage_cost", "Storage cost", "存储费用", "Live formula: storage_cost.", "实时公式：storage_cost。"],
     ["egress_cost", "Egress cost", "流量费用", "Live formula: egress_cost.", "实时公式：egress_cost。"],
     ["tco", "Monthly TCO", "月度总成本", "GPU + storage + egress, per month.", "GPU + 存储 + 流量，每月。"],
+    ["api", "Compared API", "对比 API", "The APIs row the workload names (its api column): what the same requests would cost through an API.", "负载 api 列指定的 API：相同请求量通过 API 调用的费用。"],
+    ["api_monthly_cost", "API monthly cost", "API 月费用", "Live formula: api_monthly_cost, requests a day × tokens × the API's prices per million, × the days of the month.", "实时公式：api_monthly_cost，日请求量 × token 数 × 每百万 token 价格 × 当月天数。"],
+    ["api_breakeven", "Break-even requests/day", "盈亏平衡日请求量", "Live: the requests a day at which the API would cost the self-hosted monthly TCO (requests a day × TCO ÷ API cost); below it the API is cheaper, above it renting GPUs is (as long as the planned GPUs carry that volume).", "实时公式：API 费用等于自建月度总成本时的日请求量（日请求量 × 总成本 ÷ API 费用）；低于此值 API 更便宜，高于此值租用 GPU 更便宜（前提是规划的 GPU 能承载该请求量）。"],
     ["cheapest_now", "Cheapest mode now", "当前最便宜方式", "Live: the mode with the lowest cost in this row's cost columns after any edit of prices or assumptions. When it differs from the billing mode, rerun gpuplan to re-plan.", "实时公式：修改价格或参数后本行费用最低的计费方式；与计费方式不同时，请重新运行 gpuplan。"],
     ["advice", "Advice (as planned)", "建议（规划时）", "Utilization, the rule of thumb, and the saving against the next best mode, as planned: it does not follow edits (the Cheapest mode now column does).", "利用率、经验法则，以及相对次优方案的节省（规划时，不随修改变化；“当前最便宜方式”列会随之变化）。"],
     ["notes", "Notes", "备注", "From the Workloads sheet.", "来自负载表。"],
@@ -206,7 +209,23 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &Live) -> Result<Extent, XlsxEr
         let offer = &plan.input.gpus[c.offer];
         text(ws, r, column("gpu"), &offer.label(), &s.text)?;
         text(ws, r, column("mode"), ch.mode.label(cx.zh), &s.text)?;
-        text(ws, r, column("advice"), &ch.advice.text(cx.zh), &s.text)?;
+        let mut advice = ch.advice.text(cx.zh);
+        if let Some(api) = &w.api {
+            let cost = plan.value(c, "api_monthly_cost").unwrap_or(0.0);
+            let per_day = w.numbers.requests_per_day.unwrap_or(0.0);
+            let currency = plan.input.assumptions.currency();
+            advice.push_str(if cx.zh { "；" } else { "; " });
+            advice.push_str(&crate::plan::advice::api_text(
+                api,
+                per_day,
+                cost,
+                ch.tco,
+                crate::plan::api_breakeven(per_day, ch.tco, cost),
+                &|v| crate::report::money(&currency, v),
+                cx.zh,
+            ));
+        }
+        text(ws, r, column("advice"), &advice, &s.text)?;
 
         let input_value = |name: &str| -> Option<f64> {
             plan.inputs
@@ -339,6 +358,36 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &Live) -> Result<Extent, XlsxEr
             cell(None, r, column("egress_cost"))
         );
         live_cell(ws, r, column("tco"), Ok(tco), ch.tco, &s.money_bold, cx)?;
+        if let Some(api) = &w.api {
+            text(ws, r, column("api"), api, &s.text)?;
+            let cost = value("api_monthly_cost").unwrap_or(0.0);
+            live_cell(
+                ws,
+                r,
+                column("api_monthly_cost"),
+                live.candidate("api_monthly_cost", &in_row, &value),
+                cost,
+                &s.money,
+                cx,
+            )?;
+            let per_day = w.numbers.requests_per_day.unwrap_or(0.0);
+            let (api_cell, tco_cell) = (
+                cell(None, r, column("api_monthly_cost")),
+                cell(None, r, column("tco")),
+            );
+            live_cell(
+                ws,
+                r,
+                column("api_breakeven"),
+                Ok(format!(
+                    "IF({api_cell}=0,0,{}*{tco_cell}/{api_cell})",
+                    crate::formula::excel_number(per_day)
+                )),
+                crate::plan::api_breakeven(per_day, ch.tco, cost),
+                &s.integer,
+                cx,
+            )?;
+        }
         let labels: Vec<&str> = Mode::ALL.iter().map(|m| m.label(cx.zh)).collect();
         let costs = format!(
             "{}:{}",
@@ -366,7 +415,7 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &Live) -> Result<Extent, XlsxEr
             "kind" => 12.0,
             "advice" => 90.0,
             "notes" => 40.0,
-            "mode" | "cheapest_now" => 16.0,
+            "mode" | "cheapest_now" | "api" => 16.0,
             _ => 13.0,
         })
         .collect();

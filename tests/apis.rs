@@ -124,3 +124,28 @@ fn the_startup_sample_compares_its_chat_api_with_an_api() {
         "{even}"
     );
 }
+
+/// Offline inference with a request volume and a known speed runs the hours the volume takes
+/// (#19, 3): no hours_per_month needed.
+#[test]
+fn an_offline_volume_sets_the_hours() {
+    let d = tempdir();
+    with_api("qwen-plus")
+        // qa-api offline, no hours, 50 tokens/s a request at 4 concurrent: 200 tokens/s a replica.
+        .set("Workloads", 2, 4, None)
+        .set("Workloads", 0, 15, Some(s("online")))
+        .set("Workloads", 2, 15, Some(s("no")))
+        .set("Workloads", 0, 16, Some(s("tokens_per_s_per_request")))
+        .set("Workloads", 2, 16, Some(n(50.0)))
+        .write(&d.path().join("b.xlsx"));
+    let j = calc_json(d.path(), "b.xlsx", "b.plan.xlsx", &[]);
+    let qa = &j["workloads"][1];
+    // 2,000 requests × 500 tokens × 730 / 24 days = 30,416,667 tokens at 200 tokens/s
+    // = 42.245 h; over 30 runs 1.408 h each, billed by the hour: 2 h × 30 = 60 h × ¥5 = ¥300.
+    let hours = qa["values"]["run_hours"].as_f64().unwrap();
+    assert!(
+        close(hours, 2000.0 * 500.0 * 730.0 / 24.0 / 200.0 / 3600.0),
+        "{hours}"
+    );
+    assert!(close(qa["gpu_cost"].as_f64().unwrap(), 300.0), "{qa}");
+}

@@ -326,8 +326,10 @@ impl Reader {
         }
         // An offline workload's hours: given, or derived from its work (training tokens, items).
         let by_tokens = kind.is_training() && n.train_tokens_m.is_some();
+        let by_requests =
+            kind == Kind::Inference && n.requests_per_day.is_some() && n.output_tokens.is_some();
         let hours_known = n.hours_per_month.is_some() || rec.raw("hours_per_month").is_some();
-        if !online && !hours_known && !by_tokens && !by_items {
+        if !online && !hours_known && !by_tokens && !by_items && !by_requests {
             p.push(Problem::new(
                 rec.at("hours_per_month"),
                 format!("hours_per_month of the offline workload {name} is required (hours each instance runs per month){}",
@@ -335,6 +337,8 @@ impl Reader {
                         ", or give train_tokens_m"
                     } else if kind.is_generation() {
                         ", or give items_per_month and seconds_per_item"
+                    } else if kind == Kind::Inference {
+                        ", or give requests_per_day and output_tokens"
                     } else {
                         ""
                     }),

@@ -47,3 +47,37 @@ n = sum(1 for ws in wb for row in ws.iter_rows(values_only=True) for v in row if
 print(f"openpyxl: read {n} cells of the 1,000 × 100 input in {time.perf_counter() - t:.3f}s")
 PY
 fi
+
+# Sensitivity (#19): a 50-workload × 30-offer workbook with a Ranges sheet, 1,000 and 10,000
+# samples. "one workload": the margin, the trial reserve, ops labour (portfolio formulas only)
+# and one workload's concurrency; "all workloads": the storage price as well, which a candidate
+# formula reads, so every workload is re-planned in every sample.
+if python3 -c 'import openpyxl' 2>/dev/null; then
+  target/release/examples/gen --workloads 50 --offers 30 -o "$W/w50.xlsx" >/dev/null
+  python3 - "$W/w50.xlsx" "$W" <<'PY'
+import sys, openpyxl
+src, out = sys.argv[1], sys.argv[2]
+for name, rows in [
+    ("one", [("safety_margin", 0.1, 0.3, 0.2), ("trial_reserve", 0.05, 0.2, None),
+             ("ops_hourly_rate", 100, 300, None)]),
+    ("all", [("safety_margin", 0.1, 0.3, 0.2), ("trial_reserve", 0.05, 0.2, None),
+             ("storage_price_gb_month", 0.3, 0.8, None)]),
+]:
+    wb = openpyxl.load_workbook(src)
+    first = wb["Workloads"].cell(2, 1).value
+    ws = wb.create_sheet("Ranges")
+    ws.append(["key", "low", "high", "likely"])
+    for r in rows:
+        ws.append(list(r))
+    ws.append([f"{first}.concurrency", 1, 8, None])
+    wb.save(f"{out}/w50-{name}.xlsx")
+PY
+  for f in one all; do
+    for n in 1000 10000; do
+      /usr/bin/time -v "$B" calc "$W/w50-$f.xlsx" -o "$W/w50-$f.plan.xlsx" --force -q --samples "$n" --timings 2>"$W/log" >/dev/null
+      s=$(grep -o 'sensitivity [0-9.]*s' "$W/log" | awk '{print $2}')
+      wall=$(grep 'Elapsed (wall clock)' "$W/log" | awk '{print $NF}' | awk -F: '{print $(NF-1)*60+$NF}')
+      echo "sensitivity 50 × 30, keys reach $f workload(s): $n samples: sampling $s, wall ${wall}s"
+    done
+  done
+fi

@@ -131,7 +131,7 @@ pub fn columns(sheet: &str) -> Vec<Column> {
 }
 
 /// The input sheets, with their English and Chinese names.
-pub const SHEETS: [(&str, &str); 8] = [
+pub const SHEETS: [(&str, &str); 9] = [
     ("Workloads", "负载"),
     ("GPUs", "算力报价"),
     ("Models", "模型"),
@@ -139,6 +139,7 @@ pub const SHEETS: [(&str, &str); 8] = [
     ("Engines", "引擎"),
     ("Formulas", "公式"),
     ("Scenarios", "情景"),
+    ("Ranges", "范围"),
     ("APIs", "API报价"),
 ];
 

@@ -174,6 +174,13 @@ pub struct CalcArgs {
     /// scenarios still appear side by side in the Scenarios tab).
     #[arg(long, value_name = "NAME")]
     pub scenario: Option<String>,
+    /// Random samples of the Ranges sheet's keys for the Sensitivity tab's P10/P50/P90 (each
+    /// sample re-planned); 0 for the tornado only.
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    pub samples: usize,
+    /// Seed of the samples: the same seed gives the same percentiles.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub seed: u64,
     /// Language of the plan workbook and of the terminal summary [default: en; the terminal
     /// follows a Chinese LC_ALL or LANG when --lang is not given].
     #[arg(long, value_enum)]

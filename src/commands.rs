@@ -193,6 +193,21 @@ pub fn calc(a: &CalcArgs) -> Result<()> {
         ..plan::Options::default()
     };
     let mut plan = plan::plan_with(input, &engine, &opts)?;
+    if !plan.input.ranges.is_empty() {
+        progress.phase(format!(
+            "sampling {} ranges × {} samples",
+            plan.input.ranges.len(),
+            a.samples
+        ));
+        plan.sensitivity = Some(plan::sensitivity::sensitivity(
+            &plan.input,
+            &engine,
+            a.samples,
+            a.seed,
+            stamp.generated,
+        )?);
+        clock.lap("sensitivity");
+    }
     // The other plans of the Scenarios tab: the base when a scenario is the main plan, and every
     // scenario but that one, each keeping only its chosen candidates.
     if !defs.is_empty() {

@@ -829,6 +829,8 @@ pub struct Input {
     pub scenarios: Vec<ScenarioDef>,
     /// The APIs sheet, or the built-in examples without one.
     pub apis: Vec<ApiPrice>,
+    /// The Ranges sheet: what varies for the Sensitivity tab.
+    pub ranges: Vec<RangeDef>,
 }
 
 /// A per-token API price, for comparing renting GPUs with calling an API (the APIs sheet).
@@ -844,6 +846,18 @@ pub struct ApiPrice {
     pub cached_input_per_m: Option<f64>,
     /// Where the price was read (examples are marked so).
     pub source: String,
+}
+
+/// One row of the Ranges sheet: what varies (the --set syntax without the value) and how.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RangeDef {
+    pub key: String,
+    pub low: f64,
+    pub high: f64,
+    /// The mode of a triangular distribution; None: uniform.
+    pub likely: Option<f64>,
+    /// The row's key cell, `Ranges!A2`.
+    pub cell: String,
 }
 
 /// One scenario of the Scenarios sheet: its name and its changes, each with its cell.

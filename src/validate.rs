@@ -502,6 +502,7 @@ pub fn estimate(row: &Row) -> Result<f64> {
         sha256: String::new(),
         scenarios: Vec::new(),
         apis: Vec::new(),
+        ranges: Vec::new(),
     };
     let engine = Engine::compile(&input)?;
     let values = engine

@@ -10,6 +10,7 @@ mod engine;
 mod evaluate;
 pub mod inputs;
 mod portfolio;
+pub mod sensitivity;
 mod trace;
 pub mod year;
 
@@ -222,6 +223,9 @@ pub struct Plan {
     pub scenarios: Vec<Scenario>,
     /// The scenario this plan is (`--scenario`); None for the base.
     pub scenario: Option<String>,
+    /// The Ranges sheet's tornado and sampled budget (set by the caller).
+    #[serde(skip)]
+    pub sensitivity: Option<sensitivity::Sensitivity>,
     pub warnings: Vec<Warning>,
     /// Seconds spent evaluating and planning, for `--timings`.
     #[serde(skip)]
@@ -503,6 +507,7 @@ pub fn plan_with(input: Input, engine: &Engine, opts: &Options) -> Result<Plan> 
         year,
         scenarios: Vec::new(),
         scenario: None,
+        sensitivity: None,
         warnings,
         timings: vec![("evaluate", evaluate_s), ("plan", plan_s)],
         index: columns

@@ -92,6 +92,7 @@ fn input(workloads: Vec<Workload>, gpus: Vec<GpuOffer>, set: &[(&str, f64)]) -> 
         sha256: String::new(),
         scenarios: Vec::new(),
         apis: Vec::new(),
+        ranges: Vec::new(),
     }
 }
 

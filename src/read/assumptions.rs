@@ -169,7 +169,7 @@ pub fn set_assumption(assumptions: &mut Assumptions, key: &str, text: &str) -> R
 }
 
 /// The allowed range of each numeric default assumption.
-fn assumption_rule(key: &str) -> Rule {
+pub(crate) fn assumption_rule(key: &str) -> Rule {
     match key {
         "hours_in_month" => Rule::range(1.0, 744.0),
         "vram_headroom" | "monthly_min_utilization" | "gpu_memory_utilization" => {

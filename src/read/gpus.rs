@@ -238,21 +238,7 @@ impl Reader {
                     }
                     Ok(())
                 }
-                "vram_gib"
-                | "bandwidth_gbs"
-                | "fp16_tflops"
-                | "fp8_tflops"
-                | "interconnect_gbs"
-                | "node_interconnect_gbs"
-                | "compute_capability"
-                | "gpus_per_node"
-                | "on_demand_hourly"
-                | "monthly"
-                | "spot_hourly"
-                | "reserved_monthly"
-                | "billing_granularity_min"
-                | "reserved_term_months"
-                | "min_rental_min" => {
+                numeric if NUMERIC.contains(&numeric) => {
                     let rule = gpu_rule(key);
                     // An empty price takes the mode off the offer.
                     let is_price = matches!(
@@ -351,6 +337,35 @@ fn gpu_number(g: &GpuOffer, key: &str) -> Option<f64> {
     })
 }
 
+/// The numeric columns of the GPUs sheet.
+const NUMERIC: [&str; 15] = [
+    "vram_gib",
+    "bandwidth_gbs",
+    "fp16_tflops",
+    "fp8_tflops",
+    "interconnect_gbs",
+    "node_interconnect_gbs",
+    "compute_capability",
+    "gpus_per_node",
+    "on_demand_hourly",
+    "monthly",
+    "spot_hourly",
+    "reserved_monthly",
+    "billing_granularity_min",
+    "reserved_term_months",
+    "min_rental_min",
+];
+
+/// Sets a numeric column of an offer that has one (a price, a term, a specification);
+/// false for any other key.
+pub(crate) fn set_numeric(g: &mut GpuOffer, key: &str, v: f64) -> bool {
+    if !NUMERIC.contains(&key) {
+        return false;
+    }
+    set_gpu_number(g, key, v);
+    true
+}
+
 /// Sets a numeric column of an offer.
 fn set_gpu_number(g: &mut GpuOffer, key: &str, v: f64) {
     match key {
@@ -373,7 +388,7 @@ fn set_gpu_number(g: &mut GpuOffer, key: &str, v: f64) {
 pub const PLATFORMS: [&str; 3] = ["cuda", "rocm", "ascend"];
 
 /// What each numeric column of the GPUs sheet must hold.
-fn gpu_rule(key: &str) -> Rule {
+pub(crate) fn gpu_rule(key: &str) -> Rule {
     match key {
         "vram_gib" => Rule::positive().max(10_000.0),
         "bandwidth_gbs" | "fp16_tflops" => Rule::positive().max(1e6),

@@ -15,6 +15,7 @@ mod workloads;
 mod xlsx;
 
 pub use assumptions::set_assumption;
+pub use scenarios::{set_number, value_rule};
 pub use table::{parse_bool, parse_number_text};
 pub use xlsx::{MAX_COLS, MAX_FILE_BYTES, MAX_ROWS};
 
@@ -175,6 +176,7 @@ fn read_workbook(path: &Path, mut wb: xlsx::Workbook, overrides: &[Override]) ->
     let apis = r.apis(sheets.remove("APIs"));
     let workloads = r.workloads(workloads_sheet, &models, &gpus, &engines, &apis, overrides);
     let scenarios = r.scenarios(sheets.remove("Scenarios"));
+    let ranges = r.ranges(sheets.remove("Ranges"));
     if !r.problems.is_empty() {
         return Err(Error::Input {
             file: path.to_path_buf(),
@@ -194,6 +196,7 @@ fn read_workbook(path: &Path, mut wb: xlsx::Workbook, overrides: &[Override]) ->
         sha256: String::new(),
         scenarios,
         apis,
+        ranges,
     })
 }
 

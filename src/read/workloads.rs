@@ -177,39 +177,8 @@ impl Reader {
         let expert_precision = enum_cell(rec, "expert_precision", &Precision::ALL, p);
 
         let mut n = WorkloadNumbers::default();
-        let rules: [(&str, Rule); 29] = [
-            ("params_b", Rule::positive().max(100_000.0)),
-            ("context_len", Rule::whole(1.0, 10_000_000.0)),
-            ("avg_tokens", Rule::whole(1.0, 10_000_000.0)),
-            ("concurrency", Rule::whole(1.0, 1_000_000.0)),
-            ("base_concurrency", Rule::whole(0.0, 1_000_000.0)),
-            ("peak_hours_per_day", Rule::range(0.0, 24.0)),
-            ("batch_size", Rule::whole(1.0, 100_000.0)),
-            ("tokens_per_s_per_request", Rule::positive().max(1e7)),
-            ("min_tokens_per_s", Rule::positive().max(1e7)),
-            ("target_tps", Rule::positive().max(1e12)),
-            ("train_tokens_m", Rule::positive().max(1e12)),
-            ("hours_per_month", Rule::range(0.0, 744.0)),
-            ("runs_per_month", Rule::whole(1.0, 100_000.0)),
-            ("redundancy", Rule::range(0.0, 10.0)),
-            ("max_gpus", Rule::whole(1.0, 1024.0)),
-            ("resolution", Rule::whole(64.0, 16_384.0)),
-            ("vram_gib", Rule::positive().max(1e6)),
-            ("pilot_vram_gib", Rule::positive().max(1e6)),
-            ("pilot_concurrency", Rule::whole(1.0, 1_000_000.0)),
-            ("storage_gb", Rule::at_least(0.0).max(1e12)),
-            ("egress_gb", Rule::at_least(0.0).max(1e12)),
-            ("image_tokens", Rule::whole(0.0, 10_000_000.0)),
-            ("items_per_month", Rule::positive().max(1e12)),
-            ("seconds_per_item", Rule::positive().max(1e7)),
-            ("frames", Rule::whole(1.0, 100_000.0)),
-            ("requests_per_day", Rule::at_least(0.0).max(1e12)),
-            ("input_tokens", Rule::whole(0.0, 10_000_000.0)),
-            ("output_tokens", Rule::whole(0.0, 10_000_000.0)),
-            ("cached_share", Rule::range(0.0, 1.0)),
-        ];
-        for (key, rule) in rules {
-            let v = rec.number(key, rule, p);
+        for key in WorkloadNumbers::NAMES {
+            let v = rec.number(key, number_rule(key), p);
             if let Some(slot) = n.get_mut(key) {
                 *slot = v;
             }
@@ -526,4 +495,40 @@ fn enum_cell(
         ));
     }
     v
+}
+
+/// What each numeric Workloads column must hold.
+pub(crate) fn number_rule(key: &str) -> Rule {
+    match key {
+        "params_b" => Rule::positive().max(100_000.0),
+        "context_len" => Rule::whole(1.0, 10_000_000.0),
+        "avg_tokens" => Rule::whole(1.0, 10_000_000.0),
+        "concurrency" => Rule::whole(1.0, 1_000_000.0),
+        "base_concurrency" => Rule::whole(0.0, 1_000_000.0),
+        "peak_hours_per_day" => Rule::range(0.0, 24.0),
+        "batch_size" => Rule::whole(1.0, 100_000.0),
+        "tokens_per_s_per_request" => Rule::positive().max(1e7),
+        "min_tokens_per_s" => Rule::positive().max(1e7),
+        "target_tps" => Rule::positive().max(1e12),
+        "train_tokens_m" => Rule::positive().max(1e12),
+        "hours_per_month" => Rule::range(0.0, 744.0),
+        "runs_per_month" => Rule::whole(1.0, 100_000.0),
+        "redundancy" => Rule::range(0.0, 10.0),
+        "max_gpus" => Rule::whole(1.0, 1024.0),
+        "resolution" => Rule::whole(64.0, 16_384.0),
+        "vram_gib" => Rule::positive().max(1e6),
+        "pilot_vram_gib" => Rule::positive().max(1e6),
+        "pilot_concurrency" => Rule::whole(1.0, 1_000_000.0),
+        "storage_gb" => Rule::at_least(0.0).max(1e12),
+        "egress_gb" => Rule::at_least(0.0).max(1e12),
+        "image_tokens" => Rule::whole(0.0, 10_000_000.0),
+        "items_per_month" => Rule::positive().max(1e12),
+        "seconds_per_item" => Rule::positive().max(1e7),
+        "frames" => Rule::whole(1.0, 100_000.0),
+        "requests_per_day" => Rule::at_least(0.0).max(1e12),
+        "input_tokens" => Rule::whole(0.0, 10_000_000.0),
+        "output_tokens" => Rule::whole(0.0, 10_000_000.0),
+        "cached_share" => Rule::range(0.0, 1.0),
+        _ => Rule::at_least(0.0).max(1e12),
+    }
 }

@@ -24,6 +24,8 @@ pub struct PlanJson<'a> {
     scenario: Option<&'a str>,
     /// The other plans of the Scenarios tab, each with the main plan's keys.
     scenarios: Vec<ScenarioJson<'a>>,
+    /// The Ranges sheet's tornado and sampled budget; null without a Ranges sheet.
+    sensitivity: Option<SensitivityJson<'a>>,
     warnings: &'a [Warning],
 }
 
@@ -66,6 +68,25 @@ impl<'a> PlanJson<'a> {
             totals: Totals(plan),
             year: YearJson::new(plan),
             scenario: plan.scenario.as_deref(),
+            sensitivity: plan.sensitivity.as_ref().map(|s| SensitivityJson {
+                samples: s.samples,
+                seed: s.seed,
+                base: s.base,
+                p10: s.p10,
+                p50: s.p50,
+                p90: s.p90,
+                tornado: s
+                    .tornado
+                    .iter()
+                    .map(|t| TornadoJson {
+                        key: &t.key,
+                        low: t.low,
+                        high: t.high,
+                        total_with_margin_low: t.at_low,
+                        total_with_margin_high: t.at_high,
+                    })
+                    .collect(),
+            }),
             scenarios: plan
                 .scenarios
                 .iter()
@@ -298,4 +319,26 @@ struct ScenarioJson<'a> {
     changes: &'a [String],
     totals: Totals<'a>,
     workloads: Workloads<'a>,
+}
+
+/// The budget's sensitivity: percentiles of `total_with_margin` over the samples, and one
+/// tornado entry per Ranges row (widest swing first).
+#[derive(Serialize)]
+struct SensitivityJson<'a> {
+    samples: usize,
+    seed: u64,
+    base: f64,
+    p10: f64,
+    p50: f64,
+    p90: f64,
+    tornado: Vec<TornadoJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct TornadoJson<'a> {
+    key: &'a str,
+    low: f64,
+    high: f64,
+    total_with_margin_low: f64,
+    total_with_margin_high: f64,
 }

@@ -298,6 +298,13 @@ pub fn template(
     write_headers(ws, &cols, zh, &s)?;
     style::widths(ws, &[24.0, 60.0])?;
 
+    // Ranges: headers only; each row a key that may vary between low and high (Sensitivity tab).
+    let cols = catalog::columns("Ranges");
+    let ws = wb.add_worksheet();
+    ws.set_name(catalog::sheet_name("Ranges", zh))?;
+    write_headers(ws, &cols, zh, &s)?;
+    style::widths(ws, &[34.0, 12.0, 12.0, 12.0])?;
+
     // APIs: the built-in example prices, each with where and when it was read.
     let cols = catalog::columns("APIs");
     let ws = wb.add_worksheet();

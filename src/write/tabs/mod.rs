@@ -9,6 +9,7 @@ mod live;
 mod memory;
 mod plan_tab;
 mod scenarios;
+mod sensitivity;
 mod summary;
 mod tco;
 mod warnings;
@@ -87,6 +88,7 @@ pub enum Tab {
     Summary,
     Year,
     Scenarios,
+    Sensitivity,
     Plan,
     Memory,
     Billing,
@@ -98,10 +100,11 @@ pub enum Tab {
 }
 
 impl Tab {
-    pub const ALL: [Tab; 11] = [
+    pub const ALL: [Tab; 12] = [
         Tab::Summary,
         Tab::Year,
         Tab::Scenarios,
+        Tab::Sensitivity,
         Tab::Plan,
         Tab::Memory,
         Tab::Billing,
@@ -133,6 +136,8 @@ impl Tab {
             (Tab::Year, true) => "全年",
             (Tab::Scenarios, false) => "Scenarios",
             (Tab::Scenarios, true) => "情景",
+            (Tab::Sensitivity, false) => "Sensitivity",
+            (Tab::Sensitivity, true) => "敏感性",
             (Tab::Plan, false) => "Plan",
             (Tab::Memory, false) => "Memory",
             (Tab::Billing, false) => "Billing",
@@ -285,6 +290,10 @@ pub fn workbook(
         if tab == Tab::Scenarios && plan.scenarios.is_empty() {
             continue;
         }
+        // The Sensitivity tab only when the input has ranges.
+        if tab == Tab::Sensitivity && plan.sensitivity.is_none() {
+            continue;
+        }
         // The Candidates tab can be large: streamed to a temporary file instead of held in memory.
         let ws = wb.add_worksheet_with_constant_memory()?;
         ws.set_name(tab.name(zh))?;
@@ -292,6 +301,7 @@ pub fn workbook(
             Tab::Summary => summary::write(ws, &cx, &layout, &live)?,
             Tab::Year => year::write(ws, &cx, &live)?,
             Tab::Scenarios => scenarios::write(ws, &cx, &layout)?,
+            Tab::Sensitivity => sensitivity::write(ws, &cx)?,
             Tab::Plan => plan_tab::write(ws, &cx, &live)?,
             Tab::Memory => memory::write(ws, &cx)?,
             Tab::Billing => billing::write(ws, &cx)?,
@@ -355,7 +365,7 @@ fn page_setup(
             ws.set_repeat_rows(0, 0)?;
             ws.set_repeat_columns(0, 0)?;
         }
-        Tab::Tco | Tab::Assumptions | Tab::Formulas | Tab::Warnings => {
+        Tab::Tco | Tab::Sensitivity | Tab::Assumptions | Tab::Formulas | Tab::Warnings => {
             ws.set_repeat_rows(0, 0)?;
             ws.set_print_fit_to_pages(1, 0);
         }

@@ -34,7 +34,7 @@ def table(ws, columns, rows, labels=None):
         ws.append([r.get(c) for c in columns])
 
 
-def workbook(path, workloads, gpus, assumptions, note, scenarios=()):
+def workbook(path, workloads, gpus, assumptions, note, scenarios=(), ranges=()):
     wb = openpyxl.Workbook()
     ws = wb.active
     ws.title = "Workloads"
@@ -50,6 +50,11 @@ def workbook(path, workloads, gpus, assumptions, note, scenarios=()):
         sc.append(["scenario", "change"])
         for row in scenarios:
             sc.append(list(row))
+    if ranges:
+        rg = wb.create_sheet("Ranges")
+        rg.append(["key", "low", "high", "likely"])
+        for row in ranges:
+            rg.append(list(row))
     n = wb.create_sheet("About")
     for line in note.strip().splitlines():
         n.append([line])
@@ -133,6 +138,11 @@ every price 20% higher.
         ("prices +20%", "gpu:*.on_demand_hourly*=1.2"),
         ("prices +20%", "gpu:*.monthly*=1.2"),
         ("prices +20%", "gpu:*.spot_hourly*=1.2"),
+    ],
+    [
+        ("safety_margin", 0.2, 0.3, None),
+        ("gpu:RTX 4090.monthly", 1200, 1800, 1500),
+        ("chat-api.concurrency", 40, 80, 60),
     ],
 )
 

@@ -146,3 +146,27 @@ fn whole_number_keys_are_rounded_and_bad_ranges_refused() {
     gpuplan(d.path(), &["calc", "e.xlsx"])
         .fails_with(2, &["Ranges!A2: there is no workload named \"nope\""]);
 }
+
+/// samples/startup.xlsx's ranges: the RTX 4090's monthly price moves ten monthly cards.
+#[test]
+fn the_startup_samples_tornado_is_worked_by_hand() {
+    let d = tempdir();
+    std::fs::copy(repo("samples/startup.xlsx"), d.path().join("s.xlsx")).unwrap();
+    let j = calc_json(d.path(), "s.xlsx", "s.plan.xlsx", &[]);
+    let sens = &j["sensitivity"];
+    let base = j["totals"]["total_with_margin"].as_f64().unwrap();
+    let t = &sens["tornado"][0];
+    assert_eq!(t["key"], "gpu:RTX 4090.monthly");
+    // Ten monthly 4090s (chat-api 4, case-4k's base 2, case-8k 4) at ±¥300, with the 10% trial
+    // reserve and the 20% margin: ±10 × 300 × 1.1 × 1.2 = ±¥3,960.
+    assert!(close(
+        t["total_with_margin_low"].as_f64().unwrap(),
+        base - 3960.0
+    ));
+    assert!(close(
+        t["total_with_margin_high"].as_f64().unwrap(),
+        base + 3960.0
+    ));
+    assert_eq!(sens["samples"], 1000);
+    assert_eq!(sens["seed"], 1);
+}

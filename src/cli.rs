@@ -84,6 +84,12 @@ pub enum Command {
         after_help = "Examples:\n  gpuplan catalog gpus\n  gpuplan catalog models --format csv > models.csv\n  gpuplan catalog engines --format csv   every engine figure with its version and source"
     )]
     Catalog(CatalogArgs),
+    /// Compare two plans: per workload the GPU, count, mode and TCO before and after, the
+    /// totals, and the inputs that differ.
+    #[command(
+        after_help = "Examples:\n  gpuplan diff november.plan.json december.plan.json   JSON plans record every input\n  gpuplan diff old.plan.xlsx new.plan.xlsx             workbooks: assumptions, prices and the input's SHA-256\n  gpuplan diff a.json b.json --json -                  the difference as JSON on stdout\nExit code 0 whether or not the plans differ; 2 on a file that is not a plan."
+    )]
+    Diff(DiffArgs),
     /// Print the shell completion script for bash, zsh, fish, powershell or elvish.
     #[command(after_help = COMPLETIONS_HELP)]
     Completions(CompletionsArgs),
@@ -247,6 +253,20 @@ pub struct ExplainArgs {
 pub struct ValidateArgs {
     /// A validation table (CSV with the columns of samples/validation.csv) [default: the built-in one].
     pub table: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct DiffArgs {
+    /// The earlier plan: a plan workbook (.xlsx) or its JSON (calc --json).
+    pub old: PathBuf,
+    /// The later plan.
+    pub new: PathBuf,
+    /// Write the difference as JSON to PATH, or to stdout with `-`.
+    #[arg(long, value_name = "PATH|-")]
+    pub json: Option<String>,
+    /// Replace an existing --json file.
+    #[arg(long)]
+    pub force: bool,
 }
 
 #[derive(Debug, Args)]

@@ -365,3 +365,53 @@ pub fn man(a: &ManArgs) -> Result<()> {
     }
     out(&text)
 }
+
+/// A plan's view from its JSON or its workbook, with its currency and whether it records every
+/// input (JSON does).
+fn plan_view(path: &Path) -> Result<(crate::diff::PlanView, String, bool)> {
+    let is_json = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("json"));
+    if !is_json {
+        let (view, currency) = read::plan_view(path)?;
+        return Ok((view, currency, false));
+    }
+    let bytes = files::read_bounded(path, 1 << 30, "a plan's JSON")?;
+    let bad = |why: String| Error::Unreadable {
+        file: path.to_path_buf(),
+        reason: why,
+    };
+    let v: serde_json::Value =
+        serde_json::from_slice(&bytes).map_err(|e| bad(format!("not JSON: {e}")))?;
+    let view = crate::diff::from_json(&v).map_err(|e| bad(e.to_string()))?;
+    let currency = v["currency"].as_str().unwrap_or("CNY").to_string();
+    Ok((view, currency, true))
+}
+
+pub fn diff(a: &cli::DiffArgs) -> Result<()> {
+    let json_path = a.json.as_deref().filter(|j| *j != "-").map(PathBuf::from);
+    if let Some(j) = &json_path {
+        files::distinct(&[
+            ("the old plan", &a.old),
+            ("the new plan", &a.new),
+            ("--json", j),
+        ])?;
+        files::check_target(j, a.force)?;
+    }
+    let (old, currency, old_full) = plan_view(&a.old)?;
+    let (new, _, new_full) = plan_view(&a.new)?;
+    let d = crate::diff::compare(&old, &new, old_full && new_full);
+    let write = |w: &mut dyn std::io::Write| -> std::io::Result<()> {
+        serde_json::to_writer_pretty(&mut *w, &d).map_err(std::io::Error::from)?;
+        w.write_all(b"\n")
+    };
+    if let Some(j) = &json_path {
+        Pending::write_with(j, write)?.commit()?;
+    }
+    if a.json.as_deref() == Some("-") {
+        files::to_stdout(write)
+    } else {
+        out(&crate::diff::render(&d, &currency))
+    }
+}

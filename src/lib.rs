@@ -9,6 +9,7 @@
 pub mod catalog;
 pub mod cli;
 pub mod commands;
+pub mod diff;
 pub mod error;
 pub mod files;
 pub mod formula;
@@ -34,6 +35,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Check(a) => commands::check(a),
         Command::Explain(a) => commands::explain(a),
         Command::Catalog(a) => commands::catalog(a),
+        Command::Diff(a) => commands::diff(a),
         Command::Calc(a) => commands::calc(a),
         Command::Validate(a) => commands::validate(a),
         Command::Model(a) => commands::model(a),

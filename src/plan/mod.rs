@@ -57,6 +57,13 @@ impl Mode {
         }
     }
 
+    /// The mode a key (`on_demand`) or a label in either language (`on-demand`, `按量计费`) names.
+    pub fn parse(text: &str) -> Option<Mode> {
+        Mode::ALL
+            .into_iter()
+            .find(|m| m.key() == text || m.label(false) == text || m.label(true) == text)
+    }
+
     pub fn label(self, zh: bool) -> &'static str {
         match (self, zh) {
             (Mode::OnDemand, false) => "on-demand",

@@ -9,12 +9,14 @@ mod engines;
 mod formulas;
 mod gpus;
 mod models;
+mod plan_book;
 mod scenarios;
 mod table;
 mod workloads;
 mod xlsx;
 
 pub use assumptions::set_assumption;
+pub use plan_book::plan_view;
 pub use scenarios::{set_number, value_rule};
 pub use table::{parse_bool, parse_number_text};
 pub use xlsx::{MAX_COLS, MAX_FILE_BYTES, MAX_ROWS};

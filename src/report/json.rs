@@ -24,6 +24,8 @@ pub struct PlanJson<'a> {
     scenario: Option<&'a str>,
     /// The other plans of the Scenarios tab, each with the main plan's keys.
     scenarios: Vec<ScenarioJson<'a>>,
+    /// Every input the plan used, as flat keys (what `gpuplan diff` compares).
+    inputs: InputsJson<'a>,
     /// The Ranges sheet's tornado and sampled budget; null without a Ranges sheet.
     sensitivity: Option<SensitivityJson<'a>>,
     warnings: &'a [Warning],
@@ -68,6 +70,7 @@ impl<'a> PlanJson<'a> {
             totals: Totals(plan),
             year: YearJson::new(plan),
             scenario: plan.scenario.as_deref(),
+            inputs: InputsJson(&plan.input),
             sensitivity: plan.sensitivity.as_ref().map(|s| SensitivityJson {
                 samples: s.samples,
                 seed: s.seed,
@@ -341,4 +344,25 @@ struct TornadoJson<'a> {
     high: f64,
     total_with_margin_low: f64,
     total_with_margin_high: f64,
+}
+
+/// The inputs, streamed as a map.
+struct InputsJson<'a>(&'a crate::model::Input);
+
+impl Serialize for InputsJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(None)?;
+        let mut failed = None;
+        crate::diff::each_input(self.0, &mut |k, v| {
+            if failed.is_none() {
+                if let Err(e) = m.serialize_entry(&k, &v) {
+                    failed = Some(e);
+                }
+            }
+        });
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        m.end()
+    }
 }

@@ -50,7 +50,7 @@ fn pad(s: &str, width: usize) -> String {
 }
 
 /// Aligned rows of cells.
-fn table(rows: &[Vec<String>], right: &[bool]) -> String {
+pub fn table(rows: &[Vec<String>], right: &[bool]) -> String {
     let cols = rows.iter().map(Vec::len).max().unwrap_or(0);
     let width = display_width;
     let widths: Vec<usize> = (0..cols)

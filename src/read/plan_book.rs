@@ -1,0 +1,181 @@
+//! A plan workbook read back (for `gpuplan diff`): each workload's GPU, count, mode and TCO from
+//! the Plan tab, the totals from the TCO tab, and what it records of its inputs — the
+//! assumptions, the priced offers' terms and the input's SHA-256. Tabs and headers in English or
+//! Chinese.
+
+use super::table::raw_text;
+use super::xlsx::{Raw, RawSheet};
+use crate::diff::{Outcome, PlanView};
+use crate::error::{Error, Result};
+use std::collections::HashMap;
+use std::path::Path;
+
+/// Cells by (row, column).
+fn grid(sheet: &RawSheet) -> HashMap<(u32, u32), &Raw> {
+    sheet.cells.iter().map(|(r, c, v)| ((*r, *c), v)).collect()
+}
+
+fn number(raw: Option<&&Raw>) -> Option<f64> {
+    match raw {
+        Some(Raw::Number(n)) => Some(*n),
+        _ => None,
+    }
+}
+
+fn text(raw: Option<&&Raw>) -> Option<String> {
+    raw.map(|r| raw_text(r)).filter(|t| !t.is_empty())
+}
+
+/// The plan view and the currency of a plan workbook.
+pub fn plan_view(path: &Path) -> Result<(PlanView, String)> {
+    let bytes = crate::files::read_bounded(path, super::MAX_FILE_BYTES, "a plan workbook")?;
+    let mut wb = super::xlsx::open_bytes(path, bytes)?;
+    let names = wb.sheet_names().to_vec();
+    let not_a_plan = || {
+        Error::input(
+            path,
+            "",
+            "not a gpuplan plan workbook: it lacks the Plan and TCO tabs (方案, 总拥有成本); give the workbook `gpuplan calc` wrote, or its --json",
+        )
+    };
+    let find = |en: &str, zh: &str| names.iter().find(|n| *n == en || *n == zh).cloned();
+    let mut cells = 0usize;
+    let mut sheet = |en: &str, zh: &str| -> Result<Option<RawSheet>> {
+        match find(en, zh) {
+            Some(n) => Ok(Some(wb.read_sheet(path, &n, &mut cells)?)),
+            None => Ok(None),
+        }
+    };
+    let plan = sheet("Plan", "方案")?.ok_or_else(not_a_plan)?;
+    let tco = sheet("TCO", "总拥有成本")?.ok_or_else(not_a_plan)?;
+    let assumptions = sheet("Assumptions", "参数")?;
+    let summary = sheet("Summary", "总览")?;
+    let mut view = PlanView::default();
+
+    // The Plan tab: columns by their header in either language.
+    let g = grid(&plan);
+    let header: HashMap<String, u32> = plan
+        .cells
+        .iter()
+        .filter(|(r, _, _)| *r == 0)
+        .map(|(_, c, v)| (raw_text(v), *c))
+        .collect();
+    let col = |en: &str, zh: &str| header.get(en).or_else(|| header.get(zh)).copied();
+    let name_col = col("Workload", "负载").ok_or_else(not_a_plan)?;
+    let (gpu, gpus, mode, tco_col) = (
+        col("GPU", "GPU"),
+        col("GPUs", "GPU 数"),
+        col("Billing mode", "计费方式"),
+        col("Monthly TCO", "月度总成本"),
+    );
+    let terms = [
+        (
+            "price_on_demand",
+            col("On-demand price per GPU-hour", "按量单价(每卡每小时)"),
+        ),
+        (
+            "price_monthly",
+            col("Monthly price per GPU", "包月单价(每卡)"),
+        ),
+        (
+            "price_spot",
+            col("Spot price per GPU-hour", "竞价单价(每卡每小时)"),
+        ),
+        (
+            "price_reserved",
+            col("Reserved price per GPU-month", "预留单价(每卡每月)"),
+        ),
+        (
+            "billing_granularity_min",
+            col("Billing granularity (min)", "计费粒度(分钟)"),
+        ),
+        (
+            "min_rental_min",
+            col("Minimum rental (min)", "最小起租(分钟)"),
+        ),
+    ];
+    let last = plan.cells.iter().map(|(r, _, _)| *r).max().unwrap_or(0);
+    for r in 1..=last {
+        let Some(name) = text(g.get(&(r, name_col))) else {
+            continue;
+        };
+        let at = |c: Option<u32>| c.and_then(|c| g.get(&(r, c)));
+        let offer = text(at(gpu)).filter(|t| t != "unplanned" && t != "未规划");
+        if let Some(label) = &offer {
+            for (k, c) in terms {
+                if let Some(v) = number(at(c)) {
+                    view.inputs
+                        .entry(format!("gpus.{label}.{k}"))
+                        .or_insert_with(|| crate::model::format_number(v));
+                }
+            }
+        }
+        view.workloads.push((
+            name,
+            Outcome {
+                gpus: offer.as_ref().and(number(at(gpus))),
+                // The mode's key whichever language the tab is in.
+                mode: offer
+                    .as_ref()
+                    .and(text(at(mode)))
+                    .map(|m| crate::plan::Mode::parse(&m).map_or(m, |x| x.key().to_string())),
+                tco: offer.as_ref().and(number(at(tco_col))),
+                gpu: offer,
+            },
+        ));
+    }
+
+    // Totals: the TCO tab's amounts (column C) by their labels.
+    let t = grid(&tco);
+    for (r, c, v) in &tco.cells {
+        if *c != 0 {
+            continue;
+        }
+        let label = raw_text(v);
+        let amount = number(t.get(&(*r, 2)));
+        match label.as_str() {
+            "Total" | "合计" => view.total = amount,
+            "Total with safety margin" | "含安全边际总计" => view.total_with_margin = amount,
+            _ => {}
+        }
+    }
+    if let Some(a) = &assumptions {
+        let ga = grid(a);
+        for (r, c, v) in &a.cells {
+            if *c != 0 || *r == 0 {
+                continue;
+            }
+            if let Some(val) = ga.get(&(*r, 1)) {
+                let val = match val {
+                    Raw::Number(n) => crate::model::format_number(*n),
+                    other => raw_text(other),
+                };
+                view.inputs
+                    .insert(format!("assumptions.{}", raw_text(v)), val);
+            }
+        }
+    }
+    let mut currency = "CNY".to_string();
+    if let Some(s) = &summary {
+        let gs = grid(s);
+        for (r, c, v) in &s.cells {
+            if *c != 0 {
+                continue;
+            }
+            match raw_text(v).as_str() {
+                "Input SHA-256" | "输入文件 SHA-256" => {
+                    if let Some(h) = text(gs.get(&(*r, 1))) {
+                        view.inputs.insert("input.sha256".into(), h);
+                    }
+                }
+                "Currency" | "货币" => {
+                    if let Some(cur) = text(gs.get(&(*r, 1))) {
+                        currency = cur;
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    Ok((view, currency))
+}

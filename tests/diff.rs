@@ -1,0 +1,116 @@
+//! `gpuplan diff` (#19, part 4): two plans compared per workload and in total, naming the inputs
+//! that changed; JSON plans and plan workbooks alike; exit 0 whether or not they differ.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failed test
+
+mod common;
+use common::*;
+
+#[test]
+fn a_diff_names_the_changed_inputs_and_outcomes() {
+    let d = tempdir();
+    std::fs::copy(repo("samples/team.xlsx"), d.path().join("t.xlsx")).unwrap();
+    let q = |args: &[&str]| {
+        gpuplan(d.path(), args).ok();
+    };
+    q(&["calc", "t.xlsx", "-q", "-o", "a.xlsx", "--json", "a.json"]);
+    q(&[
+        "calc",
+        "t.xlsx",
+        "-q",
+        "-o",
+        "b.xlsx",
+        "--json",
+        "b.json",
+        "--set",
+        "safety_margin=0.3",
+        "--set",
+        "qa-api.concurrency=40",
+    ]);
+    let j = json_of(&gpuplan(
+        d.path(),
+        &["diff", "a.json", "b.json", "--json", "-"],
+    ));
+    // qa-api at 40 concurrent needs a second A10: 2 × 300 h × ¥5 = ¥3,000 (was ¥1,500).
+    let qa = &j["workloads"][1];
+    assert_eq!(qa["name"], "qa-api");
+    assert_eq!(qa["before"]["gpus"], 1.0);
+    assert_eq!(qa["after"]["gpus"], 2.0);
+    assert!(close(qa["tco_change"].as_f64().unwrap(), 1500.0));
+    // The budget: (¥1,890.80 + ¥1,500 × 1.1) × 1.3 = ¥4,603.04, from ¥2,268.96.
+    assert!(close(
+        j["total_with_margin_after"].as_f64().unwrap(),
+        4603.04
+    ));
+    assert!(close(
+        j["total_with_margin_change"].as_f64().unwrap(),
+        4603.04 - 2268.96
+    ));
+    let changed: Vec<(String, String, String)> = j["inputs_changed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["key"].as_str().unwrap().to_string(),
+                c["before"].as_str().unwrap().to_string(),
+                c["after"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        changed,
+        [
+            (
+                "assumptions.safety_margin".into(),
+                "0.2".into(),
+                "0.3".into()
+            ),
+            (
+                "workloads.qa-api.concurrency".into(),
+                "4".into(),
+                "40".into()
+            ),
+        ]
+    );
+    assert_eq!(j["inputs_complete"], true);
+    // The workbooks say the same of the outcomes; of the inputs, the margin (they do not hold
+    // the workloads' columns), and the terminal says so.
+    let r = gpuplan(d.path(), &["diff", "a.xlsx", "b.xlsx"]);
+    r.ok();
+    assert!(
+        r.stdout.contains("assumptions.safety_margin: 0.2 → 0.3"),
+        "{}",
+        r.stdout
+    );
+    assert!(!r.stdout.contains("qa-api.concurrency"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("¥2,268.96 → ¥4,603.04 (+¥2,334.08)"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("compare the plans' JSON"), "{}", r.stdout);
+    // A workbook against a JSON: the same outcomes, so only inputs can differ.
+    let j = json_of(&gpuplan(
+        d.path(),
+        &["diff", "a.xlsx", "a.json", "--json", "-"],
+    ));
+    for w in j["workloads"].as_array().unwrap() {
+        assert_eq!(w["before"], w["after"], "{w}");
+    }
+}
+
+#[test]
+fn identical_plans_exit_0_and_a_non_plan_exits_2() {
+    let d = tempdir();
+    team().write(&d.path().join("t.xlsx"));
+    gpuplan(d.path(), &["calc", "t.xlsx", "-q", "--json", "a.json"]).ok();
+    let r = gpuplan(d.path(), &["diff", "a.json", "a.json"]);
+    r.ok();
+    assert!(r.stdout.contains("inputs: the same"), "{}", r.stdout);
+    gpuplan(d.path(), &["diff", "t.xlsx", "a.json"])
+        .fails_with(2, &["not a gpuplan plan workbook"]);
+    std::fs::write(d.path().join("x.json"), "{\"a\": 1}").unwrap();
+    gpuplan(d.path(), &["diff", "x.json", "a.json"])
+        .fails_with(2, &["x.json", "not a gpuplan plan's JSON"]);
+}

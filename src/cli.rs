@@ -184,6 +184,9 @@ pub struct CalcArgs {
     /// sample re-planned); 0 for the tornado only.
     #[arg(long, value_name = "N", default_value_t = 1000)]
     pub samples: usize,
+    /// An earlier plan (its workbook or JSON) to compare with: the workbook gains a Diff tab.
+    #[arg(long, value_name = "OLD")]
+    pub compare: Option<PathBuf>,
     /// Seed of the samples: the same seed gives the same percentiles.
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub seed: u64,

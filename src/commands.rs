@@ -208,6 +208,11 @@ pub fn calc(a: &CalcArgs) -> Result<()> {
         )?);
         clock.lap("sensitivity");
     }
+    if let Some(old) = &a.compare {
+        let (before, _, full) = plan_view(old)?;
+        let d = crate::diff::compare(&before, &crate::diff::view_of(&plan), full);
+        plan.compared = Some((old.display().to_string(), d));
+    }
     // The other plans of the Scenarios tab: the base when a scenario is the main plan, and every
     // scenario but that one, each keeping only its chosen candidates.
     if !defs.is_empty() {

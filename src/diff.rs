@@ -79,6 +79,36 @@ pub fn each_input(input: &Input, f: &mut dyn FnMut(String, String)) {
     }
 }
 
+/// The view of a plan just made (for `calc --compare`).
+pub fn view_of(plan: &crate::plan::Plan) -> PlanView {
+    let workloads = (0..plan.workloads.len())
+        .map(|i| {
+            let name = plan.input.workloads[i].name.clone();
+            let outcome = match plan.chosen(i) {
+                Some((c, ch)) => Outcome {
+                    gpu: Some(plan.input.gpus[c.offer].label()),
+                    gpus: plan.value(c, "gpus_total"),
+                    mode: Some(ch.mode.key().to_string()),
+                    tco: Some(ch.tco),
+                },
+                None => Outcome {
+                    gpu: None,
+                    gpus: None,
+                    mode: None,
+                    tco: None,
+                },
+            };
+            (name, outcome)
+        })
+        .collect();
+    PlanView {
+        workloads,
+        total: plan.total("total"),
+        total_with_margin: plan.total("total_with_margin"),
+        inputs: inputs(&plan.input),
+    }
+}
+
 /// A plan view from a plan's JSON.
 pub fn from_json(v: &serde_json::Value) -> Result<PlanView, String> {
     let ws = v["workloads"]
@@ -117,7 +147,7 @@ pub fn from_json(v: &serde_json::Value) -> Result<PlanView, String> {
 }
 
 /// One workload's change.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Clone, Serialize)]
 pub struct WorkloadChange {
     pub name: String,
     pub before: Option<Outcome>,
@@ -127,14 +157,14 @@ pub struct WorkloadChange {
 }
 
 /// One input that differs (null: absent on that side).
-#[derive(Debug, Serialize)]
+#[derive(Debug, Clone, Serialize)]
 pub struct InputChange {
     pub key: String,
     pub before: Option<String>,
     pub after: Option<String>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Clone, Serialize)]
 pub struct Diff {
     pub workloads: Vec<WorkloadChange>,
     pub total_before: Option<f64>,

@@ -114,3 +114,42 @@ fn identical_plans_exit_0_and_a_non_plan_exits_2() {
     gpuplan(d.path(), &["diff", "x.json", "a.json"])
         .fails_with(2, &["x.json", "not a gpuplan plan's JSON"]);
 }
+
+/// `calc --compare OLD` adds a Diff tab to the new plan (#19, 4).
+#[test]
+fn calc_compare_adds_a_diff_tab() {
+    let d = tempdir();
+    std::fs::copy(repo("samples/team.xlsx"), d.path().join("t.xlsx")).unwrap();
+    gpuplan(
+        d.path(),
+        &["calc", "t.xlsx", "-q", "-o", "a.xlsx", "--json", "a.json"],
+    )
+    .ok();
+    gpuplan(
+        d.path(),
+        &[
+            "calc",
+            "t.xlsx",
+            "-q",
+            "-o",
+            "b.xlsx",
+            "--set",
+            "qa-api.concurrency=40",
+            "--compare",
+            "a.json",
+        ],
+    )
+    .ok();
+    let tab = read_sheet(&d.path().join("b.xlsx"), "Diff");
+    let qa = tab
+        .iter()
+        .find(|r| r[0] == calamine::Data::String("qa-api".into()))
+        .unwrap();
+    // GPUs 1 → 2, change +¥1,500.
+    assert_eq!(qa[2], calamine::Data::Float(1.0));
+    assert_eq!(qa[6], calamine::Data::Float(2.0));
+    assert_eq!(qa[9], calamine::Data::Float(1500.0));
+    assert!(tab
+        .iter()
+        .any(|r| r[0] == calamine::Data::String("workloads.qa-api.concurrency".into())));
+}

@@ -233,6 +233,9 @@ pub struct Plan {
     /// The Ranges sheet's tornado and sampled budget (set by the caller).
     #[serde(skip)]
     pub sensitivity: Option<sensitivity::Sensitivity>,
+    /// The difference from an earlier plan (`calc --compare`; set by the caller).
+    #[serde(skip)]
+    pub compared: Option<(String, crate::diff::Diff)>,
     pub warnings: Vec<Warning>,
     /// Seconds spent evaluating and planning, for `--timings`.
     #[serde(skip)]
@@ -515,6 +518,7 @@ pub fn plan_with(input: Input, engine: &Engine, opts: &Options) -> Result<Plan> 
         scenarios: Vec::new(),
         scenario: None,
         sensitivity: None,
+        compared: None,
         warnings,
         timings: vec![("evaluate", evaluate_s), ("plan", plan_s)],
         index: columns

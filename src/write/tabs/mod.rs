@@ -4,6 +4,7 @@
 mod assumptions;
 mod billing;
 mod candidates;
+mod diff;
 mod formulas;
 mod live;
 mod memory;
@@ -89,6 +90,7 @@ pub enum Tab {
     Year,
     Scenarios,
     Sensitivity,
+    Diff,
     Plan,
     Memory,
     Billing,
@@ -100,11 +102,12 @@ pub enum Tab {
 }
 
 impl Tab {
-    pub const ALL: [Tab; 12] = [
+    pub const ALL: [Tab; 13] = [
         Tab::Summary,
         Tab::Year,
         Tab::Scenarios,
         Tab::Sensitivity,
+        Tab::Diff,
         Tab::Plan,
         Tab::Memory,
         Tab::Billing,
@@ -138,6 +141,8 @@ impl Tab {
             (Tab::Scenarios, true) => "情景",
             (Tab::Sensitivity, false) => "Sensitivity",
             (Tab::Sensitivity, true) => "敏感性",
+            (Tab::Diff, false) => "Diff",
+            (Tab::Diff, true) => "变化",
             (Tab::Plan, false) => "Plan",
             (Tab::Memory, false) => "Memory",
             (Tab::Billing, false) => "Billing",
@@ -294,6 +299,10 @@ pub fn workbook(
         if tab == Tab::Sensitivity && plan.sensitivity.is_none() {
             continue;
         }
+        // The Diff tab only with calc --compare.
+        if tab == Tab::Diff && plan.compared.is_none() {
+            continue;
+        }
         // The Candidates tab can be large: streamed to a temporary file instead of held in memory.
         let ws = wb.add_worksheet_with_constant_memory()?;
         ws.set_name(tab.name(zh))?;
@@ -302,6 +311,7 @@ pub fn workbook(
             Tab::Year => year::write(ws, &cx, &live)?,
             Tab::Scenarios => scenarios::write(ws, &cx, &layout)?,
             Tab::Sensitivity => sensitivity::write(ws, &cx)?,
+            Tab::Diff => diff::write(ws, &cx)?,
             Tab::Plan => plan_tab::write(ws, &cx, &live)?,
             Tab::Memory => memory::write(ws, &cx)?,
             Tab::Billing => billing::write(ws, &cx)?,
@@ -361,7 +371,7 @@ fn page_setup(
             ws.set_repeat_rows(0, 0)?;
             ws.set_print_fit_to_pages(1, 0);
         }
-        Tab::Year | Tab::Scenarios | Tab::Plan | Tab::Billing | Tab::Memory => {
+        Tab::Year | Tab::Scenarios | Tab::Diff | Tab::Plan | Tab::Billing | Tab::Memory => {
             ws.set_repeat_rows(0, 0)?;
             ws.set_repeat_columns(0, 0)?;
         }

@@ -1,0 +1,174 @@
+//! Diff (`calc --compare OLD`): what changed since an earlier plan — per workload the GPU, count,
+//! mode and TCO before and after with the change, the budget before and after, and each input
+//! that differs. Values: the earlier plan is a file, not part of this workbook.
+
+use super::{Ctx, Extent};
+use crate::diff::Outcome;
+use crate::write::style::{number, text, widths};
+use rust_xlsxwriter::{Worksheet, XlsxError};
+
+pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<Extent, XlsxError> {
+    let s = &cx.s;
+    let Some((old, d)) = &cx.plan.compared else {
+        return Ok(Extent::new(0, 0));
+    };
+    cx.header(
+        ws,
+        0,
+        &[
+            [
+                "Workload",
+                "负载",
+                "Workloads of either plan.",
+                "两个方案中的负载。",
+            ],
+            [
+                "GPU before",
+                "原 GPU",
+                "The earlier plan's offer.",
+                "原方案的报价。",
+            ],
+            [
+                "GPUs before",
+                "原 GPU 数",
+                "GPUs rented then.",
+                "原租用 GPU 数。",
+            ],
+            [
+                "Mode before",
+                "原计费方式",
+                "Billing mode then.",
+                "原计费方式。",
+            ],
+            [
+                "TCO before",
+                "原月度总成本",
+                "Monthly TCO then.",
+                "原月度总成本。",
+            ],
+            ["GPU now", "现 GPU", "This plan's offer.", "本方案的报价。"],
+            [
+                "GPUs now",
+                "现 GPU 数",
+                "GPUs rented now.",
+                "现租用 GPU 数。",
+            ],
+            [
+                "Mode now",
+                "现计费方式",
+                "Billing mode now.",
+                "现计费方式。",
+            ],
+            [
+                "TCO now",
+                "现月度总成本",
+                "Monthly TCO now.",
+                "现月度总成本。",
+            ],
+            [
+                "Change",
+                "变化",
+                "TCO now less TCO before.",
+                "现总成本减原总成本。",
+            ],
+        ],
+    )?;
+    let side = |ws: &mut Worksheet, r: u32, c: u16, o: &Option<Outcome>| -> Result<(), XlsxError> {
+        match o {
+            Some(Outcome {
+                gpu: Some(g),
+                gpus,
+                mode,
+                tco,
+            }) => {
+                text(ws, r, c, g, &s.text)?;
+                if let Some(n) = gpus {
+                    number(ws, r, c + 1, *n, &s.integer)?;
+                }
+                let m = mode
+                    .as_deref()
+                    .and_then(crate::plan::Mode::parse)
+                    .map_or(mode.clone().unwrap_or_default(), |m| {
+                        m.label(cx.zh).to_string()
+                    });
+                text(ws, r, c + 2, &m, &s.text)?;
+                if let Some(t) = tco {
+                    number(ws, r, c + 3, *t, &s.money)?;
+                }
+            }
+            Some(_) => text(ws, r, c, cx.t("unplanned", "未规划"), &s.bad)?,
+            None => text(ws, r, c, cx.t("(absent)", "（无）"), &s.muted)?,
+        }
+        Ok(())
+    };
+    let mut r = 0;
+    for w in &d.workloads {
+        r += 1;
+        text(ws, r, 0, &w.name, &s.text)?;
+        side(ws, r, 1, &w.before)?;
+        side(ws, r, 5, &w.after)?;
+        if let Some(c) = w.tco_change {
+            number(ws, r, 9, c, &s.money_bold)?;
+        }
+    }
+    r += 2;
+    text(
+        ws,
+        r,
+        0,
+        &format!("{} {old}", cx.t("Compared with", "对比")),
+        &s.subtitle,
+    )?;
+    for (label, v) in [
+        (cx.t("Budget before", "原预算"), d.total_with_margin_before),
+        (cx.t("Budget now", "现预算"), d.total_with_margin_after),
+        (cx.t("Change", "变化"), d.total_with_margin_change),
+    ] {
+        r += 1;
+        text(ws, r, 0, label, &s.bold)?;
+        if let Some(v) = v {
+            number(ws, r, 1, v, &s.money)?;
+        }
+    }
+    r += 2;
+    text(
+        ws,
+        r,
+        0,
+        &if d.inputs_changed.is_empty() {
+            cx.t("Inputs: the same", "输入：相同").to_string()
+        } else {
+            format!(
+                "{} ({})",
+                cx.t("Inputs that differ", "不同的输入"),
+                d.inputs_changed.len()
+            )
+        },
+        &s.subtitle,
+    )?;
+    for c in &d.inputs_changed {
+        r += 1;
+        text(ws, r, 0, &c.key, &s.text)?;
+        text(ws, r, 1, c.before.as_deref().unwrap_or("—"), &s.text)?;
+        text(ws, r, 5, c.after.as_deref().unwrap_or("—"), &s.text)?;
+    }
+    if !d.inputs_complete {
+        r += 1;
+        text(
+            ws,
+            r,
+            0,
+            cx.t(
+                "A plan workbook records its assumptions, its offers' prices and terms and its input's SHA-256; compare with the earlier plan's JSON to see every workload column.",
+                "方案工作簿只记录参数、报价价格与条款和输入文件 SHA-256；与原方案的 JSON 对比可看到所有负载列。",
+            ),
+            &s.muted,
+        )?;
+    }
+    widths(
+        ws,
+        &[30.0, 22.0, 10.0, 14.0, 14.0, 22.0, 10.0, 14.0, 14.0, 14.0],
+    )?;
+    ws.set_freeze_panes(1, 1)?;
+    Ok(Extent::new(r, 9))
+}

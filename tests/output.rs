@@ -343,9 +343,9 @@ fn libreoffice_and_openpyxl_read_the_outputs() {
             .unwrap();
         let text = String::from_utf8_lossy(&py.stdout);
         let mut lines = text.lines();
-        // startup.xlsx has a Scenarios sheet, so its plan has a Scenarios tab.
+        // startup.xlsx has Scenarios and Ranges sheets, so its plan has those two tabs.
         let tabs = if sample == "startup" {
-            "Summary|Year|Scenarios|Plan|Memory|Billing|Candidates|TCO|Assumptions|Formulas|Warnings"
+            "Summary|Year|Scenarios|Sensitivity|Plan|Memory|Billing|Candidates|TCO|Assumptions|Formulas|Warnings"
         } else {
             "Summary|Year|Plan|Memory|Billing|Candidates|TCO|Assumptions|Formulas|Warnings"
         };

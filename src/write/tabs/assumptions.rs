@@ -141,7 +141,7 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &super::live::Live) -> Result<E
         }
         last = r;
     }
-    widths(ws, &[26.0, 12.0, 14.0, 16.0, 8.0, 90.0])?;
+    widths(ws, &[22.0, 10.0, 9.0, 13.0, 6.0, 74.0])?;
     ws.set_freeze_panes(1, 0)?;
     Ok(Extent::new(last, 5))
 }

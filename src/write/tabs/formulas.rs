@@ -60,7 +60,7 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<Extent, XlsxError> {
         text(ws, r, 5, &f.description, &s.wrap)?;
     }
     // Expression and description wrap, so the tab prints one page wide at 8 pt or more.
-    widths(ws, &[24.0, 48.0, 10.0, 8.0, 9.0, 72.0])?;
+    widths(ws, &[20.0, 38.0, 8.0, 6.0, 8.0, 56.0])?;
     ws.set_freeze_panes(1, 1)?;
     Ok(Extent::new(cx.plan.input.formulas.len() as u32, 5))
 }

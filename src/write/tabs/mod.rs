@@ -354,10 +354,11 @@ fn page_setup(
     ws.set_landscape();
     ws.set_paper_size(A4);
     match tab {
-        // The Candidates tab prints its first twelve columns (what each candidate is, whether it
-        // fits and what each mode costs) one page wide; its formula columns are for the screen.
+        // The Candidates tab prints its first seven columns (what each candidate is, whether it
+        // fits, why not, and its cheapest mode and cost) one page wide; the mode costs are the
+        // Billing tab's, the formula columns are for the screen.
         Tab::Candidates => {
-            ws.set_print_area(0, 0, extent.last_row.max(1), extent.last_col.min(11))?;
+            ws.set_print_area(0, 0, extent.last_row.max(1), extent.last_col.min(6))?;
         }
         _ => {
             ws.set_print_area(0, 0, extent.last_row.max(1), extent.last_col)?;

@@ -287,7 +287,9 @@ pub fn write(
     }
     let last_w = row;
 
-    widths(ws, &[32.0, 18.0, 24.0, 13.0, 13.0, 18.0, 13.0, 13.0])?;
+    // Narrow enough that the tables print on one A4 page at 9 pt or more, also where the
+    // default font is wider than Calibri (LibreOffice without Carlito).
+    widths(ws, &[30.0, 15.0, 18.0, 8.0, 9.0, 13.0, 12.0, 8.0])?;
 
     // Charts to the right of the tables.
     let mut by_workload = Chart::new(ChartType::Bar);

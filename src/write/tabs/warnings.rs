@@ -48,7 +48,7 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, more: &[Warning]) -> Result<Extent, X
         text(ws, 1, 2, cx.t("No warnings.", "没有提示。"), &s.muted)?;
     }
     // The message wraps, so the tab prints one page wide at 8 pt or more.
-    widths(ws, &[10.0, 26.0, 120.0])?;
+    widths(ws, &[9.0, 20.0, 103.0])?;
     ws.set_freeze_panes(1, 0)?;
     Ok(Extent::new(sorted.len().max(1) as u32, 2))
 }

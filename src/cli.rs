@@ -37,8 +37,8 @@ Logs (each file's format is recognised from its header line):
   a plain CSV: timestamp,gpu,utilization,memory_used_mib (hostname optional); utilization in %,
               timestamps as 2026-11-02T10:00:00Z, 2026-11-02 10:00:00 or Unix seconds
 
-GPUs to workloads: the workbook's Usage sheet (用量) or --map FILE.csv, columns gpu_id and workload.
-A gpu_id is a uuid (GPU-5f1c…), host:index (node1:0; the host is the log file's name up to its first
+GPUs to workloads: the workbook's Usage sheet or --map FILE.csv, columns gpu_id and workload.
+A gpu_id is a uuid (GPU-5f1c...), host:index (node1:0; the host is the log file's name up to its first
 dot, or a plain log's hostname column) or an index alone (that index in every log); the most
 specific row wins. A GPU no row names is left out, with a warning. Without a mapping each GPU is
 reported on its own.
@@ -49,12 +49,12 @@ Figures:
               interval (a gap in the log counts as idle); the last sample for one median interval
   days        first sample to last plus one interval
   active h/month
-              active GPU-hours summed over the workload's GPUs, × hours_in_month (730) ÷ the hours
+              active GPU-hours summed over the workload's GPUs, x hours_in_month (730) / the hours
               each GPU's log covers
-  utilization active h/month ÷ (hours_in_month × GPUs): the share of the month each GPU was busy,
-              as the plan's utilization (run_hours ÷ hours_in_month per instance)
+  utilization active h/month / (hours_in_month x GPUs): the share of the month each GPU was busy,
+              as the plan's utilization (run_hours / hours_in_month per instance)
   busy util   the average utilization of the active samples, weighted by time
-  memory      the peak and the 95th percentile of the memory used on one GPU, GiB (MiB ÷ 1024);
+  memory      the peak and the 95th percentile of the memory used on one GPU, GiB (MiB / 1024);
               the percentile is exact to 16 MiB
 
 Examples:

@@ -337,8 +337,13 @@ pub fn usage(a: &UsageArgs) -> Result<()> {
         None => {
             let mut assumptions = catalog::assumptions(false);
             for o in &sets {
-                read::set_assumption(&mut assumptions, &o.key, &o.value)
-                    .map_err(|e| Error::Usage(format!("--set {}={}: {e}", o.key, o.value)))?;
+                // `key*=f` scales the default.
+                let value = match o.value.parse::<f64>() {
+                    Ok(f) if o.scale => (assumptions.number(&o.key, 0.0) * f).to_string(),
+                    _ => o.value.clone(),
+                };
+                read::set_assumption(&mut assumptions, &o.key, &value)
+                    .map_err(|e| Error::Usage(format!("{}: {e}", o.shown())))?;
             }
             (assumptions, None, None)
         }

@@ -881,7 +881,6 @@ pub struct GpuMapping {
     pub location: String,
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

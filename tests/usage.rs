@@ -183,6 +183,12 @@ fn a_sample_exactly_at_the_threshold_is_idle() {
         &[&smi, "--map", &map, "--set", "usage_active_threshold=79%"],
     );
     assert_close(actual(&j, "lora-finetune"), "active_hours", 70.0);
+    // A relative change scales the default: 0.1 × 8 = 0.8, at which 80 % is idle again.
+    let (j, _) = usage_json(
+        d.path(),
+        &[&smi, "--map", &map, "--set", "usage_active_threshold*=8"],
+    );
+    assert_close(actual(&j, "lora-finetune"), "active_hours", 0.0);
     let r = gpuplan(
         d.path(),
         &["usage", &smi, "--set", "usage_active_threshold=10"],

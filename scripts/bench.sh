@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Times the release binary end to end and per phase, with peak memory, on the seed 001 sample,
 # 1,000 × 100, 10,000 × 100 and 99,990 × 20 (2 million candidates) generated workbooks; then the I/O floors (openpyxl reading the
-# 1,000 × 100 input; calamine reading it plus rust_xlsxwriter writing the same output).
+# 1,000 × 100 input; calamine reading it plus rust_xlsxwriter writing the same output); then
+# `gpuplan usage` on a month of 1-second samples on 8 GPUs (scripts/bench-usage.sh).
 #
 #   scripts/bench.sh            # needs GNU time (/usr/bin/time) and, for the floor, openpyxl
 set -euo pipefail
@@ -81,3 +82,6 @@ PY
     done
   done
 fi
+
+echo
+scripts/bench-usage.sh

@@ -131,7 +131,7 @@ pub fn columns(sheet: &str) -> Vec<Column> {
 }
 
 /// The input sheets, with their English and Chinese names.
-pub const SHEETS: [(&str, &str); 9] = [
+pub const SHEETS: [(&str, &str); 10] = [
     ("Workloads", "负载"),
     ("GPUs", "算力报价"),
     ("Models", "模型"),
@@ -141,6 +141,7 @@ pub const SHEETS: [(&str, &str); 9] = [
     ("Scenarios", "情景"),
     ("Ranges", "范围"),
     ("APIs", "API报价"),
+    ("Usage", "用量"),
 ];
 
 /// The name of an input sheet in the chosen language.

@@ -11,6 +11,7 @@ Examples:
   gpuplan calc budget.xlsx --set safety_margin=0.3 --set chat-api.concurrency=60
   gpuplan calc budget.xlsx --set \"gpu:RTX 4090.monthly=1800\"   try a quoted price
   gpuplan explain budget.xlsx chat-api  show every formula of one workload, with values
+  gpuplan usage node1.csv --workbook budget.xlsx   what each workload really used, from GPU logs
   gpuplan catalog gpus                  list the built-in GPUs and example prices
   gpuplan completions bash > ~/.local/share/bash-completion/completions/gpuplan
   gpuplan man | man -l -                read this manual page";
@@ -24,6 +25,43 @@ Install the script where your shell looks for completions, then start a new shel
   fish        gpuplan completions fish > ~/.config/fish/completions/gpuplan.fish
   powershell  gpuplan completions powershell >> $PROFILE
   elvish      gpuplan completions elvish >> ~/.config/elvish/rc.elv";
+
+const USAGE_HELP: &str = "\
+Logs (each file's format is recognised from its header line):
+  nvidia-smi --query-gpu=timestamp,index,uuid,name,utilization.gpu,memory.used,memory.total --format=csv -l 60 > node1.csv
+              with or without nounits; any of these columns in any order, but timestamp, index or
+              uuid, and utilization.gpu are needed (memory.used for the memory figures)
+  nvidia-smi dmon -s um -o DT -d 60 > node1.dmon.log
+              sm is the utilization, fb the memory used; without -o DT the samples are taken as
+              --interval seconds apart from the start of the file
+  a plain CSV: timestamp,gpu,utilization,memory_used_mib (hostname optional); utilization in %,
+              timestamps as 2026-11-02T10:00:00Z, 2026-11-02 10:00:00 or Unix seconds
+
+GPUs to workloads: the workbook's Usage sheet or --map FILE.csv, columns gpu_id and workload.
+A gpu_id is a uuid (GPU-5f1c...), host:index (node1:0; the host is the log file's name up to its first
+dot, or a plain log's hostname column) or an index alone (that index in every log); the most
+specific row wins. A GPU no row names is left out, with a warning. Without a mapping each GPU is
+reported on its own.
+
+Figures:
+  active      a sample whose utilization is above usage_active_threshold (default 0.1 = 10 %); each
+              sample stands for the time to its GPU's next one, at most twice the GPU's median
+              interval (a gap in the log counts as idle); the last sample for one median interval
+  days        first sample to last plus one interval
+  active h/month
+              active GPU-hours summed over the workload's GPUs, x hours_in_month (730) / the hours
+              each GPU's log covers
+  utilization active h/month / (hours_in_month x GPUs): the share of the month each GPU was busy,
+              as the plan's utilization (run_hours / hours_in_month per instance)
+  busy util   the average utilization of the active samples, weighted by time
+  memory      the peak and the 95th percentile of the memory used on one GPU, GiB (MiB / 1024);
+              the percentile is exact to 16 MiB
+
+Examples:
+  gpuplan usage node1.csv node2.csv --workbook budget.xlsx
+  gpuplan usage logs/*.csv --map gpus.csv --json actuals.json
+  gpuplan usage node1.dmon.log --interval 60 --json -      the actuals as JSON on stdout
+  gpuplan usage node1.csv --set usage_active_threshold=0.3";
 
 const MAN_HELP: &str = "\
 Examples:
@@ -69,6 +107,9 @@ pub enum Command {
         after_help = "Examples:\n  gpuplan explain budget.xlsx chat-api              on the chosen GPU\n  gpuplan explain budget.xlsx chat-api --gpu H100    on another GPU"
     )]
     Explain(ExplainArgs),
+    /// Read GPU usage logs (nvidia-smi, dmon, CSV): each workload's active hours, utilization and memory.
+    #[command(after_help = USAGE_HELP)]
+    Usage(UsageArgs),
     /// Compare the default formulas with published measurements of GPU memory.
     #[command(
         after_help = "Examples:\n  gpuplan validate                       the built-in table (samples/validation.csv)\n  gpuplan validate my-measurements.csv   your own rows, same columns"
@@ -250,6 +291,42 @@ pub struct ExplainArgs {
     /// Override an assumption or a workload column, as for calc.
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub sets: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct UsageArgs {
+    /// Usage logs: nvidia-smi --query-gpu --format=csv output, nvidia-smi dmon output or a plain
+    /// CSV (see below); several GPUs and hosts may share a file, and a GPU's logs go oldest first.
+    #[arg(required = true, value_name = "LOG")]
+    pub logs: Vec<PathBuf>,
+    /// The budget workbook: its Usage sheet maps GPUs to workloads, its Assumptions give
+    /// usage_active_threshold and hours_in_month, and its workloads are the names a mapping may use.
+    #[arg(long, value_name = "XLSX")]
+    pub workbook: Option<PathBuf>,
+    /// A CSV with the columns gpu_id and workload, used instead of the workbook's Usage sheet.
+    #[arg(long, value_name = "CSV")]
+    pub map: Option<PathBuf>,
+    /// Also write the actuals as JSON to PATH, or to stdout with `-` (the table then goes to stderr).
+    #[arg(long, value_name = "PATH|-")]
+    pub json: Option<String>,
+    /// Seconds between the samples of an nvidia-smi dmon log without dates and times (dmon's -d).
+    #[arg(long, value_name = "SECONDS", default_value_t = 1.0, value_parser = parse_interval)]
+    pub interval: f64,
+    /// Override an assumption (KEY=VALUE): usage_active_threshold or hours_in_month.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub sets: Vec<String>,
+    /// Replace an existing --json file.
+    #[arg(long)]
+    pub force: bool,
+}
+
+fn parse_interval(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if v > 0.0 && v <= 86_400.0 => Ok(v),
+        _ => Err(format!(
+            "expected seconds between samples, more than 0 and at most 86400, found {s:?}"
+        )),
+    }
 }
 
 #[derive(Debug, Args)]

@@ -3,13 +3,13 @@
 
 use crate::cli::{
     self, CalcArgs, CatalogArgs, CheckArgs, CompletionsArgs, ExplainArgs, InitArgs, ManArgs,
-    ModelArgs, ValidateArgs,
+    ModelArgs, UsageArgs, ValidateArgs,
 };
 use crate::error::{Error, Result};
 use crate::files::{self, Pending};
 use crate::provenance::Provenance;
 use crate::time::{input_date, Clock};
-use crate::{catalog, model, plan, read, report, validate, write};
+use crate::{catalog, model, plan, read, report, usage, validate, write};
 use clap::CommandFactory;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -289,6 +289,108 @@ pub fn calc(a: &CalcArgs) -> Result<()> {
         .count();
     if a.strict && issues > 0 {
         return Err(Error::Strict { warnings: issues });
+    }
+    Ok(())
+}
+
+pub fn usage(a: &UsageArgs) -> Result<()> {
+    for log in &a.logs {
+        files::regular_input(log, "a usage log")?;
+    }
+    for (i, x) in a.logs.iter().enumerate() {
+        if let Some(y) = a.logs[i + 1..].iter().find(|y| files::same_file(x, y)) {
+            return Err(Error::Usage(format!(
+                "the log {} is given twice (as {} and {}): its samples would count twice",
+                x.display(),
+                x.display(),
+                y.display()
+            )));
+        }
+    }
+    let json_path = a.json.as_deref().filter(|j| *j != "-").map(PathBuf::from);
+    if let Some(j) = &json_path {
+        let mut named: Vec<(&str, &Path)> = a.logs.iter().map(|l| ("a log", l.as_path())).collect();
+        if let Some(w) = &a.workbook {
+            named.push(("--workbook", w));
+        }
+        if let Some(m) = &a.map {
+            named.push(("--map", m));
+        }
+        named.push(("--json", j));
+        files::distinct(&named)?;
+        files::check_target(j, a.force)?;
+    }
+    let sets = overrides(&a.sets)?;
+    if let Some(o) = sets.iter().find(|o| o.target != read::Target::Assumption) {
+        return Err(Error::Usage(format!(
+            "{}: usage takes assumptions only (KEY=VALUE, e.g. --set usage_active_threshold=0.3)",
+            o.shown()
+        )));
+    }
+    let mut notes = Vec::new();
+    let (assumptions, sheet_rows, names) = match &a.workbook {
+        Some(path) => {
+            let input = read::read(path, &sets)?;
+            let names: Vec<String> = input.workloads.iter().map(|w| w.name.clone()).collect();
+            (input.assumptions, Some(input.usage), Some(names))
+        }
+        None => {
+            let mut assumptions = catalog::assumptions(false);
+            for o in &sets {
+                // `key*=f` scales the default.
+                let value = match o.value.parse::<f64>() {
+                    Ok(f) if o.scale => (assumptions.number(&o.key, 0.0) * f).to_string(),
+                    _ => o.value.clone(),
+                };
+                read::set_assumption(&mut assumptions, &o.key, &value)
+                    .map_err(|e| Error::Usage(format!("{}: {e}", o.shown())))?;
+            }
+            (assumptions, None, None)
+        }
+    };
+    let mapping = match (&a.map, sheet_rows) {
+        (Some(m), _) => Some(usage::read_map(m, names.as_deref())?),
+        (None, Some(rows)) if rows.is_empty() => {
+            let wb = a.workbook.as_deref().map(Path::display);
+            notes.push(model::Warning::warn(
+                wb.map(|w| w.to_string()).unwrap_or_default(),
+                "the workbook's Usage sheet maps no GPU to a workload: each GPU is reported on its own (fill the Usage sheet, or give --map)",
+            ));
+            None
+        }
+        (None, rows) => rows,
+    };
+    let settings = usage::Settings {
+        threshold: assumptions.number("usage_active_threshold", 0.1),
+        hours_in_month: assumptions.number("hours_in_month", 730.0),
+        interval_s: a.interval,
+    };
+    let mut result = usage::analyze(&a.logs, mapping.as_deref(), settings)?;
+    notes.append(&mut result.warnings);
+    result.warnings = notes;
+    let json = match &json_path {
+        Some(j) => Some(Pending::write_with(j, |w| {
+            report::write_usage_json(&result, &settings, &a.logs, w)
+        })?),
+        None => None,
+    };
+    if let Some(p) = json {
+        p.commit()?;
+    }
+    let table = report::usage_table(&result, &settings);
+    if a.json.as_deref() == Some("-") {
+        files::to_stdout(|w| report::write_usage_json(&result, &settings, &a.logs, w))?;
+        eprint!("{table}");
+    } else {
+        out(&table)?;
+    }
+    let mut err = std::io::stderr();
+    for w in &result.warnings {
+        let kind = match w.severity {
+            model::Severity::Warning => "warning",
+            model::Severity::Info => "note",
+        };
+        let _ = writeln!(err, "{kind}: {}: {}", w.location, w.message);
     }
     Ok(())
 }

@@ -70,6 +70,10 @@ pub enum Error {
     /// The command line asks for something impossible (exit 2).
     #[error("{0}")]
     Usage(String),
+    /// Usage logs or a `--map` file hold lines gpuplan cannot read; each problem's location is
+    /// `FILE:LINE` (exit 2). The first [`SHOWN_PROBLEMS`] are kept and `more` counts the rest.
+    #[error("{}", render_lines(problems, *more))]
+    Lines { problems: Vec<Problem>, more: usize },
     /// The output cannot be written where asked (exit 2).
     #[error("{}: {reason}", path.display())]
     Output { path: PathBuf, reason: String },
@@ -126,6 +130,17 @@ fn render_problems_in(file: &std::path::Path, problems: &[Problem], zh: bool) ->
     lines.join(if zh { "\n错误：" } else { "\nerror: " })
 }
 
+/// Problems of text files, `FILE:LINE: message` each, then how many more there were.
+fn render_lines(problems: &[Problem], more: usize) -> String {
+    let mut lines: Vec<String> = problems.iter().map(Problem::to_string).collect();
+    if more > 0 {
+        lines.push(format!(
+            "{more} more problem(s) like these; fix the first ones and run again"
+        ));
+    }
+    lines.join("\nerror: ")
+}
+
 impl Error {
     /// The error line(s) as the terminal shows them after the `error: ` (or `错误：`) prefix, in
     /// Chinese where `zh` and a translation exists.
@@ -156,6 +171,7 @@ impl Error {
         match self {
             Error::Input { .. }
             | Error::Unreadable { .. }
+            | Error::Lines { .. }
             | Error::Usage(_)
             | Error::Output { .. }
             | Error::Io { .. } => 2,

@@ -3,8 +3,8 @@
 //! The pipeline is **read → model → evaluate → plan → write**: [`read`] turns a workbook into a
 //! validated [`model::Input`]; [`formula`] compiles the Formulas sheet; [`plan`] evaluates every
 //! workload on every GPU offer and picks the cheapest plan that fits; [`write`] and [`report`]
-//! turn the plan into the workbook finance receives, JSON and a terminal summary. [`run`] is the
-//! command line's entry point.
+//! turn the plan into the workbook finance receives, JSON and a terminal summary. [`usage`] reads
+//! GPU usage logs into what each workload really used. [`run`] is the command line's entry point.
 
 pub mod catalog;
 pub mod cli;
@@ -20,6 +20,7 @@ pub mod read;
 pub mod report;
 pub mod suggest;
 pub mod time;
+pub mod usage;
 pub mod validate;
 pub mod write;
 
@@ -41,5 +42,6 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Model(a) => commands::model(a),
         Command::Completions(a) => commands::completions(a),
         Command::Man(a) => commands::man(a),
+        Command::Usage(a) => commands::usage(a),
     }
 }

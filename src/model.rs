@@ -831,6 +831,8 @@ pub struct Input {
     pub apis: Vec<ApiPrice>,
     /// The Ranges sheet: what varies for the Sensitivity tab.
     pub ranges: Vec<RangeDef>,
+    /// The Usage sheet: which GPU of the usage logs runs which workload (`gpuplan usage`).
+    pub usage: Vec<GpuMapping>,
 }
 
 /// A per-token API price, for comparing renting GPUs with calling an API (the APIs sheet).
@@ -866,6 +868,17 @@ pub struct ScenarioDef {
     pub name: String,
     /// (change as written, its cell `Scenarios!B3`).
     pub changes: Vec<(String, String)>,
+}
+
+/// One row of the Usage sheet (or of a `--map` file): a GPU as the usage logs name it, and the
+/// workload it runs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct GpuMapping {
+    /// A uuid (`GPU-5f1c…`), an index (`0`), `host:index` (`node1:0`), or a plain log's own name.
+    pub gpu_id: String,
+    pub workload: String,
+    /// Where the row is, for messages: `Usage!A3` or `map.csv:3`.
+    pub location: String,
 }
 
 #[cfg(test)]

@@ -503,6 +503,7 @@ pub fn estimate(row: &Row) -> Result<f64> {
         scenarios: Vec::new(),
         apis: Vec::new(),
         ranges: Vec::new(),
+        usage: Vec::new(),
     };
     let engine = Engine::compile(&input)?;
     let values = engine

@@ -25,7 +25,7 @@ fn init_then_check_is_ok_in_both_languages() {
     let (en, zh): (Vec<&str>, Vec<&str>) = gpuplan::catalog::SHEETS.iter().copied().unzip();
     assert_eq!(sheet_names(&d.path().join("zh.xlsx")), zh);
     assert_eq!(sheet_names(&d.path().join("t.xlsx")), en);
-    assert_eq!(en[6..], ["Scenarios", "Ranges", "APIs"]);
+    assert_eq!(en[6..], ["Scenarios", "Ranges", "APIs", "Usage"]);
     // The Formulas sheet holds the whole default set; headers are `Label (key)`.
     let f = read_sheet(&d.path().join("t.xlsx"), "Formulas");
     assert_eq!(f[0][0].to_string(), "Name (name)");

@@ -65,6 +65,21 @@ fn ceil_and_floor_forgive_float_noise() {
 }
 
 #[test]
+fn ceil_and_floor_of_large_whole_numbers_are_those_numbers() {
+    // Scaled by 10^9, 313,367,593,204 is past 2^53 and came back as …204.00006: ceil gave …205.
+    for x in [
+        313_367_593_204.0,
+        9_007_199.0,
+        1e15,
+        4_503_599_627_370_497.0,
+    ] {
+        assert_eq!(one("ceil(x)", x), Ok(x), "{x}");
+        assert_eq!(one("floor(x)", x), Ok(x), "{x}");
+    }
+    assert_eq!(one("ceil(x)", 9_007_198.5), Ok(9_007_199.0));
+}
+
+#[test]
 fn added_functions() {
     assert_eq!(one("pow2ceil(3)", 0.0), Ok(4.0));
     assert_eq!(one("pow2ceil(4)", 0.0), Ok(4.0));

@@ -94,13 +94,13 @@ impl Scratch {
 /// and a spreadsheet user expects `ceil` of it to be 11. The live workbook writes the same rule
 /// (`-INT(-ROUND(x,9))`, `INT(ROUND(x,9))`; formula/excel.rs), so a ceiling agrees in both:
 /// `ceil(1000.0000001)` is 1001 here and in Excel.
+/// From 2^53 / 10^9 up a double has no ninth decimal to round (its spacing is wider than 10^-9),
+/// and scaling it by 10^9 would only add error: `ceil(313367593204)` came out 313367593205.
 fn snap(x: f64) -> f64 {
-    let r = (x * 1e9).round() / 1e9;
-    if r.is_finite() {
-        r
-    } else {
-        x
+    if x.is_nan() || x.abs() >= 9_007_199.254_740_992 {
+        return x; // also the infinities
     }
+    (x * 1e9).round() / 1e9
 }
 
 pub fn ceil(x: f64) -> f64 {

@@ -93,6 +93,7 @@ fn input(workloads: Vec<Workload>, gpus: Vec<GpuOffer>, set: &[(&str, f64)]) -> 
         scenarios: Vec::new(),
         apis: Vec::new(),
         ranges: Vec::new(),
+        usage: Vec::new(),
     }
 }
 

@@ -172,9 +172,10 @@ pub fn set_assumption(assumptions: &mut Assumptions, key: &str, text: &str) -> R
 pub(crate) fn assumption_rule(key: &str) -> Rule {
     match key {
         "hours_in_month" => Rule::range(1.0, 744.0),
-        "vram_headroom" | "monthly_min_utilization" | "gpu_memory_utilization" => {
-            Rule::range(0.0, 1.0)
-        }
+        "vram_headroom"
+        | "monthly_min_utilization"
+        | "gpu_memory_utilization"
+        | "usage_active_threshold" => Rule::range(0.0, 1.0),
         "lora_trainable_fraction" | "bandwidth_efficiency" | "mfu" => Rule::positive().max(1.0),
         "redundancy_online" | "redundancy_offline" | "spot_rework" | "trial_reserve"
         | "safety_margin" => Rule::range(0.0, 10.0),

@@ -12,13 +12,14 @@ mod models;
 mod plan_book;
 mod scenarios;
 mod table;
+mod usage;
 mod workloads;
 mod xlsx;
 
 pub use assumptions::set_assumption;
 pub use plan_book::plan_view;
 pub use scenarios::{set_number, value_rule};
-pub use table::{parse_bool, parse_number_text};
+pub use table::{header_matches, parse_bool, parse_number_text};
 pub use xlsx::{MAX_COLS, MAX_FILE_BYTES, MAX_ROWS};
 
 use crate::catalog;
@@ -108,7 +109,7 @@ impl Override {
     }
 
     /// Where a problem with it is reported: its Scenarios cell, or `--set …`.
-    fn shown(&self) -> String {
+    pub fn shown(&self) -> String {
         match &self.origin {
             Some(at) => format!("{at} ({})", self.text()),
             None => format!("--set {}", self.text()),
@@ -179,6 +180,7 @@ fn read_workbook(path: &Path, mut wb: xlsx::Workbook, overrides: &[Override]) ->
     let workloads = r.workloads(workloads_sheet, &models, &gpus, &engines, &apis, overrides);
     let scenarios = r.scenarios(sheets.remove("Scenarios"));
     let ranges = r.ranges(sheets.remove("Ranges"));
+    let usage = r.usage(sheets.remove("Usage"), &workloads);
     if !r.problems.is_empty() {
         return Err(Error::Input {
             file: path.to_path_buf(),
@@ -199,6 +201,7 @@ fn read_workbook(path: &Path, mut wb: xlsx::Workbook, overrides: &[Override]) ->
         scenarios,
         apis,
         ranges,
+        usage,
     })
 }
 

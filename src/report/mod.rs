@@ -1,9 +1,11 @@
 //! What goes to the terminal and to scripts: the plan as JSON (SPEC §8.4), the short summary
-//! table, the formula trace of `explain`, and the catalogs.
+//! table, the formula trace of `explain`, the catalogs, and the actuals of `usage`.
 
 mod json;
+mod usage;
 
 pub use json::{write as write_json, PlanJson};
+pub use usage::{table as usage_table, write_json as write_usage_json};
 
 use crate::model::{format_number, GpuOffer, ModelSpec, Severity};
 use crate::plan::{Plan, Trace};

@@ -1,4 +1,4 @@
-//! The template workbook `gpuplan init` writes: the five input sheets with `Label (key)` headers,
+//! The template workbook `gpuplan init` writes: the input sheets with `Label (key)` headers,
 //! a note on every header, dropdowns, frozen headers, and the built-in data to edit.
 
 use super::style::{self, Styles};
@@ -322,5 +322,12 @@ pub fn template(
         }
         style::text(ws, r, 5, &a.source, &s.wrap)?;
     }
+
+    // Usage: empty until the team has logs; `gpuplan usage LOG… --workbook` reads it.
+    let cols = catalog::columns("Usage");
+    let ws = wb.add_worksheet();
+    ws.set_name(catalog::sheet_name("Usage", zh))?;
+    write_headers(ws, &cols, zh, &s)?;
+    style::widths(ws, &[44.0, 24.0])?;
     wb.save_to_buffer()
 }

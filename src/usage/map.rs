@@ -1,0 +1,275 @@
+//! Which GPU ran which workload: the rows of the Usage sheet or of a `--map` CSV file (the same
+//! two columns, `gpu_id` and `workload`), and how a GPU seen in a log finds its row.
+
+use crate::error::{Error, Problem, Result};
+use crate::model::GpuMapping;
+use std::path::Path;
+
+/// The largest `--map` file read.
+const MAX_MAP_BYTES: u64 = 10 * 1024 * 1024;
+
+/// A GPU as a log names it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct GpuId {
+    /// The log file's name up to its first dot, or a plain log's `hostname` column.
+    pub host: String,
+    pub index: Option<u32>,
+    /// nvidia-smi's uuid (`GPU-5f1c…`).
+    pub uuid: Option<String>,
+    /// A plain log's gpu value that is neither an index nor a uuid.
+    pub label: Option<String>,
+}
+
+impl GpuId {
+    /// A plain log's gpu value: an index (`0`), a uuid (`GPU-…`, `MIG-…`), `host:index`, or a
+    /// name of the user's.
+    pub fn from_plain(host: &str, value: &str) -> GpuId {
+        let mut id = GpuId {
+            host: host.to_string(),
+            ..GpuId::default()
+        };
+        let upper = value.to_ascii_uppercase();
+        if let Ok(i) = value.parse::<u32>() {
+            id.index = Some(i);
+        } else if upper.starts_with("GPU-") || upper.starts_with("MIG-") {
+            id.uuid = Some(value.to_string());
+        } else if let Some((h, i)) = host_index(value) {
+            id.host = h.to_string();
+            id.index = Some(i);
+        } else {
+            id.label = Some(value.to_string());
+        }
+        id
+    }
+
+    /// The keys that make samples of one GPU one stream across files and formats: its uuid where
+    /// the log gives one, and `host:index` (or `host:name`), so that a log with the uuid and one
+    /// with the index alone meet.
+    pub fn keys(&self) -> Vec<String> {
+        let mut keys = Vec::new();
+        if let Some(u) = &self.uuid {
+            keys.push(u.to_ascii_lowercase());
+        }
+        if let Some(i) = self.index {
+            keys.push(format!("{}:{i}", self.host));
+        }
+        if let Some(l) = &self.label {
+            keys.push(format!("{}:{l}", self.host));
+        }
+        keys
+    }
+
+    /// How messages name it: `node1:0 (GPU-5f1c…)`, `node1:0`, `GPU-5f1c…`.
+    pub fn name(&self) -> String {
+        let local = match (self.index, &self.label) {
+            (Some(i), _) => Some(format!("{}:{i}", self.host)),
+            (None, Some(l)) => Some(format!("{}:{l}", self.host)),
+            _ => None,
+        };
+        match (local, &self.uuid) {
+            (Some(l), Some(u)) => format!("{l} ({u})"),
+            (Some(l), None) => l,
+            (None, Some(u)) => u.clone(),
+            (None, None) => self.host.clone(),
+        }
+    }
+
+    /// How well a mapping's gpu_id names this GPU: 4 its uuid, 3 its plain-log name, 2
+    /// `host:index`, 1 its index alone (that index on every host); 0 not at all.
+    pub fn matches(&self, gpu_id: &str) -> u8 {
+        if self
+            .uuid
+            .as_deref()
+            .is_some_and(|u| u.eq_ignore_ascii_case(gpu_id))
+        {
+            return 4;
+        }
+        if self.label.as_deref() == Some(gpu_id) {
+            return 3;
+        }
+        if let Some((h, i)) = host_index(gpu_id) {
+            if Some(i) == self.index && h.eq_ignore_ascii_case(&self.host) {
+                return 2;
+            }
+        }
+        if gpu_id
+            .parse::<u32>()
+            .ok()
+            .is_some_and(|i| Some(i) == self.index)
+        {
+            return 1;
+        }
+        0
+    }
+}
+
+/// `node1:3` as host and index.
+fn host_index(text: &str) -> Option<(&str, u32)> {
+    let (h, i) = text.rsplit_once(':')?;
+    let i = i.trim().parse().ok()?;
+    (!h.trim().is_empty()).then_some((h.trim(), i))
+}
+
+/// The mapping row that names a GPU best (see [`GpuId::matches`]), if any.
+pub fn find(mapping: &[GpuMapping], id: &GpuId) -> Option<usize> {
+    mapping
+        .iter()
+        .enumerate()
+        .map(|(i, m)| (id.matches(&m.gpu_id), i))
+        .filter(|(score, _)| *score > 0)
+        .max_by_key(|(score, i)| (*score, std::cmp::Reverse(*i)))
+        .map(|(_, i)| i)
+}
+
+/// CSV fields of a line: split at commas (or tabs, where `tab`), spaces and one pair of quotes off.
+fn fields(line: &str, tab: bool) -> Vec<String> {
+    line.split(if tab { '\t' } else { ',' })
+        .map(|f| {
+            let f = f.trim();
+            f.strip_prefix('"')
+                .and_then(|f| f.strip_suffix('"'))
+                .unwrap_or(f)
+                .trim()
+                .to_string()
+        })
+        .collect()
+}
+
+/// Reads a `--map` file: a header naming `gpu_id` and `workload` (as the Usage sheet's headers,
+/// in English or Chinese), then one row per GPU. With `workloads` (from `--workbook`), each
+/// workload must be one of them.
+pub fn read_map(path: &Path, workloads: Option<&[String]>) -> Result<Vec<GpuMapping>> {
+    let bytes = crate::files::read_bounded(path, MAX_MAP_BYTES, "a GPU-to-workload map (CSV)")?;
+    let text = String::from_utf8(bytes).map_err(|_| Error::Unreadable {
+        file: path.to_path_buf(),
+        reason: "the map is not UTF-8 text; save it as CSV (UTF-8)".to_string(),
+    })?;
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    let file = path.display().to_string();
+    let mut problems: Vec<Problem> = Vec::new();
+    let mut lines = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'));
+    let Some((h, header)) = lines.next() else {
+        return Err(Error::Lines {
+            problems: vec![Problem::new(
+                format!("{file}:1"),
+                "the map is empty; expected a header gpu_id,workload and a row per GPU",
+            )],
+            more: 0,
+        });
+    };
+    let tab = header.contains('\t') && !header.contains(',');
+    let head = fields(header, tab);
+    let columns = crate::catalog::columns("Usage");
+    let col = |key: &str| {
+        let c = columns.iter().find(|c| c.key == key)?;
+        head.iter().position(|h| crate::read::header_matches(h, c))
+    };
+    let (Some(gpu_col), Some(workload_col)) = (col("gpu_id"), col("workload")) else {
+        return Err(Error::Lines {
+            problems: vec![Problem::new(
+                format!("{file}:{}", h + 1),
+                format!(
+                    "expected a header naming the columns gpu_id and workload, found \"{}\"",
+                    header.chars().take(80).collect::<String>()
+                ),
+            )],
+            more: 0,
+        });
+    };
+    let mut out: Vec<GpuMapping> = Vec::new();
+    for (i, line) in lines {
+        let at = format!("{file}:{}", i + 1);
+        let f = fields(line, tab);
+        let get = |c: usize| f.get(c).map(String::as_str).unwrap_or("");
+        let (gpu_id, workload) = (get(gpu_col), get(workload_col));
+        if gpu_id.is_empty() || workload.is_empty() {
+            problems.push(Problem::new(
+                at,
+                format!(
+                    "expected a GPU (a uuid, an index or host:index) and a workload, found \"{}\"",
+                    line.chars().take(80).collect::<String>()
+                ),
+            ));
+            continue;
+        }
+        if let Some(known) = workloads {
+            if !known.iter().any(|w| w == workload) {
+                let hint = crate::suggest::hint(workload, known.iter().map(String::as_str));
+                problems.push(Problem::new(
+                    at,
+                    format!("{workload} is not a workload of the workbook's Workloads sheet{hint}"),
+                ));
+                continue;
+            }
+        }
+        if let Some(first) = out.iter().find(|m| m.gpu_id.eq_ignore_ascii_case(gpu_id)) {
+            problems.push(Problem::new(
+                at,
+                format!(
+                    "the GPU {gpu_id} is listed twice (first at {}); a GPU runs one workload",
+                    first.location
+                ),
+            ));
+            continue;
+        }
+        out.push(GpuMapping {
+            gpu_id: gpu_id.to_string(),
+            workload: workload.to_string(),
+            location: at,
+        });
+    }
+    if !problems.is_empty() {
+        let more = problems.len().saturating_sub(crate::error::SHOWN_PROBLEMS);
+        problems.truncate(crate::error::SHOWN_PROBLEMS);
+        return Err(Error::Lines { problems, more });
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(gpu_id: &str, workload: &str) -> GpuMapping {
+        GpuMapping {
+            gpu_id: gpu_id.into(),
+            workload: workload.into(),
+            location: String::new(),
+        }
+    }
+
+    #[test]
+    fn the_most_specific_row_wins() {
+        let id = GpuId {
+            host: "node1".into(),
+            index: Some(0),
+            uuid: Some("GPU-5f1c".into()),
+            label: None,
+        };
+        let m = [row("0", "a"), row("node1:0", "b"), row("gpu-5F1C", "c")];
+        assert_eq!(find(&m, &id), Some(2));
+        assert_eq!(find(&m[..2], &id), Some(1));
+        assert_eq!(find(&m[..1], &id), Some(0));
+        assert_eq!(find(&[row("node2:0", "x"), row("1", "y")], &id), None);
+    }
+
+    #[test]
+    fn a_plain_gpu_value_is_an_index_a_uuid_host_index_or_a_name() {
+        assert_eq!(GpuId::from_plain("h", "3").index, Some(3));
+        assert_eq!(
+            GpuId::from_plain("h", "GPU-ab").uuid.as_deref(),
+            Some("GPU-ab")
+        );
+        let hi = GpuId::from_plain("h", "node7:2");
+        assert_eq!((hi.host.as_str(), hi.index), ("node7", Some(2)));
+        let l = GpuId::from_plain("h", "a100-east");
+        assert_eq!(
+            (l.keys(), l.name()),
+            (vec!["h:a100-east".to_string()], "h:a100-east".to_string())
+        );
+        assert_eq!(find(&[row("a100-east", "w")], &l), Some(0));
+    }
+}

@@ -1,0 +1,756 @@
+//! `gpuplan usage`: what really ran, from GPU usage logs. Each log is streamed line by line
+//! (bounded memory whatever its size), its format recognised from its header; each sample goes
+//! to its GPU's stream and, through the mapping of GPUs to workloads, to a workload; at the end
+//! each workload gets its [`Actual`]: active hours extrapolated to a month, utilization, memory
+//! peak and 95th percentile, and the days the logs cover.
+//!
+//! Definitions (the README and `gpuplan usage --help` say the same):
+//! - a sample is **active** when its utilization is above `usage_active_threshold` (a share);
+//! - each sample stands for the time to its GPU's next sample, at most twice the GPU's median
+//!   interval (a gap in the log counts as idle), and the last sample for one median interval;
+//! - a GPU's **span** is its first to its last sample plus one median interval; its active hours
+//!   are extrapolated to a month as active × `hours_in_month` ÷ span;
+//! - a workload's hours are GPU-hours summed over its GPUs; its `utilization` is those hours ÷
+//!   (`hours_in_month` × its GPUs): the share of the month each of its GPUs was busy, the plan's
+//!   `run_hours ÷ hours_in_month` per instance;
+//! - `busy_utilization` is the time-weighted average utilization of the active samples.
+
+mod lines;
+mod map;
+mod parse;
+mod stamp;
+mod stats;
+
+pub use map::{read_map, GpuId};
+
+use crate::error::{Error, Problem, Result, SHOWN_PROBLEMS};
+use crate::model::{GpuMapping, Warning};
+use lines::{LineError, Lines};
+use parse::{Kind, Layout, Timing};
+use serde::Serialize;
+use stamp::DAY_MS;
+use stats::{Intervals, Memory};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// What the figures depend on besides the logs.
+#[derive(Debug, Clone, Copy)]
+pub struct Settings {
+    /// `usage_active_threshold`: a sample is active above this share (0.1 = 10 %).
+    pub threshold: f64,
+    /// `hours_in_month`.
+    pub hours_in_month: f64,
+    /// `--interval`: seconds between the samples of a dmon log without times.
+    pub interval_s: f64,
+}
+
+/// What one workload really used.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Actual {
+    pub workload: String,
+    /// GPUs with samples.
+    pub gpus: usize,
+    /// Active GPU-hours extrapolated to a month (summed over the workload's GPUs).
+    pub active_hours_month: f64,
+    /// active_hours_month ÷ (hours_in_month × gpus), 0 to 1.
+    pub utilization: f64,
+    /// Average utilization while active, 0 to 1; null without active samples.
+    pub busy_utilization: Option<f64>,
+    /// Largest memory used on one of its GPUs, GiB; null when the logs have no memory figures.
+    pub memory_peak_gib: Option<f64>,
+    /// 95th percentile of the memory samples, GiB (at most 16 MiB above the exact value).
+    pub memory_p95_gib: Option<f64>,
+    /// First sample to last plus one sampling interval, in days.
+    pub days_covered: f64,
+    /// Samples read for it.
+    pub samples: u64,
+    /// Active GPU-hours over the days covered, before the extrapolation.
+    pub active_hours: f64,
+    /// Memory of its largest GPU, GiB (nvidia-smi's memory.total); null when not logged.
+    pub memory_total_gib: Option<f64>,
+    /// Its GPUs as the logs name them.
+    pub gpu_ids: Vec<String>,
+}
+
+/// The result of reading the logs.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Report {
+    pub actuals: Vec<Actual>,
+    pub warnings: Vec<Warning>,
+}
+
+/// Most GPUs in one run: a bound on memory (a log whose GPU column holds garbage would otherwise
+/// make a stream per line).
+const MAX_GPUS: usize = 4096;
+/// Problems in one file before it is given up as the wrong kind of file.
+const MAX_FILE_PROBLEMS: usize = 1000;
+
+/// One GPU's stream of samples.
+struct Gpu {
+    id: GpuId,
+    workload: Option<usize>,
+    /// `FILE:LINE` where it first appears.
+    first_seen: String,
+    samples: u64,
+    first_t: i64,
+    last_t: i64,
+    last_active: bool,
+    last_util: f64,
+    intervals: Intervals,
+    /// The sampling interval of an untimed dmon log (ms).
+    nominal: Option<f64>,
+    /// The longest interval, and the file and line of the sample after it.
+    longest: (i64, usize, u64),
+    /// Samples of a GPU no mapping names.
+    ignored: u64,
+}
+
+/// A workload's figures across its GPUs.
+#[derive(Default)]
+struct Workload {
+    name: String,
+    memory: Memory,
+    no_memory: u64,
+    total_mib: Option<f64>,
+}
+
+/// A kind of warning counted in one file: where it first happened, what, and how often.
+#[derive(Default)]
+struct Tally {
+    count: u64,
+    first: u64,
+    detail: String,
+}
+
+impl Tally {
+    fn add(&mut self, line: u64, detail: impl FnOnce() -> String) {
+        if self.count == 0 {
+            self.first = line;
+            self.detail = detail();
+        }
+        self.count += 1;
+    }
+
+    fn warn(
+        &self,
+        file: &str,
+        warnings: &mut Vec<Warning>,
+        what: impl FnOnce(&str, u64) -> String,
+    ) {
+        if self.count > 0 {
+            warnings.push(Warning::warn(
+                format!("{file}:{}", self.first),
+                what(&self.detail, self.count),
+            ));
+        }
+    }
+}
+
+/// One log being read.
+struct File {
+    no: usize,
+    name: String,
+    /// The file's name up to its first dot: the host of its GPUs.
+    host: String,
+    layout: Option<Layout>,
+    /// GPU fields seen in this file (uuid, index or gpu; host) → GPU, so that a line costs a
+    /// comparison of a few bytes, not a lookup by a built string.
+    local: Vec<(Vec<u8>, Vec<u8>, usize)>,
+    /// dmon `-o T`: the day (ms) and the latest time read.
+    day: i64,
+    latest: i64,
+    problems: usize,
+    samples: u64,
+    max_util: f64,
+    backwards: Tally,
+    mixed: Tally,
+    no_util: Tally,
+    cut: Tally,
+}
+
+struct Analysis<'m> {
+    settings: Settings,
+    mapping: Option<&'m [GpuMapping]>,
+    used: Vec<bool>,
+    gpus: Vec<Gpu>,
+    by_key: HashMap<String, usize>,
+    workloads: Vec<Workload>,
+    warnings: Vec<Warning>,
+    problems: Vec<Problem>,
+    more: usize,
+}
+
+/// Reads the logs and works out each workload's actuals. Without a mapping, each GPU is its own
+/// workload, named as the logs name it.
+pub fn analyze(
+    logs: &[PathBuf],
+    mapping: Option<&[GpuMapping]>,
+    settings: Settings,
+) -> Result<Report> {
+    let mut a = Analysis {
+        settings,
+        mapping,
+        used: vec![false; mapping.map_or(0, <[GpuMapping]>::len)],
+        gpus: Vec::new(),
+        by_key: HashMap::new(),
+        workloads: Vec::new(),
+        warnings: Vec::new(),
+        problems: Vec::new(),
+        more: 0,
+    };
+    for m in mapping.unwrap_or_default() {
+        if !a.workloads.iter().any(|w| w.name == m.workload) {
+            a.workloads.push(Workload {
+                name: m.workload.clone(),
+                ..Workload::default()
+            });
+        }
+    }
+    for (no, path) in logs.iter().enumerate() {
+        a.read(no, path)?;
+    }
+    if !a.problems.is_empty() {
+        return Err(Error::Lines {
+            problems: a.problems,
+            more: a.more,
+        });
+    }
+    a.finish(logs)
+}
+
+/// The host of a log's GPUs: its file name up to the first dot (`node1.smi.csv` → `node1`).
+pub fn host_of(path: &Path) -> String {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_default();
+    match name.split('.').next() {
+        Some(h) if !h.is_empty() => h.to_string(),
+        _ => name,
+    }
+}
+
+impl Analysis<'_> {
+    fn problem(&mut self, file: &mut File, line: u64, message: String) {
+        file.problems += 1;
+        if self.problems.len() < SHOWN_PROBLEMS {
+            self.problems
+                .push(Problem::new(format!("{}:{line}", file.name), message));
+        } else {
+            self.more += 1;
+        }
+    }
+
+    fn read(&mut self, no: usize, path: &Path) -> Result<()> {
+        let unreadable = |e: std::io::Error| Error::Unreadable {
+            file: path.to_path_buf(),
+            reason: format!("cannot read the file: {}", crate::files::describe(&e)),
+        };
+        let f = std::fs::File::open(path).map_err(unreadable)?;
+        let mut lines = Lines::new(f);
+        let mut file = File {
+            no,
+            name: path.display().to_string(),
+            host: host_of(path),
+            layout: None,
+            local: Vec::new(),
+            day: 0,
+            latest: i64::MIN,
+            problems: 0,
+            samples: 0,
+            max_util: 0.0,
+            backwards: Tally::default(),
+            mixed: Tally::default(),
+            no_util: Tally::default(),
+            cut: Tally::default(),
+        };
+        loop {
+            let lines::Line {
+                text,
+                complete,
+                number,
+            } = match lines.next_line() {
+                Ok(Some(l)) => l,
+                Ok(None) => break,
+                Err(LineError::TooLong) => {
+                    let message = format!(
+                        "a line longer than {} KiB: not a usage log, or a damaged one; the rest of the file was not read",
+                        lines::MAX_LINE / 1024
+                    );
+                    self.problem(&mut file, lines.number, message);
+                    break;
+                }
+                Err(LineError::Io(e)) => return Err(unreadable(e)),
+            };
+            if !self.line(&mut file, text, complete, number) {
+                break;
+            }
+        }
+        self.end_of_file(&file);
+        Ok(())
+    }
+
+    /// One line; false when the rest of the file is not worth reading.
+    fn line(&mut self, file: &mut File, text: &[u8], complete: bool, number: u64) -> bool {
+        if text.trim_ascii().is_empty() {
+            return true;
+        }
+        let Some(layout) = &file.layout else {
+            return self.first_line(file, text, number);
+        };
+        let trimmed = text.trim_ascii_start();
+        if layout.kind == Kind::Dmon {
+            if let Some(after) = trimmed.strip_prefix(b"#") {
+                if Layout::is_dmon_header(after) && text != layout.header.as_slice() {
+                    return self.relayout(file, text, number);
+                }
+                return true; // a repeated header, or the units line under it
+            }
+        } else if text == layout.header.as_slice() {
+            return true; // nvidia-smi may write its header again
+        } else if layout.is_csv_header(text) {
+            return self.relayout(file, text, number);
+        }
+        let row = match layout.row(text) {
+            Ok(r) => r,
+            Err(message) if !complete => {
+                file.cut.add(number, || message);
+                return true;
+            }
+            Err(message) => {
+                self.problem(file, number, message);
+                return self.keep_reading(file, number);
+            }
+        };
+        let Some(util) = row.util else {
+            file.no_util.add(number, String::new);
+            return true;
+        };
+        if row.mixed_units {
+            let header = String::from_utf8_lossy(&layout.header).trim().to_string();
+            file.mixed.add(number, || header);
+        }
+        let timing = layout.timing;
+        let g = self.gpu_of(file, &row, number);
+        let Some(g) = g else {
+            return self.keep_reading(file, number);
+        };
+        let workload = self.gpus[g].workload;
+        let Some(w) = workload else {
+            self.gpus[g].ignored += 1;
+            return true;
+        };
+        let interval_ms = self.settings.interval_s * 1000.0;
+        let gpu = &mut self.gpus[g];
+        let t = match timing {
+            Timing::Stamp => row.t,
+            Timing::TimeOfDay => {
+                // The day turns when the time of day falls back by more than 12 hours.
+                let mut t = file.day + row.t;
+                if file.latest != i64::MIN && t < file.latest - DAY_MS / 2 {
+                    file.day += DAY_MS;
+                    t += DAY_MS;
+                }
+                t
+            }
+            Timing::Untimed => {
+                gpu.nominal = Some(interval_ms);
+                if gpu.samples == 0 {
+                    0
+                } else {
+                    gpu.last_t + interval_ms.round() as i64
+                }
+            }
+        };
+        file.latest = file.latest.max(t);
+        let active = util / 100.0 > self.settings.threshold;
+        if gpu.samples > 0 {
+            let d = t - gpu.last_t;
+            if d < 0 {
+                let name = gpu.id.name();
+                let (from, to) = (gpu.last_t, t);
+                file.backwards.add(number, || {
+                    format!(
+                        "{name}'s clock goes back from {} to {}",
+                        clock_text(from),
+                        clock_text(to)
+                    )
+                });
+                return true;
+            }
+            gpu.intervals.add(d, gpu.last_active, gpu.last_util);
+            if d > gpu.longest.0 {
+                gpu.longest = (d, file.no, number);
+            }
+        } else {
+            gpu.first_t = t;
+        }
+        gpu.last_t = t;
+        gpu.last_active = active;
+        gpu.last_util = util;
+        gpu.samples += 1;
+        file.samples += 1;
+        file.max_util = file.max_util.max(util);
+        let wl = &mut self.workloads[w];
+        match row.memory {
+            Some(m) => wl.memory.add(m),
+            None => wl.no_memory += 1,
+        }
+        if let Some(total) = row.total {
+            wl.total_mib = Some(wl.total_mib.map_or(total, |t: f64| t.max(total)));
+        }
+        true
+    }
+
+    fn keep_reading(&mut self, file: &mut File, number: u64) -> bool {
+        if file.problems < MAX_FILE_PROBLEMS {
+            return true;
+        }
+        let message = format!(
+            "{MAX_FILE_PROBLEMS} lines could not be read; the rest of the file was not read (is it a usage log?)"
+        );
+        self.problem(file, number, message);
+        false
+    }
+
+    /// The first line: the header, or a clear word on what the file is instead.
+    fn first_line(&mut self, file: &mut File, text: &[u8], number: u64) -> bool {
+        let what = if text.starts_with(b"\x1f\x8b") {
+            Some("this file is gzip-compressed; decompress it first (gunzip -k FILE, or zcat FILE > FILE.csv)")
+        } else if text.starts_with(b"PK\x03\x04") {
+            Some("this is a zip package (a workbook?), not a usage log; give the workbook with --workbook")
+        } else if text.contains(&0) {
+            Some("this is a binary file, not a usage log (text written by nvidia-smi or a CSV)")
+        } else {
+            None
+        };
+        if let Some(what) = what {
+            self.problem(file, number, what.to_string());
+            return false;
+        }
+        self.relayout(file, text, number)
+    }
+
+    fn relayout(&mut self, file: &mut File, text: &[u8], number: u64) -> bool {
+        match Layout::from_header(text) {
+            Ok(l) => {
+                if l.timing == Timing::Untimed {
+                    self.warnings.push(Warning::info(
+                        format!("{}:{number}", file.name),
+                        format!(
+                            "an nvidia-smi dmon log without dates or times: its samples are taken as {} s apart (--interval), counted from the start of the file; record with `nvidia-smi dmon -o DT` to time them",
+                            crate::model::format_number(self.settings.interval_s)
+                        ),
+                    ));
+                }
+                if l.timing == Timing::TimeOfDay {
+                    self.warnings.push(Warning::info(
+                        format!("{}:{number}", file.name),
+                        "an nvidia-smi dmon log with times but no dates: a day is counted each time the clock passes midnight; record with `-o DT` to date them",
+                    ));
+                }
+                if !l.memory {
+                    self.warnings.push(Warning::warn(
+                        format!("{}:{number}", file.name),
+                        match l.kind {
+                            Kind::Dmon => "this dmon log has no fb column (memory used): the memory peak is unknown; record with `nvidia-smi dmon -s um -o DT`",
+                            Kind::Smi => "this log has no memory.used column: the memory peak is unknown; add memory.used to --query-gpu",
+                            Kind::Plain => "this log has no memory_used_mib column: the memory peak is unknown",
+                        },
+                    ));
+                }
+                // A new header may name the GPUs differently.
+                file.local.clear();
+                file.layout = Some(l);
+                true
+            }
+            Err(message) => {
+                self.problem(file, number, message);
+                false
+            }
+        }
+    }
+
+    /// The GPU of a row: looked up by its bytes in the file's list, else made (and mapped).
+    fn gpu_of(&mut self, file: &mut File, row: &parse::Row, number: u64) -> Option<usize> {
+        let key: &[u8] = row.uuid.or(row.index).or(row.gpu).unwrap_or_default();
+        let host: &[u8] = row.host.unwrap_or_default();
+        if let Some((_, _, g)) = file
+            .local
+            .iter()
+            .find(|(k, h, _)| k.as_slice() == key && h.as_slice() == host)
+        {
+            return Some(*g);
+        }
+        let text = |b: &[u8]| String::from_utf8_lossy(b).trim().to_string();
+        let host_name = row.host.map_or_else(|| file.host.clone(), text);
+        let id = match (row.uuid, row.index, row.gpu) {
+            (None, None, Some(g)) => GpuId::from_plain(&host_name, &text(g)),
+            (uuid, index, _) => GpuId {
+                host: host_name,
+                index: index.and_then(|i| text(i).parse().ok()),
+                uuid: uuid.map(text),
+                label: None,
+            },
+        };
+        let keys = id.keys();
+        let g = match keys.iter().find_map(|k| self.by_key.get(k)) {
+            Some(&g) => {
+                // The same GPU, now seen with its uuid (or its index) as well.
+                let known = &mut self.gpus[g].id;
+                if known.uuid.is_none() {
+                    known.uuid = id.uuid;
+                }
+                if known.index.is_none() {
+                    known.index = id.index;
+                }
+                g
+            }
+            None => {
+                if self.gpus.len() >= MAX_GPUS {
+                    let message = format!(
+                        "more than {MAX_GPUS} different GPUs in the logs; is the GPU column right? Found {}",
+                        parse::shown(key)
+                    );
+                    self.problem(file, number, message);
+                    return None;
+                }
+                let workload = self.workload_of(&id);
+                self.gpus.push(Gpu {
+                    id,
+                    workload,
+                    first_seen: format!("{}:{number}", file.name),
+                    samples: 0,
+                    first_t: 0,
+                    last_t: 0,
+                    last_active: false,
+                    last_util: 0.0,
+                    intervals: Intervals::default(),
+                    nominal: None,
+                    longest: (0, 0, 0),
+                    ignored: 0,
+                });
+                self.gpus.len() - 1
+            }
+        };
+        for k in keys {
+            self.by_key.entry(k).or_insert(g);
+        }
+        file.local.push((key.to_vec(), host.to_vec(), g));
+        Some(g)
+    }
+
+    /// The workload a new GPU's samples go to: its mapping row's, or (without a mapping) its own.
+    fn workload_of(&mut self, id: &GpuId) -> Option<usize> {
+        match self.mapping {
+            Some(mapping) => {
+                let row = map::find(mapping, id)?;
+                self.used[row] = true;
+                self.workloads
+                    .iter()
+                    .position(|w| w.name == mapping[row].workload)
+            }
+            None => {
+                self.workloads.push(Workload {
+                    name: id.name(),
+                    ..Workload::default()
+                });
+                Some(self.workloads.len() - 1)
+            }
+        }
+    }
+
+    fn end_of_file(&mut self, file: &File) {
+        let w = &mut self.warnings;
+        let name = &file.name;
+        file.cut.warn(name, w, |detail, _| {
+            format!("the last line is cut short (the log was still being written, or was truncated) and was skipped: {detail}")
+        });
+        file.backwards.warn(name, w, |detail, n| {
+            format!("{detail}; the sample is skipped ({n} sample(s) in this file went back in time: a clock set back, or logs given out of order — give each GPU's logs oldest first)")
+        });
+        file.mixed.warn(name, w, |header, n| {
+            format!("values with and without units are mixed in one log ({n} line(s) disagree with the header {header:?}); they were read in the header's units (% and MiB)")
+        });
+        file.no_util.warn(name, w, |_, n| {
+            format!("{n} sample(s) without a utilization figure (N/A) were skipped")
+        });
+        let kind = file.layout.as_ref().map(|l| l.kind);
+        if kind == Some(Kind::Plain)
+            && file.samples > 0
+            && file.max_util > 0.0
+            && file.max_util <= 1.0
+        {
+            w.push(Warning::warn(
+                name.clone(),
+                "the utilization never exceeds 1: if it is a fraction (0–1), multiply it by 100; gpuplan reads percent (0–100)",
+            ));
+        }
+        if file.layout.is_some() && file.samples == 0 && file.problems == 0 {
+            let ignored = self.gpus.iter().any(|g| g.ignored > 0);
+            if !ignored {
+                w.push(Warning::warn(name.clone(), "the log holds no samples"));
+            }
+        }
+        if file.layout.is_none() && file.problems == 0 {
+            w.push(Warning::warn(name.clone(), "the file is empty"));
+        }
+    }
+
+    fn finish(mut self, logs: &[PathBuf]) -> Result<Report> {
+        for g in &self.gpus {
+            if g.workload.is_none() && g.ignored > 0 {
+                self.warnings.push(Warning::warn(
+                    g.first_seen.clone(),
+                    format!(
+                        "the GPU {} maps to no workload (no row of the Usage sheet or --map names it by its uuid, host:index or index); its {} sample(s) are ignored",
+                        g.id.name(),
+                        g.ignored
+                    ),
+                ));
+            }
+        }
+        if let Some(mapping) = self.mapping {
+            for (m, used) in mapping.iter().zip(&self.used) {
+                if !used {
+                    self.warnings.push(Warning::warn(
+                        m.location.clone(),
+                        format!(
+                            "no log holds the GPU {} (mapped to {})",
+                            m.gpu_id, m.workload
+                        ),
+                    ));
+                }
+            }
+        }
+        let h = self.settings.hours_in_month;
+        let mut actuals = Vec::new();
+        for (w, wl) in self.workloads.iter().enumerate() {
+            let mut gpu_ids = Vec::new();
+            let (mut active_ms, mut util_ms, mut month_ms) = (0.0, 0.0, 0.0);
+            let (mut start, mut end) = (f64::MAX, f64::MIN);
+            let mut samples = 0;
+            for g in self
+                .gpus
+                .iter()
+                .filter(|g| g.workload == Some(w) && g.samples > 0)
+            {
+                let Some(t) = g.intervals.totals(g.nominal, g.last_active, g.last_util) else {
+                    self.warnings.push(Warning::warn(
+                        g.first_seen.clone(),
+                        format!(
+                            "the GPU {} has a single sample: no interval to count; it is left out",
+                            g.id.name()
+                        ),
+                    ));
+                    continue;
+                };
+                let span = (g.last_t - g.first_t) as f64 + t.median_ms;
+                let gaps = span - t.logged_ms;
+                if gaps > 0.01 * span {
+                    let (longest, file, line) = g.longest;
+                    let file = logs
+                        .get(file)
+                        .map(|p| p.display().to_string())
+                        .unwrap_or_default();
+                    self.warnings.push(Warning::warn(
+                        format!("{file}:{line}"),
+                        format!(
+                            "the log of GPU {} has gaps of {:.1} h in all over {:.1} days (the longest, {:.1} h, ends here); the gaps count as idle time",
+                            g.id.name(),
+                            gaps / 3.6e6,
+                            span / DAY_MS as f64,
+                            longest as f64 / 3.6e6
+                        ),
+                    ));
+                }
+                active_ms += t.active_ms;
+                util_ms += t.util_ms;
+                month_ms += t.active_ms / span * h * 3.6e6;
+                start = start.min(g.first_t as f64);
+                end = end.max(g.last_t as f64 + t.median_ms);
+                samples += g.samples;
+                gpu_ids.push(g.id.name());
+            }
+            if gpu_ids.is_empty() {
+                if self.mapping.is_some() {
+                    self.warnings.push(Warning::warn(
+                        wl.name.clone(),
+                        "no samples in the logs for this workload; it is left out",
+                    ));
+                }
+                continue;
+            }
+            let gpus = gpu_ids.len();
+            let days = (end - start) / DAY_MS as f64;
+            if days < 1.0 {
+                self.warnings.push(Warning::warn(
+                    wl.name.clone(),
+                    format!(
+                        "the logs cover {:.1} hours only; a month extrapolated from so little is a rough guess",
+                        days * 24.0
+                    ),
+                ));
+            }
+            if wl.memory.count() == 0 {
+                self.warnings.push(Warning::warn(
+                    wl.name.clone(),
+                    "no memory figures in its logs: the memory peak is unknown",
+                ));
+            } else if wl.no_memory > 0 {
+                self.warnings.push(Warning::info(
+                    wl.name.clone(),
+                    format!(
+                        "{} of its samples have no memory figure; the peak and 95th percentile are of the other {}",
+                        wl.no_memory,
+                        wl.memory.count()
+                    ),
+                ));
+            }
+            let gib = |mib: f64| mib / 1024.0;
+            let active_hours_month = month_ms / 3.6e6;
+            actuals.push(Actual {
+                workload: wl.name.clone(),
+                gpus,
+                active_hours_month,
+                utilization: active_hours_month / (h * gpus as f64),
+                busy_utilization: (active_ms > 0.0).then(|| util_ms / active_ms / 100.0),
+                memory_peak_gib: wl.memory.peak().map(gib),
+                memory_p95_gib: wl.memory.p95().map(gib),
+                days_covered: days,
+                samples,
+                active_hours: active_ms / 3.6e6,
+                memory_total_gib: wl.total_mib.map(gib),
+                gpu_ids,
+            });
+        }
+        if actuals.is_empty() {
+            let why = if self.mapping.is_some() {
+                "no sample in the logs belongs to a mapped GPU; check the Usage sheet (or --map) against the GPUs the warnings name"
+            } else {
+                "the logs hold no samples"
+            };
+            return Err(Error::Usage(format!(
+                "{why}{}",
+                self.warnings
+                    .iter()
+                    .map(|w| format!("\nwarning: {}: {}", w.location, w.message))
+                    .collect::<String>()
+            )));
+        }
+        Ok(Report {
+            actuals,
+            warnings: self.warnings,
+        })
+    }
+}
+
+/// A time as messages show it: `2026-11-02 10:00:05` (ms since 1970), or seconds from the start
+/// for untimed logs.
+fn clock_text(ms: i64) -> String {
+    if ms < DAY_MS * 365 {
+        return format!("{:.3} s", ms as f64 / 1000.0);
+    }
+    let text = crate::time::iso_datetime(ms.div_euclid(1000));
+    text.trim_end_matches('Z').replace('T', " ")
+}

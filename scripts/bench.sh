@@ -50,19 +50,22 @@ PY
 fi
 
 # Sensitivity (#19): a 50-workload × 30-offer workbook with a Ranges sheet, 1,000 and 10,000
-# samples. "one workload": the margin, the trial reserve, ops labour (portfolio formulas only)
-# and one workload's concurrency; "all workloads": the storage price as well, which a candidate
-# formula reads, so every workload is re-planned in every sample.
+# samples, each with the margin, the trial reserve and one workload's concurrency, and:
+# "ops": ops labour (portfolio formulas only); "storage": the storage price, which every
+# candidate reads but adds alike to a workload's candidates (only the chosen row re-runs);
+# "prices": every offer's on-demand price (every candidate's costs re-run, the choice redone).
 if python3 -c 'import openpyxl' 2>/dev/null; then
   target/release/examples/gen --workloads 50 --offers 30 -o "$W/w50.xlsx" >/dev/null
   python3 - "$W/w50.xlsx" "$W" <<'PY'
 import sys, openpyxl
 src, out = sys.argv[1], sys.argv[2]
 for name, rows in [
-    ("one", [("safety_margin", 0.1, 0.3, 0.2), ("trial_reserve", 0.05, 0.2, None),
+    ("ops", [("safety_margin", 0.1, 0.3, 0.2), ("trial_reserve", 0.05, 0.2, None),
              ("ops_hourly_rate", 100, 300, None)]),
-    ("all", [("safety_margin", 0.1, 0.3, 0.2), ("trial_reserve", 0.05, 0.2, None),
-             ("storage_price_gb_month", 0.3, 0.8, None)]),
+    ("storage", [("safety_margin", 0.1, 0.3, 0.2), ("trial_reserve", 0.05, 0.2, None),
+                 ("storage_price_gb_month", 0.3, 0.8, None)]),
+    ("prices", [("safety_margin", 0.1, 0.3, 0.2), ("trial_reserve", 0.05, 0.2, None),
+                ("gpu:*.on_demand_hourly", 1, 10, None)]),
 ]:
     wb = openpyxl.load_workbook(src)
     first = wb["Workloads"].cell(2, 1).value
@@ -73,12 +76,12 @@ for name, rows in [
     ws.append([f"{first}.concurrency", 1, 8, None])
     wb.save(f"{out}/w50-{name}.xlsx")
 PY
-  for f in one all; do
+  for f in ops storage prices; do
     for n in 1000 10000; do
       /usr/bin/time -v "$B" calc "$W/w50-$f.xlsx" -o "$W/w50-$f.plan.xlsx" --force -q --samples "$n" --timings 2>"$W/log" >/dev/null
       s=$(grep -o 'sensitivity [0-9.]*s' "$W/log" | awk '{print $2}')
       wall=$(grep 'Elapsed (wall clock)' "$W/log" | awk '{print $NF}' | awk -F: '{print $(NF-1)*60+$NF}')
-      echo "sensitivity 50 × 30, keys reach $f workload(s): $n samples: sampling $s, wall ${wall}s"
+      echo "sensitivity 50 × 30, ranges with $f: $n samples: sampling $s, wall ${wall}s"
     done
   done
 fi

@@ -18,7 +18,8 @@ const SAMPLES: [&str; 2] = ["team", "startup"];
 const LANGS: [&str; 2] = ["en", "zh"];
 
 /// The plans of both samples in both languages, written into `dir` as SAMPLE.LANG.plan.xlsx:
-/// (label, path).
+/// (label, path). startup's are compared with team's English plan (`--compare`), so that with
+/// its Scenarios and Ranges sheets they hold every optional tab: Scenarios, Sensitivity, Diff.
 fn plans(dir: &Path) -> Vec<(String, PathBuf)> {
     let mut out = Vec::new();
     for sample in SAMPLES {
@@ -26,7 +27,11 @@ fn plans(dir: &Path) -> Vec<(String, PathBuf)> {
         std::fs::copy(repo(&format!("samples/{input}")), dir.join(&input)).unwrap();
         for lang in LANGS {
             let name = format!("{sample}.{lang}.plan.xlsx");
-            gpuplan(dir, &["calc", &input, "-q", "--lang", lang, "-o", &name]).ok();
+            let mut args = vec!["calc", &input, "-q", "--lang", lang, "-o", &name];
+            if sample == "startup" {
+                args.extend(["--compare", "team.en.plan.xlsx"]);
+            }
+            gpuplan(dir, &args).ok();
             out.push((format!("{sample} --lang {lang}"), dir.join(name)));
         }
     }

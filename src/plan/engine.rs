@@ -255,6 +255,13 @@ impl Engine {
         self.offer_dependents.len()
     }
 
+    /// Whether the candidate formula at order position `k` can differ between the offers or the
+    /// replica sizes of one workload (it reads a GPU figure or the replica size, directly or not).
+    pub(super) fn varies_by_candidate(&self, k: usize) -> bool {
+        self.offer_dependents.binary_search(&k).is_ok()
+            || self.size_dependents.binary_search(&k).is_ok()
+    }
+
     /// The candidate-scope definitions, indexed as the program's `def`s.
     pub fn candidate_defs(&self) -> &[FormulaDef] {
         &self.candidate_defs

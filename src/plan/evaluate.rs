@@ -64,6 +64,15 @@ pub(super) struct Evaluated {
     pub(super) unplanned: Option<String>,
 }
 
+/// One evaluated (offer, replica size) with every slot's value, inputs included, and whether it
+/// is out for a reason no price can change (it does not fit, or the platform cannot run it).
+#[derive(Clone)]
+pub(super) struct FullRow {
+    pub(super) offer: usize,
+    pub(super) out: bool,
+    pub(super) values: Vec<f64>,
+}
+
 /// Evaluates one workload on every available offer (or its pinned one) and keeps the best.
 pub(super) fn evaluate_workload(
     engine: &Engine,
@@ -71,6 +80,19 @@ pub(super) fn evaluate_workload(
     w: &Workload,
     keys: &Keys,
     keep: usize,
+) -> std::result::Result<Evaluated, Problem> {
+    evaluate_workload_into(engine, input, w, keys, keep, None)
+}
+
+/// As [`evaluate_workload`], also handing every evaluated row's whole slot vector to `sink`
+/// (the sensitivity sampling re-runs only the cost formulas over them).
+pub(super) fn evaluate_workload_into(
+    engine: &Engine,
+    input: &Input,
+    w: &Workload,
+    keys: &Keys,
+    keep: usize,
+    mut sink: Option<&mut Vec<FullRow>>,
 ) -> std::result::Result<Evaluated, Problem> {
     let p = &engine.candidate;
     let n_in = p.inputs();
@@ -160,6 +182,13 @@ pub(super) fn evaluate_workload(
                 && (vals[keys.fits] == 0.0 || vals[keys.replicas] > 1.0)
                 && needs <= limit
                 && size * 2.0 <= limit;
+            if let Some(sink) = sink.as_deref_mut() {
+                sink.push(FullRow {
+                    offer: oi,
+                    out: matches!(exclusion, Some(Why::Incompatible | Why::Misfit)),
+                    values: values.clone(),
+                });
+            }
             rows.push(Row {
                 offer: oi,
                 at: arena.len(),

@@ -4,9 +4,9 @@
 
 use super::choose::choose;
 use super::engine::{Engine, Keys};
-use super::evaluate::evaluate_workload;
+use super::evaluate::{evaluate_workload, evaluate_workload_into, Best, FullRow};
 use super::portfolio::portfolio;
-use super::{plan_with, FormulaColumn, Options, Plan, WorkloadPlan};
+use super::{plan_with, Candidate, FormulaColumn, Options, Plan, WorkloadPlan};
 use crate::error::{Error, Result};
 use crate::model::{Input, RangeDef};
 use crate::read::Target;
@@ -133,68 +133,369 @@ fn reach(input: &Input, engine: &Engine, key: &str) -> Vec<bool> {
     }
 }
 
-/// Re-plans only what a sample changes: the workloads its keys reach are evaluated and chosen
-/// again, the others keep the base plan's choice, and the portfolio formulas run over all —
-/// the same budget a full re-plan gives, at a fraction of the work when the keys reach few
-/// workloads or none.
+/// The candidate input a GPUs column sets (`on_demand_hourly` → `price_on_demand`), for the
+/// columns that only price a candidate.
+fn price_input(column: &str) -> Option<&'static str> {
+    Some(match column {
+        "on_demand_hourly" => "price_on_demand",
+        "monthly" => "price_monthly",
+        "spot_hourly" => "price_spot",
+        "reserved_monthly" => "price_reserved",
+        "billing_granularity_min" => "billing_granularity_min",
+        "min_rental_min" => "min_rental_min",
+        _ => return None,
+    })
+}
+
+/// A Ranges key that only prices candidates: the candidate input slot it sets, on the offers
+/// it names (None: every offer, or an assumption).
+struct PriceKey {
+    range: usize,
+    slot: usize,
+    /// Per offer, whether the key sets it (`gpu:NAME`); None: every offer.
+    offers: Option<Vec<bool>>,
+}
+
+impl PriceKey {
+    fn sets(&self, offer: usize) -> bool {
+        self.offers.as_ref().is_none_or(|o| o[offer])
+    }
+}
+
+/// What a sampling worker keeps between samples: its copy of the input and of the evaluated
+/// rows, overwritten in place (every sample sets every key).
+struct Work {
+    inp: Input,
+    rows: Vec<Option<Vec<FullRow>>>,
+}
+
+/// Re-plans only what a sample changes. A key that only prices candidates (a GPU price or term,
+/// or an assumption whose dependent formulas are costs, not sizing) re-runs just those cost
+/// formulas over every evaluated (offer, replica size) of the base plan and chooses again; a key
+/// that sizes (a workload column, a sizing assumption) re-evaluates the workloads it reaches; the
+/// other workloads keep the base plan's choice; the portfolio formulas run over all. The budget
+/// equals a full re-plan's (unit test).
 struct Replanner<'a> {
     base: &'a Plan,
     engine: &'a Engine,
     ranges: &'a [RangeDef],
     keys: Keys,
     columns: Vec<FormulaColumn>,
-    /// Per workload: whether any Ranges key reaches it.
-    affected: Vec<bool>,
+    /// Per workload: re-evaluate it in full.
+    full: Vec<bool>,
+    /// Per workload: its evaluated rows, when price keys reach it and no sizing key does.
+    rows: Vec<Option<Vec<FullRow>>>,
+    prices: Vec<PriceKey>,
+    /// The cost formulas the price keys reach, in evaluation order.
+    deps: Vec<usize>,
+    /// Whether the price keys reach no mode's cost and no allowed mode (a storage or egress
+    /// price): then they add the same to every candidate of a workload, the choice stays, and
+    /// only the chosen row is re-run.
+    choice_fixed: bool,
 }
 
 impl<'a> Replanner<'a> {
-    fn new(base: &'a Plan, engine: &'a Engine, ranges: &'a [RangeDef]) -> Self {
+    fn new(base: &'a Plan, engine: &'a Engine, ranges: &'a [RangeDef]) -> Result<Self> {
         let input = &base.input;
-        let mut affected = vec![false; input.workloads.len()];
-        for r in ranges {
-            for (a, b) in affected.iter_mut().zip(reach(input, engine, &r.key)) {
-                *a |= b;
+        let p = &engine.candidate;
+        let n_in = p.inputs();
+        let columns = base.columns.clone();
+        let keys = Keys::new(&columns);
+        // What a price may not reach: the sizing, fit and allowed modes.
+        let mut sizing: Vec<usize> = [
+            keys.gpus_per_replica,
+            keys.fits,
+            keys.replicas,
+            keys.gpus_total,
+        ]
+        .into_iter()
+        .chain(keys.allows)
+        .map(|c| n_in + c)
+        .collect();
+        sizing.sort_unstable();
+        let reaches_sizing = |slots: &[usize]| {
+            p.dependents(slots)
+                .iter()
+                .any(|&k| sizing.binary_search(&p.order[k].slot).is_ok())
+        };
+        let n = input.workloads.len();
+        let mut full = vec![false; n];
+        let mut priced = false;
+        let mut prices = Vec::new();
+        for (ri, r) in ranges.iter().enumerate() {
+            let Ok(o) = crate::read::Override::parse(&format!("{}=0", r.key)) else {
+                full.iter_mut().for_each(|f| *f = true);
+                continue;
+            };
+            let price = match &o.target {
+                Target::Gpu(name) => price_input(&o.key)
+                    .and_then(|v| p.slot(v))
+                    .map(|s| (s, (name != "*").then(|| name.clone()))),
+                Target::Assumption => p.slot(&o.key).map(|s| (s, None)),
+                Target::Workload(_) => None,
+            };
+            match (price, &o.target) {
+                // An assumption no candidate formula reads: the portfolio only.
+                (None, Target::Assumption) => {}
+                (Some((slot, offer)), _) if !reaches_sizing(&[slot]) => {
+                    if p.dependents(&[slot]).is_empty() {
+                        continue;
+                    }
+                    priced = true;
+                    let offers = offer.map(|name| {
+                        let n = crate::model::normalize(&name);
+                        input
+                            .gpus
+                            .iter()
+                            .map(|g| {
+                                crate::model::normalize(&g.gpu) == n
+                                    || crate::model::normalize(&g.label()) == n
+                            })
+                            .collect()
+                    });
+                    prices.push(PriceKey {
+                        range: ri,
+                        slot,
+                        offers,
+                    });
+                }
+                _ => {
+                    for (f, b) in full.iter_mut().zip(reach(input, engine, &r.key)) {
+                        *f |= b;
+                    }
+                }
             }
         }
-        let columns = base.columns.clone();
-        Replanner {
+        let slots: Vec<usize> = prices.iter().map(|k| k.slot).collect();
+        let deps = p.dependents(&slots);
+        let mut choosing: Vec<usize> = keys
+            .costs
+            .into_iter()
+            .chain(keys.allows)
+            .chain(keys.hidden.into_iter().flatten())
+            .map(|c| n_in + c)
+            .collect();
+        choosing.sort_unstable();
+        // Fixed also needs what the keys reach to be the same for every candidate of a workload
+        // (a storage formula reading a GPU figure could favour one offer over another).
+        let choice_fixed = deps.iter().all(|&k| {
+            choosing.binary_search(&p.order[k].slot).is_err() && !engine.varies_by_candidate(k)
+        });
+        let mut rows: Vec<Option<Vec<FullRow>>> = (0..n).map(|_| None).collect();
+        if priced {
+            for (i, w) in input.workloads.iter().enumerate() {
+                if full[i] {
+                    continue;
+                }
+                let mut sink = Vec::new();
+                evaluate_workload_into(engine, input, w, &keys, 1, Some(&mut sink)).map_err(
+                    |p| Error::Input {
+                        file: input.file.clone(),
+                        problems: vec![p],
+                    },
+                )?;
+                if choice_fixed {
+                    // Only the chosen row matters (none for an unplanned workload).
+                    let chosen = base
+                        .chosen(i)
+                        .map(|(c, _)| (c.offer, c.values[keys.gpus_per_replica]));
+                    sink.retain(|r| {
+                        chosen.is_some_and(|(o, s)| {
+                            r.offer == o && r.values[n_in + keys.gpus_per_replica] == s
+                        })
+                    });
+                    sink.truncate(1);
+                }
+                rows[i] = Some(sink);
+            }
+        }
+        Ok(Replanner {
             base,
             engine,
             ranges,
-            keys: Keys::new(&columns),
+            keys,
             columns,
-            affected,
+            full,
+            rows,
+            prices,
+            deps,
+            choice_fixed,
+        })
+    }
+
+    /// The base choice of workload `i` with its storage and egress re-run at the sample's prices
+    /// (`choice_fixed`): `rows` holds its chosen row alone.
+    fn rerun_chosen(
+        &self,
+        i: usize,
+        inp: &Input,
+        rows: &[FullRow],
+        values: &[f64],
+    ) -> Result<WorkloadPlan> {
+        let base = &self.base.workloads[i];
+        let (Some(row), Some(ch)) = (rows.first(), base.chosen.as_ref()) else {
+            return Ok(base.clone());
+        };
+        let p = &self.engine.candidate;
+        let n_in = p.inputs();
+        let k = &self.keys;
+        let mut buf = row.values.clone();
+        for pk in self.prices.iter().filter(|pk| pk.sets(row.offer)) {
+            buf[pk.slot] = values[pk.range];
+        }
+        p.eval_only(&self.deps, &mut buf, &mut p.scratch())
+            .map_err(|e| {
+                let d = &self.engine.candidate_defs()[e.def];
+                Error::input(
+                    &inp.file,
+                    d.location(),
+                    format!(
+                        "has no value for a sample of the Ranges sheet: look at `{}`",
+                        d.expression
+                    ),
+                )
+            })?;
+        let vals = &buf[n_in..];
+        let mut chosen = ch.clone();
+        chosen.candidate = 0;
+        chosen.storage_cost = vals[k.storage];
+        chosen.egress_cost = vals[k.egress];
+        chosen.tco = chosen.gpu_cost + chosen.storage_cost + chosen.egress_cost;
+        Ok(WorkloadPlan {
+            candidates: vec![Candidate {
+                offer: row.offer,
+                values: vals.to_vec(),
+                exclusion: None,
+                costs: base.candidates[ch.candidate].costs,
+            }],
+            chosen: Some(chosen),
+            unplanned: None,
+        })
+    }
+
+    /// The choice of a workload with the sample's prices, over its base rows.
+    fn reprice(
+        &self,
+        inp: &Input,
+        rows: &mut [FullRow],
+        values: &[f64],
+        monthly_min: f64,
+    ) -> Result<WorkloadPlan> {
+        let p = &self.engine.candidate;
+        let n_in = p.inputs();
+        let k = &self.keys;
+        let mut scratch = p.scratch();
+        let mut best: [Option<Best>; 5] = [None; 5];
+        let mut cands: Vec<Candidate> = Vec::new();
+        for row in rows.iter_mut().filter(|r| !r.out) {
+            let buf = &mut row.values;
+            for pk in self.prices.iter().filter(|pk| pk.sets(row.offer)) {
+                buf[pk.slot] = values[pk.range];
+            }
+            p.eval_only(&self.deps, buf, &mut scratch).map_err(|e| {
+                let d = &self.engine.candidate_defs()[e.def];
+                Error::input(
+                    &inp.file,
+                    d.location(),
+                    format!(
+                        "has no value for a sample of the Ranges sheet: look at `{}`",
+                        d.expression
+                    ),
+                )
+            })?;
+            let vals = &buf[n_in..];
+            let mut costs = [None; 5];
+            for (i, c) in costs.iter_mut().enumerate() {
+                let v = vals[k.costs[i]];
+                if vals[k.allows[i]] != 0.0 && v >= 0.0 {
+                    *c = Some(v);
+                }
+            }
+            if costs.iter().all(Option::is_none) {
+                continue;
+            }
+            let extra = vals[k.storage] + vals[k.egress];
+            let (gpus, size) = (vals[k.gpus_total], vals[k.gpus_per_replica]);
+            let mut kept = false;
+            for (i, c) in costs.iter().enumerate() {
+                if let Some(c) = c {
+                    let b = Best {
+                        tco: c + extra,
+                        gpus,
+                        offer: row.offer,
+                        size,
+                    };
+                    if best[i].is_none_or(|cur| b.better_than(&cur)) {
+                        best[i] = Some(b);
+                        kept = true;
+                    }
+                }
+            }
+            if kept {
+                cands.push(Candidate {
+                    offer: row.offer,
+                    values: vals.to_vec(),
+                    exclusion: None,
+                    costs,
+                });
+            }
+        }
+        let chosen = choose(&cands, &best, k, monthly_min);
+        Ok(WorkloadPlan {
+            candidates: cands,
+            chosen,
+            unplanned: None,
+        })
+    }
+
+    /// A worker's copies of the input and the rows.
+    fn work(&self) -> Work {
+        Work {
+            inp: self.base.input.clone(),
+            rows: self.rows.clone(),
         }
     }
 
-    fn budget(&self, values: &[f64]) -> Result<f64> {
+    /// The budget with `values` set in `inp`, a copy of the base input that each worker keeps
+    /// and reuses (every sample sets every key, so no value of an earlier sample remains).
+    fn budget(&self, work: &mut Work, values: &[f64]) -> Result<f64> {
         let base = &self.base.input;
-        let mut inp = base.clone();
+        let Work {
+            inp,
+            rows: work_rows,
+        } = work;
         for (r, v) in self.ranges.iter().zip(values) {
-            crate::read::set_number(&mut inp, &r.key, *v)
+            crate::read::set_number(inp, &r.key, *v)
                 .map_err(|e| Error::input(&base.file, r.cell.clone(), e))?;
         }
         let monthly_min = inp.assumptions.number("monthly_min_utilization", 0.4);
+        let inp = &*inp;
         let mut plans: Vec<WorkloadPlan> = Vec::with_capacity(inp.workloads.len());
         for (i, w) in inp.workloads.iter().enumerate() {
-            if !self.affected[i] {
-                plans.push(self.base.workloads[i].clone());
-                continue;
-            }
-            let e = evaluate_workload(self.engine, &inp, w, &self.keys, 1).map_err(|p| {
-                Error::Input {
-                    file: base.file.clone(),
-                    problems: vec![p],
+            if self.full[i] {
+                let e = evaluate_workload(self.engine, inp, w, &self.keys, 1).map_err(|p| {
+                    Error::Input {
+                        file: base.file.clone(),
+                        problems: vec![p],
+                    }
+                })?;
+                let chosen = choose(&e.candidates, &e.best, &self.keys, monthly_min);
+                plans.push(WorkloadPlan {
+                    candidates: e.candidates,
+                    chosen,
+                    unplanned: None,
+                });
+            } else if let Some(rows) = work_rows[i].as_mut() {
+                if self.choice_fixed {
+                    plans.push(self.rerun_chosen(i, inp, rows, values)?);
+                } else {
+                    plans.push(self.reprice(inp, rows, values, monthly_min)?);
                 }
-            })?;
-            let chosen = choose(&e.candidates, &e.best, &self.keys, monthly_min);
-            plans.push(WorkloadPlan {
-                candidates: e.candidates,
-                chosen,
-                unplanned: None,
-            });
+            } else {
+                plans.push(self.base.workloads[i].clone());
+            }
         }
-        let totals = portfolio(self.engine, &inp, &plans, &self.columns)?;
+        let totals = portfolio(self.engine, inp, &plans, &self.columns)?;
         Ok(totals
             .iter()
             .find(|(n, _)| n == "total_with_margin")
@@ -240,7 +541,7 @@ pub fn sensitivity(
     tornado.sort_by(|a, b| b.swing().total_cmp(&a.swing()));
     // The samples re-plan from a base plan that keeps each workload's chosen candidate.
     let base_plan = plan_with(input.clone(), engine, &opts)?;
-    let replanner = Replanner::new(&base_plan, engine, ranges);
+    let replanner = Replanner::new(&base_plan, engine, ranges)?;
     // The samples' values are drawn in order from one generator, then planned in parallel:
     // the same seed gives the same samples whatever the number of threads.
     let mut rng = SplitMix(seed);
@@ -270,8 +571,9 @@ pub fn sensitivity(
             .map(|part| {
                 let replanner = &replanner;
                 s.spawn(move || {
+                    let mut work = replanner.work();
                     part.iter()
-                        .map(|values| replanner.budget(values))
+                        .map(|values| replanner.budget(&mut work, values))
                         .collect::<Result<Vec<f64>>>()
                 })
             })
@@ -319,6 +621,10 @@ mod tests {
             range("gpu:RTX 4090.monthly", 1000.0, 3000.0),
             range("safety_margin", 0.1, 0.4),
             range("storage_price_gb_month", 0.1, 1.0),
+            // Every offer's on-demand price: the choice between modes and offers moves.
+            range("gpu:*.on_demand_hourly", 1.0, 20.0),
+            // A money assumption that also sizes (replicas for the month's hours): in full.
+            range("hours_in_month", 700.0, 744.0),
         ];
         let engine = Engine::compile(&input).expect("compiles");
         let opts = Options {
@@ -327,9 +633,36 @@ mod tests {
             now: 0,
         };
         let base = plan_with(input.clone(), &engine, &opts).expect("plans");
-        for which in [vec![0usize], vec![1], vec![2], vec![3], vec![0, 1, 2, 3]] {
+        for which in [
+            vec![0usize],
+            vec![1],
+            vec![2],
+            vec![3],
+            vec![4],
+            vec![5],
+            vec![1, 4],
+            vec![0, 1, 2, 3, 4, 5],
+        ] {
             let ranges: Vec<RangeDef> = which.iter().map(|&i| input.ranges[i].clone()).collect();
-            let r = Replanner::new(&base, &engine, &ranges);
+            let r = Replanner::new(&base, &engine, &ranges).expect("replanner");
+            // Prices and the storage price take the repricing path, the margin touches no
+            // candidate, hours_in_month and a concurrency re-evaluate in full.
+            match which.as_slice() {
+                [1] | [3] | [4] | [1, 4] => {
+                    assert!(r.full.iter().all(|f| !f), "{which:?}");
+                    assert!(r.rows.iter().all(Option::is_some), "{which:?}");
+                }
+                [2] => assert!(r.full.iter().all(|f| !f) && r.rows.iter().all(Option::is_none)),
+                _ => {}
+            }
+            // A storage price adds the same to every candidate: only the chosen row re-runs.
+            match which.as_slice() {
+                [3] => assert!(r.choice_fixed),
+                [1] | [4] | [1, 4] => assert!(!r.choice_fixed),
+                [5] => assert!(r.full.iter().all(|f| *f)),
+                [0] => assert_eq!(r.full.iter().filter(|f| **f).count(), 1),
+                _ => {}
+            }
             for t in [0.0, 0.37, 1.0] {
                 let values: Vec<f64> = ranges
                     .iter()
@@ -341,7 +674,7 @@ mod tests {
                     })
                     .map(|v| if v == 0.0 { 0.25 } else { v })
                     .collect();
-                let fast = r.budget(&values).expect("replans");
+                let fast = r.budget(&mut r.work(), &values).expect("replans");
                 let full = budget(&input, &engine, &ranges, &values, &opts).expect("plans");
                 assert!(
                     (fast - full).abs() <= 1e-9 * full.abs().max(1.0),

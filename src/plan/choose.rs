@@ -177,12 +177,16 @@ pub(super) fn unplanned_reason(
         Some(c) => {
             let g = &input.gpus[c.offer];
             // The exclusion says what the largest offer lacks (GPUs, memory, or precision support).
-            let why = c.exclusion.clone().unwrap_or_else(|| {
-                format!(
-                    "needs {} GiB per replica with headroom",
-                    format_number((c.values[k.required] * 10.0).round() / 10.0)
-                )
-            });
+            let why = c
+                .exclusion
+                .as_ref()
+                .map(|e| e.text().to_string())
+                .unwrap_or_else(|| {
+                    format!(
+                        "needs {} GiB per replica with headroom",
+                        format_number((c.values[k.required] * 10.0).round() / 10.0)
+                    )
+                });
             format!(
                 "{} is unplanned: no offer fits. On the largest offer, {} ({} GiB × up to {}): {why}. Lower the context, concurrency or precision, raise max_gpus, or add a larger offer",
                 w.name,

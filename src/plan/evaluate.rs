@@ -4,7 +4,7 @@
 use super::choose::unplanned_reason;
 use super::compat::{self, Verdict};
 use super::engine::{Engine, Keys};
-use super::Candidate;
+use super::{Candidate, Exclusion};
 use crate::error::Problem;
 use crate::model::{format_number, Input, Workload};
 
@@ -226,15 +226,14 @@ pub(super) fn evaluate_workload_into(
          }| {
             let values = arena[at..at + width].to_vec();
             let exclusion = why.map(|why| match why {
-                Why::Incompatible => match compat::verdict(w, &input.gpus[offer]) {
-                    Verdict::Excluded { reason, .. } => reason,
-                    _ => String::new(),
-                },
-                Why::Misfit => misfit_reason(&values, keys),
-                Why::NoMode => {
-                    "no billing mode is offered and allowed (no price, or spot not allowed)"
-                        .to_string()
+                Why::Incompatible => {
+                    Exclusion::Incompatible(match compat::verdict(w, &input.gpus[offer]) {
+                        Verdict::Excluded { reason, .. } => reason,
+                        _ => String::new(),
+                    })
                 }
+                Why::Misfit => Exclusion::Misfit(misfit_reason(&values, keys)),
+                Why::NoMode => Exclusion::NoMode,
             });
             Candidate {
                 offer,

@@ -137,6 +137,29 @@ pub struct FormulaColumn {
 }
 
 /// One (workload, offer) evaluated.
+/// Why a candidate cannot be chosen.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub enum Exclusion {
+    /// The offer's platform cannot run the workload's formats: what it lacks and what to do.
+    Incompatible(String),
+    /// It does not fit on the offer: what is short.
+    Misfit(String),
+    /// No billing mode is offered and allowed.
+    NoMode,
+}
+
+impl Exclusion {
+    /// The reason as the Candidates tab and the warnings say it.
+    pub fn text(&self) -> &str {
+        match self {
+            Exclusion::Incompatible(t) | Exclusion::Misfit(t) => t,
+            Exclusion::NoMode => {
+                "no billing mode is offered and allowed (no price, or spot not allowed)"
+            }
+        }
+    }
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct Candidate {
     /// Index into `input.gpus`.
@@ -144,7 +167,7 @@ pub struct Candidate {
     /// Values of the candidate formulas, aligned with `Plan::columns`; empty if excluded before evaluation.
     pub values: Vec<f64>,
     /// Why the candidate cannot be chosen, if it cannot.
-    pub exclusion: Option<String>,
+    pub exclusion: Option<Exclusion>,
     /// Monthly GPU cost per mode; `None` where the mode is not offered or not allowed.
     pub costs: [Option<f64>; 5],
 }

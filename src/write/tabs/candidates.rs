@@ -117,7 +117,13 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<Extent, XlsxError> {
                 ws.write_boolean(r, 3, true)?;
             } else {
                 ws.write_boolean_with_format(r, 3, false, &s.bad)?;
-                text(ws, r, 4, c.exclusion.as_deref().unwrap_or(""), &s.bad)?;
+                text(
+                    ws,
+                    r,
+                    4,
+                    c.exclusion.as_ref().map_or("", |e| e.text()),
+                    &s.bad,
+                )?;
             }
             if let Some((m, v)) = c.cheapest() {
                 ws.write_string(r, 5, m.label(cx.zh))?;

@@ -2,7 +2,7 @@
 
 use super::engine::Keys;
 use super::evaluate::Best;
-use super::{Advice, Band, Candidate, Chosen, Mode};
+use super::{Advice, Band, Candidate, Chosen, Hidden, Mode};
 use crate::model::{format_number, Input, Warning, Workload};
 
 /// The least-TCO (offer, mode) from each mode's best; ties to fewer GPUs, then sheet order,
@@ -49,8 +49,8 @@ pub(super) fn choose(
     let utilization = c.values[k.utilization];
     let gpu_cost = c.cost(mode).unwrap_or(0.0);
     let hidden = k.hidden[mode.index()].map_or(0.0, |i| c.values[i]);
-    let (cold_start_cost, rework_cost) = match mode {
-        Mode::Spot => (0.0, hidden),
+    let (cold_start_cost, rework_cost) = match mode.hidden() {
+        Some(Hidden::Rework) => (0.0, hidden),
         _ => (hidden, 0.0),
     };
     Some(Chosen {

@@ -27,6 +27,13 @@ use evaluate::{evaluate_workload, parallel_map};
 use portfolio::portfolio;
 use serde::Serialize;
 
+/// What the hidden part of a mode's cost pays for (its own line in the TCO tab).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Hidden {
+    ColdStarts,
+    Rework,
+}
+
 /// A billing mode, declared in the order of `Mode::ALL`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -54,6 +61,26 @@ impl Mode {
             Mode::Spot => "spot",
             Mode::Reserved => "reserved",
             Mode::Mixed => "mixed",
+        }
+    }
+
+    /// What the hidden part of this mode's cost pays for: cold starts and billing rounding for
+    /// on-demand and base plus burst, re-done hours for spot; nothing for monthly and reserved.
+    pub fn hidden(self) -> Option<Hidden> {
+        match self {
+            Mode::OnDemand | Mode::Mixed => Some(Hidden::ColdStarts),
+            Mode::Spot => Some(Hidden::Rework),
+            Mode::Monthly | Mode::Reserved => None,
+        }
+    }
+
+    /// The candidate formula holding that hidden part.
+    pub fn hidden_formula(self) -> Option<&'static str> {
+        match self {
+            Mode::OnDemand => Some("cold_start_cost_on_demand"),
+            Mode::Mixed => Some("cold_start_cost_mixed"),
+            Mode::Spot => Some("rework_cost_spot"),
+            Mode::Monthly | Mode::Reserved => None,
         }
     }
 

@@ -5,7 +5,7 @@
 use super::live::{cell, result, Live};
 use super::{Ctx, Extent};
 use crate::model::GpuOffer;
-use crate::plan::Mode;
+use crate::plan::{Hidden, Mode};
 use crate::write::style::{number, text};
 use rust_xlsxwriter::{Format, Formula, Note, Worksheet, XlsxError};
 use std::collections::HashMap;
@@ -304,20 +304,17 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &Live) -> Result<Extent, XlsxEr
                 )?;
             }
         }
-        let hidden = |mode: Mode| match mode {
-            Mode::OnDemand => Some("cold_start_cost_on_demand"),
-            Mode::Mixed => Some("cold_start_cost_mixed"),
-            Mode::Spot => Some("rework_cost_spot"),
-            _ => None,
-        };
         let (cold_col, rework_col) = (column("cold_start_cost"), column("rework_cost"));
-        let hidden_formula = hidden(ch.mode).filter(|h| plan.column(h).is_some());
-        for (col, is_rework, v) in [
-            (cold_col, false, ch.cold_start_cost),
-            (rework_col, true, ch.rework_cost),
+        let hidden_formula = ch
+            .mode
+            .hidden_formula()
+            .filter(|h| plan.column(h).is_some());
+        for (col, kind, v) in [
+            (cold_col, Hidden::ColdStarts, ch.cold_start_cost),
+            (rework_col, Hidden::Rework, ch.rework_cost),
         ] {
             match hidden_formula {
-                Some(h) if (ch.mode == Mode::Spot) == is_rework => live_cell(
+                Some(h) if ch.mode.hidden() == Some(kind) => live_cell(
                     ws,
                     r,
                     col,

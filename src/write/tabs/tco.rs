@@ -6,7 +6,7 @@ use super::live::{absolute, cell, range, Live};
 use super::plan_tab::{self, live_cell};
 use super::{Category, Ctx, Extent, Tab};
 use crate::model::Scope;
-use crate::plan::Mode;
+use crate::plan::{Hidden, Mode};
 use crate::write::style::{text, widths};
 use rust_xlsxwriter::{Worksheet, XlsxError};
 use std::collections::HashMap;
@@ -35,8 +35,8 @@ const MAIN: [&str; 5] = [
 fn shows(c: Category, mode: Mode) -> bool {
     match c {
         Category::GpuTime | Category::Storage | Category::Egress => true,
-        Category::ColdStart => matches!(mode, Mode::OnDemand | Mode::Mixed),
-        Category::SpotRework => mode == Mode::Spot,
+        Category::ColdStart => mode.hidden() == Some(Hidden::ColdStarts),
+        Category::SpotRework => mode.hidden() == Some(Hidden::Rework),
         Category::TrialReserve | Category::Ops => false,
     }
 }

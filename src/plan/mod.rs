@@ -235,6 +235,14 @@ pub struct Chosen {
     pub inputs: Vec<f64>,
 }
 
+impl Chosen {
+    /// The GPU cost of the work itself: the chosen mode's cost less its cold starts and rounding
+    /// and its spot rework (the TCO tab's "GPU time" line).
+    pub fn work_cost(&self) -> f64 {
+        self.gpu_cost - self.cold_start_cost - self.rework_cost
+    }
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct WorkloadPlan {
     pub candidates: Vec<Candidate>,

@@ -55,7 +55,10 @@ impl Reader {
     }
 
     pub(super) fn apply_workload_overrides(&mut self, t: &mut Table, overrides: &[Override]) {
-        let name_col = t.columns.get("name").copied().unwrap_or(0);
+        // The caller returns before this without a name column (and reports it).
+        let Some(&name_col) = t.columns.get("name") else {
+            return;
+        };
         for o in overrides {
             let Target::Workload(wname) = &o.target else {
                 continue;

@@ -209,7 +209,7 @@ impl Category {
     /// This category's amount for one chosen workload (portfolio categories are 0 here).
     pub fn of_workload(self, ch: &Chosen) -> f64 {
         match self {
-            Category::GpuTime => ch.gpu_cost - ch.cold_start_cost - ch.rework_cost,
+            Category::GpuTime => ch.work_cost(),
             Category::ColdStart => ch.cold_start_cost,
             Category::SpotRework => ch.rework_cost,
             Category::Storage => ch.storage_cost,

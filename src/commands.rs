@@ -63,7 +63,13 @@ pub fn init(a: &InitArgs) -> Result<()> {
 
 pub fn check(a: &CheckArgs) -> Result<()> {
     let input = read::read(&a.input, &overrides(&a.sets)?)?;
-    let plan = plan::plan(input)?;
+    // Check keeps the candidates calc would: its memory stays within calc's.
+    let engine = plan::Engine::compile(&input)?;
+    let opts = plan::Options {
+        keep: Some(write::candidates_kept(input.workloads.len(), None)),
+        ..plan::Options::default()
+    };
+    let plan = plan::plan_with(input, &engine, &opts)?;
     let i = &plan.input;
     let warnings: Vec<&model::Warning> = plan
         .warnings
@@ -182,17 +188,18 @@ pub fn calc(a: &CalcArgs) -> Result<()> {
     ));
     let engine = plan::Engine::compile(&input)?;
     clock.lap("compile");
+    let asked = a.candidates.map(|c| match c {
+        cli::Candidates::All => None,
+        cli::Candidates::Best(n) => Some(n),
+    });
     let opts = plan::Options {
-        keep: match a.candidates {
-            Some(cli::Candidates::All) => None,
-            Some(cli::Candidates::Best(n)) => Some(n),
-            None => Some(plan::Options::default_keep(input.workloads.len())),
-        },
+        keep: Some(write::candidates_kept(input.workloads.len(), asked)),
         // The Year tab's default start: the month after the stamp's time.
         now: stamp.generated,
         ..plan::Options::default()
     };
     let mut plan = plan::plan_with(input, &engine, &opts)?;
+    plan.warnings.extend(write::candidates_note(&plan));
     if !plan.input.ranges.is_empty() {
         progress.phase(format!(
             "sampling {} ranges × {} samples",

@@ -283,6 +283,9 @@ pub struct Plan {
     pub totals: Vec<(String, f64)>,
     /// The twelve months from plan_start.
     pub year: year::Year,
+    /// Candidates kept per workload at most, and how many workloads had more.
+    pub kept: usize,
+    pub cut: usize,
     /// The Scenarios sheet's scenarios, each planned (set by the caller; empty otherwise).
     #[serde(skip)]
     pub scenarios: Vec<Scenario>,
@@ -350,32 +353,14 @@ impl Default for Options {
     }
 }
 
-/// Candidates kept per workload by default: every offer of the built-in sheet, and a Candidates
-/// tab of 20,000 rows for 1,000 workloads, quick to open in Excel.
+/// Candidates kept per workload unless told otherwise: every offer of the built-in sheet. How
+/// many the workbook can show is the writer's business (write::candidates_kept).
 pub const DEFAULT_KEEP: usize = 20;
 
-/// Rows the Candidates tab holds at most by default: past 5,000 workloads fewer are kept each.
-pub const DEFAULT_ROWS: usize = 100_000;
-
-/// Excel's row limit, less the header.
-pub const EXCEL_ROWS: usize = 1_048_575;
-
-impl Options {
-    /// The default number kept for `workloads` workloads.
-    pub fn default_keep(workloads: usize) -> usize {
-        (DEFAULT_ROWS / workloads.max(1)).clamp(1, DEFAULT_KEEP)
-    }
-}
-
-/// Plans every workload of `input` with the default options, keeping as many candidates per
-/// workload as `calc` would by default (fewer past 5,000 workloads).
+/// Plans every workload of `input`, keeping the best [`DEFAULT_KEEP`] candidates of each.
 pub fn plan(input: Input) -> Result<Plan> {
     let engine = Engine::compile(&input)?;
-    let opts = Options {
-        keep: Some(Options::default_keep(input.workloads.len())),
-        ..Options::default()
-    };
-    plan_with(input, &engine, &opts)
+    plan_with(input, &engine, &Options::default())
 }
 
 /// Plans every workload of `input` with compiled `engine`.
@@ -393,9 +378,7 @@ pub fn plan_with(input: Input, engine: &Engine, opts: &Options) -> Result<Plan> 
         .collect();
     let keys = Keys::new(&columns);
     let started = std::time::Instant::now();
-    // However many are asked for, the Candidates tab cannot pass Excel's row limit.
-    let rows_cap = (EXCEL_ROWS / input.workloads.len().max(1)).max(1);
-    let keep = opts.keep.unwrap_or(usize::MAX).min(rows_cap);
+    let keep = opts.keep.unwrap_or(usize::MAX);
     let evaluated = parallel_map(&input.workloads, opts.threads, |w| {
         evaluate_workload(engine, &input, w, &keys, keep)
     });
@@ -489,20 +472,6 @@ pub fn plan_with(input: Input, engine: &Engine, opts: &Options) -> Result<Plan> 
         };
         warnings.push(Warning::warn(location, format!("{gpus} excluded for {who}: {need}; choose another precision (e.g. fp16) to consider them")));
     }
-    if cut > 0 {
-        warnings.push(Warning::info(
-            "Candidates",
-            format!(
-                "the Candidates tab keeps the best {} candidates of each workload ({cut} workload(s) had more){}",
-                keep,
-                if opts.keep.is_some_and(|k| k <= rows_cap) {
-                    "; use --candidates all to keep every one"
-                } else {
-                    ", as many as Excel's 1,048,576 rows allow"
-                }
-            ),
-        ));
-    }
 
     // An assumption of the user's own that no formula reads is most likely a misspelt key.
     let defaults = crate::catalog::assumptions(false);
@@ -573,6 +542,8 @@ pub fn plan_with(input: Input, engine: &Engine, opts: &Options) -> Result<Plan> 
         workloads,
         totals,
         year,
+        kept: keep,
+        cut,
         scenarios: Vec::new(),
         scenario: None,
         sensitivity: None,

@@ -746,10 +746,20 @@ fn keeping_the_best_n_and_threads_do_not_change_the_plan() {
             .collect();
         assert_eq!(offers.len(), catalog::gpus().len());
     }
-    assert!(cut
-        .warnings
-        .iter()
-        .any(|w| w.message.contains("keeps the best 3 candidates")));
+    // The plan says how many it kept and how many workloads had more (the writer's note).
+    assert_eq!((cut.kept, cut.cut), (3, 5));
+    assert_eq!(all.cut, 0);
+    let note = crate::write::candidates_note(&cut).expect("a note");
+    assert!(
+        note.message.contains("keeps the best 3 candidates"),
+        "{}",
+        note.message
+    );
+    assert!(
+        note.message.contains("--candidates all"),
+        "{}",
+        note.message
+    );
 }
 
 /// The planner evaluates the formulas that depend on no GPU figure once per workload and, for a

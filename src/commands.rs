@@ -76,18 +76,26 @@ pub fn check(a: &CheckArgs) -> Result<()> {
         .iter()
         .filter(|w| w.severity == model::Severity::Warning)
         .collect();
-    let mut text = format!(
-        "ok: {} workloads, {} GPU offers, {} models, {} assumptions, {} formulas; {} planned, {} warning(s)\n",
+    let (nw, ng, nm, na, nf, np, nwarn) = (
         i.workloads.len(),
         i.gpus.len(),
         i.models.len(),
         i.assumptions.items.len(),
         i.formulas.len(),
         plan.planned_count(),
-        warnings.len()
+        warnings.len(),
     );
+    // In a Chinese locale the summary line is Chinese (check has no --lang: the workbook is
+    // the user's).
+    let zh = cli::Lang::from_env().zh();
+    let mut text = if zh {
+        format!("通过：{nw} 个负载、{ng} 个 GPU 报价、{nm} 个模型、{na} 个参数、{nf} 个公式；已规划 {np} 个，{nwarn} 条警告\n")
+    } else {
+        format!("ok: {nw} workloads, {ng} GPU offers, {nm} models, {na} assumptions, {nf} formulas; {np} planned, {nwarn} warning(s)\n")
+    };
+    let prefix = if zh { "警告" } else { "warning" };
     for w in warnings {
-        text.push_str(&format!("warning: {}: {}\n", w.location, w.message));
+        text.push_str(&format!("{prefix}: {}: {}\n", w.location, w.message));
     }
     out(&text)
 }

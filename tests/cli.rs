@@ -484,6 +484,9 @@ fn chinese_locale_or_lang_gives_chinese_messages() {
     team()
         .set("Workloads", 2, 3, Some(s("abc")))
         .write(&d.path().join("bad.xlsx"));
+    let ok = gpuplan_env(d.path(), &["check", "t.xlsx"], &zh);
+    ok.ok();
+    assert!(ok.stdout.starts_with("通过：3 个负载"), "{}", ok.stdout);
     gpuplan_env(d.path(), &["check", "bad.xlsx"], &zh).fails_with(
         2,
         &["错误：bad.xlsx: Workloads!D3: concurrency 应为 1 到 1000000 之间的整数，实际为 “abc”"],

@@ -1217,3 +1217,31 @@ fn per_second_billing_bills_the_seconds_and_egress_and_ops_are_their_own_lines()
     assert!(close(p.total("egress_cost").unwrap(), 240.0, 1e-9));
     assert!(close(p.total("ops_cost").unwrap(), 600.0, 1e-9));
 }
+
+/// Training hours from the month's tokens (#17: no test covered them), worked by hand.
+#[test]
+fn lora_training_hours_follow_the_tokens() {
+    let mut w = workload("tune", Kind::Lora, Some("Llama-2-7B"));
+    w.numbers.params_b = Some(7.0);
+    w.numbers.train_tokens_m = Some(100.0);
+    w.numbers.runs_per_month = Some(1.0);
+    let p = plan(input(
+        vec![w],
+        vec![offer("A100", 80.0, Some(10.0), None, None, None)],
+        &[("cold_start_min", 0.0)],
+    ))
+    .unwrap();
+    let vals = values_on(&p, 0, "A100");
+    // LoRA: 4 × 7e9 parameters × 1e8 tokens = 2.8e18 FLOPs, at 312 TFLOPS × mfu 0.35 =
+    // 1.092e14 FLOP/s: 25,641.03 s = 7.1225 GPU-hours.
+    let hours = 2.8e18 / 1.092e14 / 3600.0;
+    assert!(close(v(&vals, "train_flops"), 2.8e18, 1.0));
+    assert!(close(v(&vals, "train_gpu_hours"), hours, 1e-9));
+    // One GPU per replica holds it: the instance runs 7.1225 h, billed by the hour (8 h) at
+    // ¥10 = ¥80.
+    assert_eq!(v(&vals, "gpus_per_replica"), 1.0);
+    assert!(close(v(&vals, "run_hours"), hours, 1e-9));
+    let (_, ch) = p.chosen(0).unwrap();
+    assert_eq!(ch.mode, Mode::OnDemand);
+    assert!(close(ch.gpu_cost, 80.0, 1e-9), "{}", ch.gpu_cost);
+}

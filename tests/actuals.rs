@@ -342,3 +342,92 @@ fn usage_without_a_mapping_or_with_a_bad_log_is_refused_naming_the_file() {
     r.fails_with(2, &["is given twice"]);
     assert!(!d.path().join("b.plan.xlsx").exists());
 }
+
+#[test]
+fn a_plan_that_under_estimated_the_hours_is_advised_monthly_with_what_it_costs_beyond() {
+    // A log written here: one GPU, a sample each hour for 7 days, busy (90 %, 40,000 MiB) from
+    // 00:00 to 17:59 and idle after: 18 × 7 = 126 active hours of 168, utilization 0.75 (over
+    // 70 %: the monthly band), 126 × 730 / 168 = 547.5 h a month. Planned 100 h on an L20 at 13
+    // an hour or 4,000 a month: on-demand, 1,300. Re-planned at 547.5 h: on-demand would be
+    // 13 × 547.5 = 7,117.5, so monthly, 4,000: 2,700 more than planned, saving 0.
+    let d = tempdir();
+    let mut log = String::from("timestamp,gpu,utilization,memory_used_mib\n");
+    for day in 0..7 {
+        for hour in 0..24 {
+            let (u, m) = if hour < 18 { (90, 40000) } else { (0, 2048) };
+            log.push_str(&format!(
+                "2026-11-{:02}T{hour:02}:00:00Z,0,{u},{m}\n",
+                2 + day
+            ));
+        }
+    }
+    std::fs::write(d.path().join("node4.plain.csv"), log).unwrap();
+    let book = Book::new()
+        .sheet(
+            "Workloads",
+            &[
+                "name",
+                "kind",
+                "hours_per_month",
+                "runs_per_month",
+                "gpu",
+                "vram_gib",
+            ],
+            vec![vec![
+                Some(s("steady")),
+                Some(s("batch")),
+                Some(n(100.0)),
+                Some(n(1.0)),
+                Some(s("L20")),
+                Some(n(36.0)),
+            ]],
+        )
+        .sheet(
+            "GPUs",
+            &[
+                "gpu",
+                "provider",
+                "on_demand_hourly",
+                "monthly",
+                "billing_granularity_min",
+            ],
+            vec![vec![
+                Some(s("L20")),
+                Some(s("seed")),
+                Some(n(13.0)),
+                Some(n(4000.0)),
+                Some(n(1.0)),
+            ]],
+        )
+        .sheet(
+            "Assumptions",
+            &["key", "value"],
+            vec![vec![Some(s("cold_start_min")), Some(n(0.0))]],
+        )
+        .sheet(
+            "Usage",
+            &["gpu_id", "workload"],
+            vec![vec![Some(s("node4:0")), Some(s("steady"))]],
+        );
+    book_with(&d, "b.xlsx", book);
+    let j = calc_json(
+        d.path(),
+        "b.xlsx",
+        "b.plan.xlsx",
+        &["--usage", "node4.plain.csv"],
+    );
+    assert_near(num(&j["actuals"][0]["utilization"]), 0.75);
+    let w = workload(&j, "steady");
+    assert_eq!(w["mode"], "on_demand");
+    assert_near(num(&w["tco"]), 1300.0);
+    assert_eq!(num(&w["usage_saving"]), 0.0);
+    assert_eq!(
+        w["advice_from_usage"],
+        "switch to monthly: measured 547.5 h a month against 100 planned (utilization 75%), in the monthly band; at the measured figures this costs ¥2,700.00 a month more than planned"
+    );
+    let rows = read_sheet(&d.path().join("b.plan.xlsx"), "Actuals");
+    let r = row(&rows, "steady");
+    assert_near(f(&r[4]), 547.5);
+    assert_near(f(&r[13]), 4000.0);
+    assert_eq!(f(&r[14]), 0.0);
+}

@@ -14,7 +14,10 @@
 //! The re-plan sets every measured workload's `hours_per_month` to its measured hours per GPU,
 //! and `vram_gib` to its replica's peak where the memory rule applies. Workloads are planned one
 //! by one, so one re-plan gives each its own figure; the saving is the planned TCO less the
-//! re-planned one, and 0 (with "keep") when the re-plan is not cheaper.
+//! re-planned one, and 0 when the re-plan is not cheaper: then the advice is to keep the plan,
+//! unless the re-plan takes another card, count or mode (a plan that under-estimated the hours
+//! may be cheapest on monthly once measured), which the advice names with what the measured
+//! figures cost beyond the plan.
 
 use super::{Band, Mode, Plan};
 use crate::model::format_number;
@@ -256,8 +259,27 @@ impl Row {
             );
         }
         let why = why.join(if zh { "，" } else { ", " });
-        let r = match &self.replanned {
-            Some(r) if self.saving > 0.0 => r,
+        // The re-plan takes another card, count or mode: say which, with the saving, or (when
+        // the plan under-estimated) what the measured figures cost beyond it.
+        let other_card = |r: &Side| r.gpu != p.gpu || r.gpus_total != p.gpus_total;
+        match &self.replanned {
+            Some(r) if self.saving > 0.0 || other_card(r) || r.mode != p.mode => {
+                let action = action(p, r, zh);
+                let more = r.tco - p.tco;
+                match (self.saving > 0.0, zh) {
+                    (true, false) => format!("{action}: {why}; saves {} a month", money(self.saving)),
+                    (true, true) => format!("{action}：{why}；每月省 {}", money(self.saving)),
+                    (false, false) if more > NOTHING => format!(
+                        "{action}: {why}; at the measured figures this costs {} a month more than planned",
+                        money(more)
+                    ),
+                    (false, true) if more > NOTHING => {
+                        format!("{action}：{why}；按实测每月比计划多 {}", money(more))
+                    }
+                    (false, false) => format!("{action}: {why}; it costs what the plan does"),
+                    (false, true) => format!("{action}：{why}；费用与计划相同"),
+                }
+            }
             other => {
                 let tail = match other {
                     Some(r) if r.tco - p.tco > NOTHING => {
@@ -283,52 +305,45 @@ impl Row {
                     }
                     .to_string(),
                 };
-                return if zh {
-                    format!(
-                        "保持：{} × {} {}；{why}；{tail}",
-                        format_number(p.gpus_total),
-                        p.gpu,
-                        p.mode.label(true)
-                    )
+                let (gpus, mode) = (format_number(p.gpus_total), p.mode.label(zh));
+                if zh {
+                    format!("保持：{gpus} × {} {mode}；{why}；{tail}", p.gpu)
                 } else {
-                    format!(
-                        "keep: {} × {} {}; {why}; {tail}",
-                        format_number(p.gpus_total),
-                        p.gpu,
-                        p.mode.label(false)
-                    )
-                };
+                    format!("keep: {gpus} × {} {mode}; {why}; {tail}", p.gpu)
+                }
             }
-        };
-        let card = format!("{} × {}", format_number(r.gpus_total), r.gpu);
-        let smaller = r.gpu != p.gpu && r.replica_vram_gib < p.replica_vram_gib;
-        let saves = money(self.saving);
-        if zh {
-            let card = if smaller {
-                format!("换更小的卡 {card}")
-            } else {
-                format!("换用 {card}")
-            };
-            let action = match (r.gpu != p.gpu, r.mode != p.mode) {
-                (true, true) => format!("{card}，改{}", r.mode.label(true)),
-                (true, false) => card,
-                (false, true) => format!("改{}", r.mode.label(true)),
-                (false, false) => format!("按实测小时数预算{}", r.mode.label(true)),
-            };
-            format!("{action}：{why}；每月省 {saves}")
+        }
+    }
+}
+
+/// What the re-plan `r` changes from the plan `p`, as the advice's opening words.
+fn action(p: &Side, r: &Side, zh: bool) -> String {
+    let card = format!("{} × {}", format_number(r.gpus_total), r.gpu);
+    let other_card = r.gpu != p.gpu || r.gpus_total != p.gpus_total;
+    let smaller = r.gpu != p.gpu && r.replica_vram_gib < p.replica_vram_gib;
+    if zh {
+        let card = if smaller {
+            format!("换更小的卡 {card}")
         } else {
-            let card = if smaller {
-                format!("a smaller card, {card}")
-            } else {
-                card
-            };
-            let action = match (r.gpu != p.gpu, r.mode != p.mode) {
-                (true, true) => format!("switch to {card} on {}", r.mode.label(false)),
-                (true, false) => format!("switch to {card}"),
-                (false, true) => format!("switch to {}", r.mode.label(false)),
-                (false, false) => format!("budget the measured hours on {}", r.mode.label(false)),
-            };
-            format!("{action}: {why}; saves {saves} a month")
+            format!("换用 {card}")
+        };
+        match (other_card, r.mode != p.mode) {
+            (true, true) => format!("{card}，改{}", r.mode.label(true)),
+            (true, false) => card,
+            (false, true) => format!("改{}", r.mode.label(true)),
+            (false, false) => format!("按实测小时数预算{}", r.mode.label(true)),
+        }
+    } else {
+        let card = if smaller {
+            format!("a smaller card, {card}")
+        } else {
+            card
+        };
+        match (other_card, r.mode != p.mode) {
+            (true, true) => format!("switch to {card} on {}", r.mode.label(false)),
+            (true, false) => format!("switch to {card}"),
+            (false, true) => format!("switch to {}", r.mode.label(false)),
+            (false, false) => format!("budget the measured hours on {}", r.mode.label(false)),
         }
     }
 }
@@ -487,6 +502,26 @@ mod tests {
         assert!(r
             .advice(&money, false)
             .contains("interruptible work that runs in bursts"));
+        // Dearer than an under-estimated plan, but on another mode: named, with the excess.
+        let monthly = Side {
+            mode: Mode::Monthly,
+            tco: 130.0,
+            ..side(Mode::Monthly, 1.0, 48.0)
+        };
+        let r = row(
+            Rules {
+                monthly: true,
+                ..Rules::default()
+            },
+            monthly,
+            0.0,
+            0.75,
+            None,
+        );
+        assert_eq!(
+            r.advice(&money, false),
+            "switch to monthly: measured 547.5 h a month against 730 planned (utilization 75%), in the monthly band; at the measured figures this costs ¥30.00 a month more than planned"
+        );
         // Not cheaper: keep, with what the re-plan would cost.
         let dearer = Side {
             tco: 150.0,

@@ -231,6 +231,17 @@ pub struct CalcArgs {
     /// Seed of the samples: the same seed gives the same percentiles.
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub seed: u64,
+    /// GPU usage logs (as `gpuplan usage` reads them) to compare the plan with: the workbook
+    /// gains an Actuals tab with the measured hours, utilization and memory per workload and the
+    /// advice from them, each with the monthly saving found by re-planning with the measured figures.
+    #[arg(long, value_name = "LOG", num_args = 1..)]
+    pub usage: Vec<PathBuf>,
+    /// With --usage: a CSV with the columns gpu_id and workload, instead of the workbook's Usage sheet.
+    #[arg(long, value_name = "CSV", requires = "usage")]
+    pub map: Option<PathBuf>,
+    /// With --usage: seconds between the samples of an nvidia-smi dmon log without dates and times.
+    #[arg(long, value_name = "SECONDS", default_value_t = 1.0, value_parser = parse_interval)]
+    pub interval: f64,
     /// Language of the plan workbook and of the terminal summary [default: en; the terminal
     /// follows a Chinese LC_ALL or LANG when --lang is not given].
     #[arg(long, value_enum)]

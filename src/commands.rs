@@ -148,6 +148,14 @@ pub fn calc(a: &CalcArgs) -> Result<()> {
     if let Some(j) = &json_path {
         named.push(("--json", j));
     }
+    // Each log once (its samples would count twice), then none of them an output.
+    check_logs(&a.usage)?;
+    for log in &a.usage {
+        named.push(("a --usage log", log));
+    }
+    if let Some(m) = &a.map {
+        named.push(("--map", m));
+    }
     files::distinct(&named)?;
     files::check_target(&output, a.force || output == default)?;
     if let Some(j) = &json_path {
@@ -180,10 +188,15 @@ pub fn calc(a: &CalcArgs) -> Result<()> {
         }
         Ok(all)
     };
+    // What the main plan was read with: the re-plan from usage adds to it.
+    let main_sets = match main_def {
+        None => sets.clone(),
+        Some(d) => with_changes(d)?,
+    };
     let (input, base) = match main_def {
         None => (base, None),
-        Some(d) => (
-            read::read_bytes(&a.input, bytes.clone(), &with_changes(d)?)?,
+        Some(_) => (
+            read::read_bytes(&a.input, bytes.clone(), &main_sets)?,
             Some(base),
         ),
     };
@@ -222,6 +235,13 @@ pub fn calc(a: &CalcArgs) -> Result<()> {
             stamp.generated,
         )?);
         clock.lap("sensitivity");
+    }
+    if !a.usage.is_empty() {
+        progress.phase(format!("reading {} usage log(s)", a.usage.len()));
+        let (rows, warnings) = actuals(a, &plan, &bytes, &main_sets, stamp.generated)?;
+        plan.actuals = rows;
+        plan.warnings.extend(warnings);
+        clock.lap("usage");
     }
     if let Some(old) = &a.compare {
         let (before, _, full) = plan_view(old)?;
@@ -308,12 +328,13 @@ pub fn calc(a: &CalcArgs) -> Result<()> {
     Ok(())
 }
 
-pub fn usage(a: &UsageArgs) -> Result<()> {
-    for log in &a.logs {
+/// Usage logs are files, each given once.
+fn check_logs(logs: &[PathBuf]) -> Result<()> {
+    for log in logs {
         files::regular_input(log, "a usage log")?;
     }
-    for (i, x) in a.logs.iter().enumerate() {
-        if let Some(y) = a.logs[i + 1..].iter().find(|y| files::same_file(x, y)) {
+    for (i, x) in logs.iter().enumerate() {
+        if let Some(y) = logs[i + 1..].iter().find(|y| files::same_file(x, y)) {
             return Err(Error::Usage(format!(
                 "the log {} is given twice (as {} and {}): its samples would count twice",
                 x.display(),
@@ -322,6 +343,74 @@ pub fn usage(a: &UsageArgs) -> Result<()> {
             )));
         }
     }
+    Ok(())
+}
+
+/// `calc --usage`: the logs read with the workbook's Usage sheet (or --map), and the plan
+/// compared with a re-plan at the measured figures (the same bytes read again with the measured
+/// hours and memory as overrides), with the logs' warnings.
+fn actuals(
+    a: &CalcArgs,
+    plan: &plan::Plan,
+    bytes: &[u8],
+    main_sets: &[read::Override],
+    now: i64,
+) -> Result<(Vec<plan::actuals::Row>, Vec<model::Warning>)> {
+    let names: Vec<String> = plan
+        .input
+        .workloads
+        .iter()
+        .map(|w| w.name.clone())
+        .collect();
+    let mapping = match &a.map {
+        Some(m) => usage::read_map(m, Some(&names))?,
+        None => plan.input.usage.clone(),
+    };
+    if mapping.is_empty() {
+        return Err(Error::Usage(format!(
+            "--usage: {} maps no GPU to a workload; fill its Usage sheet (columns gpu_id and workload) or give --map",
+            a.input.display()
+        )));
+    }
+    let assumptions = &plan.input.assumptions;
+    let settings = usage::Settings {
+        threshold: assumptions.number("usage_active_threshold", 0.1),
+        hours_in_month: assumptions.number("hours_in_month", 730.0),
+        interval_s: a.interval,
+    };
+    let report = usage::analyze(&a.usage, Some(&mapping), settings)?;
+    let mut all = main_sets.to_vec();
+    for text in plan::actuals::overrides(plan, &report.actuals) {
+        all.push(read::Override::parse(&text)?);
+    }
+    let side = plan::Options {
+        keep: Some(1),
+        now,
+        ..plan::Options::default()
+    };
+    let replan = read::read_bytes(&a.input, bytes.to_vec(), &all).and_then(|input| {
+        let engine = plan::Engine::compile(&input)?;
+        plan::plan_with(input, &engine, &side)
+    });
+    let mut warnings = report.warnings;
+    let replan = match replan {
+        Ok(p) => Some(p),
+        Err(e) => {
+            warnings.push(model::Warning::warn(
+                "--usage",
+                format!("re-planning with the measured figures failed, so no saving is given: {e}"),
+            ));
+            None
+        }
+    };
+    Ok((
+        plan::actuals::compare(plan, replan.as_ref(), &report.actuals),
+        warnings,
+    ))
+}
+
+pub fn usage(a: &UsageArgs) -> Result<()> {
+    check_logs(&a.logs)?;
     let json_path = a.json.as_deref().filter(|j| *j != "-").map(PathBuf::from);
     if let Some(j) = &json_path {
         let mut named: Vec<(&str, &Path)> = a.logs.iter().map(|l| ("a log", l.as_path())).collect();

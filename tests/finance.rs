@@ -138,6 +138,31 @@ fn plans(d: &Path) -> Vec<(String, std::path::PathBuf)> {
             out.push((format!("{sample} {lang}"), d.join(name)));
         }
     }
+    out.push(("team --usage".to_string(), usage_plan(d)));
+    out
+}
+
+/// A plan with an Actuals tab (`calc --usage`, #21): the week of tests/fixtures/usage mapped to
+/// the small team workbook's lora-finetune and qa-api.
+fn usage_plan(d: &Path) -> std::path::PathBuf {
+    team().write(&d.join("usage.xlsx"));
+    let map = repo("tests/fixtures/usage/map.csv");
+    let log = repo("tests/fixtures/usage/node1.smi.csv");
+    let args = [
+        "calc",
+        "usage.xlsx",
+        "-q",
+        "--force",
+        "-o",
+        "usage.plan.xlsx",
+        "--map",
+        map.to_str().unwrap(),
+        "--usage",
+        log.to_str().unwrap(),
+    ];
+    gpuplan(d, &args).ok();
+    let out = d.join("usage.plan.xlsx");
+    assert!(sheet_names(&out).contains(&"Actuals".to_string()));
     out
 }
 
@@ -435,46 +460,48 @@ fn the_provenance_stamp_names_time_version_input_digest_and_sets() {
 #[test]
 fn every_tab_prints_on_a4_landscape_with_titles_header_and_footer() {
     let d = tempdir();
-    let out = calc_sample(d.path(), "startup", &[]);
-    let wb = part(&out, "xl/workbook.xml");
-    for (tab, sheet) in sheets(&out) {
-        let xml = part(&out, &sheet);
-        let setup = elements(&xml, "pageSetup");
-        assert_eq!(setup.len(), 1, "{tab}");
-        assert_eq!(attr(setup[0], "paperSize"), Some("9"), "{tab}: not A4");
-        assert_eq!(attr(setup[0], "orientation"), Some("landscape"), "{tab}");
-        let hf = elements(&xml, "headerFooter");
-        assert_eq!(hf.len(), 1, "{tab}");
-        assert!(
-            hf[0].contains("&amp;P") && hf[0].contains("&amp;N"),
-            "{tab}: {}",
-            hf[0]
-        );
-        assert!(
-            hf[0].contains(&format!("gpuplan {}", env!("CARGO_PKG_VERSION"))),
-            "{tab}"
-        );
-        let quoted = if tab.chars().all(|c| c.is_ascii_alphanumeric()) {
-            tab.clone()
-        } else {
-            format!("'{tab}'")
-        };
-        assert!(
-            wb.contains("_xlnm.Print_Area\" localSheetId=")
-                && wb.contains(&format!("{quoted}!$A$1:")),
-            "{tab}: no print area"
-        );
-        if tab == "Summary" {
-            // Fit to one page: fitToPage on, width and height at their default of 1 page.
-            assert!(xml.contains("<pageSetUpPr fitToPage=\"1\"/>"), "{tab}");
-            assert_eq!(attr(setup[0], "fitToHeight"), None, "{}", setup[0]);
-            assert_eq!(attr(setup[0], "fitToWidth"), None, "{}", setup[0]);
-        }
-        if ["Plan", "Billing", "Memory"].contains(&tab.as_str()) {
+    let startup = calc_sample(d.path(), "startup", &[]);
+    for out in [startup, usage_plan(d.path())] {
+        let wb = part(&out, "xl/workbook.xml");
+        for (tab, sheet) in sheets(&out) {
+            let xml = part(&out, &sheet);
+            let setup = elements(&xml, "pageSetup");
+            assert_eq!(setup.len(), 1, "{tab}");
+            assert_eq!(attr(setup[0], "paperSize"), Some("9"), "{tab}: not A4");
+            assert_eq!(attr(setup[0], "orientation"), Some("landscape"), "{tab}");
+            let hf = elements(&xml, "headerFooter");
+            assert_eq!(hf.len(), 1, "{tab}");
             assert!(
-                wb.contains(&format!("{quoted}!$A:$A,{quoted}!$1:$1")),
-                "{tab}: no print titles"
+                hf[0].contains("&amp;P") && hf[0].contains("&amp;N"),
+                "{tab}: {}",
+                hf[0]
             );
+            assert!(
+                hf[0].contains(&format!("gpuplan {}", env!("CARGO_PKG_VERSION"))),
+                "{tab}"
+            );
+            let quoted = if tab.chars().all(|c| c.is_ascii_alphanumeric()) {
+                tab.clone()
+            } else {
+                format!("'{tab}'")
+            };
+            assert!(
+                wb.contains("_xlnm.Print_Area\" localSheetId=")
+                    && wb.contains(&format!("{quoted}!$A$1:")),
+                "{tab}: no print area"
+            );
+            if tab == "Summary" {
+                // Fit to one page: fitToPage on, width and height at their default of 1 page.
+                assert!(xml.contains("<pageSetUpPr fitToPage=\"1\"/>"), "{tab}");
+                assert_eq!(attr(setup[0], "fitToHeight"), None, "{}", setup[0]);
+                assert_eq!(attr(setup[0], "fitToWidth"), None, "{}", setup[0]);
+            }
+            if ["Plan", "Billing", "Memory", "Actuals"].contains(&tab.as_str()) {
+                assert!(
+                    wb.contains(&format!("{quoted}!$A:$A,{quoted}!$1:$1")),
+                    "{tab}: no print titles"
+                );
+            }
         }
     }
 }

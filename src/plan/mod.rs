@@ -3,6 +3,7 @@
 //! allowed billing mode is priced by its formula, and the least monthly TCO wins (ties to fewer
 //! GPUs, then sheet order). Portfolio formulas then run over the chosen candidates.
 
+pub mod actuals;
 pub mod advice;
 mod choose;
 mod compat;
@@ -297,6 +298,9 @@ pub struct Plan {
     /// The difference from an earlier plan (`calc --compare`; set by the caller).
     #[serde(skip)]
     pub compared: Option<(String, crate::diff::Diff)>,
+    /// The plan beside the measured usage (`calc --usage`; set by the caller; empty otherwise).
+    #[serde(skip)]
+    pub actuals: Vec<actuals::Row>,
     pub warnings: Vec<Warning>,
     /// Seconds spent evaluating and planning, for `--timings`.
     #[serde(skip)]
@@ -548,6 +552,7 @@ pub fn plan_with(input: Input, engine: &Engine, opts: &Options) -> Result<Plan> 
         scenario: None,
         sensitivity: None,
         compared: None,
+        actuals: Vec::new(),
         warnings,
         timings: vec![("evaluate", evaluate_s), ("plan", plan_s)],
         index: columns

@@ -28,6 +28,9 @@ pub struct PlanJson<'a> {
     inputs: InputsJson<'a>,
     /// The Ranges sheet's tornado and sampled budget; null without a Ranges sheet.
     sensitivity: Option<SensitivityJson<'a>>,
+    /// `calc --usage`: what each workload with measured usage really used, as `gpuplan usage
+    /// --json` writes it; empty without --usage.
+    actuals: Vec<&'a crate::usage::Actual>,
     warnings: &'a [Warning],
 }
 
@@ -100,6 +103,7 @@ impl<'a> PlanJson<'a> {
                     workloads: Workloads(&s.plan),
                 })
                 .collect(),
+            actuals: plan.actuals.iter().map(|r| &r.actual).collect(),
             warnings: &plan.warnings,
         }
     }
@@ -152,6 +156,10 @@ struct WorkloadJson<'a> {
     api_monthly_cost: Option<f64>,
     api_breakeven_requests_per_day: Option<f64>,
     api_advice: Option<String>,
+    /// `calc --usage`: the advice from the measured figures (also when it is to keep the plan),
+    /// and the monthly saving of the re-plan at them (0 when keeping); null without measured usage.
+    advice_from_usage: Option<String>,
+    usage_saving: Option<f64>,
 }
 
 /// Each mode's monthly GPU cost; null where not offered or not allowed.
@@ -213,7 +221,12 @@ impl<'a> WorkloadJson<'a> {
             let per_day = w.numbers.requests_per_day.unwrap_or(0.0);
             Some((cost, crate::plan::api_breakeven(per_day, ch.tco, cost)))
         });
+        let cur = plan.input.assumptions.currency();
+        let measured = plan.actuals.iter().find(|r| r.workload == i);
         WorkloadJson {
+            advice_from_usage: measured
+                .map(|r| r.advice(&|v| crate::report::money(&cur, v), false)),
+            usage_saving: measured.map(|r| r.saving),
             name: &w.name,
             kind: w.kind.key(),
             engine: w.engine.as_deref(),
@@ -240,7 +253,6 @@ impl<'a> WorkloadJson<'a> {
             api_breakeven_requests_per_day: w.api.as_ref().and(api).map(|(_, b)| b),
             api_advice: w.api.as_deref().zip(api).zip(chosen).map(
                 |((name, (cost, b)), (_, ch))| {
-                    let cur = plan.input.assumptions.currency();
                     crate::plan::advice::api_text(
                         name,
                         w.numbers.requests_per_day.unwrap_or(0.0),

@@ -1,6 +1,8 @@
-//! The plan workbook, one file per tab, in SPEC §8 order (#18 adds Year): Summary, Year, Plan, Memory, Billing,
+//! The plan workbook, one file per tab, in SPEC §8 order (#18 adds Year; Scenarios, Sensitivity,
+//! Diff and Actuals appear only when the run has them): Summary, Year, Plan, Memory, Billing,
 //! Candidates, TCO, Assumptions, Formulas, Warnings.
 
+mod actuals;
 mod assumptions;
 mod billing;
 mod candidates;
@@ -91,6 +93,7 @@ pub enum Tab {
     Scenarios,
     Sensitivity,
     Diff,
+    Actuals,
     Plan,
     Memory,
     Billing,
@@ -102,12 +105,13 @@ pub enum Tab {
 }
 
 impl Tab {
-    pub const ALL: [Tab; 13] = [
+    pub const ALL: [Tab; 14] = [
         Tab::Summary,
         Tab::Year,
         Tab::Scenarios,
         Tab::Sensitivity,
         Tab::Diff,
+        Tab::Actuals,
         Tab::Plan,
         Tab::Memory,
         Tab::Billing,
@@ -143,6 +147,8 @@ impl Tab {
             (Tab::Sensitivity, true) => "敏感性",
             (Tab::Diff, false) => "Diff",
             (Tab::Diff, true) => "变化",
+            (Tab::Actuals, false) => "Actuals",
+            (Tab::Actuals, true) => "实际用量",
             (Tab::Plan, false) => "Plan",
             (Tab::Memory, false) => "Memory",
             (Tab::Billing, false) => "Billing",
@@ -303,6 +309,10 @@ pub fn workbook(
         if tab == Tab::Diff && plan.compared.is_none() {
             continue;
         }
+        // The Actuals tab only with calc --usage.
+        if tab == Tab::Actuals && plan.actuals.is_empty() {
+            continue;
+        }
         // The Candidates tab can be large: streamed to a temporary file instead of held in memory.
         let ws = wb.add_worksheet_with_constant_memory()?;
         ws.set_name(tab.name(zh))?;
@@ -312,6 +322,7 @@ pub fn workbook(
             Tab::Scenarios => scenarios::write(ws, &cx, &layout)?,
             Tab::Sensitivity => sensitivity::write(ws, &cx)?,
             Tab::Diff => diff::write(ws, &cx)?,
+            Tab::Actuals => actuals::write(ws, &cx)?,
             Tab::Plan => plan_tab::write(ws, &cx, &live)?,
             Tab::Memory => memory::write(ws, &cx)?,
             Tab::Billing => billing::write(ws, &cx)?,
@@ -372,7 +383,13 @@ fn page_setup(
             ws.set_repeat_rows(0, 0)?;
             ws.set_print_fit_to_pages(1, 0);
         }
-        Tab::Year | Tab::Scenarios | Tab::Diff | Tab::Plan | Tab::Billing | Tab::Memory => {
+        Tab::Year
+        | Tab::Scenarios
+        | Tab::Diff
+        | Tab::Actuals
+        | Tab::Plan
+        | Tab::Billing
+        | Tab::Memory => {
             ws.set_repeat_rows(0, 0)?;
             ws.set_repeat_columns(0, 0)?;
         }

@@ -1,0 +1,537 @@
+//! `calc --usage`: the plan beside what really ran. Each workload with measured usage gets its
+//! planned and measured hours, utilization and memory, and the seeds' advice from the measured
+//! figures, with the monthly saving worked by re-planning with them (the caller re-reads the
+//! workbook with [`overrides`] and plans again; this module only compares the two plans).
+//!
+//! The rules (seed 001 §3.2 and its "先按需跑一周" loop):
+//! - **monthly**: measured utilization in the high or full band ([`Band`]) and at least
+//!   `monthly_min_utilization`, and the plan is not monthly or reserved already;
+//! - **smaller card**: the memory peak of a replica (the peak on one GPU × GPUs per replica)
+//!   below half the replica's cards (`replica_vram_gib`); the re-plan then sizes by the peak;
+//! - **spot**: interruptible work (`spot_ok`) that runs in bursts (the low or moderate band) and
+//!   is not on spot already.
+//!
+//! The re-plan sets every measured workload's `hours_per_month` to its measured hours per GPU,
+//! and `vram_gib` to its replica's peak where the memory rule applies. Workloads are planned one
+//! by one, so one re-plan gives each its own figure; the saving is the planned TCO less the
+//! re-planned one, and 0 when the re-plan is not cheaper: then the advice is to keep the plan,
+//! unless the re-plan takes another card, count or mode (a plan that under-estimated the hours
+//! may be cheapest on monthly once measured), which the advice names with what the measured
+//! figures cost beyond the plan.
+
+use super::{Band, Mode, Plan};
+use crate::model::format_number;
+use crate::usage::Actual;
+
+/// Which of the rules the measured figures meet.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Rules {
+    pub monthly: bool,
+    pub smaller_card: bool,
+    pub spot: bool,
+}
+
+/// What the planned workload is, for the comparison.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Side {
+    pub gpu: String,
+    pub mode: Mode,
+    pub gpus_total: f64,
+    pub gpus_per_replica: f64,
+    pub run_hours: f64,
+    pub utilization: f64,
+    /// required_vram_gib: what the replica was sized for.
+    pub required_vram_gib: f64,
+    /// replica_vram_gib: the memory of the replica's cards.
+    pub replica_vram_gib: f64,
+    pub tco: f64,
+}
+
+impl Side {
+    /// Workload `w` of `plan` as planned; None when unplanned.
+    pub fn of(plan: &Plan, w: usize) -> Option<Side> {
+        let (c, ch) = plan.chosen(w)?;
+        let v = |n: &str| plan.value(c, n).unwrap_or(0.0);
+        Some(Side {
+            gpu: plan.input.gpus[c.offer].gpu.clone(),
+            mode: ch.mode,
+            gpus_total: v("gpus_total"),
+            gpus_per_replica: v("gpus_per_replica"),
+            run_hours: v("run_hours"),
+            utilization: ch.advice.utilization,
+            required_vram_gib: v("required_vram_gib"),
+            replica_vram_gib: v("replica_vram_gib"),
+            tco: ch.tco,
+        })
+    }
+}
+
+/// One workload with measured usage: the plan, the measurement and the advice.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Row {
+    /// Index into `input.workloads`.
+    pub workload: usize,
+    pub actual: Actual,
+    /// Active hours a month of each of its GPUs (utilization × hours_in_month): the figure
+    /// comparable with the plan's run_hours per instance.
+    pub measured_hours: f64,
+    /// The plan; None when the workload is unplanned.
+    pub planned: Option<Side>,
+    pub rules: Rules,
+    /// The re-plan with the measured figures; None when it plans nothing for the workload.
+    pub replanned: Option<Side>,
+    /// Planned TCO less re-planned TCO when that is positive, else 0.
+    pub saving: f64,
+}
+
+/// Savings under half a cent are none: a re-plan at the same figures may differ by rounding.
+const NOTHING: f64 = 0.005;
+
+/// The rules the measured figures meet for a workload planned as `planned`.
+pub fn rules(actual: &Actual, planned: &Side, spot_ok: bool, monthly_min: f64) -> Rules {
+    let u = actual.utilization;
+    let band = Band::of(u);
+    let committed = matches!(planned.mode, Mode::Monthly | Mode::Reserved);
+    Rules {
+        monthly: matches!(band, Band::High | Band::Full) && u >= monthly_min && !committed,
+        smaller_card: replica_peak(actual, planned)
+            .is_some_and(|p| p < planned.replica_vram_gib / 2.0),
+        spot: spot_ok && matches!(band, Band::Low | Band::Moderate) && planned.mode != Mode::Spot,
+    }
+}
+
+/// The memory peak of one replica: the peak on one GPU × GPUs per replica.
+fn replica_peak(actual: &Actual, planned: &Side) -> Option<f64> {
+    actual
+        .memory_peak_gib
+        .map(|p| p * planned.gpus_per_replica.max(1.0))
+}
+
+/// The overrides of the re-plan, as `--set` texts: per measured, planned workload its
+/// `hours_per_month` (at most 744, the column's limit), and its `vram_gib` where the memory rule
+/// applies (at least 0.1 GiB: the column must be positive).
+pub fn overrides(plan: &Plan, actuals: &[Actual]) -> Vec<String> {
+    let monthly_min = plan
+        .input
+        .assumptions
+        .number("monthly_min_utilization", 0.4);
+    let h = plan.input.assumptions.number("hours_in_month", 730.0);
+    let mut sets = Vec::new();
+    for a in actuals {
+        let Some(w) = plan
+            .input
+            .workloads
+            .iter()
+            .position(|w| w.name == a.workload)
+        else {
+            continue;
+        };
+        let Some(planned) = Side::of(plan, w) else {
+            continue;
+        };
+        let name = &plan.input.workloads[w].name;
+        let hours = (a.utilization * h).clamp(0.0, 744.0);
+        sets.push(format!("{name}.hours_per_month={hours}"));
+        let r = rules(a, &planned, plan.input.workloads[w].spot_ok, monthly_min);
+        if r.smaller_card {
+            if let Some(p) = replica_peak(a, &planned) {
+                sets.push(format!("{name}.vram_gib={}", p.max(0.1)));
+            }
+        }
+    }
+    sets
+}
+
+/// The rows of the Actuals tab, from the plan and its re-plan with [`overrides`] (None when
+/// nothing could be re-planned).
+pub fn compare(plan: &Plan, replan: Option<&Plan>, actuals: &[Actual]) -> Vec<Row> {
+    let monthly_min = plan
+        .input
+        .assumptions
+        .number("monthly_min_utilization", 0.4);
+    let h = plan.input.assumptions.number("hours_in_month", 730.0);
+    let mut rows = Vec::new();
+    for a in actuals {
+        let Some(w) = plan
+            .input
+            .workloads
+            .iter()
+            .position(|w| w.name == a.workload)
+        else {
+            continue;
+        };
+        let planned = Side::of(plan, w);
+        let replanned = replan.and_then(|p| Side::of(p, w));
+        let rules = planned.as_ref().map_or(Rules::default(), |s| {
+            rules(a, s, plan.input.workloads[w].spot_ok, monthly_min)
+        });
+        let saving = match (&planned, &replanned) {
+            (Some(p), Some(r)) if p.tco - r.tco > NOTHING => p.tco - r.tco,
+            _ => 0.0,
+        };
+        rows.push(Row {
+            workload: w,
+            actual: a.clone(),
+            measured_hours: a.utilization * h,
+            planned,
+            rules,
+            replanned,
+            saving,
+        });
+    }
+    rows
+}
+
+fn pct(share: f64) -> String {
+    format_number((share * 100.0).round())
+}
+
+fn hours(h: f64) -> String {
+    format_number((h * 10.0).round() / 10.0)
+}
+
+impl Row {
+    /// The advice line, with amounts as `money` writes them.
+    pub fn advice(&self, money: &dyn Fn(f64) -> String, zh: bool) -> String {
+        let Some(p) = &self.planned else {
+            return if zh {
+                "未规划：无法与实测对比".to_string()
+            } else {
+                "unplanned: nothing to compare with".to_string()
+            };
+        };
+        let a = &self.actual;
+        let mut why = vec![if zh {
+            format!(
+                "实测每月 {} 小时（计划 {}），利用率 {}%",
+                hours(self.measured_hours),
+                hours(p.run_hours),
+                pct(a.utilization)
+            )
+        } else {
+            format!(
+                "measured {} h a month against {} planned (utilization {}%)",
+                hours(self.measured_hours),
+                hours(p.run_hours),
+                pct(a.utilization)
+            )
+        }];
+        if self.rules.monthly {
+            why.push(
+                if zh {
+                    "高于包月利用率区间"
+                } else {
+                    "in the monthly band"
+                }
+                .to_string(),
+            );
+        }
+        if self.rules.smaller_card {
+            let peak = replica_peak(a, p).unwrap_or(0.0);
+            why.push(if zh {
+                format!(
+                    "显存峰值 {} GiB 低于所选卡 {} GiB 的一半",
+                    hours(peak),
+                    hours(p.replica_vram_gib)
+                )
+            } else {
+                format!(
+                    "memory peak {} GiB is below half of the card's {} GiB",
+                    hours(peak),
+                    hours(p.replica_vram_gib)
+                )
+            });
+        }
+        // Spot is named when the re-plan takes it: without a spot price (or where on-demand
+        // stays cheaper) the rule has nothing to offer.
+        let spot_taken = self
+            .replanned
+            .as_ref()
+            .is_some_and(|r| r.mode == Mode::Spot && p.mode != Mode::Spot);
+        if self.rules.spot && spot_taken {
+            why.push(
+                if zh {
+                    "可中断且间歇运行"
+                } else {
+                    "interruptible work that runs in bursts"
+                }
+                .to_string(),
+            );
+        }
+        let why = why.join(if zh { "，" } else { ", " });
+        // The re-plan takes another card, count or mode: say which, with the saving, or (when
+        // the plan under-estimated) what the measured figures cost beyond it.
+        let other_card = |r: &Side| r.gpu != p.gpu || r.gpus_total != p.gpus_total;
+        match &self.replanned {
+            Some(r) if self.saving > 0.0 || other_card(r) || r.mode != p.mode => {
+                let action = action(p, r, zh);
+                let more = r.tco - p.tco;
+                match (self.saving > 0.0, zh) {
+                    (true, false) => format!("{action}: {why}; saves {} a month", money(self.saving)),
+                    (true, true) => format!("{action}：{why}；每月省 {}", money(self.saving)),
+                    (false, false) if more > NOTHING => format!(
+                        "{action}: {why}; at the measured figures this costs {} a month more than planned",
+                        money(more)
+                    ),
+                    (false, true) if more > NOTHING => {
+                        format!("{action}：{why}；按实测每月比计划多 {}", money(more))
+                    }
+                    (false, false) => format!("{action}: {why}; it costs what the plan does"),
+                    (false, true) => format!("{action}：{why}；费用与计划相同"),
+                }
+            }
+            other => {
+                let tail = match other {
+                    Some(r) if r.tco - p.tco > NOTHING => {
+                        if zh {
+                            format!("按实测重新规划要多 {}", money(r.tco - p.tco))
+                        } else {
+                            format!(
+                                "re-planning at the measured figures costs {} more",
+                                money(r.tco - p.tco)
+                            )
+                        }
+                    }
+                    Some(_) => if zh {
+                        "按实测重新规划省不了钱"
+                    } else {
+                        "re-planning at the measured figures saves nothing"
+                    }
+                    .to_string(),
+                    None => if zh {
+                        "按实测重新规划找不到可用方案"
+                    } else {
+                        "re-planning at the measured figures plans nothing"
+                    }
+                    .to_string(),
+                };
+                let (gpus, mode) = (format_number(p.gpus_total), p.mode.label(zh));
+                if zh {
+                    format!("保持：{gpus} × {} {mode}；{why}；{tail}", p.gpu)
+                } else {
+                    format!("keep: {gpus} × {} {mode}; {why}; {tail}", p.gpu)
+                }
+            }
+        }
+    }
+}
+
+/// What the re-plan `r` changes from the plan `p`, as the advice's opening words.
+fn action(p: &Side, r: &Side, zh: bool) -> String {
+    let card = format!("{} × {}", format_number(r.gpus_total), r.gpu);
+    let other_card = r.gpu != p.gpu || r.gpus_total != p.gpus_total;
+    let smaller = r.gpu != p.gpu && r.replica_vram_gib < p.replica_vram_gib;
+    if zh {
+        let card = if smaller {
+            format!("换更小的卡 {card}")
+        } else {
+            format!("换用 {card}")
+        };
+        match (other_card, r.mode != p.mode) {
+            (true, true) => format!("{card}，改{}", r.mode.label(true)),
+            (true, false) => card,
+            (false, true) => format!("改{}", r.mode.label(true)),
+            (false, false) => format!("按实测小时数预算{}", r.mode.label(true)),
+        }
+    } else {
+        let card = if smaller {
+            format!("a smaller card, {card}")
+        } else {
+            card
+        };
+        match (other_card, r.mode != p.mode) {
+            (true, true) => format!("switch to {card} on {}", r.mode.label(false)),
+            (true, false) => format!("switch to {card}"),
+            (false, true) => format!("switch to {}", r.mode.label(false)),
+            (false, false) => format!("budget the measured hours on {}", r.mode.label(false)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn actual(utilization: f64, peak: Option<f64>) -> Actual {
+        Actual {
+            workload: "w".into(),
+            gpus: 1,
+            active_hours_month: utilization * 730.0,
+            utilization,
+            busy_utilization: Some(0.8),
+            memory_peak_gib: peak,
+            memory_p95_gib: peak,
+            days_covered: 7.0,
+            samples: 10,
+            active_hours: 1.0,
+            memory_total_gib: None,
+            gpu_ids: vec!["node1:0".into()],
+        }
+    }
+
+    fn side(mode: Mode, gpr: f64, card: f64) -> Side {
+        Side {
+            gpu: "L40S".into(),
+            mode,
+            gpus_total: gpr,
+            gpus_per_replica: gpr,
+            run_hours: 730.0,
+            utilization: 1.0,
+            required_vram_gib: 30.0,
+            replica_vram_gib: card,
+            tco: 100.0,
+        }
+    }
+
+    #[test]
+    fn each_rule_fires_on_its_measured_figure_and_not_beside_it() {
+        let od = side(Mode::OnDemand, 1.0, 48.0);
+        // 0.5 is the high band's floor; monthly_min_utilization 0.4 is below it.
+        assert!(rules(&actual(0.5, None), &od, false, 0.4).monthly);
+        assert!(!rules(&actual(0.49, None), &od, false, 0.4).monthly);
+        // Above the band but under a higher monthly_min_utilization: no.
+        assert!(!rules(&actual(0.6, None), &od, false, 0.65).monthly);
+        // Already monthly: nothing to switch to.
+        let m = side(Mode::Monthly, 1.0, 48.0);
+        assert!(!rules(&actual(0.9, None), &m, false, 0.4).monthly);
+        // Half of 48 GiB is 24: 23.9 is below, 24 is not; with 2 GPUs a replica the peak on one
+        // GPU counts twice (23 × 2 = 46 of 96: below 48).
+        assert!(rules(&actual(0.1, Some(23.9)), &od, false, 0.4).smaller_card);
+        assert!(!rules(&actual(0.1, Some(24.0)), &od, false, 0.4).smaller_card);
+        assert!(
+            rules(
+                &actual(0.1, Some(23.0)),
+                &side(Mode::OnDemand, 2.0, 96.0),
+                false,
+                0.4
+            )
+            .smaller_card
+        );
+        assert!(
+            !rules(
+                &actual(0.1, Some(24.0)),
+                &side(Mode::OnDemand, 2.0, 96.0),
+                false,
+                0.4
+            )
+            .smaller_card
+        );
+        assert!(!rules(&actual(0.1, None), &od, false, 0.4).smaller_card);
+        // Spot: interruptible and under 50 %.
+        assert!(rules(&actual(0.3, None), &od, true, 0.4).spot);
+        assert!(!rules(&actual(0.3, None), &od, false, 0.4).spot);
+        assert!(!rules(&actual(0.6, None), &od, true, 0.4).spot);
+        assert!(!rules(&actual(0.3, None), &side(Mode::Spot, 1.0, 48.0), true, 0.4).spot);
+    }
+
+    fn row(rules: Rules, replanned: Side, saving: f64, u: f64, peak: Option<f64>) -> Row {
+        Row {
+            workload: 0,
+            actual: actual(u, peak),
+            measured_hours: u * 730.0,
+            planned: Some(side(Mode::OnDemand, 1.0, 48.0)),
+            rules,
+            replanned: Some(replanned),
+            saving,
+        }
+    }
+
+    #[test]
+    fn the_advice_names_the_change_the_rules_and_the_saving() {
+        let money = |v: f64| format!("¥{v:.2}");
+        let monthly = Side {
+            mode: Mode::Monthly,
+            tco: 60.0,
+            ..side(Mode::Monthly, 1.0, 48.0)
+        };
+        let r = row(
+            Rules {
+                monthly: true,
+                ..Rules::default()
+            },
+            monthly,
+            40.0,
+            0.8,
+            None,
+        );
+        assert_eq!(
+            r.advice(&money, false),
+            "switch to monthly: measured 584 h a month against 730 planned (utilization 80%), in the monthly band; saves ¥40.00 a month"
+        );
+        assert!(r.advice(&money, true).starts_with("改包月："));
+        let small = Side {
+            gpu: "A10".into(),
+            replica_vram_gib: 24.0,
+            tco: 30.0,
+            ..side(Mode::OnDemand, 1.0, 24.0)
+        };
+        let r = row(
+            Rules {
+                smaller_card: true,
+                ..Rules::default()
+            },
+            small,
+            70.0,
+            0.1,
+            Some(8.0),
+        );
+        assert_eq!(
+            r.advice(&money, false),
+            "switch to a smaller card, 1 × A10: measured 73 h a month against 730 planned (utilization 10%), memory peak 8 GiB is below half of the card's 48 GiB; saves ¥70.00 a month"
+        );
+        let spot = Side {
+            mode: Mode::Spot,
+            tco: 20.0,
+            ..side(Mode::Spot, 1.0, 48.0)
+        };
+        let r = row(
+            Rules {
+                spot: true,
+                ..Rules::default()
+            },
+            spot,
+            80.0,
+            0.3,
+            None,
+        );
+        assert!(
+            r.advice(&money, false).starts_with("switch to spot: "),
+            "{}",
+            r.advice(&money, false)
+        );
+        assert!(r
+            .advice(&money, false)
+            .contains("interruptible work that runs in bursts"));
+        // Dearer than an under-estimated plan, but on another mode: named, with the excess.
+        let monthly = Side {
+            mode: Mode::Monthly,
+            tco: 130.0,
+            ..side(Mode::Monthly, 1.0, 48.0)
+        };
+        let r = row(
+            Rules {
+                monthly: true,
+                ..Rules::default()
+            },
+            monthly,
+            0.0,
+            0.75,
+            None,
+        );
+        assert_eq!(
+            r.advice(&money, false),
+            "switch to monthly: measured 547.5 h a month against 730 planned (utilization 75%), in the monthly band; at the measured figures this costs ¥30.00 a month more than planned"
+        );
+        // Not cheaper: keep, with what the re-plan would cost.
+        let dearer = Side {
+            tco: 150.0,
+            ..side(Mode::OnDemand, 1.0, 48.0)
+        };
+        let r = row(Rules::default(), dearer, 0.0, 0.3, None);
+        assert_eq!(
+            r.advice(&money, false),
+            "keep: 1 × L40S on-demand; measured 219 h a month against 730 planned (utilization 30%); re-planning at the measured figures costs ¥50.00 more"
+        );
+        assert!(r.advice(&money, true).starts_with("保持："));
+    }
+}

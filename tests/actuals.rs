@@ -1,0 +1,433 @@
+//! `calc --usage`: the plan beside the week of tests/fixtures/usage (see tests/usage.rs for its
+//! hand-worked figures), the Actuals tab, the advice and its saving, and the plan JSON's
+//! `actuals`, `advice_from_usage` and `usage_saving`.
+//!
+//! The week, per GPU: GPU 0 is active 70 h of 168 (10 h a day at 80 %, 40 GiB), so 70 × 730 /
+//! 168 = 304.1667 h a month, utilization 70 / 168 = 41.67 % (the moderate band); GPU 1 is idle
+//! (0 h, 1 GiB). node1 is the nvidia-smi CSV; node2 and node3 are copies of the plain CSV (the
+//! host is the file's name up to its first dot), so each workload below has a GPU of its own.
+//!
+//! The workbook: offers L40S (48 GiB) at 12 an hour, H200 (141 GiB) at 20, A10 (24 GiB) at 7,
+//! on demand only, billed by the minute; cold_start_min 0 and one run a month, so a month of
+//! H hours bills exactly H × 60 minutes (304.1667 h is 18,250 minutes). Batch workloads sized by
+//! vram_gib, required = vram_gib × 1.2 (vram_headroom):
+//! - always-on: 730 h on an L40S (36 GiB → 43.2 required): 12 × 730 = 8,760 a month. Measured
+//!   304.1667 h; memory peak 40 GiB is not below half the 48 GiB card. Re-plan at 304.1667 h:
+//!   12 × 304.1667 = 3,650; saving 8,760 − 3,650 = 5,110.
+//! - big-card: 730 h, 100 GiB (120 required): only the H200 fits one card, 20 × 730 = 14,600.
+//!   Peak 40 GiB < 141 / 2 = 70.5: a smaller card. Re-plan at 304.1667 h and vram_gib 40 (48
+//!   required): the L40S fits, 12 × 304.1667 = 3,650 (two A10s, 14 an hour, and the H200, 20,
+//!   cost more; planned, four L40S or eight A10 cost more than the H200); saving
+//!   14,600 − 3,650 = 10,950.
+//! - keep-case: 200 h on an L40S: 12 × 200 = 2,400. Measured 304.1667 h: the re-plan costs
+//!   3,650, 1,250 more, so keep; saving 0.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failed test
+
+mod common;
+use calamine::{Data, DataType};
+use common::*;
+use serde_json::Value;
+use std::path::Path;
+
+const MEASURED_H: f64 = 70.0 * 730.0 / 168.0;
+
+fn fixture(name: &str) -> String {
+    repo(&format!("tests/fixtures/usage/{name}"))
+        .display()
+        .to_string()
+}
+
+/// The workbook of the module comment, with a Usage sheet mapping `usage` rows.
+fn book(usage: &[(&str, &str)]) -> Book {
+    let w = |name: &str, hours: f64, gpu: Option<&str>, vram: f64| {
+        vec![
+            Some(s(name)),
+            Some(s("batch")),
+            None,
+            None,
+            Some(n(hours)),
+            Some(n(1.0)),
+            None,
+            gpu.map(s),
+            Some(n(vram)),
+            None,
+        ]
+    };
+    let offer =
+        |gpu: &str, price: f64| vec![Some(s(gpu)), Some(s("seed")), Some(n(price)), Some(n(1.0))];
+    Book::new()
+        .sheet(
+            "Workloads",
+            &[
+                "name",
+                "kind",
+                "model",
+                "concurrency",
+                "hours_per_month",
+                "runs_per_month",
+                "redundancy",
+                "gpu",
+                "vram_gib",
+                "spot_ok",
+            ],
+            vec![
+                w("always-on", 730.0, Some("L40S"), 36.0),
+                w("big-card", 730.0, None, 100.0),
+                w("keep-case", 200.0, Some("L40S"), 36.0),
+            ],
+        )
+        .sheet(
+            "GPUs",
+            &[
+                "gpu",
+                "provider",
+                "on_demand_hourly",
+                "billing_granularity_min",
+            ],
+            vec![offer("L40S", 12.0), offer("H200", 20.0), offer("A10", 7.0)],
+        )
+        .sheet(
+            "Assumptions",
+            &["key", "value"],
+            vec![
+                vec![Some(s("cold_start_min")), Some(n(0.0))],
+                vec![Some(s("spot_rework")), Some(n(0.0))],
+            ],
+        )
+        .sheet(
+            "Usage",
+            &["GPU (gpu_id)", "Workload (workload)"],
+            usage
+                .iter()
+                .map(|(g, w)| vec![Some(s(g)), Some(s(w))])
+                .collect(),
+        )
+}
+
+const MAPPED: [(&str, &str); 3] = [
+    ("node1:0", "always-on"),
+    ("node2:0", "big-card"),
+    ("node3:0", "keep-case"),
+];
+
+/// The three logs in `dir`: node1's nvidia-smi CSV and two copies of the plain CSV.
+fn logs(dir: &Path) -> Vec<String> {
+    std::fs::copy(fixture("node1.smi.csv"), dir.join("node1.smi.csv")).unwrap();
+    for host in ["node2", "node3"] {
+        std::fs::copy(
+            fixture("node1.plain.csv"),
+            dir.join(format!("{host}.plain.csv")),
+        )
+        .unwrap();
+    }
+    vec![
+        "node1.smi.csv".into(),
+        "node2.plain.csv".into(),
+        "node3.plain.csv".into(),
+    ]
+}
+
+fn workload<'a>(j: &'a Value, name: &str) -> &'a Value {
+    j["workloads"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|w| w["name"] == name)
+        .unwrap_or_else(|| panic!("no {name}"))
+}
+
+fn num(v: &Value) -> f64 {
+    v.as_f64().unwrap_or_else(|| panic!("not a number: {v}"))
+}
+
+/// The row of the Actuals tab whose first cell is `name`.
+fn row<'a>(rows: &'a [Vec<Data>], name: &str) -> &'a [Data] {
+    rows.iter()
+        .find(|r| r.first() == Some(&Data::String(name.into())))
+        .unwrap_or_else(|| panic!("no row {name} in {rows:?}"))
+}
+
+fn f(d: &Data) -> f64 {
+    d.get_float()
+        .unwrap_or_else(|| panic!("not a number: {d:?}"))
+}
+
+#[track_caller]
+fn assert_near(got: f64, want: f64) {
+    assert!(close(got, want), "{got}, expected {want}");
+}
+
+/// `calc b.xlsx --usage LOGS… EXTRA… --json -`: its JSON and the plan workbook's path.
+fn calc_usage(d: &Path, extra: &[&str]) -> (Value, std::path::PathBuf) {
+    let logs = logs(d);
+    let mut args = vec![
+        "calc",
+        "b.xlsx",
+        "-o",
+        "b.plan.xlsx",
+        "--force",
+        "--json",
+        "-",
+        "-q",
+    ];
+    args.extend_from_slice(extra);
+    args.push("--usage");
+    args.extend(logs.iter().map(String::as_str));
+    let r = gpuplan(d, &args);
+    r.ok();
+    (json_of(&r), d.join("b.plan.xlsx"))
+}
+
+#[test]
+fn measured_hours_and_memory_give_the_advice_and_the_hand_worked_savings() {
+    let d = tempdir();
+    book_with(&d, "b.xlsx", book(&MAPPED));
+    let (j, out) = calc_usage(d.path(), &[]);
+
+    // JSON: the actuals as `gpuplan usage --json` writes them, one per measured workload.
+    let actuals = j["actuals"].as_array().unwrap();
+    assert_eq!(actuals.len(), 3, "{actuals:#?}");
+    let a = actuals
+        .iter()
+        .find(|a| a["workload"] == "always-on")
+        .unwrap();
+    assert_near(num(&a["active_hours_month"]), MEASURED_H);
+    assert_near(num(&a["utilization"]), 70.0 / 168.0);
+    assert_near(num(&a["memory_peak_gib"]), 40.0);
+    assert_near(num(&a["days_covered"]), 7.0);
+
+    // always-on: 8,760 planned, 3,650 re-planned, saves 5,110.
+    let w = workload(&j, "always-on");
+    assert_near(num(&w["tco"]), 8760.0);
+    assert_near(num(&w["usage_saving"]), 8760.0 - 12.0 * MEASURED_H);
+    assert_near(num(&w["usage_saving"]), 5110.0);
+    assert_eq!(
+        w["advice_from_usage"],
+        "budget the measured hours on on-demand: measured 304.2 h a month against 730 planned (utilization 42%); saves ¥5,110.00 a month"
+    );
+    // big-card: the H200's 14,600 against the L40S's 3,650, saves 10,950.
+    let w = workload(&j, "big-card");
+    assert_eq!(w["gpu"], "H200");
+    assert_near(num(&w["tco"]), 14600.0);
+    assert_near(num(&w["usage_saving"]), 10950.0);
+    assert_eq!(
+        w["advice_from_usage"],
+        "switch to a smaller card, 1 × L40S: measured 304.2 h a month against 730 planned (utilization 42%), memory peak 40 GiB is below half of the card's 141 GiB; saves ¥10,950.00 a month"
+    );
+    // keep-case: the re-plan costs 3,650 − 2,400 = 1,250 more.
+    let w = workload(&j, "keep-case");
+    assert_near(num(&w["tco"]), 2400.0);
+    assert_eq!(num(&w["usage_saving"]), 0.0);
+    assert_eq!(
+        w["advice_from_usage"],
+        "keep: 1 × L40S on-demand; measured 304.2 h a month against 200 planned (utilization 42%); re-planning at the measured figures costs ¥1,250.00 more"
+    );
+
+    // The Actuals tab, after the Diff tab's place and before Plan.
+    let names = sheet_names(&out);
+    let at = names.iter().position(|n| n == "Actuals").unwrap();
+    assert_eq!(names[at + 1], "Plan", "{names:?}");
+    let rows = read_sheet(&out, "Actuals");
+    assert_eq!(rows[0][0], Data::String("Workload".into()));
+    assert_eq!(rows[0][15], Data::String("Advice".into()));
+    assert_eq!(rows.len(), 4, "a header and three workloads");
+    let r = row(&rows, "always-on");
+    assert_eq!(f(&r[1]), 1.0); // GPUs measured
+    assert_near(f(&r[2]), 7.0); // days covered
+    assert_near(f(&r[3]), 730.0); // planned hours
+    assert_near(f(&r[4]), MEASURED_H); // measured hours
+    assert_near(f(&r[5]), 1.0); // planned utilization 730 / 730
+    assert_near(f(&r[6]), 70.0 / 168.0);
+    assert_near(f(&r[7]), 0.8); // busy utilization
+    assert_near(f(&r[8]), 36.0 * 1.2); // required_vram_gib
+    assert_near(f(&r[9]), 48.0); // the L40S
+    assert_near(f(&r[10]), 40.0); // peak
+    assert_near(f(&r[11]), 40.0); // p95
+    assert_near(f(&r[12]), 8760.0);
+    assert_near(f(&r[13]), 3650.0);
+    assert_near(f(&r[14]), 5110.0);
+    assert_eq!(
+        r[15],
+        Data::String(
+            workload(&j, "always-on")["advice_from_usage"]
+                .as_str()
+                .unwrap()
+                .into()
+        )
+    );
+    let r = row(&rows, "big-card");
+    assert_near(f(&r[8]), 120.0);
+    assert_near(f(&r[9]), 141.0);
+    assert_near(f(&r[12]), 14600.0);
+    assert_near(f(&r[13]), 3650.0);
+    assert_near(f(&r[14]), 10950.0);
+    let r = row(&rows, "keep-case");
+    assert_near(f(&r[3]), 200.0);
+    assert_near(f(&r[12]), 2400.0);
+    assert_near(f(&r[13]), 3650.0);
+    assert_eq!(f(&r[14]), 0.0);
+    assert!(matches!(&r[15], Data::String(t) if t.starts_with("keep: ")));
+
+    // The GPUs no row maps (node2:1, node3:1) are warnings of the plan; the plan itself is the
+    // same as without --usage.
+    let warnings = j["warnings"].to_string();
+    assert!(
+        warnings.contains("node2:1 maps to no workload"),
+        "{warnings}"
+    );
+    let plain = calc_json(d.path(), "b.xlsx", "p.plan.xlsx", &[]);
+    assert_eq!(plain["totals"], j["totals"]);
+    assert_eq!(plain["actuals"], Value::Array(Vec::new()));
+    assert!(workload(&plain, "always-on")["advice_from_usage"].is_null());
+    assert!(!sheet_names(&d.path().join("p.plan.xlsx")).contains(&"Actuals".to_string()));
+}
+
+#[test]
+fn an_idle_gpu_is_advised_from_zero_hours_and_a_map_file_replaces_the_usage_sheet() {
+    // The Usage sheet maps nothing that the logs hold; --map maps node1's idle GPU 1 (0 h,
+    // 1 GiB) to always-on: re-planned at 0 hours it costs nothing, so the saving is the whole
+    // 8,760; its 1 GiB peak is below half of the 48 GiB card.
+    let d = tempdir();
+    book_with(&d, "b.xlsx", book(&[("node9:0", "always-on")]));
+    std::fs::write(
+        d.path().join("m.csv"),
+        "gpu_id,workload\nnode1:1,always-on\n",
+    )
+    .unwrap();
+    let (j, out) = calc_usage(d.path(), &["--map", "m.csv", "--lang", "zh"]);
+    let w = workload(&j, "always-on");
+    assert_near(num(&w["usage_saving"]), 8760.0);
+    assert_eq!(
+        w["advice_from_usage"],
+        "budget the measured hours on on-demand: measured 0 h a month against 730 planned (utilization 0%), memory peak 1 GiB is below half of the card's 48 GiB; saves ¥8,760.00 a month"
+    );
+    assert!(workload(&j, "big-card")["advice_from_usage"].is_null());
+    // Chinese tab and advice.
+    let rows = read_sheet(&out, "实际用量");
+    let r = row(&rows, "always-on");
+    assert_near(f(&r[14]), 8760.0);
+    assert!(
+        matches!(&r[15], Data::String(t) if t.starts_with("按实测小时数预算按量计费：") && t.contains("每月省 ¥8,760.00")),
+        "{:?}",
+        r[15]
+    );
+}
+
+#[test]
+fn usage_without_a_mapping_or_with_a_bad_log_is_refused_naming_the_file() {
+    let d = tempdir();
+    book_with(&d, "b.xlsx", book(&[]));
+    let logs = logs(d.path());
+    let r = gpuplan(d.path(), &["calc", "b.xlsx", "-q", "--usage", &logs[0]]);
+    r.fails_with(2, &["b.xlsx maps no GPU to a workload", "--map"]);
+    std::fs::write(
+        d.path().join("bad.csv"),
+        "timestamp,gpu,utilization,memory_used_mib\n2026-11-02T00:00:00Z,0,x,1\n",
+    )
+    .unwrap();
+    book_with(&d, "b.xlsx", book(&MAPPED));
+    let r = gpuplan(
+        d.path(),
+        &["calc", "b.xlsx", "-q", "--force", "--usage", "bad.csv"],
+    );
+    r.fails_with(2, &["bad.csv:2"]);
+    // A log given twice would count twice.
+    let r = gpuplan(
+        d.path(),
+        &[
+            "calc", "b.xlsx", "-q", "--force", "--usage", &logs[0], &logs[0],
+        ],
+    );
+    r.fails_with(2, &["is given twice"]);
+    assert!(!d.path().join("b.plan.xlsx").exists());
+}
+
+#[test]
+fn a_plan_that_under_estimated_the_hours_is_advised_monthly_with_what_it_costs_beyond() {
+    // A log written here: one GPU, a sample each hour for 7 days, busy (90 %, 40,000 MiB) from
+    // 00:00 to 17:59 and idle after: 18 × 7 = 126 active hours of 168, utilization 0.75 (over
+    // 70 %: the monthly band), 126 × 730 / 168 = 547.5 h a month. Planned 100 h on an L20 at 13
+    // an hour or 4,000 a month: on-demand, 1,300. Re-planned at 547.5 h: on-demand would be
+    // 13 × 547.5 = 7,117.5, so monthly, 4,000: 2,700 more than planned, saving 0.
+    let d = tempdir();
+    let mut log = String::from("timestamp,gpu,utilization,memory_used_mib\n");
+    for day in 0..7 {
+        for hour in 0..24 {
+            let (u, m) = if hour < 18 { (90, 40000) } else { (0, 2048) };
+            log.push_str(&format!(
+                "2026-11-{:02}T{hour:02}:00:00Z,0,{u},{m}\n",
+                2 + day
+            ));
+        }
+    }
+    std::fs::write(d.path().join("node4.plain.csv"), log).unwrap();
+    let book = Book::new()
+        .sheet(
+            "Workloads",
+            &[
+                "name",
+                "kind",
+                "hours_per_month",
+                "runs_per_month",
+                "gpu",
+                "vram_gib",
+            ],
+            vec![vec![
+                Some(s("steady")),
+                Some(s("batch")),
+                Some(n(100.0)),
+                Some(n(1.0)),
+                Some(s("L20")),
+                Some(n(36.0)),
+            ]],
+        )
+        .sheet(
+            "GPUs",
+            &[
+                "gpu",
+                "provider",
+                "on_demand_hourly",
+                "monthly",
+                "billing_granularity_min",
+            ],
+            vec![vec![
+                Some(s("L20")),
+                Some(s("seed")),
+                Some(n(13.0)),
+                Some(n(4000.0)),
+                Some(n(1.0)),
+            ]],
+        )
+        .sheet(
+            "Assumptions",
+            &["key", "value"],
+            vec![vec![Some(s("cold_start_min")), Some(n(0.0))]],
+        )
+        .sheet(
+            "Usage",
+            &["gpu_id", "workload"],
+            vec![vec![Some(s("node4:0")), Some(s("steady"))]],
+        );
+    book_with(&d, "b.xlsx", book);
+    let j = calc_json(
+        d.path(),
+        "b.xlsx",
+        "b.plan.xlsx",
+        &["--usage", "node4.plain.csv"],
+    );
+    assert_near(num(&j["actuals"][0]["utilization"]), 0.75);
+    let w = workload(&j, "steady");
+    assert_eq!(w["mode"], "on_demand");
+    assert_near(num(&w["tco"]), 1300.0);
+    assert_eq!(num(&w["usage_saving"]), 0.0);
+    assert_eq!(
+        w["advice_from_usage"],
+        "switch to monthly: measured 547.5 h a month against 100 planned (utilization 75%), in the monthly band; at the measured figures this costs ¥2,700.00 a month more than planned"
+    );
+    let rows = read_sheet(&d.path().join("b.plan.xlsx"), "Actuals");
+    let r = row(&rows, "steady");
+    assert_near(f(&r[4]), 547.5);
+    assert_near(f(&r[13]), 4000.0);
+    assert_eq!(f(&r[14]), 0.0);
+}

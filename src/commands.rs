@@ -388,23 +388,35 @@ fn actuals(
         now,
         ..plan::Options::default()
     };
-    let replan = read::read_bytes(&a.input, bytes.to_vec(), &all).and_then(|input| {
-        let engine = plan::Engine::compile(&input)?;
-        plan::plan_with(input, &engine, &side)
-    });
+    let replan_with = |sets: &[read::Override]| {
+        read::read_bytes(&a.input, bytes.to_vec(), sets).and_then(|input| {
+            let engine = plan::Engine::compile(&input)?;
+            plan::plan_with(input, &engine, &side)
+        })
+    };
+    // The baseline: the planned cards, pinned, at the measured hours.
+    let mut pinned = main_sets.to_vec();
+    for text in plan::actuals::as_is_overrides(plan, &report.actuals) {
+        pinned.push(read::Override::parse(&text)?);
+    }
     let mut warnings = report.warnings;
-    let replan = match replan {
+    let mut keep = |r: Result<plan::Plan>, what: &str| match r {
         Ok(p) => Some(p),
         Err(e) => {
             warnings.push(model::Warning::warn(
                 "--usage",
-                format!("re-planning with the measured figures failed, so no saving is given: {e}"),
+                format!("re-planning {what} failed, so no saving is given: {e}"),
             ));
             None
         }
     };
+    let replan = keep(replan_with(&all), "with the measured figures");
+    let as_is = keep(
+        replan_with(&pinned),
+        "the planned cards at the measured hours",
+    );
     Ok((
-        plan::actuals::compare(plan, replan.as_ref(), &report.actuals),
+        plan::actuals::compare(plan, replan.as_ref(), as_is.as_ref(), &report.actuals),
         warnings,
     ))
 }

@@ -197,31 +197,33 @@ fn measured_hours_and_memory_give_the_advice_and_the_hand_worked_savings() {
     assert_near(num(&a["memory_peak_gib"]), 40.0);
     assert_near(num(&a["days_covered"]), 7.0);
 
-    // always-on: 8,760 planned, 3,650 re-planned, saves 5,110.
+    // always-on: planned 730 h on the L40S at ¥12 = ¥8,760. On demand it already pays only the
+    // hours it runs: carried on at 304.17 h it costs 12 × 304.17 = ¥3,650, which the re-plan
+    // matches: nothing to switch (saving 0), and the budget drops to ¥3,650.
     let w = workload(&j, "always-on");
     assert_near(num(&w["tco"]), 8760.0);
-    assert_near(num(&w["usage_saving"]), 8760.0 - 12.0 * MEASURED_H);
-    assert_near(num(&w["usage_saving"]), 5110.0);
+    assert_eq!(num(&w["usage_saving"]), 0.0);
     assert_eq!(
         w["advice_from_usage"],
-        "budget the measured hours on on-demand: measured 304.2 h a month against 730 planned (utilization 42%); saves ¥5,110.00 a month"
+        "keep: 1 × L40S on-demand; measured 304.2 h a month against 730 planned (utilization 42%); at the measured use the month costs ¥3,650.00 (planned ¥8,760.00)"
     );
-    // big-card: the H200's 14,600 against the L40S's 3,650, saves 10,950.
+    // big-card: the H200 at ¥20 carried on at 304.17 h costs ¥6,083.33; the L40S that holds its
+    // 40 GiB peak costs ¥3,650: saves 8 × 304.17 = ¥2,433.33 a month.
     let w = workload(&j, "big-card");
     assert_eq!(w["gpu"], "H200");
     assert_near(num(&w["tco"]), 14600.0);
-    assert_near(num(&w["usage_saving"]), 10950.0);
+    assert_near(num(&w["usage_saving"]), 8.0 * MEASURED_H);
     assert_eq!(
         w["advice_from_usage"],
-        "switch to a smaller card, 1 × L40S: measured 304.2 h a month against 730 planned (utilization 42%), memory peak 40 GiB is below half of the card's 141 GiB; saves ¥10,950.00 a month"
+        "switch to a smaller card, 1 × L40S: measured 304.2 h a month against 730 planned (utilization 42%), memory peak 40 GiB is below half of the card's 141 GiB; saves ¥2,433.33 a month against carrying on as planned; at the measured use the month costs ¥3,650.00 (planned ¥14,600.00)"
     );
-    // keep-case: the re-plan costs 3,650 − 2,400 = 1,250 more.
+    // keep-case: planned 200 h (¥2,400); the measured 304.17 h cost ¥3,650 either way.
     let w = workload(&j, "keep-case");
     assert_near(num(&w["tco"]), 2400.0);
     assert_eq!(num(&w["usage_saving"]), 0.0);
     assert_eq!(
         w["advice_from_usage"],
-        "keep: 1 × L40S on-demand; measured 304.2 h a month against 200 planned (utilization 42%); re-planning at the measured figures costs ¥1,250.00 more"
+        "keep: 1 × L40S on-demand; measured 304.2 h a month against 200 planned (utilization 42%); at the measured use the month costs ¥3,650.00 (planned ¥2,400.00)"
     );
 
     // The Actuals tab, after the Diff tab's place and before Plan.
@@ -230,7 +232,7 @@ fn measured_hours_and_memory_give_the_advice_and_the_hand_worked_savings() {
     assert_eq!(names[at + 1], "Plan", "{names:?}");
     let rows = read_sheet(&out, "Actuals");
     assert_eq!(rows[0][0], Data::String("Workload".into()));
-    assert_eq!(rows[0][15], Data::String("Advice".into()));
+    assert_eq!(rows[0][16], Data::String("Advice".into()));
     assert_eq!(rows.len(), 4, "a header and three workloads");
     let r = row(&rows, "always-on");
     assert_eq!(f(&r[1]), 1.0); // GPUs measured
@@ -245,10 +247,11 @@ fn measured_hours_and_memory_give_the_advice_and_the_hand_worked_savings() {
     assert_near(f(&r[10]), 40.0); // peak
     assert_near(f(&r[11]), 40.0); // p95
     assert_near(f(&r[12]), 8760.0);
-    assert_near(f(&r[13]), 3650.0);
-    assert_near(f(&r[14]), 5110.0);
+    assert_near(f(&r[13]), 3650.0); // as planned, at the measured hours
+    assert_near(f(&r[14]), 3650.0); // re-planned
+    assert_eq!(f(&r[15]), 0.0);
     assert_eq!(
-        r[15],
+        r[16],
         Data::String(
             workload(&j, "always-on")["advice_from_usage"]
                 .as_str()
@@ -260,14 +263,15 @@ fn measured_hours_and_memory_give_the_advice_and_the_hand_worked_savings() {
     assert_near(f(&r[8]), 120.0);
     assert_near(f(&r[9]), 141.0);
     assert_near(f(&r[12]), 14600.0);
-    assert_near(f(&r[13]), 3650.0);
-    assert_near(f(&r[14]), 10950.0);
+    assert_near(f(&r[13]), 20.0 * MEASURED_H);
+    assert_near(f(&r[14]), 3650.0);
+    assert_near(f(&r[15]), 8.0 * MEASURED_H);
     let r = row(&rows, "keep-case");
     assert_near(f(&r[3]), 200.0);
     assert_near(f(&r[12]), 2400.0);
-    assert_near(f(&r[13]), 3650.0);
-    assert_eq!(f(&r[14]), 0.0);
-    assert!(matches!(&r[15], Data::String(t) if t.starts_with("keep: ")));
+    assert_near(f(&r[14]), 3650.0);
+    assert_eq!(f(&r[15]), 0.0);
+    assert!(matches!(&r[16], Data::String(t) if t.starts_with("keep: ")));
 
     // The GPUs no row maps (node2:1, node3:1) are warnings of the plan; the plan itself is the
     // same as without --usage.
@@ -286,8 +290,8 @@ fn measured_hours_and_memory_give_the_advice_and_the_hand_worked_savings() {
 #[test]
 fn an_idle_gpu_is_advised_from_zero_hours_and_a_map_file_replaces_the_usage_sheet() {
     // The Usage sheet maps nothing that the logs hold; --map maps node1's idle GPU 1 (0 h,
-    // 1 GiB) to always-on: re-planned at 0 hours it costs nothing, so the saving is the whole
-    // 8,760; its 1 GiB peak is below half of the 48 GiB card.
+    // 1 GiB) to always-on: on demand at 0 hours it costs nothing as it is, so there is nothing
+    // to switch (saving 0) and the month's budget at the measured use is ¥0 against ¥8,760.
     let d = tempdir();
     book_with(&d, "b.xlsx", book(&[("node9:0", "always-on")]));
     std::fs::write(
@@ -297,20 +301,25 @@ fn an_idle_gpu_is_advised_from_zero_hours_and_a_map_file_replaces_the_usage_shee
     .unwrap();
     let (j, out) = calc_usage(d.path(), &["--map", "m.csv", "--lang", "zh"]);
     let w = workload(&j, "always-on");
-    assert_near(num(&w["usage_saving"]), 8760.0);
-    assert_eq!(
-        w["advice_from_usage"],
-        "budget the measured hours on on-demand: measured 0 h a month against 730 planned (utilization 0%), memory peak 1 GiB is below half of the card's 48 GiB; saves ¥8,760.00 a month"
+    assert_eq!(num(&w["usage_saving"]), 0.0);
+    let advice = w["advice_from_usage"].as_str().unwrap();
+    assert!(
+        advice.starts_with("keep: 1 × L40S on-demand; measured 0 h a month against 730 planned (utilization 0%), memory peak 1 GiB is below half of the card's 48 GiB"),
+        "{advice}"
+    );
+    assert!(
+        advice.ends_with("at the measured use the month costs ¥0.00 (planned ¥8,760.00)"),
+        "{advice}"
     );
     assert!(workload(&j, "big-card")["advice_from_usage"].is_null());
     // Chinese tab and advice.
     let rows = read_sheet(&out, "实际用量");
     let r = row(&rows, "always-on");
-    assert_near(f(&r[14]), 8760.0);
+    assert_eq!(f(&r[15]), 0.0);
     assert!(
-        matches!(&r[15], Data::String(t) if t.starts_with("按实测小时数预算按量计费：") && t.contains("每月省 ¥8,760.00")),
+        matches!(&r[16], Data::String(t) if t.starts_with("保持：") && t.contains("按实测每月预算 ¥0.00（计划 ¥8,760.00）")),
         "{:?}",
-        r[15]
+        r[16]
     );
 }
 
@@ -344,7 +353,7 @@ fn usage_without_a_mapping_or_with_a_bad_log_is_refused_naming_the_file() {
 }
 
 #[test]
-fn a_plan_that_under_estimated_the_hours_is_advised_monthly_with_what_it_costs_beyond() {
+fn a_plan_that_under_estimated_the_hours_is_advised_monthly_with_the_saving_against_carrying_on() {
     // A log written here: one GPU, a sample each hour for 7 days, busy (90 %, 40,000 MiB) from
     // 00:00 to 17:59 and idle after: 18 × 7 = 126 active hours of 168, utilization 0.75 (over
     // 70 %: the monthly band), 126 × 730 / 168 = 547.5 h a month. Planned 100 h on an L20 at 13
@@ -420,14 +429,17 @@ fn a_plan_that_under_estimated_the_hours_is_advised_monthly_with_what_it_costs_b
     let w = workload(&j, "steady");
     assert_eq!(w["mode"], "on_demand");
     assert_near(num(&w["tco"]), 1300.0);
-    assert_eq!(num(&w["usage_saving"]), 0.0);
+    // Carried on as planned (on demand at ¥13) the measured 547.5 h cost ¥7,117.50; monthly
+    // costs ¥4,000: saves ¥3,117.50 a month, though the month costs ¥2,700 more than planned.
+    assert_near(num(&w["usage_saving"]), 13.0 * 547.5 - 4000.0);
     assert_eq!(
         w["advice_from_usage"],
-        "switch to monthly: measured 547.5 h a month against 100 planned (utilization 75%), in the monthly band; at the measured figures this costs ¥2,700.00 a month more than planned"
+        "switch to monthly: measured 547.5 h a month against 100 planned (utilization 75%), in the monthly band; saves ¥3,117.50 a month against carrying on as planned; at the measured use the month costs ¥4,000.00 (planned ¥1,300.00)"
     );
     let rows = read_sheet(&d.path().join("b.plan.xlsx"), "Actuals");
     let r = row(&rows, "steady");
     assert_near(f(&r[4]), 547.5);
-    assert_near(f(&r[13]), 4000.0);
-    assert_eq!(f(&r[14]), 0.0);
+    assert_near(f(&r[13]), 13.0 * 547.5);
+    assert_near(f(&r[14]), 4000.0);
+    assert_near(f(&r[15]), 3117.5);
 }

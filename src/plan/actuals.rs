@@ -12,12 +12,12 @@
 //!   is not on spot already.
 //!
 //! The re-plan sets every measured workload's `hours_per_month` to its measured hours per GPU,
-//! and `vram_gib` to its replica's peak where the memory rule applies. Workloads are planned one
-//! by one, so one re-plan gives each its own figure; the saving is the planned TCO less the
-//! re-planned one, and 0 when the re-plan is not cheaper: then the advice is to keep the plan,
-//! unless the re-plan takes another card, count or mode (a plan that under-estimated the hours
-//! may be cheapest on monthly once measured), which the advice names with what the measured
-//! figures cost beyond the plan.
+//! and `vram_gib` to its replica's peak where the memory rule applies. A second re-plan
+//! ([`as_is_overrides`]) pins the planned card at the measured hours and prices the planned mode:
+//! what carrying on costs. Workloads are planned one by one, so each re-plan gives each workload
+//! its own figure. The saving is carrying on less the re-plan, 0 when that is not positive (keep
+//! the plan); the advice also says what the month costs at the measured use beside the plan, a
+//! budget to correct rather than a saving (an on-demand plan already pays only what it runs).
 
 use super::{Band, Mode, Plan};
 use crate::model::format_number;
@@ -80,7 +80,11 @@ pub struct Row {
     pub rules: Rules,
     /// The re-plan with the measured figures; None when it plans nothing for the workload.
     pub replanned: Option<Side>,
-    /// Planned TCO less re-planned TCO when that is positive, else 0.
+    /// The planned card, count and mode at the measured figures: what carrying on costs (None
+    /// when it could not be re-planned).
+    pub as_is: Option<f64>,
+    /// What the advice saves a month: carrying on (`as_is`) less the re-plan, when positive,
+    /// else 0 (keep).
     pub saving: f64,
 }
 
@@ -142,9 +146,47 @@ pub fn overrides(plan: &Plan, actuals: &[Actual]) -> Vec<String> {
     sets
 }
 
-/// The rows of the Actuals tab, from the plan and its re-plan with [`overrides`] (None when
-/// nothing could be re-planned).
-pub fn compare(plan: &Plan, replan: Option<&Plan>, actuals: &[Actual]) -> Vec<Row> {
+/// The overrides that re-plan each measured workload at its measured hours on the card it was
+/// planned on (pinned), to price carrying on as planned: the baseline of the saving.
+pub fn as_is_overrides(plan: &Plan, actuals: &[Actual]) -> Vec<String> {
+    let h = plan.input.assumptions.number("hours_in_month", 730.0);
+    let mut sets = Vec::new();
+    for a in actuals {
+        let Some(w) = plan
+            .input
+            .workloads
+            .iter()
+            .position(|w| w.name == a.workload)
+        else {
+            continue;
+        };
+        let Some(planned) = Side::of(plan, w) else {
+            continue;
+        };
+        let name = &plan.input.workloads[w].name;
+        let hours = (a.utilization * h).clamp(0.0, 744.0);
+        sets.push(format!("{name}.hours_per_month={hours}"));
+        sets.push(format!("{name}.gpu={}", planned.gpu));
+    }
+    sets
+}
+
+/// What workload `w` costs a month in `as_is` (the re-plan with [`as_is_overrides`]) on the
+/// planned mode: its cost there plus storage and egress; None where that mode is not priced.
+fn carrying_on(as_is: &Plan, w: usize, mode: Mode) -> Option<f64> {
+    let (c, _) = as_is.chosen(w)?;
+    let v = |n: &str| as_is.value(c, n).unwrap_or(0.0);
+    Some(c.cost(mode)? + v("storage_cost") + v("egress_cost"))
+}
+
+/// The rows of the Actuals tab, from the plan, its re-plan with [`overrides`] and its re-plan
+/// with [`as_is_overrides`] (None where nothing could be re-planned).
+pub fn compare(
+    plan: &Plan,
+    replan: Option<&Plan>,
+    as_is: Option<&Plan>,
+    actuals: &[Actual],
+) -> Vec<Row> {
     let monthly_min = plan
         .input
         .assumptions
@@ -165,8 +207,11 @@ pub fn compare(plan: &Plan, replan: Option<&Plan>, actuals: &[Actual]) -> Vec<Ro
         let rules = planned.as_ref().map_or(Rules::default(), |s| {
             rules(a, s, plan.input.workloads[w].spot_ok, monthly_min)
         });
-        let saving = match (&planned, &replanned) {
-            (Some(p), Some(r)) if p.tco - r.tco > NOTHING => p.tco - r.tco,
+        let carrying = planned
+            .as_ref()
+            .and_then(|p| as_is.and_then(|x| carrying_on(x, w, p.mode)));
+        let saving = match (carrying, &replanned) {
+            (Some(c), Some(r)) if c - r.tco > NOTHING => c - r.tco,
             _ => 0.0,
         };
         rows.push(Row {
@@ -176,6 +221,7 @@ pub fn compare(plan: &Plan, replan: Option<&Plan>, actuals: &[Actual]) -> Vec<Ro
             planned,
             rules,
             replanned,
+            as_is: carrying,
             saving,
         });
     }
@@ -259,60 +305,55 @@ impl Row {
             );
         }
         let why = why.join(if zh { "，" } else { ", " });
-        // The re-plan takes another card, count or mode: say which, with the saving, or (when
-        // the plan under-estimated) what the measured figures cost beyond it.
+        // The re-plan takes another card, count or mode and it saves against carrying on: say
+        // which and how much; otherwise keep. Then what the month costs at the measured use
+        // beside the plan (a budget to correct, not a saving: the same setup simply runs less or
+        // more).
         let other_card = |r: &Side| r.gpu != p.gpu || r.gpus_total != p.gpus_total;
-        match &self.replanned {
-            Some(r) if self.saving > 0.0 || other_card(r) || r.mode != p.mode => {
+        let mut line = match &self.replanned {
+            Some(r) if self.saving > 0.0 && (other_card(r) || r.mode != p.mode) => {
                 let action = action(p, r, zh);
-                let more = r.tco - p.tco;
-                match (self.saving > 0.0, zh) {
-                    (true, false) => format!("{action}: {why}; saves {} a month", money(self.saving)),
-                    (true, true) => format!("{action}：{why}；每月省 {}", money(self.saving)),
-                    (false, false) if more > NOTHING => format!(
-                        "{action}: {why}; at the measured figures this costs {} a month more than planned",
-                        money(more)
-                    ),
-                    (false, true) if more > NOTHING => {
-                        format!("{action}：{why}；按实测每月比计划多 {}", money(more))
-                    }
-                    (false, false) => format!("{action}: {why}; it costs what the plan does"),
-                    (false, true) => format!("{action}：{why}；费用与计划相同"),
+                if zh {
+                    format!(
+                        "{action}：{why}；比按原方案运行每月省 {}",
+                        money(self.saving)
+                    )
+                } else {
+                    format!(
+                        "{action}: {why}; saves {} a month against carrying on as planned",
+                        money(self.saving)
+                    )
                 }
             }
-            other => {
-                let tail = match other {
-                    Some(r) if r.tco - p.tco > NOTHING => {
-                        if zh {
-                            format!("按实测重新规划要多 {}", money(r.tco - p.tco))
-                        } else {
-                            format!(
-                                "re-planning at the measured figures costs {} more",
-                                money(r.tco - p.tco)
-                            )
-                        }
-                    }
-                    Some(_) => if zh {
-                        "按实测重新规划省不了钱"
-                    } else {
-                        "re-planning at the measured figures saves nothing"
-                    }
-                    .to_string(),
-                    None => if zh {
-                        "按实测重新规划找不到可用方案"
-                    } else {
-                        "re-planning at the measured figures plans nothing"
-                    }
-                    .to_string(),
-                };
+            _ => {
                 let (gpus, mode) = (format_number(p.gpus_total), p.mode.label(zh));
                 if zh {
-                    format!("保持：{gpus} × {} {mode}；{why}；{tail}", p.gpu)
+                    format!("保持：{gpus} × {} {mode}；{why}", p.gpu)
                 } else {
-                    format!("keep: {gpus} × {} {mode}; {why}; {tail}", p.gpu)
+                    format!("keep: {gpus} × {} {mode}; {why}", p.gpu)
                 }
             }
+        };
+        if let Some(r) = &self.replanned {
+            if (r.tco - p.tco).abs() > NOTHING {
+                line.push_str(&if zh {
+                    format!("；按实测每月预算 {}（计划 {}）", money(r.tco), money(p.tco))
+                } else {
+                    format!(
+                        "; at the measured use the month costs {} (planned {})",
+                        money(r.tco),
+                        money(p.tco)
+                    )
+                });
+            }
+        } else {
+            line.push_str(if zh {
+                "；按实测重新规划找不到可用方案"
+            } else {
+                "; re-planning at the measured figures plans nothing"
+            });
         }
+        line
     }
 }
 
@@ -424,6 +465,8 @@ mod tests {
         assert!(!rules(&actual(0.3, None), &side(Mode::Spot, 1.0, 48.0), true, 0.4).spot);
     }
 
+    /// A row whose plan (¥100 a month) would cost `replanned.tco + saving` carried on at the
+    /// measured use.
     fn row(rules: Rules, replanned: Side, saving: f64, u: f64, peak: Option<f64>) -> Row {
         Row {
             workload: 0,
@@ -431,6 +474,7 @@ mod tests {
             measured_hours: u * 730.0,
             planned: Some(side(Mode::OnDemand, 1.0, 48.0)),
             rules,
+            as_is: Some(replanned.tco + saving),
             replanned: Some(replanned),
             saving,
         }
@@ -456,7 +500,7 @@ mod tests {
         );
         assert_eq!(
             r.advice(&money, false),
-            "switch to monthly: measured 584 h a month against 730 planned (utilization 80%), in the monthly band; saves ¥40.00 a month"
+            "switch to monthly: measured 584 h a month against 730 planned (utilization 80%), in the monthly band; saves ¥40.00 a month against carrying on as planned; at the measured use the month costs ¥60.00 (planned ¥100.00)"
         );
         assert!(r.advice(&money, true).starts_with("改包月："));
         let small = Side {
@@ -477,7 +521,7 @@ mod tests {
         );
         assert_eq!(
             r.advice(&money, false),
-            "switch to a smaller card, 1 × A10: measured 73 h a month against 730 planned (utilization 10%), memory peak 8 GiB is below half of the card's 48 GiB; saves ¥70.00 a month"
+            "switch to a smaller card, 1 × A10: measured 73 h a month against 730 planned (utilization 10%), memory peak 8 GiB is below half of the card's 48 GiB; saves ¥70.00 a month against carrying on as planned; at the measured use the month costs ¥30.00 (planned ¥100.00)"
         );
         let spot = Side {
             mode: Mode::Spot,
@@ -502,7 +546,8 @@ mod tests {
         assert!(r
             .advice(&money, false)
             .contains("interruptible work that runs in bursts"));
-        // Dearer than an under-estimated plan, but on another mode: named, with the excess.
+        // An under-estimated plan: monthly costs more than planned, yet ¥30 less than carrying
+        // on with on-demand at the measured hours (¥160): the saving is against that.
         let monthly = Side {
             mode: Mode::Monthly,
             tco: 130.0,
@@ -514,15 +559,15 @@ mod tests {
                 ..Rules::default()
             },
             monthly,
-            0.0,
+            30.0,
             0.75,
             None,
         );
         assert_eq!(
             r.advice(&money, false),
-            "switch to monthly: measured 547.5 h a month against 730 planned (utilization 75%), in the monthly band; at the measured figures this costs ¥30.00 a month more than planned"
+            "switch to monthly: measured 547.5 h a month against 730 planned (utilization 75%), in the monthly band; saves ¥30.00 a month against carrying on as planned; at the measured use the month costs ¥130.00 (planned ¥100.00)"
         );
-        // Not cheaper: keep, with what the re-plan would cost.
+        // Not cheaper: keep, with what the month costs at the measured use.
         let dearer = Side {
             tco: 150.0,
             ..side(Mode::OnDemand, 1.0, 48.0)
@@ -530,7 +575,7 @@ mod tests {
         let r = row(Rules::default(), dearer, 0.0, 0.3, None);
         assert_eq!(
             r.advice(&money, false),
-            "keep: 1 × L40S on-demand; measured 219 h a month against 730 planned (utilization 30%); re-planning at the measured figures costs ¥50.00 more"
+            "keep: 1 × L40S on-demand; measured 219 h a month against 730 planned (utilization 30%); at the measured use the month costs ¥150.00 (planned ¥100.00)"
         );
         assert!(r.advice(&money, true).starts_with("保持："));
     }

@@ -7,7 +7,7 @@ use crate::write::style::{number, text, widths};
 use rust_xlsxwriter::{Worksheet, XlsxError};
 
 /// The columns: `[English, Chinese, note in English, note in Chinese]`.
-const COLUMNS: [[&str; 4]; 16] = [
+const COLUMNS: [[&str; 4]; 17] = [
     ["Workload", "负载", "Workloads the logs measured (through the Usage sheet or --map).", "日志中测到的负载（按用量表或 --map 对应）。"],
     ["GPUs measured", "实测 GPU 数", "GPUs of the workload with samples in the logs.", "日志中有采样的 GPU 数。"],
     ["Days covered", "覆盖天数", "First sample to last, in days: the measured month is extrapolated from them.", "首个到最后一个采样的天数，按此外推到一个月。"],
@@ -21,8 +21,9 @@ const COLUMNS: [[&str; 4]; 16] = [
     ["Memory peak GiB", "显存峰值 GiB", "Largest memory used on one of its GPUs.", "单块 GPU 上的最大显存占用。"],
     ["Memory p95 GiB", "显存 P95 GiB", "95th percentile of the memory samples.", "显存采样的第 95 百分位。"],
     ["Planned TCO", "计划月度总成本", "The plan's monthly TCO of the workload.", "方案中该负载的月度总成本。"],
+    ["As planned at measured use", "原方案按实测", "The planned card, count and billing mode, re-planned at the measured hours: what carrying on costs a month.", "原方案的卡、数量与计费方式按实测小时数计算：继续运行每月的费用。"],
     ["Re-planned TCO", "按实测重算", "Monthly TCO re-planned with the measured hours (and the memory peak where the card is over twice too large).", "按实测小时数（卡显存超过峰值两倍时按峰值）重新规划的月度总成本。"],
-    ["Saving", "每月节省", "Planned TCO less re-planned TCO; 0 when the plan is kept.", "计划减重算；保持原方案时为 0。"],
+    ["Saving", "每月节省", "What the advice saves a month: carrying on as planned at the measured use less the re-planned TCO; 0 when the plan is kept.", "建议带来的每月节省：原方案按实测的费用减重新规划的费用；保持原方案时为 0。"],
     ["Advice", "建议", "From the measured figures: monthly or reserved above the utilization bands, a smaller card when the memory peak stays below half the card, spot for interruptible work that runs in bursts.", "按实测：利用率高于区间时包月或预留，显存峰值长期低于一半时换小卡，可中断的间歇任务用竞价。"],
 ];
 
@@ -61,20 +62,23 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<Extent, XlsxError> {
             number(ws, r, 8, p.required_vram_gib, &s.gib)?;
             number(ws, r, 9, p.replica_vram_gib, &s.gib)?;
             number(ws, r, 12, p.tco, &s.money)?;
-            number(ws, r, 14, row.saving, &s.money_bold)?;
+            number(ws, r, 15, row.saving, &s.money_bold)?;
+        }
+        if let Some(c) = row.as_is {
+            number(ws, r, 13, c, &s.money)?;
         }
         if let Some(p) = &row.replanned {
-            number(ws, r, 13, p.tco, &s.money)?;
+            number(ws, r, 14, p.tco, &s.money)?;
         }
-        text(ws, r, 15, &row.advice(&money, cx.zh), &s.wrap)?;
+        text(ws, r, 16, &row.advice(&money, cx.zh), &s.wrap)?;
     }
     widths(
         ws,
         &[
             24.0, 9.0, 9.0, 11.0, 11.0, 11.0, 11.0, 11.0, 11.0, 11.0, 11.0, 11.0, 13.0, 13.0, 13.0,
-            70.0,
+            13.0, 70.0,
         ],
     )?;
     ws.set_freeze_panes(1, 1)?;
-    Ok(Extent::new(r, 15))
+    Ok(Extent::new(r, 16))
 }

@@ -236,6 +236,10 @@ pub struct CalcArgs {
     /// advice from them, each with the monthly saving found by re-planning with the measured figures.
     #[arg(long, value_name = "LOG", num_args = 1..)]
     pub usage: Vec<PathBuf>,
+    /// A bills export (CSV: month, workload, provider, gpu, hours, amount): the Actuals tab sets
+    /// the last month's bill beside the plan, the difference split into hours and price.
+    #[arg(long, value_name = "CSV")]
+    pub bills: Option<PathBuf>,
     /// With --usage: a CSV with the columns gpu_id and workload, instead of the workbook's Usage sheet.
     #[arg(long, value_name = "CSV", requires = "usage")]
     pub map: Option<PathBuf>,

@@ -243,6 +243,22 @@ pub fn calc(a: &CalcArgs) -> Result<()> {
         plan.warnings.extend(warnings);
         clock.lap("usage");
     }
+    if let Some(b) = &a.bills {
+        let lines = crate::usage::bills::read_bills(b)?;
+        let names: Vec<String> = plan
+            .input
+            .workloads
+            .iter()
+            .map(|w| w.name.clone())
+            .collect();
+        let planned = |name: &str| {
+            let w = plan.input.workloads.iter().position(|w| w.name == name)?;
+            let (c, ch) = plan.chosen(w)?;
+            let v = |n: &str| plan.value(c, n).unwrap_or(0.0);
+            Some((v("run_hours") * v("gpus_total"), ch.gpu_cost))
+        };
+        plan.bills = crate::usage::bills::compare(&lines, &names, &planned);
+    }
     if let Some(old) = &a.compare {
         let (before, _, full) = plan_view(old)?;
         let d = crate::diff::compare(&before, &crate::diff::view_of(&plan), full);

@@ -301,6 +301,9 @@ pub struct Plan {
     /// The plan beside the measured usage (`calc --usage`; set by the caller; empty otherwise).
     #[serde(skip)]
     pub actuals: Vec<actuals::Row>,
+    /// The last month's bill beside the plan (`calc --bills`; set by the caller).
+    #[serde(skip)]
+    pub bills: Option<crate::usage::bills::BillComparison>,
     pub warnings: Vec<Warning>,
     /// Seconds spent evaluating and planning, for `--timings`.
     #[serde(skip)]
@@ -553,6 +556,7 @@ pub fn plan_with(input: Input, engine: &Engine, opts: &Options) -> Result<Plan> 
         sensitivity: None,
         compared: None,
         actuals: Vec::new(),
+        bills: None,
         warnings,
         timings: vec![("evaluate", evaluate_s), ("plan", plan_s)],
         index: columns

@@ -31,6 +31,8 @@ pub struct PlanJson<'a> {
     /// `calc --usage`: what each workload with measured usage really used, as `gpuplan usage
     /// --json` writes it; empty without --usage.
     actuals: Vec<&'a crate::usage::Actual>,
+    /// The last month's bill beside the plan (`calc --bills`); null without one.
+    bills: Option<&'a crate::usage::bills::BillComparison>,
     warnings: &'a [Warning],
 }
 
@@ -104,6 +106,7 @@ impl<'a> PlanJson<'a> {
                 })
                 .collect(),
             actuals: plan.actuals.iter().map(|r| &r.actual).collect(),
+            bills: plan.bills.as_ref(),
             warnings: &plan.warnings,
         }
     }

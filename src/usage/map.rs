@@ -122,7 +122,7 @@ pub fn find(mapping: &[GpuMapping], id: &GpuId) -> Option<usize> {
 }
 
 /// CSV fields of a line: split at commas (or tabs, where `tab`), spaces and one pair of quotes off.
-fn fields(line: &str, tab: bool) -> Vec<String> {
+pub(super) fn fields(line: &str, tab: bool) -> Vec<String> {
     line.split(if tab { '\t' } else { ',' })
         .map(|f| {
             let f = f.trim();

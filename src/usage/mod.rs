@@ -15,6 +15,7 @@
 //!   `run_hours ÷ hours_in_month` per instance;
 //! - `busy_utilization` is the time-weighted average utilization of the active samples.
 
+pub mod bills;
 mod lines;
 mod map;
 mod parse;

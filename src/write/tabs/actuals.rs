@@ -72,6 +72,57 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<Extent, XlsxError> {
         }
         text(ws, r, 16, &row.advice(&money, cx.zh), &s.wrap)?;
     }
+    // The last month's bill beside the plan (calc --bills), below the measured figures.
+    if let Some(b) = &cx.plan.bills {
+        r += 2;
+        text(
+            ws,
+            r,
+            0,
+            &if cx.zh {
+                format!("{} 账单与方案对比", b.month)
+            } else {
+                format!("The {} bill against the plan", b.month)
+            },
+            &s.subtitle,
+        )?;
+        r += 1;
+        let heads = [
+            cx.t("Workload", "负载"),
+            cx.t("Planned GPU-h", "计划 GPU 小时"),
+            cx.t("Billed GPU-h", "账单 GPU 小时"),
+            cx.t("Planned GPU cost", "计划 GPU 费用"),
+            cx.t("Billed", "账单金额"),
+            cx.t("Difference", "差额"),
+            cx.t("Of which hours", "其中时长"),
+            cx.t("Of which price", "其中价格"),
+            cx.t("Cause", "原因"),
+        ];
+        for (c, h) in heads.iter().enumerate() {
+            text(ws, r, c as u16, h, &s.header)?;
+        }
+        for row in &b.rows {
+            r += 1;
+            text(ws, r, 0, &row.workload, &s.text)?;
+            if let Some(h) = row.planned_hours {
+                number(ws, r, 1, h, s.number_for(h))?;
+            }
+            number(ws, r, 2, row.billed_hours, s.number_for(row.billed_hours))?;
+            if let Some(c) = row.planned_cost {
+                number(ws, r, 3, c, &s.money)?;
+            }
+            number(ws, r, 4, row.billed, &s.money)?;
+            number(ws, r, 5, row.difference, &s.money_bold)?;
+            number(ws, r, 6, row.hours_effect, &s.money)?;
+            number(ws, r, 7, row.price_effect, &s.money)?;
+            text(ws, r, 8, &row.cause, &s.text)?;
+        }
+        r += 1;
+        text(ws, r, 0, cx.t("Total", "合计"), &s.bold)?;
+        number(ws, r, 3, b.planned, &s.money_bold)?;
+        number(ws, r, 4, b.billed, &s.money_bold)?;
+        number(ws, r, 5, b.billed - b.planned, &s.money_bold)?;
+    }
     widths(
         ws,
         &[

@@ -310,7 +310,7 @@ pub fn workbook(
             continue;
         }
         // The Actuals tab only with calc --usage.
-        if tab == Tab::Actuals && plan.actuals.is_empty() {
+        if tab == Tab::Actuals && plan.actuals.is_empty() && plan.bills.is_none() {
             continue;
         }
         // The Candidates tab can be large: streamed to a temporary file instead of held in memory.

@@ -1,0 +1,248 @@
+//! Bills as finance exports them (`calc --bills FILE.csv`): `month, workload, provider, gpu,
+//! hours, amount`, one row per line of a provider's invoice. The plan is set beside the last
+//! month's bill: per workload the planned GPU-hours and GPU cost against the billed ones, the
+//! difference split into what more (or fewer) hours cost at the planned rate and what the
+//! rest of the price did, and billed workloads the plan does not have.
+
+use super::map::fields;
+use crate::error::{Error, Problem, Result};
+use crate::model::Month;
+use serde::Serialize;
+use std::path::Path;
+
+/// Bills over this are not a month's export.
+const MAX_BILL_BYTES: u64 = 50_000_000;
+
+/// One line of a bill.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BillLine {
+    pub month: Month,
+    pub workload: String,
+    pub provider: String,
+    pub gpu: String,
+    /// GPU-hours billed.
+    pub hours: f64,
+    pub amount: f64,
+}
+
+/// Reads a bills CSV (UTF-8, a header naming the six columns in any order; `#` lines skipped).
+pub fn read_bills(path: &Path) -> Result<Vec<BillLine>> {
+    let bytes = crate::files::read_bounded(path, MAX_BILL_BYTES, "a bills export (CSV)")?;
+    let text = String::from_utf8(bytes).map_err(|_| Error::Unreadable {
+        file: path.to_path_buf(),
+        reason: "the bills are not UTF-8 text; save them as CSV (UTF-8)".to_string(),
+    })?;
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    let file = path.display().to_string();
+    let mut lines = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'));
+    let header_problem = |line: usize, what: String| Error::Lines {
+        problems: vec![Problem::new(format!("{file}:{line}"), what)],
+        more: 0,
+    };
+    let Some((h, header)) = lines.next() else {
+        return Err(header_problem(
+            1,
+            "the bills are empty; expected a header month,workload,provider,gpu,hours,amount"
+                .into(),
+        ));
+    };
+    let tab = header.contains('\t') && !header.contains(',');
+    let head: Vec<String> = fields(header, tab)
+        .into_iter()
+        .map(|f| f.to_lowercase())
+        .collect();
+    let col = |k: &str| head.iter().position(|x| x == k);
+    let cols: Vec<Option<usize>> = ["month", "workload", "provider", "gpu", "hours", "amount"]
+        .iter()
+        .map(|k| col(k))
+        .collect();
+    let missing: Vec<&str> = ["month", "workload", "provider", "gpu", "hours", "amount"]
+        .iter()
+        .zip(&cols)
+        .filter(|(_, c)| c.is_none())
+        .map(|(k, _)| *k)
+        .collect();
+    if !missing.is_empty() {
+        return Err(header_problem(
+            h + 1,
+            format!(
+                "the header lacks {}; expected month,workload,provider,gpu,hours,amount",
+                missing.join(", ")
+            ),
+        ));
+    }
+    let at = |i: usize| cols[i].unwrap_or(0);
+    let mut out = Vec::new();
+    let mut problems = Vec::new();
+    for (n, line) in lines {
+        let f = fields(line, tab);
+        let get = |i: usize| f.get(at(i)).map(String::as_str).unwrap_or("");
+        let where_ = format!("{file}:{}", n + 1);
+        let month = Month::parse(get(0));
+        let number = |i: usize| {
+            crate::read::parse_number_text(get(i)).filter(|v| v.is_finite() && *v >= 0.0)
+        };
+        let (hours, amount) = (number(4), number(5));
+        match (month, hours, amount) {
+            (Some(month), Some(hours), Some(amount)) if !get(1).is_empty() => {
+                out.push(BillLine {
+                    month,
+                    workload: get(1).to_string(),
+                    provider: get(2).to_string(),
+                    gpu: get(3).to_string(),
+                    hours,
+                    amount,
+                })
+            }
+            _ => problems.push(Problem::new(
+                where_,
+                format!(
+                    "expected a month (YYYY-MM), a workload, and hours and an amount ≥ 0, found \"{}\"",
+                    line.chars().take(120).collect::<String>()
+                ),
+            )),
+        }
+    }
+    if !problems.is_empty() {
+        let more = problems.len().saturating_sub(100);
+        problems.truncate(100);
+        return Err(Error::Lines { problems, more });
+    }
+    Ok(out)
+}
+
+/// One workload's bill beside its plan.
+#[derive(Debug, Clone, Serialize)]
+pub struct BillRow {
+    pub workload: String,
+    /// Planned GPU-hours a month (run hours × GPUs) and GPU cost; null for a billed workload
+    /// the plan does not have.
+    pub planned_hours: Option<f64>,
+    pub planned_cost: Option<f64>,
+    pub billed_hours: f64,
+    pub billed: f64,
+    /// Billed less planned.
+    pub difference: f64,
+    /// What the hours beyond (or short of) the plan cost at the planned rate.
+    pub hours_effect: f64,
+    /// The rest: the billed rate against the planned one, over the billed hours.
+    pub price_effect: f64,
+    /// `more hours`, `fewer hours`, `a higher price`, `a lower price` (the larger effect first),
+    /// `as planned`, `unplanned workload` or `not billed`.
+    pub cause: String,
+}
+
+/// The last month's bill against the plan.
+#[derive(Debug, Clone, Serialize)]
+pub struct BillComparison {
+    pub month: String,
+    pub rows: Vec<BillRow>,
+    pub planned: f64,
+    pub billed: f64,
+}
+
+/// Amounts under half a cent are none.
+const NOTHING: f64 = 0.005;
+
+/// Sets the last month of `lines` beside the plan's GPU cost per workload: `planned(name)` gives
+/// a planned workload's GPU-hours and GPU cost, `names` every planned workload in order.
+pub fn compare(
+    lines: &[BillLine],
+    names: &[String],
+    planned: &dyn Fn(&str) -> Option<(f64, f64)>,
+) -> Option<BillComparison> {
+    let month = lines.iter().map(|l| l.month).max()?;
+    let this: Vec<&BillLine> = lines.iter().filter(|l| l.month == month).collect();
+    let mut order: Vec<String> = names.to_vec();
+    for l in &this {
+        if !order.contains(&l.workload) {
+            order.push(l.workload.clone());
+        }
+    }
+    let mut rows = Vec::new();
+    for name in order {
+        let billed_lines: Vec<&&BillLine> = this.iter().filter(|l| l.workload == name).collect();
+        let (billed_hours, billed) = billed_lines
+            .iter()
+            .fold((0.0, 0.0), |(h, a), l| (h + l.hours, a + l.amount));
+        let plan = planned(&name);
+        if plan.is_none() && billed_lines.is_empty() {
+            continue;
+        }
+        let row = match plan {
+            None => BillRow {
+                workload: name,
+                planned_hours: None,
+                planned_cost: None,
+                billed_hours,
+                billed,
+                difference: billed,
+                hours_effect: 0.0,
+                price_effect: 0.0,
+                cause: "unplanned workload".into(),
+            },
+            Some((ph, pc)) => {
+                let rate = if ph > 0.0 { pc / ph } else { 0.0 };
+                let hours_effect = (billed_hours - ph) * rate;
+                let difference = billed - pc;
+                let price_effect = difference - hours_effect;
+                let cause = if billed_lines.is_empty() {
+                    "not billed".to_string()
+                } else {
+                    let mut causes: Vec<(f64, &str)> = Vec::new();
+                    if hours_effect.abs() > NOTHING {
+                        causes.push((
+                            hours_effect.abs(),
+                            if hours_effect > 0.0 {
+                                "more hours"
+                            } else {
+                                "fewer hours"
+                            },
+                        ));
+                    }
+                    if price_effect.abs() > NOTHING {
+                        causes.push((
+                            price_effect.abs(),
+                            if price_effect > 0.0 {
+                                "a higher price"
+                            } else {
+                                "a lower price"
+                            },
+                        ));
+                    }
+                    causes.sort_by(|a, b| b.0.total_cmp(&a.0));
+                    if causes.is_empty() {
+                        "as planned".to_string()
+                    } else {
+                        causes
+                            .iter()
+                            .map(|(_, c)| *c)
+                            .collect::<Vec<_>>()
+                            .join(" and ")
+                    }
+                };
+                BillRow {
+                    workload: name,
+                    planned_hours: Some(ph),
+                    planned_cost: Some(pc),
+                    billed_hours,
+                    billed,
+                    difference,
+                    hours_effect,
+                    price_effect,
+                    cause,
+                }
+            }
+        };
+        rows.push(row);
+    }
+    Some(BillComparison {
+        month: month.to_string(),
+        planned: rows.iter().filter_map(|r| r.planned_cost).sum(),
+        billed: rows.iter().map(|r| r.billed).sum(),
+        rows,
+    })
+}

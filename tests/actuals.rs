@@ -443,3 +443,41 @@ fn a_plan_that_under_estimated_the_hours_is_advised_monthly_with_the_saving_agai
     assert_near(f(&r[14]), 4000.0);
     assert_near(f(&r[15]), 3117.5);
 }
+
+/// samples/team-week.smi.csv: a week of the seed-001 team's GPUs (samples/make_usage_week.py)
+/// against samples/team.xlsx, as samples/README.md explains.
+#[test]
+fn the_team_samples_week_of_logs_keeps_the_plan_and_corrects_the_budget() {
+    let d = tempdir();
+    for f in ["team.xlsx", "team-week.smi.csv", "team-week.map.csv"] {
+        std::fs::copy(repo(&format!("samples/{f}")), d.path().join(f)).unwrap();
+    }
+    let j = calc_json(
+        d.path(),
+        "team.xlsx",
+        "t.plan.xlsx",
+        &["--map", "team-week.map.csv", "--usage", "team-week.smi.csv"],
+    );
+    let w = |name: &str| workload(&j, name);
+    // qa-api served 10 h a day: 70 h a week × 730 / 168 = 304.17 h a month, over its 30 runs
+    // 10.14 h each, billed by the hour: 11 h × 30 × ¥5 = ¥1,650 (planned 300 h, ¥1,500).
+    let qa = w("qa-api");
+    assert_eq!(num(&qa["usage_saving"]), 0.0);
+    assert!(qa["advice_from_usage"]
+        .as_str()
+        .unwrap()
+        .ends_with("at the measured use the month costs ¥1,650.00 (planned ¥1,500.00)"));
+    // lora-finetune: one 8 h run a week = 34.76 h a month, 17.38 h for each of its 2 runs,
+    // billed 18 h × 2 × ¥6 = ¥216, + ¥100 of storage = ¥316 (planned ¥196).
+    assert!(w("lora-finetune")["advice_from_usage"]
+        .as_str()
+        .unwrap()
+        .ends_with("the month costs ¥316.00 (planned ¥196.00)"));
+    // preprocess: one 4 h run = 17.38 h a month on spot at ¥2 = ¥34.76; its 5.9 GiB peak is below
+    // half of the 4090's 24 GiB, but no smaller card is offered: keep.
+    let pre = w("preprocess");
+    let advice = pre["advice_from_usage"].as_str().unwrap();
+    assert!(advice.starts_with("keep: 1 × RTX 4090 spot"), "{advice}");
+    assert!(advice.contains("memory peak 5.9 GiB is below half of the card's 24 GiB"));
+    assert!(advice.ends_with("the month costs ¥34.76 (planned ¥32.00)"));
+}

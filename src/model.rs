@@ -26,7 +26,7 @@ impl CellRef {
 
 /// `A`, `B`, … `XFD` for a 0-based column.
 /// A calendar month: months since year 0 (`year × 12 + month − 1`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Month(pub i32);
 
 impl Month {
@@ -103,8 +103,7 @@ impl fmt::Display for CellRef {
 }
 
 /// What a workload does; it decides which memory terms apply.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Kind {
     Inference,
     Lora,
@@ -219,8 +218,7 @@ pub fn normalize(text: &str) -> String {
 }
 
 /// Number formats of weights and KV caches.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Precision {
     Fp32,
     Fp16,
@@ -300,7 +298,7 @@ impl Precision {
 macro_rules! numeric_fields {
     ($(#[$meta:meta])* $name:ident { $($field:ident),* $(,)? }) => {
         $(#[$meta])*
-        #[derive(Debug, Clone, Default, PartialEq, Serialize)]
+        #[derive(Debug, Clone, Default, PartialEq)]
         pub struct $name { $(pub $field: Option<f64>,)* }
 
         impl $name {
@@ -415,7 +413,7 @@ impl ModelSpec {
 }
 
 /// One validated workload row.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Workload {
     pub name: String,
     pub kind: Kind,
@@ -522,8 +520,7 @@ impl GpuOffer {
 }
 
 /// Where a value came from, for the Assumptions tab and for warnings.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Source {
     Sheet(String),
     Default,
@@ -541,8 +538,7 @@ impl fmt::Display for Source {
 }
 
 /// An assumption's value: a number, a yes/no, or a label (`currency`).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(untagged)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Value {
     Number(f64),
     Bool(bool),
@@ -569,7 +565,7 @@ pub fn format_number(n: f64) -> String {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Assumption {
     pub key: String,
     pub value: Value,
@@ -579,7 +575,7 @@ pub struct Assumption {
 }
 
 /// The Assumptions sheet after defaults and `--set` are applied.
-#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Assumptions {
     pub items: Vec<Assumption>,
 }
@@ -676,7 +672,7 @@ pub struct EngineValue {
 }
 
 /// The engine profiles of an input (built-in figures and the Engines sheet's).
-#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Engines {
     pub values: Vec<EngineValue>,
 }
@@ -723,8 +719,7 @@ pub const PLANNED: [&str; 4] = ["gpu_cost", "cold_start_cost", "rework_cost", "t
 pub const TOTAL_LINES: [&str; 3] = ["storage_cost", "egress_cost", "trial_reserve"];
 
 /// When a formula is evaluated.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Scope {
     /// Once for every (workload, GPU offer).
     Candidate,
@@ -742,8 +737,7 @@ impl Scope {
 }
 
 /// Whether a formula is gpuplan's, a user's replacement of one, or a user's own.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Origin {
     Default,
     Replaced,
@@ -751,7 +745,7 @@ pub enum Origin {
 }
 
 /// One row of the Formulas sheet.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct FormulaDef {
     pub name: String,
     pub expression: String,
@@ -808,7 +802,7 @@ impl Warning {
 }
 
 /// A validated input workbook: everything the engine needs.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Input {
     pub file: std::path::PathBuf,
     pub workloads: Vec<Workload>,
@@ -836,7 +830,7 @@ pub struct Input {
 }
 
 /// A per-token API price, for comparing renting GPUs with calling an API (the APIs sheet).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ApiPrice {
     pub provider: String,
     /// The name a workload's `api` column gives.
@@ -851,7 +845,7 @@ pub struct ApiPrice {
 }
 
 /// One row of the Ranges sheet: what varies (the --set syntax without the value) and how.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct RangeDef {
     pub key: String,
     pub low: f64,
@@ -863,7 +857,7 @@ pub struct RangeDef {
 }
 
 /// One scenario of the Scenarios sheet: its name and its changes, each with its cell.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ScenarioDef {
     pub name: String,
     /// (change as written, its cell `Scenarios!B3`).
@@ -872,7 +866,7 @@ pub struct ScenarioDef {
 
 /// One row of the Usage sheet (or of a `--map` file): a GPU as the usage logs name it, and the
 /// workload it runs.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GpuMapping {
     /// A uuid (`GPU-5f1c…`), an index (`0`), `host:index` (`node1:0`), or a plain log's own name.
     pub gpu_id: String,

@@ -3,11 +3,9 @@
 
 use super::Mode;
 use crate::model::format_number;
-use serde::Serialize;
 
 /// The seeds' utilization bands (seed 001 §3.2).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Band {
     /// Under 20%: on-demand.
     Low,
@@ -47,7 +45,7 @@ impl Band {
 }
 
 /// Why a workload got its mode, ready to be written in either language.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Advice {
     pub utilization: f64,
     pub band: Band,

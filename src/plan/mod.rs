@@ -26,7 +26,7 @@ use choose::{choose, chosen_warnings};
 use engine::Keys;
 use evaluate::{evaluate_workload, parallel_map};
 use portfolio::portfolio;
-use serde::Serialize;
+pub use portfolio::{Planned, Totals};
 
 /// What the hidden part of a mode's cost pays for (its own line in the TCO tab).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,8 +36,7 @@ pub enum Hidden {
 }
 
 /// A billing mode, declared in the order of `Mode::ALL`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Mode {
     OnDemand,
     Monthly,
@@ -157,7 +156,7 @@ pub const REQUIRED_PORTFOLIO: [(&str, Ty); 4] = [
 ];
 
 /// One candidate-scope formula as a column of values.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone)]
 pub struct FormulaColumn {
     pub name: String,
     pub unit: String,
@@ -166,7 +165,7 @@ pub struct FormulaColumn {
 
 /// One (workload, offer) evaluated.
 /// Why a candidate cannot be chosen.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Exclusion {
     /// The offer's platform cannot run the workload's formats: what it lacks and what to do.
     Incompatible(String),
@@ -188,7 +187,7 @@ impl Exclusion {
     }
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone)]
 pub struct Candidate {
     /// Index into `input.gpus`.
     pub offer: usize,
@@ -217,7 +216,7 @@ impl Candidate {
 }
 
 /// The plan of one workload.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone)]
 pub struct Chosen {
     /// Index into the workload's candidates.
     pub candidate: usize,
@@ -232,7 +231,6 @@ pub struct Chosen {
     pub tco: f64,
     pub advice: Advice,
     /// The candidate's input values (aligned with `Plan::inputs`), for the live formulas.
-    #[serde(skip)]
     pub inputs: Vec<f64>,
 }
 
@@ -244,7 +242,7 @@ impl Chosen {
     }
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone)]
 pub struct WorkloadPlan {
     pub candidates: Vec<Candidate>,
     pub chosen: Option<Chosen>,
@@ -272,7 +270,7 @@ pub struct Scenario {
 }
 
 /// The whole plan: the input, every candidate, the choices, the portfolio totals and warnings.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone)]
 pub struct Plan {
     pub input: Input,
     /// The inputs of candidate formulas (workload, model, GPU and assumption values).
@@ -280,36 +278,29 @@ pub struct Plan {
     pub columns: Vec<FormulaColumn>,
     /// Parallel to `input.workloads`.
     pub workloads: Vec<WorkloadPlan>,
-    /// Portfolio formulas (in evaluation order), then the planned sums the JSON carries.
-    pub totals: Vec<(String, f64)>,
+    /// The portfolio formulas over every workload, and the planned sums.
+    pub totals: Totals,
     /// The twelve months from plan_start.
     pub year: year::Year,
     /// Candidates kept per workload at most, and how many workloads had more.
     pub kept: usize,
     pub cut: usize,
     /// The Scenarios sheet's scenarios, each planned (set by the caller; empty otherwise).
-    #[serde(skip)]
     pub scenarios: Vec<Scenario>,
     /// The scenario this plan is (`--scenario`); None for the base.
     pub scenario: Option<String>,
     /// The Ranges sheet's tornado and sampled budget (set by the caller).
-    #[serde(skip)]
     pub sensitivity: Option<sensitivity::Sensitivity>,
     /// The difference from an earlier plan (`calc --compare`; set by the caller).
-    #[serde(skip)]
     pub compared: Option<(String, crate::diff::Diff)>,
     /// The plan beside the measured usage (`calc --usage`; set by the caller; empty otherwise).
-    #[serde(skip)]
     pub actuals: Vec<actuals::Row>,
     /// The last month's bill beside the plan (`calc --bills`; set by the caller).
-    #[serde(skip)]
     pub bills: Option<crate::usage::bills::BillComparison>,
     pub warnings: Vec<Warning>,
     /// Seconds spent evaluating and planning, for `--timings`.
-    #[serde(skip)]
     pub timings: Vec<(&'static str, f64)>,
     /// Column of each candidate formula by name.
-    #[serde(skip)]
     index: std::collections::HashMap<String, usize>,
 }
 
@@ -324,8 +315,9 @@ impl Plan {
         self.column(name).and_then(|i| c.values.get(i).copied())
     }
 
+    /// A portfolio formula's value, or a planned sum's.
     pub fn total(&self, name: &str) -> Option<f64> {
-        self.totals.iter().find(|(n, _)| n == name).map(|(_, v)| *v)
+        self.totals.get(name)
     }
 
     /// The chosen candidate of workload `w`, with its choice.

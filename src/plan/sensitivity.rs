@@ -496,10 +496,7 @@ impl<'a> Replanner<'a> {
             }
         }
         let totals = portfolio(self.engine, inp, &plans, &self.columns)?;
-        Ok(totals
-            .iter()
-            .find(|(n, _)| n == "total_with_margin")
-            .map_or(0.0, |(_, v)| *v))
+        Ok(totals.get("total_with_margin").unwrap_or(0.0))
     }
 }
 

@@ -1216,6 +1216,37 @@ fn per_second_billing_bills_the_seconds_and_egress_and_ops_are_their_own_lines()
     assert!(close(c.cost(Mode::OnDemand).unwrap(), 62.0, 1e-9));
     assert!(close(p.total("egress_cost").unwrap(), 240.0, 1e-9));
     assert!(close(p.total("ops_cost").unwrap(), 600.0, 1e-9));
+    // The typed totals (#17): the planned sums, and the inputs the portfolio formulas read as
+    // bound. No storage; `total` = 62 + 0 + 240 + trial reserve + 600.
+    assert!(close(p.totals.planned.gpu_cost, 62.0, 1e-9));
+    assert!(close(p.totals.planned.egress_cost, 240.0, 1e-9));
+    assert_eq!(p.totals.planned.storage_cost, 0.0);
+    assert_eq!(p.totals.variable("total_egress_cost"), Some(240.0));
+    assert!(close(
+        p.totals.variable("total_gpu_cost").unwrap(),
+        62.0,
+        1e-9
+    ));
+    assert_eq!(p.totals.variable("ops_hours_month"), Some(4.0));
+    let trial = p.total("trial_reserve_cost").unwrap();
+    assert!(close(
+        p.total("total").unwrap(),
+        62.0 + 240.0 + trial + 600.0,
+        1e-9
+    ));
+    // The JSON order: the formulas, then the six planned sums.
+    let names: Vec<&str> = p.totals.entries().map(|(n, _)| n).collect();
+    assert_eq!(
+        names[names.len() - 6..],
+        [
+            "gpu_cost",
+            "cold_start_cost",
+            "rework_cost",
+            "tco",
+            "storage_cost",
+            "egress_cost"
+        ]
+    );
 }
 
 /// Training hours from the month's tokens (#17: no test covered them), worked by hand.

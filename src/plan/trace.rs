@@ -5,10 +5,9 @@ use super::plan;
 use crate::error::{Error, Result};
 use crate::formula::Ty;
 use crate::model::Input;
-use serde::Serialize;
 
 /// One formula's line in a trace.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone)]
 pub struct TraceLine {
     pub name: String,
     pub expression: String,
@@ -18,7 +17,7 @@ pub struct TraceLine {
 }
 
 /// Every candidate formula of one workload on one offer, in evaluation order.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone)]
 pub struct Trace {
     pub workload: String,
     pub offer: String,

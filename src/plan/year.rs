@@ -3,16 +3,15 @@
 //! month's portfolio formulas over the workloads that cost in it.
 
 use super::engine::Engine;
-use super::portfolio::portfolio_of;
+use super::portfolio::{portfolio_of, Totals};
 use super::{FormulaColumn, Mode, WorkloadPlan};
 use crate::error::Result;
 use crate::model::{Input, Month, Value};
-use serde::Serialize;
 
 /// Months in the view.
 pub const MONTHS: usize = 12;
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone)]
 pub struct Year {
     /// The first month.
     pub start: Month,
@@ -20,8 +19,8 @@ pub struct Year {
     pub costs: Vec<[bool; MONTHS]>,
     /// Per workload: the months its reserved term commits to (within `costs`).
     pub committed: Vec<[bool; MONTHS]>,
-    /// Per month: every portfolio formula over the workloads that cost in it.
-    pub months: Vec<Vec<(String, f64)>>,
+    /// Per month: the portfolio over the workloads that cost in it.
+    pub months: Vec<Totals>,
 }
 
 impl Year {
@@ -32,10 +31,7 @@ impl Year {
 
     /// A portfolio formula's value in month `k`.
     pub fn value(&self, k: usize, name: &str) -> Option<f64> {
-        self.months[k]
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| *v)
+        self.months[k].get(name)
     }
 }
 

@@ -279,8 +279,8 @@ impl Serialize for Totals<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let plan = self.0;
         let mut m = s.serialize_map(None)?;
-        for (name, v) in &plan.totals {
-            m.serialize_entry(name, &finite(*v))?;
+        for (name, v) in plan.totals.entries() {
+            m.serialize_entry(name, &finite(v))?;
         }
         if let Some(v) = plan.total("trial_reserve_cost") {
             m.serialize_entry("trial_reserve", &finite(v))?;

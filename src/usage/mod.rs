@@ -74,7 +74,7 @@ pub struct Actual {
 }
 
 /// The result of reading the logs.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default)]
 pub struct Report {
     pub actuals: Vec<Actual>,
     pub warnings: Vec<Warning>,

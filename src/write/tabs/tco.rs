@@ -95,49 +95,6 @@ impl Layout {
     }
 }
 
-/// The value of a variable of a portfolio formula over the workloads `runs` selects: a
-/// `total_<name>` sums the chosen candidates, `formula` gives the portfolio formulas' own values,
-/// and an assumption its value.
-pub fn portfolio_value<'a>(
-    cx: &'a Ctx,
-    runs: &'a dyn Fn(usize) -> bool,
-    formula: &'a dyn Fn(&str) -> Option<f64>,
-) -> impl Fn(&str) -> Option<f64> + 'a {
-    let plan = cx.plan;
-    move |v: &str| -> Option<f64> {
-        let selected = (0..plan.workloads.len()).filter(|w| runs(*w));
-        if let Some(x) = v.strip_prefix("total_") {
-            return Some(
-                selected
-                    .filter_map(|w| cx.chosen(w))
-                    .map(|(c, ch)| match x {
-                        "gpu_cost" => ch.gpu_cost,
-                        "cold_start_cost" => ch.cold_start_cost,
-                        "rework_cost" => ch.rework_cost,
-                        "tco" => ch.tco,
-                        _ => plan.value(c, x).unwrap_or(0.0),
-                    })
-                    .sum(),
-            );
-        }
-        match v {
-            "workloads_planned" => {
-                Some(selected.filter(|w| cx.chosen(*w).is_some()).count() as f64)
-            }
-            "workloads_unplanned" => {
-                Some(selected.filter(|w| cx.chosen(*w).is_none()).count() as f64)
-            }
-            _ => formula(v).or_else(|| {
-                plan.input.assumptions.get(v).map(|a| match a.value {
-                    crate::model::Value::Number(n) => n,
-                    crate::model::Value::Bool(b) => f64::from(u8::from(b)),
-                    crate::model::Value::Text(_) => 0.0,
-                })
-            }),
-        }
-    }
-}
-
 /// `total_<name>` as a SUM over a Plan column, where the Plan tab has one.
 pub fn plan_sum(cx: &Ctx, name: &str) -> Option<String> {
     plan_range(cx, name).map(|r| format!("SUM({r})"))
@@ -171,9 +128,7 @@ pub fn write(
         .map(|(n, r)| (n.clone(), layout.amount(me, *r)))
         .collect();
     let sums = |name: &str| plan_sum(cx, name);
-    let everything = |_: usize| true;
-    let totals = |v: &str| plan.total(v);
-    let value = portfolio_value(cx, &everything, &totals);
+    let value = |v: &str| plan.totals.variable(v);
     let portfolio_cell =
         |ws: &mut Worksheet, row: u32, name: &str, bold: bool| -> Result<(), XlsxError> {
             let f = if plan

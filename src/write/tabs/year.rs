@@ -5,7 +5,7 @@
 
 use super::live::{cell, Live};
 use super::plan_tab::{self, live_cell};
-use super::tco::{plan_range, portfolio_value};
+use super::tco::plan_range;
 use super::{Category, Ctx, Extent, Tab};
 use crate::plan::year::MONTHS;
 use crate::write::style::{number, text, widths};
@@ -120,7 +120,6 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &Live) -> Result<Extent, XlsxEr
         cx.t("Cost lines by month", "按月成本项"),
         &s.subtitle,
     )?;
-    let runs_in = |k: usize| move |w: usize| year.costs[w][k];
     for c in Category::ALL
         .iter()
         .filter(|c| c.portfolio_name().is_none())
@@ -165,9 +164,7 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &Live) -> Result<Extent, XlsxEr
                 plan_range(cx, key)
                     .map(|r| format!("SUMPRODUCT({r},{})", flag_range(grid_first, k)))
             };
-            let runs = runs_in(k);
-            let own = |v: &str| year.value(k, v);
-            let value = portfolio_value(cx, &runs, &own);
+            let value = |v: &str| year.months[k].variable(v);
             let has_formula = plan
                 .input
                 .formulas

@@ -1,6 +1,7 @@
 //! Built-in data: the GPUs, models, assumptions, default formulas and column labels of
 //! `templates/`, compiled in. Data files are tab-separated with a header line; `#` lines are comments.
 
+use crate::lang::Lang;
 use crate::model::{
     normalize, Applies, Assumption, Assumptions, EngineValue, Engines, FormulaDef, GpuOffer,
     ModelSpec, Origin, Scope, Source, Value,
@@ -82,23 +83,23 @@ pub struct Column {
 }
 
 impl Column {
-    pub fn label(&self, zh: bool) -> &'static str {
-        if zh {
+    pub fn label(&self, lang: Lang) -> &'static str {
+        if lang == Lang::Zh {
             self.label_zh
         } else {
             self.label_en
         }
     }
-    pub fn note(&self, zh: bool) -> &'static str {
-        if zh {
+    pub fn note(&self, lang: Lang) -> &'static str {
+        if lang == Lang::Zh {
             self.note_zh
         } else {
             self.note_en
         }
     }
     /// `Label (key)`, as the template writes headers.
-    pub fn header(&self, zh: bool) -> String {
-        format!("{} ({})", self.label(zh), self.key)
+    pub fn header(&self, lang: Lang) -> String {
+        format!("{} ({})", self.label(lang), self.key)
     }
 }
 
@@ -145,11 +146,11 @@ pub const SHEETS: [(&str, &str); 10] = [
 ];
 
 /// The name of an input sheet in the chosen language.
-pub fn sheet_name(english: &str, zh: bool) -> &str {
+pub fn sheet_name(english: &str, lang: Lang) -> &str {
     SHEETS
         .iter()
         .find(|(en, _)| *en == english)
-        .map(|(en, cn)| if zh { *cn } else { *en })
+        .map(|(en, cn)| if lang == Lang::Zh { *cn } else { *en })
         .unwrap_or(english)
 }
 
@@ -224,7 +225,7 @@ pub fn models() -> Vec<ModelSpec> {
 }
 
 /// The default assumptions, each with its unit and note in the chosen language.
-pub fn assumptions(zh: bool) -> Assumptions {
+pub fn assumptions(lang: Lang) -> Assumptions {
     let items = records(ASSUMPTIONS_TSV)
         .iter()
         .map(|r| {
@@ -241,7 +242,15 @@ pub fn assumptions(zh: bool) -> Assumptions {
                 key: field(r, "key").to_string(),
                 value,
                 unit: field(r, "unit").to_string(),
-                note: field(r, if zh { "Chinese note" } else { "English note" }).to_string(),
+                note: field(
+                    r,
+                    if lang == Lang::Zh {
+                        "Chinese note"
+                    } else {
+                        "English note"
+                    },
+                )
+                .to_string(),
                 source: Source::Default,
             }
         })
@@ -463,7 +472,7 @@ mod tests {
 
     #[test]
     fn default_assumptions_match_the_spec() {
-        let a = assumptions(false);
+        let a = assumptions(Lang::En);
         assert_eq!(a.number("hours_in_month", 0.0), 730.0);
         assert_eq!(a.number("redundancy_online", 0.0), 0.2);
         assert_eq!(a.number("cold_start_min", 0.0), 20.0);
@@ -478,7 +487,7 @@ mod tests {
         assert_eq!(a.number("inference_activation_gib", 0.0), 0.5);
         assert_eq!(a.number("optimizer_bytes_per_param", 0.0), 12.0);
         // Every default has a note in both languages (the Assumptions sheet shows them).
-        for (en, zh) in a.items.iter().zip(assumptions(true).items.iter()) {
+        for (en, zh) in a.items.iter().zip(assumptions(Lang::Zh).items.iter()) {
             assert!(!en.note.is_empty() && !zh.note.is_empty(), "{}", en.key);
         }
     }
@@ -602,7 +611,7 @@ mod tests {
 
     #[test]
     fn every_built_in_engine_value_sets_a_profile_key_of_the_defaults_with_a_source() {
-        let defaults = assumptions(false);
+        let defaults = assumptions(Lang::En);
         let engines = engines();
         assert!(engines.names().len() >= 7, "{:?}", engines.names());
         for v in &engines.values {

@@ -139,36 +139,7 @@ pub enum Command {
     Man(ManArgs),
 }
 
-/// Language of sheet names and labels.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
-pub enum Lang {
-    #[default]
-    En,
-    Zh,
-}
-
-impl Lang {
-    pub fn zh(self) -> bool {
-        self == Lang::Zh
-    }
-
-    /// The terminal's language from the locale: Chinese when the first set of `LC_ALL`,
-    /// `LC_MESSAGES` and `LANG` names a Chinese locale (`zh_CN.UTF-8`, `zh_TW`, `zh`).
-    pub fn from_env() -> Lang {
-        Lang::from_locale(
-            ["LC_ALL", "LC_MESSAGES", "LANG"]
-                .iter()
-                .find_map(|k| std::env::var(k).ok().filter(|v| !v.is_empty())),
-        )
-    }
-
-    fn from_locale(locale: Option<String>) -> Lang {
-        match locale {
-            Some(l) if l.to_ascii_lowercase().starts_with("zh") => Lang::Zh,
-            _ => Lang::En,
-        }
-    }
-}
+pub use crate::lang::Lang;
 
 impl Cli {
     /// The language of messages at the terminal: `--lang` where the command has it and it is
@@ -425,16 +396,5 @@ mod tests {
     #[test]
     fn cli_definition_is_consistent() {
         Cli::command().debug_assert();
-    }
-
-    #[test]
-    fn chinese_locales_give_chinese() {
-        for l in ["zh_CN.UTF-8", "zh_TW", "zh", "ZH_cn"] {
-            assert_eq!(Lang::from_locale(Some(l.into())), Lang::Zh, "{l}");
-        }
-        for l in ["en_US.UTF-8", "C", "C.UTF-8", "POSIX", "de_DE"] {
-            assert_eq!(Lang::from_locale(Some(l.into())), Lang::En, "{l}");
-        }
-        assert_eq!(Lang::from_locale(None), Lang::En);
     }
 }

@@ -7,6 +7,7 @@ use crate::cli::{
 };
 use crate::error::{Error, Result};
 use crate::files::{self, Pending};
+use crate::lang::Lang;
 use crate::provenance::Provenance;
 use crate::time::{input_date, Clock};
 use crate::{catalog, model, plan, read, report, usage, validate, write};
@@ -49,12 +50,13 @@ pub fn init(a: &InitArgs) -> Result<()> {
         }
     };
     files::check_target(&a.path, a.force)?;
-    let zh = a.lang == Some(cli::Lang::Zh);
-    let bytes = write::template_bytes(zh, example)?;
+    let bytes = write::template_bytes(a.lang.unwrap_or_default(), example)?;
     files::save(&a.path, &bytes)?;
-    let sheet = catalog::sheet_name("Workloads", zh);
+    // The workbook is English unless --lang says otherwise; the message follows the terminal.
+    let lang = a.lang.unwrap_or_else(Lang::from_env);
+    let sheet = catalog::sheet_name("Workloads", a.lang.unwrap_or_default());
     let path = a.path.display();
-    out(&if a.lang.unwrap_or_else(cli::Lang::from_env).zh() {
+    out(&if lang == Lang::Zh {
         format!("已写入 {path}：请填写{sheet}表，然后运行 `gpuplan calc {path}`\n")
     } else {
         format!("wrote {path}: fill in the {sheet} sheet, then run `gpuplan calc {path}`\n")
@@ -87,13 +89,17 @@ pub fn check(a: &CheckArgs) -> Result<()> {
     );
     // In a Chinese locale the summary line is Chinese (check has no --lang: the workbook is
     // the user's).
-    let zh = cli::Lang::from_env().zh();
-    let mut text = if zh {
+    let lang = Lang::from_env();
+    let mut text = if lang == Lang::Zh {
         format!("通过：{nw} 个负载、{ng} 个 GPU 报价、{nm} 个模型、{na} 个参数、{nf} 个公式；已规划 {np} 个，{nwarn} 条警告\n")
     } else {
         format!("ok: {nw} workloads, {ng} GPU offers, {nm} models, {na} assumptions, {nf} formulas; {np} planned, {nwarn} warning(s)\n")
     };
-    let prefix = if zh { "警告" } else { "warning" };
+    let prefix = if lang == Lang::Zh {
+        "警告"
+    } else {
+        "warning"
+    };
     for w in warnings {
         text.push_str(&format!("{prefix}: {}: {}\n", w.location, w.message));
     }
@@ -303,7 +309,7 @@ pub fn calc(a: &CalcArgs) -> Result<()> {
     let (workbook, more) = write::plan(
         &output,
         &plan,
-        a.lang == Some(cli::Lang::Zh),
+        a.lang.unwrap_or_default(),
         &input_date(&a.input),
         &stamp,
     )?;
@@ -328,9 +334,13 @@ pub fn calc(a: &CalcArgs) -> Result<()> {
     if !a.quiet {
         let color = report::use_color(&std::io::stderr());
         let mut err = std::io::stderr();
-        let zh = a.lang.unwrap_or_else(cli::Lang::from_env).zh();
-        let _ = write!(err, "{}", report::summary(&plan, color, zh));
-        let wrote = if zh { "已写入" } else { "wrote" };
+        let lang = a.lang.unwrap_or_else(Lang::from_env);
+        let _ = write!(err, "{}", report::summary(&plan, color, lang));
+        let wrote = if lang == Lang::Zh {
+            "已写入"
+        } else {
+            "wrote"
+        };
         let _ = writeln!(err, "{wrote} {}", output.display());
     }
     let issues = plan
@@ -467,7 +477,7 @@ pub fn usage(a: &UsageArgs) -> Result<()> {
             (input.assumptions, Some(input.usage), Some(names))
         }
         None => {
-            let mut assumptions = catalog::assumptions(false);
+            let mut assumptions = catalog::assumptions(Lang::En);
             for o in &sets {
                 // `key*=f` scales the default.
                 let value = match o.value.parse::<f64>() {

@@ -1,6 +1,7 @@
 //! The one error type of gpuplan. Every variant carries what its message needs, and
 //! `exit_code()` maps it to the exit codes of the CLI contract (0 ok, 1 bug, 2 bad input, 3 strict).
 
+use crate::lang::Lang;
 use std::fmt;
 use std::path::PathBuf;
 
@@ -32,9 +33,9 @@ impl Problem {
     }
 
     /// `location: message` in the language asked for (English where no translation exists).
-    pub fn render(&self, zh: bool) -> String {
-        let message = match (&self.zh, zh) {
-            (Some(m), true) => m,
+    pub fn render(&self, lang: Lang) -> String {
+        let message = match (&self.zh, lang) {
+            (Some(m), Lang::Zh) => m,
             _ => &self.message,
         };
         if self.location.is_empty() {
@@ -101,33 +102,37 @@ pub enum Error {
 pub const SHOWN_PROBLEMS: usize = 100;
 
 fn render_problems(file: &std::path::Path, problems: &[Problem]) -> String {
-    render_problems_in(file, problems, false)
+    render_problems_in(file, problems, Lang::En)
 }
 
 /// The problems of a file, one line each (after the first, each with its `error:` prefix), the
 /// first [`SHOWN_PROBLEMS`] and the count; in Chinese where `zh`.
-fn render_problems_in(file: &std::path::Path, problems: &[Problem], zh: bool) -> String {
+fn render_problems_in(file: &std::path::Path, problems: &[Problem], lang: Lang) -> String {
     let f = file.display();
     let mut lines: Vec<String> = problems
         .iter()
         .take(SHOWN_PROBLEMS)
-        .map(|p| format!("{f}: {}", p.render(zh)))
+        .map(|p| format!("{f}: {}", p.render(lang)))
         .collect();
     let n = problems.len();
     if n > SHOWN_PROBLEMS {
-        lines.push(if zh {
+        lines.push(if lang == Lang::Zh {
             format!("{f} 共有 {n} 个问题，仅显示前 {SHOWN_PROBLEMS} 个（修正后请再次运行 `gpuplan check`）")
         } else {
             format!("{n} problems in {f}; the first {SHOWN_PROBLEMS} are shown (fix them and run `gpuplan check` again)")
         });
     } else if n > 1 {
-        lines.push(if zh {
+        lines.push(if lang == Lang::Zh {
             format!("{f} 共有 {n} 个问题")
         } else {
             format!("{n} problems in {f}")
         });
     }
-    lines.join(if zh { "\n错误：" } else { "\nerror: " })
+    lines.join(if lang == Lang::Zh {
+        "\n错误："
+    } else {
+        "\nerror: "
+    })
 }
 
 /// Problems of text files, `FILE:LINE: message` each, then how many more there were.
@@ -144,13 +149,13 @@ fn render_lines(problems: &[Problem], more: usize) -> String {
 impl Error {
     /// The error line(s) as the terminal shows them after the `error: ` (or `错误：`) prefix, in
     /// Chinese where `zh` and a translation exists.
-    pub fn render(&self, zh: bool) -> String {
-        match (self, zh) {
-            (Error::Input { file, problems }, _) => render_problems_in(file, problems, zh),
-            (Error::Strict { warnings }, true) => {
+    pub fn render(&self, lang: Lang) -> String {
+        match (self, lang) {
+            (Error::Input { file, problems }, _) => render_problems_in(file, problems, lang),
+            (Error::Strict { warnings }, Lang::Zh) => {
                 format!("--strict：方案有 {warnings} 条警告或未规划的负载")
             }
-            (Error::Internal(m), true) => {
+            (Error::Internal(m), Lang::Zh) => {
                 format!("内部错误：{m}\n这是 gpuplan 的缺陷，请附上输入文件报告。")
             }
             _ => self.to_string(),
@@ -158,8 +163,8 @@ impl Error {
     }
 
     /// The prefix of an error line.
-    pub fn prefix(zh: bool) -> &'static str {
-        if zh {
+    pub fn prefix(lang: Lang) -> &'static str {
+        if lang == Lang::Zh {
             "错误："
         } else {
             "error: "

@@ -13,6 +13,7 @@ pub mod diff;
 pub mod error;
 pub mod files;
 pub mod formula;
+pub mod lang;
 pub mod model;
 pub mod plan;
 pub mod provenance;
@@ -22,6 +23,7 @@ pub mod suggest;
 pub mod time;
 pub mod usage;
 pub mod validate;
+pub mod words;
 pub mod write;
 
 use cli::{Cli, Command};

@@ -21,11 +21,11 @@ fn main() -> ExitCode {
         }
         eprintln!("error: internal error: {info}\nThis is a bug in gpuplan; please report it with the input file.");
     }));
-    let zh = cli.terminal_lang().zh();
+    let lang = cli.terminal_lang();
     match std::panic::catch_unwind(|| gpuplan::run(cli)) {
         Ok(Ok(())) => ExitCode::SUCCESS,
         Ok(Err(e)) => {
-            eprintln!("{}{}", gpuplan::error::Error::prefix(zh), e.render(zh));
+            eprintln!("{}{}", gpuplan::error::Error::prefix(lang), e.render(lang));
             ExitCode::from(e.exit_code() as u8)
         }
         Err(_) => ExitCode::from(1),

@@ -7,6 +7,7 @@
 
 use crate::catalog;
 use crate::error::{Error, Result};
+use crate::lang::Lang;
 use crate::model::{CellRef, GpuOffer, Input, Kind, Precision, Workload, WorkloadNumbers};
 use crate::plan::Engine;
 use crate::read::set_assumption;
@@ -382,7 +383,7 @@ pub fn estimate(row: &Row) -> Result<f64> {
         })?;
     // The row's own columns and its settings set assumptions the same way, checked as the
     // Assumptions sheet would check them.
-    let mut assumptions = catalog::assumptions(false);
+    let mut assumptions = catalog::assumptions(Lang::En);
     let checkpointing = if row.grad_checkpointing { "yes" } else { "no" };
     let fraction = row.lora_trainable_fraction.map(|f| f.to_string());
     let columns = [

@@ -20,7 +20,6 @@
 //! budget to correct rather than a saving (an on-demand plan already pays only what it runs).
 
 use super::{Band, Mode, Plan};
-use crate::model::format_number;
 use crate::usage::Actual;
 
 /// Which of the rules the measured figures meet.
@@ -89,7 +88,7 @@ pub struct Row {
 }
 
 /// Savings under half a cent are none: a re-plan at the same figures may differ by rounding.
-const NOTHING: f64 = 0.005;
+pub(crate) const NOTHING: f64 = 0.005;
 
 /// The rules the measured figures meet for a workload planned as `planned`.
 pub fn rules(actual: &Actual, planned: &Side, spot_ok: bool, monthly_min: f64) -> Rules {
@@ -105,7 +104,7 @@ pub fn rules(actual: &Actual, planned: &Side, spot_ok: bool, monthly_min: f64) -
 }
 
 /// The memory peak of one replica: the peak on one GPU × GPUs per replica.
-fn replica_peak(actual: &Actual, planned: &Side) -> Option<f64> {
+pub(crate) fn replica_peak(actual: &Actual, planned: &Side) -> Option<f64> {
     actual
         .memory_peak_gib
         .map(|p| p * planned.gpus_per_replica.max(1.0))
@@ -228,170 +227,10 @@ pub fn compare(
     rows
 }
 
-fn pct(share: f64) -> String {
-    format_number((share * 100.0).round())
-}
-
-fn hours(h: f64) -> String {
-    format_number((h * 10.0).round() / 10.0)
-}
-
-impl Row {
-    /// The advice line, with amounts as `money` writes them.
-    pub fn advice(&self, money: &dyn Fn(f64) -> String, zh: bool) -> String {
-        let Some(p) = &self.planned else {
-            return if zh {
-                "未规划：无法与实测对比".to_string()
-            } else {
-                "unplanned: nothing to compare with".to_string()
-            };
-        };
-        let a = &self.actual;
-        let mut why = vec![if zh {
-            format!(
-                "实测每月 {} 小时（计划 {}），利用率 {}%",
-                hours(self.measured_hours),
-                hours(p.run_hours),
-                pct(a.utilization)
-            )
-        } else {
-            format!(
-                "measured {} h a month against {} planned (utilization {}%)",
-                hours(self.measured_hours),
-                hours(p.run_hours),
-                pct(a.utilization)
-            )
-        }];
-        if self.rules.monthly {
-            why.push(
-                if zh {
-                    "高于包月利用率区间"
-                } else {
-                    "in the monthly band"
-                }
-                .to_string(),
-            );
-        }
-        if self.rules.smaller_card {
-            let peak = replica_peak(a, p).unwrap_or(0.0);
-            why.push(if zh {
-                format!(
-                    "显存峰值 {} GiB 低于所选卡 {} GiB 的一半",
-                    hours(peak),
-                    hours(p.replica_vram_gib)
-                )
-            } else {
-                format!(
-                    "memory peak {} GiB is below half of the card's {} GiB",
-                    hours(peak),
-                    hours(p.replica_vram_gib)
-                )
-            });
-        }
-        // Spot is named when the re-plan takes it: without a spot price (or where on-demand
-        // stays cheaper) the rule has nothing to offer.
-        let spot_taken = self
-            .replanned
-            .as_ref()
-            .is_some_and(|r| r.mode == Mode::Spot && p.mode != Mode::Spot);
-        if self.rules.spot && spot_taken {
-            why.push(
-                if zh {
-                    "可中断且间歇运行"
-                } else {
-                    "interruptible work that runs in bursts"
-                }
-                .to_string(),
-            );
-        }
-        let why = why.join(if zh { "，" } else { ", " });
-        // The re-plan takes another card, count or mode and it saves against carrying on: say
-        // which and how much; otherwise keep. Then what the month costs at the measured use
-        // beside the plan (a budget to correct, not a saving: the same setup simply runs less or
-        // more).
-        let other_card = |r: &Side| r.gpu != p.gpu || r.gpus_total != p.gpus_total;
-        let mut line = match &self.replanned {
-            Some(r) if self.saving > 0.0 && (other_card(r) || r.mode != p.mode) => {
-                let action = action(p, r, zh);
-                if zh {
-                    format!(
-                        "{action}：{why}；比按原方案运行每月省 {}",
-                        money(self.saving)
-                    )
-                } else {
-                    format!(
-                        "{action}: {why}; saves {} a month against carrying on as planned",
-                        money(self.saving)
-                    )
-                }
-            }
-            _ => {
-                let (gpus, mode) = (format_number(p.gpus_total), p.mode.label(zh));
-                if zh {
-                    format!("保持：{gpus} × {} {mode}；{why}", p.gpu)
-                } else {
-                    format!("keep: {gpus} × {} {mode}; {why}", p.gpu)
-                }
-            }
-        };
-        if let Some(r) = &self.replanned {
-            if (r.tco - p.tco).abs() > NOTHING {
-                line.push_str(&if zh {
-                    format!("；按实测每月预算 {}（计划 {}）", money(r.tco), money(p.tco))
-                } else {
-                    format!(
-                        "; at the measured use the month costs {} (planned {})",
-                        money(r.tco),
-                        money(p.tco)
-                    )
-                });
-            }
-        } else {
-            line.push_str(if zh {
-                "；按实测重新规划找不到可用方案"
-            } else {
-                "; re-planning at the measured figures plans nothing"
-            });
-        }
-        line
-    }
-}
-
-/// What the re-plan `r` changes from the plan `p`, as the advice's opening words.
-fn action(p: &Side, r: &Side, zh: bool) -> String {
-    let card = format!("{} × {}", format_number(r.gpus_total), r.gpu);
-    let other_card = r.gpu != p.gpu || r.gpus_total != p.gpus_total;
-    let smaller = r.gpu != p.gpu && r.replica_vram_gib < p.replica_vram_gib;
-    if zh {
-        let card = if smaller {
-            format!("换更小的卡 {card}")
-        } else {
-            format!("换用 {card}")
-        };
-        match (other_card, r.mode != p.mode) {
-            (true, true) => format!("{card}，改{}", r.mode.label(true)),
-            (true, false) => card,
-            (false, true) => format!("改{}", r.mode.label(true)),
-            (false, false) => format!("按实测小时数预算{}", r.mode.label(true)),
-        }
-    } else {
-        let card = if smaller {
-            format!("a smaller card, {card}")
-        } else {
-            card
-        };
-        match (other_card, r.mode != p.mode) {
-            (true, true) => format!("switch to {card} on {}", r.mode.label(false)),
-            (true, false) => format!("switch to {card}"),
-            (false, true) => format!("switch to {}", r.mode.label(false)),
-            (false, false) => format!("budget the measured hours on {}", r.mode.label(false)),
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lang::Lang;
 
     fn actual(utilization: f64, peak: Option<f64>) -> Actual {
         Actual {
@@ -499,10 +338,10 @@ mod tests {
             None,
         );
         assert_eq!(
-            r.advice(&money, false),
+            r.advice(&money, Lang::En),
             "switch to monthly: measured 584 h a month against 730 planned (utilization 80%), in the monthly band; saves ¥40.00 a month against carrying on as planned; at the measured use the month costs ¥60.00 (planned ¥100.00)"
         );
-        assert!(r.advice(&money, true).starts_with("改包月："));
+        assert!(r.advice(&money, Lang::Zh).starts_with("改包月："));
         let small = Side {
             gpu: "A10".into(),
             replica_vram_gib: 24.0,
@@ -520,7 +359,7 @@ mod tests {
             Some(8.0),
         );
         assert_eq!(
-            r.advice(&money, false),
+            r.advice(&money, Lang::En),
             "switch to a smaller card, 1 × A10: measured 73 h a month against 730 planned (utilization 10%), memory peak 8 GiB is below half of the card's 48 GiB; saves ¥70.00 a month against carrying on as planned; at the measured use the month costs ¥30.00 (planned ¥100.00)"
         );
         let spot = Side {
@@ -539,12 +378,12 @@ mod tests {
             None,
         );
         assert!(
-            r.advice(&money, false).starts_with("switch to spot: "),
+            r.advice(&money, Lang::En).starts_with("switch to spot: "),
             "{}",
-            r.advice(&money, false)
+            r.advice(&money, Lang::En)
         );
         assert!(r
-            .advice(&money, false)
+            .advice(&money, Lang::En)
             .contains("interruptible work that runs in bursts"));
         // An under-estimated plan: monthly costs more than planned, yet ¥30 less than carrying
         // on with on-demand at the measured hours (¥160): the saving is against that.
@@ -564,7 +403,7 @@ mod tests {
             None,
         );
         assert_eq!(
-            r.advice(&money, false),
+            r.advice(&money, Lang::En),
             "switch to monthly: measured 547.5 h a month against 730 planned (utilization 75%), in the monthly band; saves ¥30.00 a month against carrying on as planned; at the measured use the month costs ¥130.00 (planned ¥100.00)"
         );
         // Not cheaper: keep, with what the month costs at the measured use.
@@ -574,9 +413,9 @@ mod tests {
         };
         let r = row(Rules::default(), dearer, 0.0, 0.3, None);
         assert_eq!(
-            r.advice(&money, false),
+            r.advice(&money, Lang::En),
             "keep: 1 × L40S on-demand; measured 219 h a month against 730 planned (utilization 30%); at the measured use the month costs ¥150.00 (planned ¥100.00)"
         );
-        assert!(r.advice(&money, true).starts_with("保持："));
+        assert!(r.advice(&money, Lang::Zh).starts_with("保持："));
     }
 }

@@ -3,6 +3,7 @@
 use super::engine::Keys;
 use super::evaluate::Best;
 use super::{Advice, Band, Candidate, Chosen, Hidden, Mode};
+use crate::lang::Lang;
 use crate::model::{format_number, Input, Warning, Workload};
 
 /// The least-TCO (offer, mode) from each mode's best; ties to fewer GPUs, then sheet order,
@@ -149,7 +150,7 @@ pub(super) fn chosen_warnings(
     if matches!(ch.mode, Mode::Monthly | Mode::Reserved) && ch.advice.utilization < monthly_min {
         out.push(Warning::warn(&at, format!(
             "{} is billed {} at {}% utilization, under monthly_min_utilization ({}%): check the hours, or measure a month on demand first",
-            w.name, ch.mode.label(false), format_number((ch.advice.utilization * 100.0).round()), format_number(monthly_min * 100.0))));
+            w.name, ch.mode.label(Lang::En), format_number((ch.advice.utilization * 100.0).round()), format_number(monthly_min * 100.0))));
     }
 }
 

@@ -21,6 +21,7 @@ pub use trace::{trace, Trace, TraceLine};
 
 use crate::error::{Error, Problem, Result};
 use crate::formula::Ty;
+use crate::lang::Lang;
 use crate::model::{Input, Origin, Warning, Workload};
 use choose::{choose, chosen_warnings};
 use engine::Keys;
@@ -88,22 +89,7 @@ impl Mode {
     pub fn parse(text: &str) -> Option<Mode> {
         Mode::ALL
             .into_iter()
-            .find(|m| m.key() == text || m.label(false) == text || m.label(true) == text)
-    }
-
-    pub fn label(self, zh: bool) -> &'static str {
-        match (self, zh) {
-            (Mode::OnDemand, false) => "on-demand",
-            (Mode::Monthly, false) => "monthly",
-            (Mode::Spot, false) => "spot",
-            (Mode::Reserved, false) => "reserved",
-            (Mode::Mixed, false) => "base + burst",
-            (Mode::OnDemand, true) => "按量计费",
-            (Mode::Monthly, true) => "包月",
-            (Mode::Spot, true) => "竞价实例",
-            (Mode::Reserved, true) => "预留实例",
-            (Mode::Mixed, true) => "包月保底 + 按量弹性",
-        }
+            .find(|m| m.key() == text || m.label(Lang::En) == text || m.label(Lang::Zh) == text)
     }
 
     /// Position in `Mode::ALL` (the declaration order).
@@ -473,7 +459,7 @@ pub fn plan_with(input: Input, engine: &Engine, opts: &Options) -> Result<Plan> 
     }
 
     // An assumption of the user's own that no formula reads is most likely a misspelt key.
-    let defaults = crate::catalog::assumptions(false);
+    let defaults = crate::catalog::assumptions(Lang::En);
     for a in &input.assumptions.items {
         if defaults.get(&a.key).is_none()
             && !engine.candidate.reads(&a.key)
@@ -518,8 +504,8 @@ pub fn plan_with(input: Input, engine: &Engine, opts: &Options) -> Result<Plan> 
                 "GPUs",
                 format!(
                     "no offer has a {} price, so {} was not considered",
-                    m.label(false),
-                    m.label(false)
+                    m.label(Lang::En),
+                    m.label(Lang::En)
                 ),
             ));
         }

@@ -70,7 +70,7 @@ fn workload(name: &str, kind: Kind, model: Option<&str>) -> Workload {
 }
 
 fn input(workloads: Vec<Workload>, gpus: Vec<GpuOffer>, set: &[(&str, f64)]) -> Input {
-    let mut assumptions: Assumptions = catalog::assumptions(false);
+    let mut assumptions: Assumptions = catalog::assumptions(Lang::En);
     for (k, v) in set {
         assumptions
             .items
@@ -329,10 +329,10 @@ fn spot_with_rework_beats_on_demand_with_a_cold_start() {
     // 1,010 / 500 = 2.02
     assert!(
         ch.advice
-            .text(false)
+            .text(Lang::En)
             .ends_with("on-demand would cost 2.0× more"),
         "{}",
-        ch.advice.text(false)
+        ch.advice.text(Lang::En)
     );
 }
 

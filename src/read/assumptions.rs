@@ -6,6 +6,7 @@ use super::xlsx::{Raw, RawSheet};
 use super::{Override, Reader, Target};
 use crate::catalog;
 use crate::error::Problem;
+use crate::lang::Lang;
 use crate::model::{Assumption, Assumptions, Source, Value, Warning};
 
 impl Reader {
@@ -14,7 +15,7 @@ impl Reader {
         raw: Option<RawSheet>,
         overrides: &[Override],
     ) -> Assumptions {
-        let defaults = catalog::assumptions(false);
+        let defaults = catalog::assumptions(Lang::En);
         let mut items: Vec<Assumption> = Vec::new();
         match raw {
             None => self.defaulted("Assumptions", "assumptions"),

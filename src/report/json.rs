@@ -2,6 +2,7 @@
 //! unplanned workload has every plan field, null. Workloads are serialized one at a time as the
 //! writer asks for them, so a plan of 100,000 workloads is never held as a JSON tree in memory.
 
+use crate::lang::Lang;
 use crate::model::Warning;
 use crate::plan::{Candidate, Chosen, Mode, Plan};
 use crate::provenance::Provenance;
@@ -228,7 +229,7 @@ impl<'a> WorkloadJson<'a> {
         let measured = plan.actuals.iter().find(|r| r.workload == i);
         WorkloadJson {
             advice_from_usage: measured
-                .map(|r| r.advice(&|v| crate::report::money(&cur, v), false)),
+                .map(|r| r.advice(&|v| crate::report::money(&cur, v), Lang::En)),
             usage_saving: measured.map(|r| r.saving),
             name: &w.name,
             kind: w.kind.key(),
@@ -250,20 +251,20 @@ impl<'a> WorkloadJson<'a> {
             utilization: of(|ch| ch.advice.utilization),
             costs: chosen.map(|(c, _)| Costs::of(c)).unwrap_or_default(),
             values: Values(plan, chosen.map(|(c, _)| c)),
-            advice: chosen.map(|(_, ch)| ch.advice.text(false)),
+            advice: chosen.map(|(_, ch)| ch.advice.text(Lang::En)),
             api: w.api.as_deref(),
             api_monthly_cost: w.api.as_ref().and_then(|_| get("api_monthly_cost")),
             api_breakeven_requests_per_day: w.api.as_ref().and(api).map(|(_, b)| b),
             api_advice: w.api.as_deref().zip(api).zip(chosen).map(
                 |((name, (cost, b)), (_, ch))| {
-                    crate::plan::advice::api_text(
+                    crate::words::api_text(
                         name,
                         w.numbers.requests_per_day.unwrap_or(0.0),
                         cost,
                         ch.tco,
                         b,
                         &|v| crate::report::money(&cur, v),
-                        false,
+                        Lang::En,
                     )
                 },
             ),

@@ -7,6 +7,7 @@ mod usage;
 pub use json::{write as write_json, PlanJson};
 pub use usage::{table as usage_table, write_json as write_usage_json};
 
+use crate::lang::Lang;
 use crate::model::{format_number, GpuOffer, ModelSpec, Severity};
 use crate::plan::{Plan, Trace};
 use serde_json::Value;
@@ -84,8 +85,8 @@ pub fn table(rows: &[Vec<String>], right: &[bool]) -> String {
 }
 
 /// The terminal summary of a plan.
-pub fn summary(plan: &Plan, color: bool, zh: bool) -> String {
-    let t_ = |en: &'static str, cn: &'static str| if zh { cn } else { en };
+pub fn summary(plan: &Plan, color: bool, lang: Lang) -> String {
+    let t_ = |en: &'static str, cn: &'static str| if lang == Lang::Zh { cn } else { en };
     let cur = plan.input.assumptions.currency();
     let (b, y, r, z) = if color {
         ("\x1b[1m", "\x1b[33m", "\x1b[31m", "\x1b[0m")
@@ -108,7 +109,7 @@ pub fn summary(plan: &Plan, color: bool, zh: bool) -> String {
                 rows.push(vec![
                     w.name.clone(),
                     format!("{} × {}", g.gpu, format_number(n)),
-                    ch.mode.label(zh).to_string(),
+                    ch.mode.label(lang).to_string(),
                     money(&cur, ch.tco),
                 ]);
             }
@@ -122,7 +123,7 @@ pub fn summary(plan: &Plan, color: bool, zh: bool) -> String {
     }
     let more = plan.input.workloads.len().saturating_sub(ROWS);
     if more > 0 {
-        rows.push(vec![if zh {
+        rows.push(vec![if lang == Lang::Zh {
             format!("… 另有 {more} 个负载（见总览页）")
         } else {
             format!("… and {more} more workloads (see the Summary tab)")
@@ -168,7 +169,7 @@ pub fn summary(plan: &Plan, color: bool, zh: bool) -> String {
         }
         if warn.len() > WARNINGS {
             let n = warn.len() - WARNINGS;
-            out.push_str(&if zh {
+            out.push_str(&if lang == Lang::Zh {
                 format!("… 另有 {n} 条警告，见提示页\n")
             } else {
                 format!("… and {n} more warnings in the Warnings tab\n")
@@ -176,7 +177,7 @@ pub fn summary(plan: &Plan, color: bool, zh: bool) -> String {
         }
     }
     if notes > 0 {
-        out.push_str(&if zh {
+        out.push_str(&if lang == Lang::Zh {
             format!("（提示页另有 {notes} 条说明）\n")
         } else {
             format!("({notes} note(s) in the Warnings tab)\n")

@@ -11,6 +11,7 @@ pub use template::Example;
 
 use crate::error::{Error, Result};
 use crate::files::{self, Pending};
+use crate::lang::Lang;
 use crate::model::Warning;
 use crate::plan::Plan;
 use crate::provenance::Provenance;
@@ -90,9 +91,13 @@ pub fn candidates_note(plan: &Plan) -> Option<Warning> {
 }
 
 /// The template workbook's bytes, dated now (or `SOURCE_DATE_EPOCH`).
-pub fn template_bytes(zh: bool, example: Example) -> Result<Vec<u8>> {
-    template::template(zh, example, &document_time(crate::time::generation_time()))
-        .map_err(internal)
+pub fn template_bytes(lang: Lang, example: Example) -> Result<Vec<u8>> {
+    template::template(
+        lang,
+        example,
+        &document_time(crate::time::generation_time()),
+    )
+    .map_err(internal)
 }
 
 /// The plan workbook, streamed to a pending file, and the warnings raised while writing it;
@@ -100,7 +105,7 @@ pub fn template_bytes(zh: bool, example: Example) -> Result<Vec<u8>> {
 pub fn plan(
     path: &Path,
     plan: &Plan,
-    zh: bool,
+    lang: Lang,
     date: &str,
     stamp: &Provenance,
 ) -> Result<(Pending, Vec<Warning>)> {
@@ -110,7 +115,7 @@ pub fn plan(
     let file = raw.file();
     let (written, caches) = writer_io(path, || {
         let (mut wb, warnings, caches) =
-            tabs::workbook(plan, zh, &document_time(stamp.generated), date, stamp)
+            tabs::workbook(plan, lang, &document_time(stamp.generated), date, stamp)
                 .map_err(|e| failed(path, e))?;
         wb.save_to_writer(&mut *file).map_err(|e| failed(path, e))?;
         Ok((warnings, caches))

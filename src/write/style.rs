@@ -1,5 +1,6 @@
 //! Cell formats shared by every tab, and small writing helpers that keep input text as text.
 
+use crate::lang::Lang;
 use rust_xlsxwriter::{Color, Format, FormatAlign, FormatBorder, Worksheet, XlsxError};
 
 /// Excel refuses longer strings.
@@ -129,12 +130,12 @@ fn input_style(f: Format) -> Format {
 }
 
 /// `yes`/`no`, or `是`/`否` in Chinese: how yes/no values are written in every workbook.
-pub fn yes_no(b: bool, zh: bool) -> &'static str {
-    match (b, zh) {
-        (true, false) => "yes",
-        (false, false) => "no",
-        (true, true) => "是",
-        (false, true) => "否",
+pub fn yes_no(b: bool, lang: Lang) -> &'static str {
+    match (b, lang) {
+        (true, Lang::En) => "yes",
+        (false, Lang::En) => "no",
+        (true, Lang::Zh) => "是",
+        (false, Lang::Zh) => "否",
     }
 }
 

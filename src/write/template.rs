@@ -3,6 +3,7 @@
 
 use super::style::{self, Styles};
 use crate::catalog::{self, Column, ColumnType};
+use crate::lang::Lang;
 use crate::model::{Kind, Precision, Value};
 use rust_xlsxwriter::{DataValidation, Formula, Workbook, Worksheet, XlsxError};
 
@@ -26,12 +27,12 @@ impl Example {
     }
 }
 
-fn dropdown(ty: ColumnType, zh: bool) -> Option<DataValidation> {
+fn dropdown(ty: ColumnType, lang: Lang) -> Option<DataValidation> {
     let list: Vec<String> = match ty {
         ColumnType::Kind => Kind::ALL
             .iter()
             .map(|k| {
-                if zh {
+                if lang == Lang::Zh {
                     k.zh().to_string()
                 } else {
                     k.key().to_string()
@@ -41,8 +42,8 @@ fn dropdown(ty: ColumnType, zh: bool) -> Option<DataValidation> {
         ColumnType::Precision => Precision::ALL.iter().map(|p| p.key().to_string()).collect(),
         ColumnType::KvPrecision => Precision::KV.iter().map(|p| p.key().to_string()).collect(),
         ColumnType::Bool => vec![
-            style::yes_no(true, zh).to_string(),
-            style::yes_no(false, zh).to_string(),
+            style::yes_no(true, lang).to_string(),
+            style::yes_no(false, lang).to_string(),
         ],
         _ => return None,
     };
@@ -55,16 +56,16 @@ fn dropdown(ty: ColumnType, zh: bool) -> Option<DataValidation> {
 fn write_headers(
     ws: &mut Worksheet,
     cols: &[Column],
-    zh: bool,
+    lang: Lang,
     s: &Styles,
 ) -> Result<(), XlsxError> {
     let heads: Vec<(String, String)> = cols
         .iter()
-        .map(|c| (c.header(zh), c.note(zh).to_string()))
+        .map(|c| (c.header(lang), c.note(lang).to_string()))
         .collect();
     style::header(ws, 0, &heads, s)?;
     for (i, c) in cols.iter().enumerate() {
-        let w = style::fit_width([c.header(zh).as_str()], 10.0, 28.0);
+        let w = style::fit_width([c.header(lang).as_str()], 10.0, 28.0);
         ws.set_column_width(
             i as u16,
             if c.key == "notes" || c.key == "description" {
@@ -80,7 +81,7 @@ fn write_headers(
 
 /// The template workbook's bytes.
 pub fn template(
-    zh: bool,
+    lang: Lang,
     example: Example,
     creation: &rust_xlsxwriter::ExcelDateTime,
 ) -> Result<Vec<u8>, XlsxError> {
@@ -92,17 +93,17 @@ pub fn template(
             .set_author("gpuplan")
             .set_creation_datetime(creation),
     );
-    let gpus_sheet = catalog::sheet_name("GPUs", zh).to_string();
+    let gpus_sheet = catalog::sheet_name("GPUs", lang).to_string();
     let rows_for_validation = 1000;
 
     // Workloads
     let cols = catalog::columns("Workloads");
     let ws = wb.add_worksheet();
-    ws.set_name(catalog::sheet_name("Workloads", zh))?;
-    write_headers(ws, &cols, zh, &s)?;
+    ws.set_name(catalog::sheet_name("Workloads", lang))?;
+    write_headers(ws, &cols, lang, &s)?;
     for (i, c) in cols.iter().enumerate() {
         let col = i as u16;
-        if let Some(dv) = dropdown(c.ty, zh) {
+        if let Some(dv) = dropdown(c.ty, lang) {
             ws.add_data_validation(1, col, rows_for_validation, col, &dv)?;
         }
         if c.key == "engine" {
@@ -143,9 +144,9 @@ pub fn template(
                     style::number(ws, r, col, n, &s.general)?
                 }
                 _ => {
-                    let t = match (zh, ty) {
-                        (true, ColumnType::Kind) => Kind::parse(v).map_or(v, |k| k.zh()),
-                        (true, ColumnType::Bool) => style::yes_no(v == "yes", true),
+                    let t = match (lang, ty) {
+                        (Lang::Zh, ColumnType::Kind) => Kind::parse(v).map_or(v, |k| k.zh()),
+                        (Lang::Zh, ColumnType::Bool) => style::yes_no(v == "yes", Lang::Zh),
                         _ => v,
                     };
                     style::text(ws, r, col, t, &s.text)?;
@@ -158,15 +159,15 @@ pub fn template(
     let cols = catalog::columns("GPUs");
     let ws = wb.add_worksheet();
     ws.set_name(&gpus_sheet)?;
-    write_headers(ws, &cols, zh, &s)?;
+    write_headers(ws, &cols, lang, &s)?;
     for (i, c) in cols.iter().enumerate() {
-        if let Some(dv) = dropdown(c.ty, zh) {
+        if let Some(dv) = dropdown(c.ty, lang) {
             ws.add_data_validation(1, i as u16, rows_for_validation, i as u16, &dv)?;
         }
     }
     for (r, g) in catalog::gpus().iter().enumerate() {
         let r = r as u32 + 1;
-        let yes = |b: bool| style::yes_no(b, zh);
+        let yes = |b: bool| style::yes_no(b, lang);
         for (i, c) in cols.iter().enumerate() {
             let col = i as u16;
             let v: Option<f64> = match c.key {
@@ -213,8 +214,8 @@ pub fn template(
     // Models
     let cols = catalog::columns("Models");
     let ws = wb.add_worksheet();
-    ws.set_name(catalog::sheet_name("Models", zh))?;
-    write_headers(ws, &cols, zh, &s)?;
+    ws.set_name(catalog::sheet_name("Models", lang))?;
+    write_headers(ws, &cols, lang, &s)?;
     for (r, m) in catalog::models().iter().enumerate() {
         let r = r as u32 + 1;
         style::text(ws, r, 0, &m.name, &s.text)?;
@@ -229,16 +230,16 @@ pub fn template(
     // Assumptions
     let cols = catalog::columns("Assumptions");
     let ws = wb.add_worksheet();
-    ws.set_name(catalog::sheet_name("Assumptions", zh))?;
-    write_headers(ws, &cols, zh, &s)?;
+    ws.set_name(catalog::sheet_name("Assumptions", lang))?;
+    write_headers(ws, &cols, lang, &s)?;
     ws.set_column_width(0, 26)?;
     ws.set_column_width(3, 90)?;
-    for (r, a) in catalog::assumptions(zh).items.iter().enumerate() {
+    for (r, a) in catalog::assumptions(lang).items.iter().enumerate() {
         let r = r as u32 + 1;
         style::text(ws, r, 0, &a.key, &s.bold)?;
         match &a.value {
             Value::Number(n) => style::number(ws, r, 1, *n, &s.general)?,
-            Value::Bool(b) => style::text(ws, r, 1, style::yes_no(*b, zh), &s.text)?,
+            Value::Bool(b) => style::text(ws, r, 1, style::yes_no(*b, lang), &s.text)?,
             Value::Text(t) => style::text(ws, r, 1, t, &s.text)?,
         }
         style::text(ws, r, 2, &a.unit, &s.text)?;
@@ -248,8 +249,8 @@ pub fn template(
     // Engines
     let cols = catalog::columns("Engines");
     let ws = wb.add_worksheet();
-    ws.set_name(catalog::sheet_name("Engines", zh))?;
-    write_headers(ws, &cols, zh, &s)?;
+    ws.set_name(catalog::sheet_name("Engines", lang))?;
+    write_headers(ws, &cols, lang, &s)?;
     style::widths(ws, &[14.0, 11.0, 30.0, 9.0, 9.0, 16.0, 100.0])?;
     let applies_dv = DataValidation::new()
         .allow_list_strings(&["serving", "training", "any"])?
@@ -262,7 +263,7 @@ pub fn template(
         if !v.key.is_empty() {
             style::text(ws, r, 2, &v.key, &s.text)?;
             if v.unit == "yes/no" {
-                style::text(ws, r, 3, style::yes_no(v.value != 0.0, zh), &s.text)?;
+                style::text(ws, r, 3, style::yes_no(v.value != 0.0, lang), &s.text)?;
             } else {
                 style::number(ws, r, 3, v.value, &s.general)?;
             }
@@ -275,8 +276,8 @@ pub fn template(
     // Formulas
     let cols = catalog::columns("Formulas");
     let ws = wb.add_worksheet();
-    ws.set_name(catalog::sheet_name("Formulas", zh))?;
-    write_headers(ws, &cols, zh, &s)?;
+    ws.set_name(catalog::sheet_name("Formulas", lang))?;
+    write_headers(ws, &cols, lang, &s)?;
     style::widths(ws, &[28.0, 70.0, 11.0, 9.0, 90.0])?;
     let scope_dv = DataValidation::new()
         .allow_list_strings(&["candidate", "portfolio"])?
@@ -294,22 +295,22 @@ pub fn template(
     // Scenarios: headers only; each row a change of a named what-if (the notes say the syntax).
     let cols = catalog::columns("Scenarios");
     let ws = wb.add_worksheet();
-    ws.set_name(catalog::sheet_name("Scenarios", zh))?;
-    write_headers(ws, &cols, zh, &s)?;
+    ws.set_name(catalog::sheet_name("Scenarios", lang))?;
+    write_headers(ws, &cols, lang, &s)?;
     style::widths(ws, &[24.0, 60.0])?;
 
     // Ranges: headers only; each row a key that may vary between low and high (Sensitivity tab).
     let cols = catalog::columns("Ranges");
     let ws = wb.add_worksheet();
-    ws.set_name(catalog::sheet_name("Ranges", zh))?;
-    write_headers(ws, &cols, zh, &s)?;
+    ws.set_name(catalog::sheet_name("Ranges", lang))?;
+    write_headers(ws, &cols, lang, &s)?;
     style::widths(ws, &[34.0, 12.0, 12.0, 12.0])?;
 
     // APIs: the built-in example prices, each with where and when it was read.
     let cols = catalog::columns("APIs");
     let ws = wb.add_worksheet();
-    ws.set_name(catalog::sheet_name("APIs", zh))?;
-    write_headers(ws, &cols, zh, &s)?;
+    ws.set_name(catalog::sheet_name("APIs", lang))?;
+    write_headers(ws, &cols, lang, &s)?;
     style::widths(ws, &[22.0, 14.0, 12.0, 12.0, 12.0, 90.0])?;
     for (r, a) in catalog::apis().iter().enumerate() {
         let r = r as u32 + 1;
@@ -326,8 +327,8 @@ pub fn template(
     // Usage: empty until the team has logs; `gpuplan usage LOG… --workbook` reads it.
     let cols = catalog::columns("Usage");
     let ws = wb.add_worksheet();
-    ws.set_name(catalog::sheet_name("Usage", zh))?;
-    write_headers(ws, &cols, zh, &s)?;
+    ws.set_name(catalog::sheet_name("Usage", lang))?;
+    write_headers(ws, &cols, lang, &s)?;
     style::widths(ws, &[44.0, 24.0])?;
     wb.save_to_buffer()
 }

@@ -3,6 +3,7 @@
 //! with the monthly saving of a re-plan at them. Values: the logs are not part of this workbook.
 
 use super::{Ctx, Extent};
+use crate::lang::Lang;
 use crate::write::style::{number, text, widths};
 use rust_xlsxwriter::{Worksheet, XlsxError};
 
@@ -70,7 +71,7 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<Extent, XlsxError> {
         if let Some(p) = &row.replanned {
             number(ws, r, 14, p.tco, &s.money)?;
         }
-        text(ws, r, 16, &row.advice(&money, cx.zh), &s.wrap)?;
+        text(ws, r, 16, &row.advice(&money, cx.lang), &s.wrap)?;
     }
     // The last month's bill beside the plan (calc --bills), below the measured figures.
     if let Some(b) = &cx.plan.bills {
@@ -79,7 +80,7 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<Extent, XlsxError> {
             ws,
             r,
             0,
-            &if cx.zh {
+            &if cx.lang == Lang::Zh {
                 format!("{} 账单与方案对比", b.month)
             } else {
                 format!("The {} bill against the plan", b.month)

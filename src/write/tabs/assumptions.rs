@@ -2,6 +2,7 @@
 //! `--set`), its unit and note. Key in column A, value in column B.
 
 use super::{Ctx, Extent};
+use crate::lang::Lang;
 use crate::model::{Source, Value};
 use crate::write::style::{number, text, widths};
 use rust_xlsxwriter::{Worksheet, XlsxError};
@@ -40,7 +41,7 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &super::live::Live) -> Result<E
             ["Note", "说明", "What it means.", "含义。"],
         ],
     )?;
-    let zh_notes = crate::catalog::assumptions(true);
+    let zh_notes = crate::catalog::assumptions(Lang::Zh);
     for (i, a) in cx.plan.input.assumptions.items.iter().enumerate() {
         let r = i as u32 + 1;
         text(ws, r, 0, &a.key, &s.bold)?;
@@ -70,8 +71,8 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &super::live::Live) -> Result<E
                 &s.text
             },
         )?;
-        let note = match (&a.source, cx.zh) {
-            (Source::Default, true) => zh_notes
+        let note = match (&a.source, cx.lang) {
+            (Source::Default, Lang::Zh) => zh_notes
                 .get(&a.key)
                 .map_or(a.note.as_str(), |d| d.note.as_str()),
             _ => a.note.as_str(),

@@ -4,6 +4,7 @@
 use super::live::{cell, cheapest_label};
 use super::plan_tab::{self, live_cell, live_text};
 use super::{Ctx, Extent, Tab};
+use crate::lang::Lang;
 use crate::plan::Mode;
 use crate::write::style::{fit_header_height, number, text, widths};
 use rust_xlsxwriter::{ConditionalFormatFormula, Worksheet, XlsxError};
@@ -33,7 +34,7 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<Extent, XlsxError> {
     ];
     let labels: Vec<(&str, &str)> = Mode::ALL
         .iter()
-        .map(|m| (m.label(false), m.label(true)))
+        .map(|m| (m.label(Lang::En), m.label(Lang::Zh)))
         .collect();
     for ((en, zh), (ne, nz)) in labels.iter().zip(notes) {
         cols.push([en, zh, ne, nz]);
@@ -92,7 +93,7 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<Extent, XlsxError> {
                 live_cell(ws, r, FIRST_MODE + k as u16, Ok(at), v, &s.money, cx)?;
             }
         }
-        text(ws, r, 7, ch.mode.label(cx.zh), &s.bold)?;
+        text(ws, r, 7, ch.mode.label(cx.lang), &s.bold)?;
         live_cell(
             ws,
             r,
@@ -103,10 +104,10 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<Extent, XlsxError> {
             cx,
         )?;
         if let Some((m, ratio)) = ch.advice.next {
-            text(ws, r, 9, m.label(cx.zh), &s.text)?;
+            text(ws, r, 9, m.label(cx.lang), &s.text)?;
             number(ws, r, 10, ratio, s.number_for(ratio))?;
         }
-        let labels: Vec<&str> = Mode::ALL.iter().map(|m| m.label(cx.zh)).collect();
+        let labels: Vec<&str> = Mode::ALL.iter().map(|m| m.label(cx.lang)).collect();
         live_text(
             ws,
             r,
@@ -115,7 +116,7 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<Extent, XlsxError> {
                 &format!("{}:{}", cell(None, r, FIRST_MODE), cell(None, r, LAST_MODE)),
                 &labels,
             ),
-            plan_tab::cheapest_now(c, cx.zh),
+            plan_tab::cheapest_now(c, cx.lang),
             &s.bold,
         )?;
     }

@@ -2,6 +2,7 @@
 //! price of each mode, and every candidate formula's value — as an Excel table with autofilter.
 
 use super::{heads, Ctx, Extent};
+use crate::lang::Lang;
 use crate::plan::Mode;
 use crate::write::style::{clip, header, text, widths};
 use rust_xlsxwriter::{Table, TableColumn, TableStyle, Worksheet, XlsxError};
@@ -48,8 +49,8 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<Extent, XlsxError> {
         .iter()
         .map(|m| {
             (
-                format!("{} cost", m.label(false)),
-                format!("{}费用", m.label(true)),
+                format!("{} cost", m.label(Lang::En)),
+                format!("{}费用", m.label(Lang::Zh)),
             )
         })
         .collect();
@@ -126,7 +127,7 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<Extent, XlsxError> {
                 )?;
             }
             if let Some((m, v)) = c.cheapest() {
-                ws.write_string(r, 5, m.label(cx.zh))?;
+                ws.write_string(r, 5, m.label(cx.lang))?;
                 ws.write_number(r, 6, v)?;
             }
             for (k, m) in Mode::ALL.iter().enumerate() {

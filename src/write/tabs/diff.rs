@@ -89,7 +89,7 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<Extent, XlsxError> {
                     .as_deref()
                     .and_then(crate::plan::Mode::parse)
                     .map_or(mode.clone().unwrap_or_default(), |m| {
-                        m.label(cx.zh).to_string()
+                        m.label(cx.lang).to_string()
                     });
                 text(ws, r, c + 2, &m, &s.text)?;
                 if let Some(t) = tco {

@@ -19,6 +19,7 @@ mod warnings;
 mod year;
 
 use super::style::Styles;
+use crate::lang::Lang;
 use crate::model::Warning;
 use crate::plan::{Candidate, Chosen, Plan};
 use rust_xlsxwriter::{ExcelDateTime, Workbook, XlsxError};
@@ -26,7 +27,7 @@ use rust_xlsxwriter::{ExcelDateTime, Workbook, XlsxError};
 /// What every tab needs: the plan, the language, the formats and the tab names.
 pub struct Ctx<'a> {
     pub plan: &'a Plan,
-    pub zh: bool,
+    pub lang: Lang,
     pub s: Styles,
     pub date: &'a str,
     pub stamp: &'a crate::provenance::Provenance,
@@ -37,11 +38,7 @@ pub struct Ctx<'a> {
 impl Ctx<'_> {
     /// The label in the chosen language.
     pub fn t<'b>(&self, en: &'b str, zh: &'b str) -> &'b str {
-        if self.zh {
-            zh
-        } else {
-            en
-        }
+        self.lang.t(en, zh)
     }
 
     /// The chosen candidate of workload `w`.
@@ -54,11 +51,11 @@ impl Ctx<'_> {
     }
 
     pub fn sheet(&self, tab: Tab) -> &'static str {
-        tab.name(self.zh)
+        tab.name(self.lang)
     }
 
     pub fn yes_no(&self, b: bool) -> &'static str {
-        super::style::yes_no(b, self.zh)
+        super::style::yes_no(b, self.lang)
     }
 
     /// A header row at `row` from `[en, zh, en note, zh note]` columns, in the chosen language.
@@ -136,36 +133,36 @@ impl Tab {
         )
     }
 
-    pub fn name(self, zh: bool) -> &'static str {
-        match (self, zh) {
-            (Tab::Summary, false) => "Summary",
-            (Tab::Year, false) => "Year",
-            (Tab::Year, true) => "全年",
-            (Tab::Scenarios, false) => "Scenarios",
-            (Tab::Scenarios, true) => "情景",
-            (Tab::Sensitivity, false) => "Sensitivity",
-            (Tab::Sensitivity, true) => "敏感性",
-            (Tab::Diff, false) => "Diff",
-            (Tab::Diff, true) => "变化",
-            (Tab::Actuals, false) => "Actuals",
-            (Tab::Actuals, true) => "实际用量",
-            (Tab::Plan, false) => "Plan",
-            (Tab::Memory, false) => "Memory",
-            (Tab::Billing, false) => "Billing",
-            (Tab::Candidates, false) => "Candidates",
-            (Tab::Tco, false) => "TCO",
-            (Tab::Assumptions, false) => "Assumptions",
-            (Tab::Formulas, false) => "Formulas",
-            (Tab::Warnings, false) => "Warnings",
-            (Tab::Summary, true) => "总览",
-            (Tab::Plan, true) => "方案",
-            (Tab::Memory, true) => "显存",
-            (Tab::Billing, true) => "计费对比",
-            (Tab::Candidates, true) => "候选方案",
-            (Tab::Tco, true) => "总拥有成本",
-            (Tab::Assumptions, true) => "参数",
-            (Tab::Formulas, true) => "公式",
-            (Tab::Warnings, true) => "提示",
+    pub fn name(self, lang: Lang) -> &'static str {
+        match (self, lang) {
+            (Tab::Summary, Lang::En) => "Summary",
+            (Tab::Year, Lang::En) => "Year",
+            (Tab::Year, Lang::Zh) => "全年",
+            (Tab::Scenarios, Lang::En) => "Scenarios",
+            (Tab::Scenarios, Lang::Zh) => "情景",
+            (Tab::Sensitivity, Lang::En) => "Sensitivity",
+            (Tab::Sensitivity, Lang::Zh) => "敏感性",
+            (Tab::Diff, Lang::En) => "Diff",
+            (Tab::Diff, Lang::Zh) => "变化",
+            (Tab::Actuals, Lang::En) => "Actuals",
+            (Tab::Actuals, Lang::Zh) => "实际用量",
+            (Tab::Plan, Lang::En) => "Plan",
+            (Tab::Memory, Lang::En) => "Memory",
+            (Tab::Billing, Lang::En) => "Billing",
+            (Tab::Candidates, Lang::En) => "Candidates",
+            (Tab::Tco, Lang::En) => "TCO",
+            (Tab::Assumptions, Lang::En) => "Assumptions",
+            (Tab::Formulas, Lang::En) => "Formulas",
+            (Tab::Warnings, Lang::En) => "Warnings",
+            (Tab::Summary, Lang::Zh) => "总览",
+            (Tab::Plan, Lang::Zh) => "方案",
+            (Tab::Memory, Lang::Zh) => "显存",
+            (Tab::Billing, Lang::Zh) => "计费对比",
+            (Tab::Candidates, Lang::Zh) => "候选方案",
+            (Tab::Tco, Lang::Zh) => "总拥有成本",
+            (Tab::Assumptions, Lang::Zh) => "参数",
+            (Tab::Formulas, Lang::Zh) => "公式",
+            (Tab::Warnings, Lang::Zh) => "提示",
         }
     }
 }
@@ -193,22 +190,22 @@ impl Category {
         Category::Ops,
     ];
 
-    pub fn label(self, zh: bool) -> &'static str {
-        match (self, zh) {
-            (Category::GpuTime, false) => "GPU time (work)",
-            (Category::ColdStart, false) => "Cold starts and billing rounding",
-            (Category::SpotRework, false) => "Spot rework",
-            (Category::Storage, false) => "Storage",
-            (Category::Egress, false) => "Egress",
-            (Category::TrialReserve, false) => "Trial-and-error reserve",
-            (Category::Ops, false) => "Ops labour",
-            (Category::GpuTime, true) => "GPU 计算时长",
-            (Category::ColdStart, true) => "冷启动与计费取整",
-            (Category::SpotRework, true) => "竞价回收重跑",
-            (Category::Storage, true) => "存储费用",
-            (Category::Egress, true) => "流量费",
-            (Category::TrialReserve, true) => "试错预留",
-            (Category::Ops, true) => "运维人力",
+    pub fn label(self, lang: Lang) -> &'static str {
+        match (self, lang) {
+            (Category::GpuTime, Lang::En) => "GPU time (work)",
+            (Category::ColdStart, Lang::En) => "Cold starts and billing rounding",
+            (Category::SpotRework, Lang::En) => "Spot rework",
+            (Category::Storage, Lang::En) => "Storage",
+            (Category::Egress, Lang::En) => "Egress",
+            (Category::TrialReserve, Lang::En) => "Trial-and-error reserve",
+            (Category::Ops, Lang::En) => "Ops labour",
+            (Category::GpuTime, Lang::Zh) => "GPU 计算时长",
+            (Category::ColdStart, Lang::Zh) => "冷启动与计费取整",
+            (Category::SpotRework, Lang::Zh) => "竞价回收重跑",
+            (Category::Storage, Lang::Zh) => "存储费用",
+            (Category::Egress, Lang::Zh) => "流量费",
+            (Category::TrialReserve, Lang::Zh) => "试错预留",
+            (Category::Ops, Lang::Zh) => "运维人力",
         }
     }
 
@@ -267,14 +264,14 @@ impl Category {
 /// values because their Excel translation would be too long) and what its charts plot.
 pub fn workbook(
     plan: &Plan,
-    zh: bool,
+    lang: Lang,
     creation: &ExcelDateTime,
     date: &str,
     stamp: &crate::provenance::Provenance,
 ) -> Result<(Workbook, Vec<Warning>, super::charts::Caches), XlsxError> {
     let cx = Ctx {
         plan,
-        zh,
+        lang,
         s: Styles::new(&plan.input.assumptions.currency()),
         date,
         stamp,
@@ -294,7 +291,7 @@ pub fn workbook(
                 stamp.version, stamp.input, stamp.input_sha256
             )),
     );
-    let live = live::Live::new(&cx, Tab::Assumptions.name(zh));
+    let live = live::Live::new(&cx, Tab::Assumptions.name(lang));
     let layout = tco::Layout::new(&cx);
     for tab in Tab::ALL {
         // The Scenarios tab only when the input has scenarios.
@@ -315,7 +312,7 @@ pub fn workbook(
         }
         // The Candidates tab can be large: streamed to a temporary file instead of held in memory.
         let ws = wb.add_worksheet_with_constant_memory()?;
-        ws.set_name(tab.name(zh))?;
+        ws.set_name(tab.name(lang))?;
         let extent = match tab {
             Tab::Summary => summary::write(ws, &cx, &layout, &live)?,
             Tab::Year => year::write(ws, &cx, &live)?,

@@ -4,6 +4,7 @@
 
 use super::live::{cell, result, Live};
 use super::{Ctx, Extent};
+use crate::lang::Lang;
 use crate::model::GpuOffer;
 use crate::plan::{Hidden, Mode};
 use crate::write::style::{number, text};
@@ -125,7 +126,7 @@ pub fn live_text(
 
 /// The label of the cheapest of a candidate's priced modes (the first of equals, as MATCH
 /// finds it), the cached value of a [`super::live::cheapest_label`] cell.
-pub fn cheapest_now(c: &crate::plan::Candidate, zh: bool) -> &'static str {
+pub fn cheapest_now(c: &crate::plan::Candidate, lang: Lang) -> &'static str {
     let mut best: Option<(Mode, f64)> = None;
     for m in Mode::ALL {
         if let Some(v) = c.cost(m) {
@@ -134,7 +135,7 @@ pub fn cheapest_now(c: &crate::plan::Candidate, zh: bool) -> &'static str {
             }
         }
     }
-    best.map_or("", |(m, _)| m.label(zh))
+    best.map_or("", |(m, _)| m.label(lang))
 }
 
 pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &Live) -> Result<Extent, XlsxError> {
@@ -182,7 +183,11 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &Live) -> Result<Extent, XlsxEr
             ws,
             r,
             column("kind"),
-            if cx.zh { w.kind.zh() } else { w.kind.key() },
+            if cx.lang == Lang::Zh {
+                w.kind.zh()
+            } else {
+                w.kind.key()
+            },
             &s.text,
         )?;
         text(
@@ -208,21 +213,21 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &Live) -> Result<Extent, XlsxEr
         };
         let offer = &plan.input.gpus[c.offer];
         text(ws, r, column("gpu"), &offer.label(), &s.text)?;
-        text(ws, r, column("mode"), ch.mode.label(cx.zh), &s.text)?;
-        let mut advice = ch.advice.text(cx.zh);
+        text(ws, r, column("mode"), ch.mode.label(cx.lang), &s.text)?;
+        let mut advice = ch.advice.text(cx.lang);
         if let Some(api) = &w.api {
             let cost = plan.value(c, "api_monthly_cost").unwrap_or(0.0);
             let per_day = w.numbers.requests_per_day.unwrap_or(0.0);
             let currency = plan.input.assumptions.currency();
-            advice.push_str(if cx.zh { "；" } else { "; " });
-            advice.push_str(&crate::plan::advice::api_text(
+            advice.push_str(if cx.lang == Lang::Zh { "；" } else { "; " });
+            advice.push_str(&crate::words::api_text(
                 api,
                 per_day,
                 cost,
                 ch.tco,
                 crate::plan::api_breakeven(per_day, ch.tco, cost),
                 &|v| crate::report::money(&currency, v),
-                cx.zh,
+                cx.lang,
             ));
         }
         text(ws, r, column("advice"), &advice, &s.text)?;
@@ -385,7 +390,7 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &Live) -> Result<Extent, XlsxEr
                 cx,
             )?;
         }
-        let labels: Vec<&str> = Mode::ALL.iter().map(|m| m.label(cx.zh)).collect();
+        let labels: Vec<&str> = Mode::ALL.iter().map(|m| m.label(cx.lang)).collect();
         let costs = format!(
             "{}:{}",
             cell(None, r, column(&format!("cost_{}", Mode::ALL[0].key()))),
@@ -400,7 +405,7 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &Live) -> Result<Extent, XlsxEr
             r,
             column("cheapest_now"),
             &super::live::cheapest_label(&costs, &labels),
-            cheapest_now(c, cx.zh),
+            cheapest_now(c, cx.lang),
             &s.text,
         )?;
     }

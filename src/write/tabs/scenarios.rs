@@ -157,7 +157,7 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, layout: &Layout) -> Result<Extent, Xl
                         p.value(cand, "gpus_total").unwrap_or(0.0),
                         &s.integer,
                     )?;
-                    text(ws, r, at + 2, ch.mode.label(cx.zh), &s.text)?;
+                    text(ws, r, at + 2, ch.mode.label(cx.lang), &s.text)?;
                     number(ws, r, at + 3, ch.tco, &s.money)?;
                     if k > 0 {
                         if let Some(base) = main_tco {

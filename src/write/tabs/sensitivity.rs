@@ -3,6 +3,7 @@
 //! seeded random samples of every key at once. Figures as planned: each is a re-plan.
 
 use super::{Ctx, Extent, Tab};
+use crate::lang::Lang;
 use crate::write::charts::Point;
 use crate::write::style::{number, text, widths};
 use rust_xlsxwriter::{Chart, ChartLegendPosition, ChartType, Worksheet, XlsxError};
@@ -43,7 +44,7 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<Extent, XlsxError> {
         ws,
         row,
         0,
-        &if cx.zh {
+        &if cx.lang == Lang::Zh {
             format!(
                 "预算分布（{} 个随机样本，种子 {}，每个样本重新规划）",
                 sens.samples, sens.seed

@@ -5,6 +5,7 @@ use super::live::{cell, excel_text, Live};
 use super::plan_tab::{self, live_cell, live_text};
 use super::tco::{plan_sum, Layout};
 use super::{Category, Ctx, Extent, Tab};
+use crate::lang::Lang;
 use crate::model::format_number;
 use crate::write::charts::Point;
 use crate::write::style::{money_format, number, text, widths};
@@ -64,7 +65,7 @@ pub fn write(
         (cx.t("Currency", "货币"), plan.input.assumptions.currency()),
         (
             cx.t("Workloads", "负载"),
-            if cx.zh {
+            if cx.lang == Lang::Zh {
                 format!("已规划 {planned} 个，未规划 {unplanned} 个")
             } else {
                 format!("{planned} planned, {unplanned} unplanned")
@@ -103,7 +104,7 @@ pub fn write(
     let sum = |key: &str| plan_sum(cx, key).unwrap_or_else(|| "0".to_string());
     for c in Category::ALL {
         row += 1;
-        text(ws, row, 0, c.label(cx.zh), &s.text)?;
+        text(ws, row, 0, c.label(cx.lang), &s.text)?;
         // Live: sums over the Plan tab's cost columns, and the TCO tab's portfolio lines.
         let f = c.plan_formula(sum).unwrap_or_else(|| {
             let r = layout
@@ -243,7 +244,11 @@ pub fn write(
             ws,
             row,
             1,
-            if cx.zh { w.kind.zh() } else { w.kind.key() },
+            if cx.lang == Lang::Zh {
+                w.kind.zh()
+            } else {
+                w.kind.key()
+            },
             &s.text,
         )?;
         match cx.chosen(i) {
@@ -252,7 +257,7 @@ pub fn write(
                 // Centred, so that a count does not run into the billing mode's text.
                 number(ws, row, 3, cx.value(c, "gpus_total"), &s.count)?;
                 number(ws, row, 4, cx.value(c, "instances"), &s.count)?;
-                text(ws, row, 5, ch.mode.label(cx.zh), &s.text)?;
+                text(ws, row, 5, ch.mode.label(cx.lang), &s.text)?;
                 let at = cell(
                     Some(cx.sheet(Tab::Plan)),
                     i as u32 + 1,
@@ -330,7 +335,7 @@ pub fn write(
                 0,
                 Category::ALL
                     .iter()
-                    .map(|c| Some(Point::Text(c.label(cx.zh).to_string())))
+                    .map(|c| Some(Point::Text(c.label(cx.lang).to_string())))
                     .collect(),
             ),
         )
@@ -369,7 +374,7 @@ pub fn write(
                 .collect();
             modes
                 .add_series()
-                .set_name(m.label(cx.zh))
+                .set_name(m.label(cx.lang))
                 .set_categories(cx.charts.range(billing, 1, 0, names.clone()))
                 .set_values(cx.charts.range(billing, 1, col, costs));
         }

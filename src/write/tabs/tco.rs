@@ -160,7 +160,7 @@ pub fn write(
             live_cell(ws, row, 2, f, v, fmt, cx)
         };
     for (c, w, row) in &layout.lines {
-        text(ws, *row, 0, c.label(cx.zh), &s.text)?;
+        text(ws, *row, 0, c.label(cx.lang), &s.text)?;
         if let Some(name) = c.portfolio_name() {
             portfolio_cell(ws, *row, name, false)?;
             continue;

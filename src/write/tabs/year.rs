@@ -124,7 +124,7 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &Live) -> Result<Extent, XlsxEr
         .iter()
         .filter(|c| c.portfolio_name().is_none())
     {
-        text(ws, row, 0, c.label(cx.zh), &s.text)?;
+        text(ws, row, 0, c.label(cx.lang), &s.text)?;
         let mut annual = 0.0;
         for k in 0..MONTHS {
             let v: f64 = (0..plan.workloads.len())

@@ -54,13 +54,13 @@ pub fn cell(sheet: Option<&str>, row: u32, col: u16) -> String {
 
 /// `'Sheet'!$B$2:$B$9`.
 pub fn range(sheet: &str, first: u32, last: u32, col: u16) -> String {
+    format!("{}!{}", quoted(sheet), local_range(first, last, col))
+}
+
+/// `$B$2:$B$9` on the same sheet.
+pub fn local_range(first: u32, last: u32, col: u16) -> String {
     let c = column_letters(col as u32);
-    format!(
-        "{}!${c}${}:${c}${}",
-        quoted(sheet),
-        first + 1,
-        last.max(first) + 1
-    )
+    format!("${c}${}:${c}${}", first + 1, last.max(first) + 1)
 }
 
 /// What the translation knows about the plan's formulas and the Assumptions tab.

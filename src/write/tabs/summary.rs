@@ -1,7 +1,7 @@
 //! Summary: the answer first — the monthly budget with and without the safety margin, the cost
 //! per category, one row per workload, and charts of cost by workload, by category and by mode.
 
-use super::live::{cell, excel_text, Live};
+use super::live::{cell, excel_text, local_range, Live};
 use super::plan_tab::{self, live_cell, live_text};
 use super::tco::{plan_sum, Layout};
 use super::{Category, Ctx, Extent, Tab};
@@ -267,7 +267,7 @@ pub fn write(
                 let share = format!(
                     "IF(SUM({r})=0,0,{}/SUM({r}))",
                     cell(None, row, 6),
-                    r = format!("$G${}:$G${}", first_w + 1, first_w + n)
+                    r = local_range(first_w, first_w + n - 1, 6)
                 );
                 live_cell(
                     ws,

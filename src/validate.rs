@@ -661,10 +661,24 @@ pub fn report(outcomes: &[Outcome]) -> String {
 mod tests {
     use super::*;
 
+    /// Holdout memory rows past the 12% bound of #16 today, with what is known of why. The
+    /// bound test fails when any other row passes the bound, and when one of these comes back
+    /// within it (then it leaves this list): the list can only shrink.
+    const OVER_BOUND: [(&str, &str); 2] = [
+        // 8 × A100 under DeepSpeed ZeRO-2, LoRA at 8k: estimated 20.90 GiB against 23.93 GiB
+        // (-12.7%); the paper's per-GPU peak includes what DeepSpeed's bucketed reductions and
+        // the allocator hold, which the zero2 profile does not model.
+        ("longlora-lora-8k", "DeepSpeed ZeRO-2 buffers"),
+        // Qwen3-4B-FP8 through transformers: 4.39 GiB against 5.16 GiB (-14.9%). The gap,
+        // 0.77 GiB, is one bf16 copy of the tied 151,936 × 2,560 embedding (0.72 GiB): the
+        // FP8 load seems to keep an untied head. Its bf16 and AWQ rows, tied too, are within 4%.
+        ("q3tf-4b-fp8-in1", "tied embedding held twice under FP8"),
+    ];
+
     /// Fails when a change to the default formulas moves any published measurement past its
-    /// bound: memory within 15% on every row, with a median of 5% at most on the rows no
-    /// constant was fitted on (holdout); decode speed on holdout rows within 35% with a median
-    /// of 15% at most.
+    /// bound (#16): every memory row within 15%; holdout memory rows (no constant was fitted on
+    /// them) within 12% but for `OVER_BOUND`, with a median of 5% at most; max concurrency
+    /// within 10%; decode speed on holdout rows within 35% with a median of 15% at most.
     #[test]
     fn default_formulas_stay_within_their_bounds_of_every_measurement() {
         let rows = rows(BUILTIN).unwrap();
@@ -709,14 +723,36 @@ mod tests {
             );
         }
         let memory = group(&outcomes, Family::Memory, Role::Holdout);
-        let (worst, median) = summary(&memory);
-        assert!(memory.len() >= 10, "{} memory holdout rows", memory.len());
+        let (_, median) = summary(&memory);
+        let calibrate = group(&outcomes, Family::Memory, Role::Calibrate);
         assert!(
-            worst <= 0.15 && median <= 0.05,
-            "memory holdout: worst {:.1}%, median {:.1}%",
-            worst * 100.0,
+            memory.len() + calibrate.len() >= 80 && calibrate.len() <= memory.len(),
+            "{} memory holdout rows, {} calibrate",
+            memory.len(),
+            calibrate.len()
+        );
+        assert!(
+            median <= 0.05,
+            "memory holdout median {:.1}%",
             median * 100.0
         );
+        let over: Vec<&str> = memory
+            .iter()
+            .filter(|o| o.error.abs() > 0.12)
+            .map(|o| o.row.id.as_str())
+            .collect();
+        let known: Vec<&str> = OVER_BOUND.iter().map(|(id, _)| *id).collect();
+        assert_eq!(over, known, "holdout memory rows past 12%");
+        let concurrency = group(&outcomes, Family::Concurrency, Role::Holdout);
+        assert!(!concurrency.is_empty());
+        for o in &concurrency {
+            assert!(
+                o.error.abs() <= 0.10,
+                "{}: {:+.1}%",
+                o.row.id,
+                o.error * 100.0
+            );
+        }
         let speed = group(&outcomes, Family::Speed, Role::Holdout);
         let (worst, median) = summary(&speed);
         assert!(speed.len() >= 4, "{} speed holdout rows", speed.len());

@@ -69,6 +69,30 @@ fn vllm_sizes_a_replica_from_its_share_of_the_card_and_reports_the_pool() {
 }
 
 #[test]
+fn trt_llm_takes_its_share_of_the_free_memory_for_the_pool() {
+    // TensorRT-LLM's profile: kv_free_fraction 0.9 of what is free after the weights and the
+    // working memory; the other figures are the defaults (runtime 1.0 GiB, fixed buffers
+    // 0.5 GiB, prefill chunk 8,192 tokens). Same service as above:
+    //   usable            the whole card, 24 GiB, less 1.0 = 23.0 GiB
+    //   weights           8.03e9 × 2 B / 2^30 = 14.9571 GiB
+    //   prefill           8,192 × (3 × 14,336 + 4 × 4,096) × 2 B / 2^30 = 0.90625 GiB, + 0.5
+    //   free              23.0 − 14.9571 − 1.40625 = 6.6366 GiB
+    //   pool              0.9 × 6.6366 = 5.9730 GiB
+    //   max_concurrency   5.9730 / 2.4414 = 2.4465 requests of 20,000 tokens
+    let w = values(service("trt-llm"));
+    assert_eq!(w["engine"], "trt-llm");
+    let v = &w["values"];
+    let pool = v["kv_pool_gib"].as_f64().unwrap();
+    assert!((pool - 5.9730).abs() < 0.001, "{pool}");
+    let conc = v["max_concurrency"].as_f64().unwrap();
+    assert!((conc - 2.4465).abs() < 0.001, "{conc}");
+    // The whole card is planned (the free memory it leaves is the headroom): 24 GiB, not
+    // 24 / 1.2 = 20 GiB.
+    let usable = v["usable_gpu_gib"].as_f64().unwrap();
+    assert!((usable - 24.0).abs() < 1e-9, "{usable}");
+}
+
+#[test]
 fn an_engines_sheet_row_replaces_the_built_in_figure() {
     // gpu_memory_utilization 0.95: usable 0.95 × 24 − 0.35 = 22.45, pool 22.45 − 14.957 − 0.2266
     // = 7.2664 GiB.

@@ -37,7 +37,10 @@ fn every_python_script_compiles() {
         let src = std::fs::read_to_string(f).unwrap();
         // compile() only: nothing is run or imported, and no __pycache__ is written.
         let out = Command::new("python3")
-            .args(["-c", "import sys; compile(sys.stdin.read(), sys.argv[1], 'exec')"])
+            .args([
+                "-c",
+                "import sys; compile(sys.stdin.read(), sys.argv[1], 'exec')",
+            ])
             .arg(f)
             .stdin(std::process::Stdio::piped())
             .stdout(std::process::Stdio::piped())

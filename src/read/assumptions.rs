@@ -176,6 +176,7 @@ pub(crate) fn assumption_rule(key: &str) -> Rule {
         "vram_headroom"
         | "monthly_min_utilization"
         | "gpu_memory_utilization"
+        | "kv_free_fraction"
         | "usage_active_threshold" => Rule::range(0.0, 1.0),
         "lora_trainable_fraction" | "bandwidth_efficiency" | "mfu" => Rule::positive().max(1.0),
         "redundancy_online" | "redundancy_offline" | "spot_rework" | "trial_reserve"

@@ -323,7 +323,7 @@ numeric_fields! {
     /// applied where the formulas' variables are bound, so that `has_<key>` can tell them apart.
     WorkloadNumbers {
         params_b, context_len, avg_tokens, concurrency, base_concurrency, peak_hours_per_day,
-        batch_size, tokens_per_s_per_request, min_tokens_per_s, target_tps, train_tokens_m,
+        batch_size, tokens_per_s_per_request, min_tokens_per_s, max_ttft_s, target_tps, train_tokens_m,
         hours_per_month, runs_per_month, redundancy, max_gpus, resolution, vram_gib,
         pilot_vram_gib, pilot_concurrency, storage_gb, egress_gb, image_tokens,
         items_per_month, seconds_per_item, frames, requests_per_day, input_tokens,

@@ -289,6 +289,9 @@ pub(super) struct Keys {
     pub(super) gpu_limit: Option<usize>,
     pub(super) concurrency_per_replica: usize,
     pub(super) replicas: usize,
+    /// Time to first token and whether it meets the workload's goal (absent from a Formulas
+    /// sheet that deleted them).
+    pub(super) ttft: Option<(usize, usize)>,
 }
 
 impl Keys {
@@ -311,6 +314,7 @@ impl Keys {
             gpu_limit: at("gpu_limit"),
             concurrency_per_replica: must("concurrency_per_replica"),
             replicas: must("replicas"),
+            ttft: at("ttft_s").zip(at("meets_ttft")),
         }
     }
 }

@@ -232,7 +232,9 @@ pub(super) fn evaluate_workload_into(
                         _ => String::new(),
                     })
                 }
-                Why::Misfit => Exclusion::Misfit(misfit_reason(&values, keys)),
+                Why::Misfit => {
+                    Exclusion::Misfit(misfit_reason(&values, keys, w.numbers.max_ttft_s))
+                }
                 Why::NoMode => Exclusion::NoMode,
             });
             Candidate {
@@ -280,7 +282,7 @@ pub(super) fn parallel_map<T: Sync, R: Send>(
     })
 }
 
-pub(super) fn misfit_reason(v: &[f64], k: &Keys) -> String {
+pub(super) fn misfit_reason(v: &[f64], k: &Keys, max_ttft_s: Option<f64>) -> String {
     let gpus = v[k.gpus_per_replica];
     if let Some(limit) = k.gpu_limit.map(|i| v[i]) {
         if gpus > limit {
@@ -298,6 +300,21 @@ pub(super) fn misfit_reason(v: &[f64], k: &Keys) -> String {
             format_number((v[k.required] * 10.0).round() / 10.0),
             format_number(v[k.replica_vram])
         );
+    }
+    if let (Some((ttft, meets)), Some(goal)) = (k.ttft, max_ttft_s) {
+        if v[meets] == 0.0 && v[ttft] == 0.0 {
+            return format!(
+                "max_ttft_s is {} s, and the card's TFLOPS are not known (GPUs sheet: fp16_tflops)",
+                format_number(goal)
+            );
+        }
+        if v[meets] == 0.0 {
+            return format!(
+                "the first token takes {} s at the workload's context; max_ttft_s is {} s",
+                format_number((v[ttft] * 100.0).round() / 100.0),
+                format_number(goal)
+            );
+        }
     }
     if v[k.concurrency_per_replica] < 1.0 {
         return "cannot serve one request within the memory or the latency goal".to_string();

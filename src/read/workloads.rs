@@ -512,6 +512,7 @@ pub(crate) fn number_rule(key: &str) -> Rule {
         "batch_size" => Rule::whole(1.0, 100_000.0),
         "tokens_per_s_per_request" => Rule::positive().max(1e7),
         "min_tokens_per_s" => Rule::positive().max(1e7),
+        "max_ttft_s" => Rule::positive().max(1e6),
         "target_tps" => Rule::positive().max(1e12),
         "train_tokens_m" => Rule::positive().max(1e12),
         "hours_per_month" => Rule::range(0.0, 744.0),

@@ -110,34 +110,41 @@ pub(crate) fn replica_peak(actual: &Actual, planned: &Side) -> Option<f64> {
         .map(|p| p * planned.gpus_per_replica.max(1.0))
 }
 
+/// Each measured workload the plan planned: its measurement, its index, its planned side, and
+/// the `--set` text of its measured `hours_per_month` (at most 744, the column's limit).
+fn measured_and_planned<'a>(
+    plan: &'a Plan,
+    actuals: &'a [Actual],
+) -> impl Iterator<Item = (&'a Actual, usize, Side, String)> + 'a {
+    let h = plan.input.assumptions.number("hours_in_month", 730.0);
+    actuals.iter().filter_map(move |a| {
+        let w = plan
+            .input
+            .workloads
+            .iter()
+            .position(|w| w.name == a.workload)?;
+        let planned = Side::of(plan, w)?;
+        let hours = (a.utilization * h).clamp(0.0, 744.0);
+        let set = format!("{}.hours_per_month={hours}", plan.input.workloads[w].name);
+        Some((a, w, planned, set))
+    })
+}
+
 /// The overrides of the re-plan, as `--set` texts: per measured, planned workload its
-/// `hours_per_month` (at most 744, the column's limit), and its `vram_gib` where the memory rule
-/// applies (at least 0.1 GiB: the column must be positive).
+/// `hours_per_month`, and its `vram_gib` where the memory rule applies (at least 0.1 GiB: the
+/// column must be positive).
 pub fn overrides(plan: &Plan, actuals: &[Actual]) -> Vec<String> {
     let monthly_min = plan
         .input
         .assumptions
         .number("monthly_min_utilization", 0.4);
-    let h = plan.input.assumptions.number("hours_in_month", 730.0);
     let mut sets = Vec::new();
-    for a in actuals {
-        let Some(w) = plan
-            .input
-            .workloads
-            .iter()
-            .position(|w| w.name == a.workload)
-        else {
-            continue;
-        };
-        let Some(planned) = Side::of(plan, w) else {
-            continue;
-        };
-        let name = &plan.input.workloads[w].name;
-        let hours = (a.utilization * h).clamp(0.0, 744.0);
-        sets.push(format!("{name}.hours_per_month={hours}"));
+    for (a, w, planned, hours) in measured_and_planned(plan, actuals) {
+        sets.push(hours);
         let r = rules(a, &planned, plan.input.workloads[w].spot_ok, monthly_min);
         if r.smaller_card {
             if let Some(p) = replica_peak(a, &planned) {
+                let name = &plan.input.workloads[w].name;
                 sets.push(format!("{name}.vram_gib={}", p.max(0.1)));
             }
         }
@@ -148,24 +155,13 @@ pub fn overrides(plan: &Plan, actuals: &[Actual]) -> Vec<String> {
 /// The overrides that re-plan each measured workload at its measured hours on the card it was
 /// planned on (pinned), to price carrying on as planned: the baseline of the saving.
 pub fn as_is_overrides(plan: &Plan, actuals: &[Actual]) -> Vec<String> {
-    let h = plan.input.assumptions.number("hours_in_month", 730.0);
     let mut sets = Vec::new();
-    for a in actuals {
-        let Some(w) = plan
-            .input
-            .workloads
-            .iter()
-            .position(|w| w.name == a.workload)
-        else {
-            continue;
-        };
-        let Some(planned) = Side::of(plan, w) else {
-            continue;
-        };
-        let name = &plan.input.workloads[w].name;
-        let hours = (a.utilization * h).clamp(0.0, 744.0);
-        sets.push(format!("{name}.hours_per_month={hours}"));
-        sets.push(format!("{name}.gpu={}", planned.gpu));
+    for (_, w, planned, hours) in measured_and_planned(plan, actuals) {
+        sets.push(hours);
+        sets.push(format!(
+            "{}.gpu={}",
+            plan.input.workloads[w].name, planned.gpu
+        ));
     }
     sets
 }

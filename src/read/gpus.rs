@@ -10,6 +10,8 @@ use crate::model::{normalize, GpuOffer, Warning};
 use crate::suggest;
 
 impl Reader {
+    /// The GPUs sheet's offers, validated; the built-in offers when the workbook has no GPUs
+    /// sheet.
     pub(super) fn gpus(&mut self, raw: Option<RawSheet>) -> Vec<GpuOffer> {
         let Some(raw) = raw else {
             self.defaulted("GPUs", "GPU offers with example prices");
@@ -52,6 +54,8 @@ impl Reader {
             cell: Some(rec.cell("gpu")),
             ..GpuOffer::default()
         };
+        // The specifications and terms are read into it next; the order of the reads is the
+        // order of the problems listed.
         let p = &mut self.problems;
         let filled = read_specifications(rec, &mut offer, known.as_ref(), p);
         read_terms(rec, &mut offer, p);

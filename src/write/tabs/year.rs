@@ -64,6 +64,7 @@ struct YearTab<'a> {
 }
 
 impl<'a> YearTab<'a> {
+    /// Lays the tab out for the plan's workloads: the cost lines below them, then the grids.
     fn new(cx: &'a Ctx<'a>, live: &'a Live) -> YearTab<'a> {
         let year = &cx.plan.year;
         let n = cx.plan.workloads.len() as u32;

@@ -312,6 +312,17 @@ fn default_of(arch: &str, key: &str) -> Option<f64> {
     }
 }
 
+/// The plain figures, each with the keys that may give it (the first present wins).
+const PLAIN: [(&str, &[&str]); 7] = [
+    ("layers", &["num_hidden_layers", "n_layer", "num_layers"]),
+    ("hidden", &["hidden_size", "n_embd", "d_model"]),
+    ("heads", &["num_attention_heads", "n_head"]),
+    ("kv_heads", &["num_key_value_heads", "num_kv_heads"]),
+    ("head_dim", &["head_dim"]),
+    ("ffn", &["intermediate_size", "ffn_hidden_size"]),
+    ("vocab", &["vocab_size"]),
+];
+
 /// Maps a config.json to a Models row.
 pub fn from_config(
     name: &str,
@@ -324,9 +335,51 @@ pub fn from_config(
         .get("text_config")
         .filter(|v| v.is_object())
         .unwrap_or(top);
-    let c = Config { text, top };
-    let architecture = top
-        .get("model_type")
+    let architecture = architecture_of(top);
+    let cfg = config_path.display().to_string();
+    let mut row = Mapping {
+        c: Config { text, top },
+        arch: &architecture,
+        m: ModelSpec {
+            name: name.to_string(),
+            source: cfg.clone(),
+            ..ModelSpec::default()
+        },
+        sources: Vec::new(),
+        missing: Vec::new(),
+        notes: Vec::new(),
+    };
+    row.plain_figures();
+    row.tied_embeddings();
+    row.attention_defaults();
+    row.experts();
+    row.latent_attention();
+    row.local_attention();
+    row.vision_tower(checkpoint.as_ref());
+    row.parameters(checkpoint.as_ref());
+    row.format_notes(checkpoint.as_ref());
+    row.missing_and_unknown();
+    let Mapping {
+        mut m,
+        sources,
+        missing,
+        notes,
+        ..
+    } = row;
+    m.source = format!("{cfg} ({architecture})");
+    Imported {
+        spec: m,
+        architecture,
+        sources,
+        missing,
+        notes,
+        checkpoint,
+    }
+}
+
+/// `model_type`, else the first of `architectures`, else `unknown`.
+fn architecture_of(top: &Value) -> String {
+    top.get("model_type")
         .and_then(Value::as_str)
         .or_else(|| {
             top.get("architectures")
@@ -335,226 +388,220 @@ pub fn from_config(
                 .and_then(Value::as_str)
         })
         .unwrap_or("unknown")
-        .to_string();
-    let arch = architecture.as_str();
-    let cfg = config_path.display().to_string();
-    let mut m = ModelSpec {
-        name: name.to_string(),
-        source: cfg.clone(),
-        ..ModelSpec::default()
-    };
-    let mut sources: Vec<(&'static str, String)> = Vec::new();
-    let mut missing: Vec<&'static str> = Vec::new();
-    let mut notes: Vec<String> = Vec::new();
-    fn set(
-        m: &mut ModelSpec,
-        sources: &mut Vec<(&'static str, String)>,
-        field: &'static str,
-        v: f64,
-        from: String,
-    ) {
-        if let Some(slot) = m.field_mut(field) {
+        .to_string()
+}
+
+/// A Models row being read from a config.json: the figures so far, where each came from, what
+/// the files do not give and what else they say.
+struct Mapping<'a> {
+    c: Config<'a>,
+    /// The architecture (`model_type`), for its documented defaults.
+    arch: &'a str,
+    m: ModelSpec,
+    sources: Vec<(&'static str, String)>,
+    missing: Vec<&'static str>,
+    notes: Vec<String>,
+}
+
+impl Mapping<'_> {
+    /// Sets a figure and records where it came from.
+    fn set(&mut self, field: &'static str, v: f64, from: String) {
+        if let Some(slot) = self.m.field_mut(field) {
             *slot = v;
         }
-        sources.push((field, from));
+        self.sources.push((field, from));
     }
-    // The plain figures, each from its key or its architecture's documented default.
-    let plain: [(&str, &[&str]); 7] = [
-        ("layers", &["num_hidden_layers", "n_layer", "num_layers"]),
-        ("hidden", &["hidden_size", "n_embd", "d_model"]),
-        ("heads", &["num_attention_heads", "n_head"]),
-        ("kv_heads", &["num_key_value_heads", "num_kv_heads"]),
-        ("head_dim", &["head_dim"]),
-        ("ffn", &["intermediate_size", "ffn_hidden_size"]),
-        ("vocab", &["vocab_size"]),
-    ];
-    for (field, keys) in plain {
-        match c.num(keys) {
-            Some((v, k)) => set(&mut m, &mut sources, field, v, format!("config.json {k}")),
-            None => {
-                if let Some(v) = keys.iter().find_map(|k| default_of(arch, k)) {
-                    set(
-                        &mut m,
-                        &mut sources,
-                        field,
-                        v,
-                        format!("the {arch} default in transformers ({})", keys[0]),
-                    );
-                }
+
+    /// Sets a figure from the first of `keys` the config gives; false when it gives none.
+    fn set_from_keys(&mut self, field: &'static str, keys: &[&'static str]) -> bool {
+        match self.c.num(keys) {
+            Some((v, k)) => {
+                self.set(field, v, format!("config.json {k}"));
+                true
             }
+            None => false,
         }
     }
-    let tied = c
-        .get("tie_word_embeddings")
-        .and_then(Value::as_bool)
-        .map(|t| (t, "config.json tie_word_embeddings".to_string()))
-        .or_else(|| {
-            arch.starts_with("gemma").then(|| {
-                (
-                    true,
-                    format!("the {arch} default in transformers (tie_word_embeddings)"),
-                )
-            })
-        });
-    if let Some((true, from)) = tied {
-        set(&mut m, &mut sources, "tied_embeddings", 1.0, from);
-    }
-    if m.kv_heads == 0.0 && m.heads > 0.0 {
-        m.kv_heads = m.heads;
-        sources.push((
-            "kv_heads",
-            "= heads (no num_key_value_heads: multi-head attention)".into(),
-        ));
-    }
-    if m.head_dim == 0.0 && m.heads > 0.0 {
-        match c.num(&["v_head_dim"]) {
-            // Latent attention gives its heads' widths apart: the value head's is the head dim.
-            Some((v, k)) => set(
-                &mut m,
-                &mut sources,
-                "head_dim",
-                v,
-                format!("config.json {k}"),
-            ),
-            None => {
-                m.head_dim = m.hidden / m.heads;
-                sources.push((
-                    "head_dim",
-                    "hidden_size ÷ num_attention_heads (no head_dim key)".into(),
-                ));
+
+    /// The plain figures, each from its key or its architecture's documented default.
+    fn plain_figures(&mut self) {
+        let arch = self.arch;
+        for (field, keys) in PLAIN {
+            if self.set_from_keys(field, keys) {
+                continue;
             }
-        }
-    }
-    // Mixture of experts.
-    if let Some((e, k)) = c.num(&[
-        "num_experts",
-        "n_routed_experts",
-        "num_local_experts",
-        "moe_num_experts",
-    ]) {
-        if e > 0.0 {
-            set(
-                &mut m,
-                &mut sources,
-                "experts",
-                e,
-                format!("config.json {k}"),
-            );
-            if let Some((v, k)) = c.num(&["num_experts_per_tok", "experts_per_token", "moe_topk"]) {
-                set(
-                    &mut m,
-                    &mut sources,
-                    "experts_per_token",
+            if let Some(v) = keys.iter().find_map(|k| default_of(arch, k)) {
+                self.set(
+                    field,
                     v,
-                    format!("config.json {k}"),
+                    format!("the {arch} default in transformers ({})", keys[0]),
                 );
             }
-            match c.num(&[
+        }
+    }
+
+    /// Tied embeddings: the config's flag, else Gemma's default (tied).
+    fn tied_embeddings(&mut self) {
+        let arch = self.arch;
+        let tied = self
+            .c
+            .get("tie_word_embeddings")
+            .and_then(Value::as_bool)
+            .map(|t| (t, "config.json tie_word_embeddings".to_string()))
+            .or_else(|| {
+                arch.starts_with("gemma").then(|| {
+                    (
+                        true,
+                        format!("the {arch} default in transformers (tie_word_embeddings)"),
+                    )
+                })
+            });
+        if let Some((true, from)) = tied {
+            self.set("tied_embeddings", 1.0, from);
+        }
+    }
+
+    /// The attention widths a config may leave out: as many KV heads as heads (multi-head
+    /// attention), and the head dim from the value head's or as hidden ÷ heads.
+    fn attention_defaults(&mut self) {
+        if self.m.kv_heads == 0.0 && self.m.heads > 0.0 {
+            self.m.kv_heads = self.m.heads;
+            self.sources.push((
+                "kv_heads",
+                "= heads (no num_key_value_heads: multi-head attention)".into(),
+            ));
+        }
+        // Latent attention gives its heads' widths apart: the value head's is the head dim.
+        if self.m.head_dim == 0.0
+            && self.m.heads > 0.0
+            && !self.set_from_keys("head_dim", &["v_head_dim"])
+        {
+            self.m.head_dim = self.m.hidden / self.m.heads;
+            self.sources.push((
+                "head_dim",
+                "hidden_size ÷ num_attention_heads (no head_dim key)".into(),
+            ));
+        }
+    }
+
+    /// Mixture of experts: how many, how many a token uses, the shared ones, their width and
+    /// the layers without experts.
+    fn experts(&mut self) {
+        let Some((e, k)) = self
+            .c
+            .num(&[
+                "num_experts",
+                "n_routed_experts",
+                "num_local_experts",
+                "moe_num_experts",
+            ])
+            .filter(|(e, _)| *e > 0.0)
+        else {
+            return;
+        };
+        self.set("experts", e, format!("config.json {k}"));
+        self.set_from_keys(
+            "experts_per_token",
+            &["num_experts_per_tok", "experts_per_token", "moe_topk"],
+        );
+        if !self.set_from_keys(
+            "shared_experts",
+            &[
                 "n_shared_experts",
                 "num_shared_experts",
                 "shared_expert_count",
-            ]) {
-                Some((v, k)) => set(
-                    &mut m,
-                    &mut sources,
-                    "shared_experts",
-                    v,
-                    format!("config.json {k}"),
-                ),
-                None if arch.starts_with("llama4") => set(
-                    &mut m,
-                    &mut sources,
-                    "shared_experts",
-                    1.0,
-                    "Llama 4 has one shared expert in every MoE layer".into(),
-                ),
-                None => {}
-            }
-            match c.num(&["moe_intermediate_size", "expert_intermediate_size"]) {
-                Some((v, k)) => set(
-                    &mut m,
-                    &mut sources,
-                    "moe_ffn",
-                    v,
-                    format!("config.json {k}"),
-                ),
-                None => {
-                    // Mixtral, gpt-oss and Llama 4 give the expert width as intermediate_size;
-                    // Llama 4's dense layers use intermediate_size_mlp.
-                    let width = m.ffn;
-                    set(
-                        &mut m,
-                        &mut sources,
-                        "moe_ffn",
-                        width,
-                        "config.json intermediate_size (the experts' width here)".into(),
-                    );
-                    match c.num(&["intermediate_size_mlp"]) {
-                        Some((v, k)) => set(
-                            &mut m,
-                            &mut sources,
-                            "ffn",
-                            v,
-                            format!("config.json {k} (dense layers)"),
-                        ),
-                        None => set(
-                            &mut m,
-                            &mut sources,
-                            "ffn",
-                            0.0,
-                            "no dense feed-forward layer".into(),
-                        ),
-                    }
-                }
-            }
-            let dense = if let Some((v, k)) = c.num(&["first_k_dense_replace"]) {
-                Some((v, format!("config.json {k}")))
-            } else if let Some((step, k)) = c
-                .num(&["interleave_moe_layer_step"])
-                .filter(|(s, _)| *s > 1.0)
-            {
-                let moe = (m.layers / step).floor();
-                Some((
-                    m.layers - moe,
-                    format!("config.json {k} {step}: every {step}th layer has experts"),
-                ))
-            } else {
-                c.get("mlp_only_layers")
-                    .and_then(Value::as_array)
-                    .filter(|a| !a.is_empty())
-                    .map(|a| (a.len() as f64, "config.json mlp_only_layers".to_string()))
-            };
-            if let Some((v, from)) = dense {
-                set(&mut m, &mut sources, "dense_layers", v, from);
-            }
+            ],
+        ) && self.arch.starts_with("llama4")
+        {
+            self.set(
+                "shared_experts",
+                1.0,
+                "Llama 4 has one shared expert in every MoE layer".into(),
+            );
+        }
+        self.expert_width();
+        if let Some((v, from)) = self.dense_layers() {
+            self.set("dense_layers", v, from);
         }
     }
-    // Latent attention.
-    if let Some((r, k)) = c.num(&["kv_lora_rank"]).filter(|(r, _)| *r > 0.0) {
-        set(
-            &mut m,
-            &mut sources,
-            "kv_lora_rank",
-            r,
-            format!("config.json {k}"),
+
+    /// The experts' width: its own key, else intermediate_size, and then the dense layers' width
+    /// is intermediate_size_mlp where given, else there is no dense feed-forward layer.
+    fn expert_width(&mut self) {
+        if self.set_from_keys(
+            "moe_ffn",
+            &["moe_intermediate_size", "expert_intermediate_size"],
+        ) {
+            return;
+        }
+        // Mixtral, gpt-oss and Llama 4 give the expert width as intermediate_size;
+        // Llama 4's dense layers use intermediate_size_mlp.
+        let width = self.m.ffn;
+        self.set(
+            "moe_ffn",
+            width,
+            "config.json intermediate_size (the experts' width here)".into(),
         );
-        match c.num(&["qk_rope_head_dim"]) {
-            Some((v, k)) => set(
-                &mut m,
-                &mut sources,
-                "qk_rope_head_dim",
-                v,
-                format!("config.json {k}"),
-            ),
-            None => missing.push("qk_rope_head_dim"),
+        match self.c.num(&["intermediate_size_mlp"]) {
+            Some((v, k)) => self.set("ffn", v, format!("config.json {k} (dense layers)")),
+            None => self.set("ffn", 0.0, "no dense feed-forward layer".into()),
         }
     }
-    // Local attention: layer_types, a pattern, Llama 4's chunks, or a window on every layer.
-    let window = c.num(&["sliding_window", "attention_chunk_size"]);
-    let use_sliding = c.get("use_sliding_window").and_then(Value::as_bool);
-    if let Some((w, wk)) = window.filter(|(w, _)| *w > 0.0) {
-        let layer_types = c.get("layer_types").and_then(Value::as_array);
-        let local = if let Some(types) = layer_types {
+
+    /// The layers without experts, and what says so: the first k dense, an interleave step, or
+    /// a list of dense layers.
+    fn dense_layers(&self) -> Option<(f64, String)> {
+        if let Some((v, k)) = self.c.num(&["first_k_dense_replace"]) {
+            Some((v, format!("config.json {k}")))
+        } else if let Some((step, k)) = self
+            .c
+            .num(&["interleave_moe_layer_step"])
+            .filter(|(s, _)| *s > 1.0)
+        {
+            let moe = (self.m.layers / step).floor();
+            Some((
+                self.m.layers - moe,
+                format!("config.json {k} {step}: every {step}th layer has experts"),
+            ))
+        } else {
+            self.c
+                .get("mlp_only_layers")
+                .and_then(Value::as_array)
+                .filter(|a| !a.is_empty())
+                .map(|a| (a.len() as f64, "config.json mlp_only_layers".to_string()))
+        }
+    }
+
+    /// Latent attention: the compressed KV's rank and the RoPE part of a head.
+    fn latent_attention(&mut self) {
+        let Some((r, k)) = self.c.num(&["kv_lora_rank"]).filter(|(r, _)| *r > 0.0) else {
+            return;
+        };
+        self.set("kv_lora_rank", r, format!("config.json {k}"));
+        if !self.set_from_keys("qk_rope_head_dim", &["qk_rope_head_dim"]) {
+            self.missing.push("qk_rope_head_dim");
+        }
+    }
+
+    /// Local attention: the window, and the layers that use it.
+    fn local_attention(&mut self) {
+        let window = self.c.num(&["sliding_window", "attention_chunk_size"]);
+        let Some((w, wk)) = window.filter(|(w, _)| *w > 0.0) else {
+            return;
+        };
+        if let Some((n, from)) = self.local_layers(w, wk).filter(|(n, _)| *n > 0.0) {
+            self.set("sliding_window", w, format!("config.json {wk}"));
+            self.set("sliding_layers", n, from);
+        }
+    }
+
+    /// How many layers use a window `w` given by `wk`, and what says so: layer_types, a pattern,
+    /// Llama 4's chunks, or a window on every layer. `None`, with a note, where none is windowed
+    /// or the config does not say which.
+    fn local_layers(&mut self, w: f64, wk: &str) -> Option<(f64, String)> {
+        let use_sliding = self.c.get("use_sliding_window").and_then(Value::as_bool);
+        let layers = self.m.layers;
+        if let Some(types) = self.c.get("layer_types").and_then(Value::as_array) {
             let n = types
                 .iter()
                 .filter(|t| {
@@ -567,7 +614,8 @@ pub fn from_config(
                 "config.json layer_types (sliding_attention entries)".to_string(),
             ))
         } else if wk == "attention_chunk_size" {
-            let rope = c
+            let rope = self
+                .c
                 .get("no_rope_layers")
                 .and_then(Value::as_array)
                 .filter(|a| !a.is_empty());
@@ -577,165 +625,168 @@ pub fn from_config(
                     "config.json no_rope_layers (the RoPE layers are chunked)".to_string(),
                 ),
                 None => (
-                    m.layers - (m.layers / 4.0).floor(),
+                    layers - (layers / 4.0).floor(),
                     "Llama 4: every 4th layer is global (no_rope_layer_interval 4), the others chunked".to_string(),
                 ),
             })
-        } else if let Some((p, pk)) = c.num(&["sliding_window_pattern"]).or_else(|| {
-            default_of(arch, "sliding_window_pattern").map(|v| (v, "sliding_window_pattern"))
+        } else if let Some((p, pk)) = self.c.num(&["sliding_window_pattern"]).or_else(|| {
+            default_of(self.arch, "sliding_window_pattern").map(|v| (v, "sliding_window_pattern"))
         }) {
             Some((
-                m.layers - (m.layers / p).floor(),
+                layers - (layers / p).floor(),
                 format!("{pk} {p}: one global layer in every {p}"),
             ))
         } else if use_sliding == Some(false) {
-            notes.push(format!(
+            self.notes.push(format!(
                 "config.json sets {wk} {w} but use_sliding_window false: no layer is windowed"
             ));
             None
-        } else if arch.starts_with("mistral") || arch == "mixtral" {
-            Some((
-                m.layers,
-                format!("config.json {wk} on every layer (Mistral)"),
-            ))
+        } else if self.arch.starts_with("mistral") || self.arch == "mixtral" {
+            Some((layers, format!("config.json {wk} on every layer (Mistral)")))
         } else {
-            notes.push(format!("config.json sets {wk} {w} without saying which layers use it: left out (give sliding_layers by hand)"));
+            self.notes.push(format!("config.json sets {wk} {w} without saying which layers use it: left out (give sliding_layers by hand)"));
             None
-        };
-        if let Some((n, from)) = local.filter(|(n, _)| *n > 0.0) {
-            set(
-                &mut m,
-                &mut sources,
-                "sliding_window",
-                w,
-                format!("config.json {wk}"),
-            );
-            set(&mut m, &mut sources, "sliding_layers", n, from);
         }
     }
-    // A vision tower: its tensors' count, else an estimate from vision_config.
-    if let Some(ck) = checkpoint.as_ref().filter(|ck| ck.vision_elements > 0) {
-        set(
-            &mut m,
-            &mut sources,
-            "vision_params_b",
-            ck.vision_elements as f64 / 1e9,
-            "the safetensors headers: vision tower tensors".into(),
-        );
-    } else if let Some(v) = top.get("vision_config").filter(|v| v.is_object()) {
-        let g = |keys: &[&str]| {
-            keys.iter()
-                .find_map(|k| v.get(*k).and_then(Value::as_f64))
-                .unwrap_or(0.0)
-        };
-        let depth = g(&["num_hidden_layers", "depth"]);
-        let h = g(&["hidden_size", "embed_dim"]);
-        let ffn = g(&["intermediate_size"]);
-        if depth > 0.0 && h > 0.0 && ffn > 0.0 {
-            let mlp = if arch.starts_with("qwen2_5_vl") {
-                3.0
-            } else {
-                2.0
+
+    /// A vision tower: its tensors' count, else an estimate from vision_config.
+    fn vision_tower(&mut self, checkpoint: Option<&Checkpoint>) {
+        let top = self.c.top;
+        if let Some(ck) = checkpoint.filter(|ck| ck.vision_elements > 0) {
+            self.set(
+                "vision_params_b",
+                ck.vision_elements as f64 / 1e9,
+                "the safetensors headers: vision tower tensors".into(),
+            );
+        } else if let Some(v) = top.get("vision_config").filter(|v| v.is_object()) {
+            let g = |keys: &[&str]| {
+                keys.iter()
+                    .find_map(|k| v.get(*k).and_then(Value::as_f64))
+                    .unwrap_or(0.0)
             };
-            let n = depth * (4.0 * h * h + mlp * h * ffn);
-            set(&mut m, &mut sources, "vision_params_b", n / 1e9, format!("approximate, from vision_config: {depth} layers × (4 × {h}² + {mlp} × {h} × {ffn})"));
-        } else {
-            missing.push("vision_params_b");
+            let depth = g(&["num_hidden_layers", "depth"]);
+            let h = g(&["hidden_size", "embed_dim"]);
+            let ffn = g(&["intermediate_size"]);
+            if depth > 0.0 && h > 0.0 && ffn > 0.0 {
+                let mlp = if self.arch.starts_with("qwen2_5_vl") {
+                    3.0
+                } else {
+                    2.0
+                };
+                let n = depth * (4.0 * h * h + mlp * h * ffn);
+                self.set("vision_params_b", n / 1e9, format!("approximate, from vision_config: {depth} layers × (4 × {h}² + {mlp} × {h} × {ffn})"));
+            } else {
+                self.missing.push("vision_params_b");
+            }
         }
     }
-    // Parameters: the checkpoint's exact count, else counted from the architecture.
-    let counted = count_params(&m, &c, arch);
-    match &checkpoint {
-        Some(ck) if ck.elements > 0 && !ck.packed => {
-            set(
-                &mut m,
-                &mut sources,
-                "params_b",
-                ck.elements as f64 / 1e9,
-                format!("the safetensors headers: {} tensor elements", ck.elements),
+
+    /// Parameters: the checkpoint's exact count, else counted from the architecture; and for a
+    /// mixture of experts, the share one token uses.
+    fn parameters(&mut self, checkpoint: Option<&Checkpoint>) {
+        let counted = count_params(&self.m, &self.c, self.arch);
+        match checkpoint {
+            Some(ck) if ck.elements > 0 && !ck.packed => {
+                self.set(
+                    "params_b",
+                    ck.elements as f64 / 1e9,
+                    format!("the safetensors headers: {} tensor elements", ck.elements),
+                );
+            }
+            _ => match counted {
+                Some((total, _)) => {
+                    let all = total / 1e9 + self.m.vision_params_b;
+                    self.set("params_b", all, "counted from the architecture (embeddings, attention, feed-forward layers, experts and any vision tower)".into())
+                }
+                None => self.missing.push("params_b"),
+            },
+        }
+        if let Some((total, active)) = counted.filter(|_| self.m.experts > 0.0) {
+            let share = self.m.params_b * 1e9 / total;
+            self.set(
+                "active_params_b",
+                active * share / 1e9,
+                "counted from the architecture: what one token uses (shared part and its experts)"
+                    .into(),
             );
         }
-        _ => match counted {
-            Some((total, _)) => {
-                let all = total / 1e9 + m.vision_params_b;
-                set(&mut m, &mut sources, "params_b", all, "counted from the architecture (embeddings, attention, feed-forward layers, experts and any vision tower)".into())
-            }
-            None => missing.push("params_b"),
-        },
     }
-    if let Some((total, active)) = counted.filter(|_| m.experts > 0.0) {
-        let share = m.params_b * 1e9 / total;
-        set(
-            &mut m,
-            &mut sources,
-            "active_params_b",
-            active * share / 1e9,
-            "counted from the architecture: what one token uses (shared part and its experts)"
-                .into(),
-        );
-    }
-    // The checkpoint's format.
-    if let Some(q) = top.get("quantization_config").filter(|q| q.is_object()) {
-        let method = q.get("quant_method").and_then(Value::as_str).unwrap_or("?");
-        let bits = q.get("bits").and_then(Value::as_u64);
-        let precision = match (method, bits) {
-            ("mxfp4", _) => {
-                "expert_precision mxfp4 (the experts; attention and embeddings stay bf16)"
-            }
-            ("fp8" | "compressed-tensors", _)
-                if q.to_string().contains("float") || method == "fp8" =>
-            {
-                "precision fp8"
-            }
-            (_, Some(4)) => "precision int4",
-            (_, Some(8)) => "precision int8",
-            ("bitsandbytes", _) => "precision int4 (bitsandbytes)",
-            _ => "the precision of its quantization_config",
-        };
-        notes.push(format!(
-            "quantized checkpoint (quant_method {method}): use {precision} in the workload"
-        ));
-    } else if let Some(d) = c
-        .get("torch_dtype")
-        .or_else(|| c.get("dtype"))
-        .and_then(Value::as_str)
-    {
-        notes.push(format!("weights stored as {d}"));
-    }
-    if let Some(ck) = &checkpoint {
-        let dtypes: Vec<String> = ck
-            .by_dtype
-            .iter()
-            .map(|(d, (_, b))| format!("{d} {}", human(*b)))
-            .collect();
-        notes.push(format!(
-            "checkpoint: {} in {} file(s){}",
-            human(ck.bytes),
-            ck.files,
-            if dtypes.is_empty() {
-                String::new()
-            } else {
-                format!(" ({})", dtypes.join(", "))
-            }
-        ));
-    }
-    for (field, _) in plain {
-        if m.field(field) == 0.0 && !sources.iter().any(|(f, _)| *f == field) && field != "ffn" {
-            missing.push(field);
+
+    /// The checkpoint's format: its quantization (or the dtype its weights are stored in), and
+    /// its size per dtype.
+    fn format_notes(&mut self, checkpoint: Option<&Checkpoint>) {
+        if let Some(q) = self
+            .c
+            .top
+            .get("quantization_config")
+            .filter(|q| q.is_object())
+        {
+            self.notes.push(quantization_note(q));
+        } else if let Some(d) = self
+            .c
+            .get("torch_dtype")
+            .or_else(|| self.c.get("dtype"))
+            .and_then(Value::as_str)
+        {
+            self.notes.push(format!("weights stored as {d}"));
+        }
+        if let Some(ck) = checkpoint {
+            self.notes.push(checkpoint_note(ck));
         }
     }
-    if !KNOWN.contains(&arch) {
-        notes.push(format!("the architecture {arch} is not one gpuplan knows: the figures were read from the usual keys (check them against the model card)"));
+
+    /// Names the plain figures nothing gave (but ffn: a model may have no dense feed-forward
+    /// layer), and says so when the architecture is not one gpuplan knows.
+    fn missing_and_unknown(&mut self) {
+        for (field, _) in PLAIN {
+            if self.m.field(field) == 0.0
+                && !self.sources.iter().any(|(f, _)| *f == field)
+                && field != "ffn"
+            {
+                self.missing.push(field);
+            }
+        }
+        if !KNOWN.contains(&self.arch) {
+            let arch = self.arch;
+            self.notes.push(format!("the architecture {arch} is not one gpuplan knows: the figures were read from the usual keys (check them against the model card)"));
+        }
     }
-    m.source = format!("{cfg} ({architecture})");
-    Imported {
-        spec: m,
-        architecture,
-        sources,
-        missing,
-        notes,
-        checkpoint,
-    }
+}
+
+/// What a quantization_config means for the workload's precision.
+fn quantization_note(q: &Value) -> String {
+    let method = q.get("quant_method").and_then(Value::as_str).unwrap_or("?");
+    let bits = q.get("bits").and_then(Value::as_u64);
+    let precision = match (method, bits) {
+        ("mxfp4", _) => "expert_precision mxfp4 (the experts; attention and embeddings stay bf16)",
+        ("fp8" | "compressed-tensors", _) if q.to_string().contains("float") || method == "fp8" => {
+            "precision fp8"
+        }
+        (_, Some(4)) => "precision int4",
+        (_, Some(8)) => "precision int8",
+        ("bitsandbytes", _) => "precision int4 (bitsandbytes)",
+        _ => "the precision of its quantization_config",
+    };
+    format!("quantized checkpoint (quant_method {method}): use {precision} in the workload")
+}
+
+/// The checkpoint's size, files and bytes per dtype.
+fn checkpoint_note(ck: &Checkpoint) -> String {
+    let dtypes: Vec<String> = ck
+        .by_dtype
+        .iter()
+        .map(|(d, (_, b))| format!("{d} {}", human(*b)))
+        .collect();
+    format!(
+        "checkpoint: {} in {} file(s){}",
+        human(ck.bytes),
+        ck.files,
+        if dtypes.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", dtypes.join(", "))
+        }
+    )
 }
 
 /// Total and active parameters from the architecture: embeddings and head (tied or not),

@@ -1,7 +1,7 @@
 //! The GPUs sheet: one offer per row, specifications filled from the catalog for known GPUs,
 //! and `--set gpu:NAME.column=value`.
 
-use super::table::{found, parse_bool, raw_number, Rule};
+use super::table::{found, parse_bool, raw_number, Record, Rule};
 use super::xlsx::{Raw, RawSheet};
 use super::{Override, Reader, Target};
 use crate::catalog;
@@ -10,6 +10,8 @@ use crate::model::{normalize, GpuOffer, Warning};
 use crate::suggest;
 
 impl Reader {
+    /// The GPUs sheet's offers, validated; the built-in offers when the workbook has no GPUs
+    /// sheet.
     pub(super) fn gpus(&mut self, raw: Option<RawSheet>) -> Vec<GpuOffer> {
         let Some(raw) = raw else {
             self.defaulted("GPUs", "GPU offers with example prices");
@@ -27,169 +29,92 @@ impl Reader {
         }
         let mut offers: Vec<GpuOffer> = Vec::new();
         for rec in t.records() {
-            let p = &mut self.problems;
-            let Some(gpu) = rec.required_text("gpu", "the offer needs a gpu name", p) else {
-                continue;
-            };
-            let provider = rec.text("provider", p).unwrap_or_default();
-            let known = catalog::find_gpu(&gpu);
-            let mut filled: Vec<&str> = Vec::new();
-            // A specification: the cell, else the catalog's figure for a known GPU.
-            let mut spec = |key: &'static str, from: Option<f64>, p: &mut Vec<Problem>| -> f64 {
-                match rec.number(key, gpu_rule(key), p) {
-                    Some(v) => v,
-                    None if rec.raw(key).is_some() => 0.0,
-                    None => match from {
-                        Some(v) => {
-                            filled.push(key);
-                            v
-                        }
-                        None => {
-                            p.push(Problem::new(
-                                rec.at(key),
-                                format!("{key} of {gpu} is required: it is not a GPU of the built-in catalog (gpuplan catalog gpus)"),
-                            ));
-                            0.0
-                        }
-                    },
-                }
-            };
-            let platform = match rec.text("platform", p) {
-                Some(t) => {
-                    let t = t.trim().to_lowercase();
-                    if !PLATFORMS.contains(&t.as_str()) {
-                        self.notices.push(Warning::warn(
-                            rec.at("platform"),
-                            format!("{gpu}: the platform \"{t}\" has no compatibility rules here (known: {}), so every number format is assumed to run on it", PLATFORMS.join(", ")),
-                        ));
-                    }
-                    t
-                }
-                None => known
-                    .as_ref()
-                    .map_or_else(|| "cuda".to_string(), |k| k.platform.clone()),
-            };
-            let p = &mut self.problems;
-            let vram_gib = spec("vram_gib", known.as_ref().map(|k| k.vram_gib), p);
-            let bandwidth_gbs = spec("bandwidth_gbs", known.as_ref().map(|k| k.bandwidth_gbs), p);
-            let fp16_tflops = spec("fp16_tflops", known.as_ref().map(|k| k.fp16_tflops), p);
-            // A compute capability is CUDA's; other platforms have none to give.
-            let compute_capability = if platform == "cuda" {
-                spec(
-                    "compute_capability",
-                    known.as_ref().map(|k| k.compute_capability),
-                    p,
-                )
-            } else {
-                spec("compute_capability", Some(0.0), p)
-            };
-            let fp8_tflops = spec(
-                "fp8_tflops",
-                Some(known.as_ref().map_or(0.0, |k| k.fp8_tflops)),
-                p,
-            );
-            let interconnect_gbs = spec(
-                "interconnect_gbs",
-                Some(known.as_ref().map_or(0.0, |k| k.interconnect_gbs)),
-                p,
-            );
-            let node_interconnect_gbs = rec
-                .number(
-                    "node_interconnect_gbs",
-                    gpu_rule("node_interconnect_gbs"),
-                    p,
-                )
-                .or(known.as_ref().and_then(|k| k.node_interconnect_gbs));
-            let gpus_per_node = spec(
-                "gpus_per_node",
-                Some(known.as_ref().map_or(8.0, |k| k.gpus_per_node)),
-                p,
-            );
-            let nvlink = rec
-                .boolean("nvlink", p)
-                .unwrap_or(known.as_ref().is_some_and(|k| k.nvlink));
-            let price = |key: &str, p: &mut Vec<Problem>| rec.number(key, gpu_rule(key), p);
-            let on_demand_hourly = price("on_demand_hourly", p);
-            let monthly = price("monthly", p);
-            let spot_hourly = price("spot_hourly", p);
-            let reserved_monthly = price("reserved_monthly", p);
-            let reserved_term_months =
-                rec.number("reserved_term_months", gpu_rule("reserved_term_months"), p);
-            let billing_granularity_min = rec
-                .number(
-                    "billing_granularity_min",
-                    gpu_rule("billing_granularity_min"),
-                    p,
-                )
-                .unwrap_or(60.0);
-            let min_rental_min = rec
-                .number("min_rental_min", gpu_rule("min_rental_min"), p)
-                .unwrap_or(0.0);
-            let available = rec.boolean("available", p).unwrap_or(true);
-            let label = if provider.is_empty() {
-                gpu.clone()
-            } else {
-                format!("{gpu} @ {provider}")
-            };
-            if let Some(prev) = offers.iter().find(|o| {
-                normalize(&o.gpu) == normalize(&gpu)
-                    && normalize(&o.provider) == normalize(&provider)
-            }) {
-                let at = prev
-                    .cell
-                    .as_ref()
-                    .map(|c| c.to_string())
-                    .unwrap_or_default();
-                p.push(Problem::new(rec.at("gpu"), format!("the offer {label} is listed twice (first at {at}); give each a different provider")));
-                continue;
+            if let Some(offer) = self.gpu_offer(&rec, &offers) {
+                offers.push(offer);
             }
-            if available
-                && [on_demand_hourly, monthly, spot_hourly, reserved_monthly]
-                    .iter()
-                    .all(Option::is_none)
-            {
-                self.notices.push(Warning::warn(
-                    rec.at("gpu"),
-                    format!("{label} has no price for any billing mode, so it is never chosen; fill in at least one price"),
-                ));
-            }
-            if !filled.is_empty() && known.is_some() {
-                self.notices.push(Warning::info(
-                    rec.at("gpu"),
-                    format!(
-                        "{label}: {} taken from the built-in catalog",
-                        filled.join(", ")
-                    ),
-                ));
-            }
-            offers.push(GpuOffer {
-                gpu,
-                provider,
-                platform,
-                vram_gib,
-                bandwidth_gbs,
-                fp16_tflops,
-                fp8_tflops,
-                compute_capability,
-                nvlink,
-                interconnect_gbs,
-                gpus_per_node,
-                node_interconnect_gbs,
-                on_demand_hourly,
-                monthly,
-                spot_hourly,
-                reserved_monthly,
-                reserved_term_months,
-                billing_granularity_min,
-                min_rental_min,
-                available,
-                cell: Some(rec.cell("gpu")),
-            });
         }
         if offers.is_empty() && self.problems.is_empty() {
             self.problems.push(Problem::new(format!("{}!2", t.sheet), "the GPUs sheet lists no offer; add at least one row (or delete the sheet to use the built-in offers)"));
         }
         offers
+    }
+
+    /// One row of the GPUs sheet as an offer, its problems and notices recorded; `None` for a
+    /// row without a gpu name or an offer that `offers` already lists.
+    fn gpu_offer(&mut self, rec: &Record, offers: &[GpuOffer]) -> Option<GpuOffer> {
+        let p = &mut self.problems;
+        let gpu = rec.required_text("gpu", "the offer needs a gpu name", p)?;
+        let provider = rec.text("provider", p).unwrap_or_default();
+        let known = catalog::find_gpu(&gpu);
+        let platform = self.platform(rec, &gpu, known.as_ref());
+        let mut offer = GpuOffer {
+            gpu,
+            provider,
+            platform,
+            cell: Some(rec.cell("gpu")),
+            ..GpuOffer::default()
+        };
+        // The specifications and terms are read into it next; the order of the reads is the
+        // order of the problems listed.
+        let p = &mut self.problems;
+        let filled = read_specifications(rec, &mut offer, known.as_ref(), p);
+        read_terms(rec, &mut offer, p);
+        let label = offer.label();
+        if let Some(prev) = offers.iter().find(|o| {
+            normalize(&o.gpu) == normalize(&offer.gpu)
+                && normalize(&o.provider) == normalize(&offer.provider)
+        }) {
+            let at = prev
+                .cell
+                .as_ref()
+                .map(|c| c.to_string())
+                .unwrap_or_default();
+            p.push(Problem::new(rec.at("gpu"), format!("the offer {label} is listed twice (first at {at}); give each a different provider")));
+            return None;
+        }
+        if offer.available
+            && [
+                offer.on_demand_hourly,
+                offer.monthly,
+                offer.spot_hourly,
+                offer.reserved_monthly,
+            ]
+            .iter()
+            .all(Option::is_none)
+        {
+            self.notices.push(Warning::warn(
+                rec.at("gpu"),
+                format!("{label} has no price for any billing mode, so it is never chosen; fill in at least one price"),
+            ));
+        }
+        if !filled.is_empty() && known.is_some() {
+            self.notices.push(Warning::info(
+                rec.at("gpu"),
+                format!(
+                    "{label}: {} taken from the built-in catalog",
+                    filled.join(", ")
+                ),
+            ));
+        }
+        Some(offer)
+    }
+
+    /// The platform of a GPU row: its cell (with a warning when templates/compat.tsv has no
+    /// rules for it), else the catalog's for a known GPU, else `cuda`.
+    fn platform(&mut self, rec: &Record, gpu: &str, known: Option<&GpuOffer>) -> String {
+        match rec.text("platform", &mut self.problems) {
+            Some(t) => {
+                let t = t.trim().to_lowercase();
+                if !PLATFORMS.contains(&t.as_str()) {
+                    self.notices.push(Warning::warn(
+                        rec.at("platform"),
+                        format!("{gpu}: the platform \"{t}\" has no compatibility rules here (known: {}), so every number format is assumed to run on it", PLATFORMS.join(", ")),
+                    ));
+                }
+                t
+            }
+            None => known.map_or_else(|| "cuda".to_string(), |k| k.platform.clone()),
+        }
     }
 
     /// `--set gpu:NAME.column=value`: the column of every offer of that GPU, validated as the
@@ -199,109 +124,213 @@ impl Reader {
             let Target::Gpu(name) = &o.target else {
                 continue;
             };
-            let at = o.shown();
-            let matching: Vec<usize> = (0..gpus.len())
-                .filter(|&i| {
-                    name == "*"
-                        || normalize(&gpus[i].gpu) == normalize(name)
-                        || normalize(&gpus[i].label()) == normalize(name)
-                })
-                .collect();
-            if matching.is_empty() {
+            let matching = matching_offers(gpus, name);
+            let result = if matching.is_empty() {
                 let hint = suggest::hint(name, gpus.iter().map(|g| g.gpu.as_str()));
-                self.problems.push(Problem::new(
-                    at,
-                    format!("there is no GPU offer \"{name}\"{hint}"),
-                ));
-                continue;
-            }
-            let raw = Raw::Text(o.value.clone());
-            let key = o.key.as_str();
-            let result: std::result::Result<(), String> = match key {
-                "nvlink" | "available" => match parse_bool(&raw) {
-                    Some(b) => {
-                        for &i in &matching {
-                            if key == "nvlink" {
-                                gpus[i].nvlink = b;
-                            } else {
-                                gpus[i].available = b;
-                            }
-                        }
-                        Ok(())
-                    }
-                    None => Err(format!("{key} must be yes or no, found {}", found(&raw))),
-                },
-                "platform" => {
-                    let t = o.value.trim().to_lowercase();
-                    for &i in &matching {
-                        gpus[i].platform = t.clone();
-                    }
-                    Ok(())
-                }
-                numeric if NUMERIC.contains(&numeric) => {
-                    let rule = gpu_rule(key);
-                    // An empty price takes the mode off the offer.
-                    let is_price = matches!(
-                        key,
-                        "on_demand_hourly" | "monthly" | "spot_hourly" | "reserved_monthly"
-                    );
-                    let blank = is_price && o.value.is_empty();
-                    match raw_number(&raw) {
-                        // A relative change scales each offer's own value; an unoffered price
-                        // stays unoffered.
-                        Some(f) if o.scale => {
-                            let mut bad = None;
-                            for &i in &matching {
-                                let Some(v) = gpu_number(&gpus[i], key) else {
-                                    continue;
-                                };
-                                let v = v * f;
-                                if rule.accepts(v) {
-                                    set_gpu_number(&mut gpus[i], key, v);
-                                } else {
-                                    bad = Some(format!(
-                                        "{key} × {} of {} would be {}, outside {}",
-                                        o.value,
-                                        gpus[i].label(),
-                                        crate::model::format_number(v),
-                                        rule.describe()
-                                    ));
-                                }
-                            }
-                            bad.map_or(Ok(()), Err)
-                        }
-                        _ if blank => {
-                            for &i in &matching {
-                                set_gpu_price(&mut gpus[i], key, None);
-                            }
-                            Ok(())
-                        }
-                        Some(v) if rule.accepts(v) => {
-                            for &i in &matching {
-                                set_gpu_number(&mut gpus[i], key, v);
-                            }
-                            Ok(())
-                        }
-                        _ => Err(format!(
-                            "{key} must be {}, found {}",
-                            rule.describe(),
-                            found(&raw)
-                        )),
-                    }
-                }
-                other => {
-                    let cols = catalog::columns("GPUs");
-                    Err(format!(
-                        "`{other}` is not a GPU column one can set{}",
-                        suggest::hint(other, cols.iter().map(|c| c.key))
-                    ))
-                }
+                Err(format!("there is no GPU offer \"{name}\"{hint}"))
+            } else {
+                apply_gpu_override(gpus, &matching, o)
             };
             if let Err(msg) = result {
-                self.problems.push(Problem::new(at, msg));
+                self.problems.push(Problem::new(o.shown(), msg));
             }
         }
     }
+}
+
+/// The specifications of a GPU row, into `offer`: each from its cell, else the catalog's figure
+/// for a known GPU (a problem for an unknown one). Returns the keys taken from the catalog.
+fn read_specifications(
+    rec: &Record,
+    offer: &mut GpuOffer,
+    known: Option<&GpuOffer>,
+    p: &mut Vec<Problem>,
+) -> Vec<&'static str> {
+    let gpu = offer.gpu.clone();
+    let mut filled: Vec<&'static str> = Vec::new();
+    let mut spec = |key: &'static str, from: Option<f64>, p: &mut Vec<Problem>| -> f64 {
+        match rec.number(key, gpu_rule(key), p) {
+            Some(v) => v,
+            None if rec.raw(key).is_some() => 0.0,
+            None => match from {
+                Some(v) => {
+                    filled.push(key);
+                    v
+                }
+                None => {
+                    p.push(Problem::new(
+                        rec.at(key),
+                        format!("{key} of {gpu} is required: it is not a GPU of the built-in catalog (gpuplan catalog gpus)"),
+                    ));
+                    0.0
+                }
+            },
+        }
+    };
+    offer.vram_gib = spec("vram_gib", known.map(|k| k.vram_gib), p);
+    offer.bandwidth_gbs = spec("bandwidth_gbs", known.map(|k| k.bandwidth_gbs), p);
+    offer.fp16_tflops = spec("fp16_tflops", known.map(|k| k.fp16_tflops), p);
+    // A compute capability is CUDA's; other platforms have none to give.
+    offer.compute_capability = if offer.platform == "cuda" {
+        spec("compute_capability", known.map(|k| k.compute_capability), p)
+    } else {
+        spec("compute_capability", Some(0.0), p)
+    };
+    offer.fp8_tflops = spec("fp8_tflops", Some(known.map_or(0.0, |k| k.fp8_tflops)), p);
+    offer.interconnect_gbs = spec(
+        "interconnect_gbs",
+        Some(known.map_or(0.0, |k| k.interconnect_gbs)),
+        p,
+    );
+    offer.node_interconnect_gbs = rec
+        .number(
+            "node_interconnect_gbs",
+            gpu_rule("node_interconnect_gbs"),
+            p,
+        )
+        .or(known.and_then(|k| k.node_interconnect_gbs));
+    offer.gpus_per_node = spec(
+        "gpus_per_node",
+        Some(known.map_or(8.0, |k| k.gpus_per_node)),
+        p,
+    );
+    offer.nvlink = rec
+        .boolean("nvlink", p)
+        .unwrap_or(known.is_some_and(|k| k.nvlink));
+    filled
+}
+
+/// The prices and billing terms of a GPU row, into `offer`: a blank price is a mode not offered.
+fn read_terms(rec: &Record, offer: &mut GpuOffer, p: &mut Vec<Problem>) {
+    let number = |key: &str, p: &mut Vec<Problem>| rec.number(key, gpu_rule(key), p);
+    offer.on_demand_hourly = number("on_demand_hourly", p);
+    offer.monthly = number("monthly", p);
+    offer.spot_hourly = number("spot_hourly", p);
+    offer.reserved_monthly = number("reserved_monthly", p);
+    offer.reserved_term_months = number("reserved_term_months", p);
+    offer.billing_granularity_min = number("billing_granularity_min", p).unwrap_or(60.0);
+    offer.min_rental_min = number("min_rental_min", p).unwrap_or(0.0);
+    offer.available = rec.boolean("available", p).unwrap_or(true);
+}
+
+/// The offers `gpu:NAME` names: each whose GPU or label is NAME (loosely), or every one for `*`.
+fn matching_offers(gpus: &[GpuOffer], name: &str) -> Vec<usize> {
+    (0..gpus.len())
+        .filter(|&i| {
+            name == "*"
+                || normalize(&gpus[i].gpu) == normalize(name)
+                || normalize(&gpus[i].label()) == normalize(name)
+        })
+        .collect()
+}
+
+/// One `--set gpu:…` on the `matching` offers; the message when its column or value is refused.
+fn apply_gpu_override(
+    gpus: &mut [GpuOffer],
+    matching: &[usize],
+    o: &Override,
+) -> std::result::Result<(), String> {
+    let raw = Raw::Text(o.value.clone());
+    let key = o.key.as_str();
+    match key {
+        "nvlink" | "available" => match parse_bool(&raw) {
+            Some(b) => {
+                for &i in matching {
+                    if key == "nvlink" {
+                        gpus[i].nvlink = b;
+                    } else {
+                        gpus[i].available = b;
+                    }
+                }
+                Ok(())
+            }
+            None => Err(format!("{key} must be yes or no, found {}", found(&raw))),
+        },
+        "platform" => {
+            let t = o.value.trim().to_lowercase();
+            for &i in matching {
+                gpus[i].platform = t.clone();
+            }
+            Ok(())
+        }
+        numeric if NUMERIC.contains(&numeric) => set_gpu_numbers(gpus, matching, o, &raw),
+        other => {
+            let cols = catalog::columns("GPUs");
+            Err(format!(
+                "`{other}` is not a GPU column one can set{}",
+                suggest::hint(other, cols.iter().map(|c| c.key))
+            ))
+        }
+    }
+}
+
+/// A numeric `--set gpu:…` on the `matching` offers: a value, a factor (`*=`) on each offer's
+/// own value, or for a price a blank that takes the mode off the offer.
+fn set_gpu_numbers(
+    gpus: &mut [GpuOffer],
+    matching: &[usize],
+    o: &Override,
+    raw: &Raw,
+) -> std::result::Result<(), String> {
+    let key = o.key.as_str();
+    let rule = gpu_rule(key);
+    // An empty price takes the mode off the offer.
+    let is_price = matches!(
+        key,
+        "on_demand_hourly" | "monthly" | "spot_hourly" | "reserved_monthly"
+    );
+    let blank = is_price && o.value.is_empty();
+    match raw_number(raw) {
+        Some(f) if o.scale => scale_gpu_numbers(gpus, matching, o, f),
+        _ if blank => {
+            for &i in matching {
+                set_gpu_price(&mut gpus[i], key, None);
+            }
+            Ok(())
+        }
+        Some(v) if rule.accepts(v) => {
+            for &i in matching {
+                set_gpu_number(&mut gpus[i], key, v);
+            }
+            Ok(())
+        }
+        _ => Err(format!(
+            "{key} must be {}, found {}",
+            rule.describe(),
+            found(raw)
+        )),
+    }
+}
+
+/// `gpu:…KEY*=f`: each matching offer's own value times `f`, where it stays within the column's
+/// rule; an unoffered price stays unoffered. The message names an offer it would take outside.
+fn scale_gpu_numbers(
+    gpus: &mut [GpuOffer],
+    matching: &[usize],
+    o: &Override,
+    f: f64,
+) -> std::result::Result<(), String> {
+    let key = o.key.as_str();
+    let rule = gpu_rule(key);
+    let mut bad = None;
+    for &i in matching {
+        let Some(v) = gpu_number(&gpus[i], key) else {
+            continue;
+        };
+        let v = v * f;
+        if rule.accepts(v) {
+            set_gpu_number(&mut gpus[i], key, v);
+        } else {
+            bad = Some(format!(
+                "{key} × {} of {} would be {}, outside {}",
+                o.value,
+                gpus[i].label(),
+                crate::model::format_number(v),
+                rule.describe()
+            ));
+        }
+    }
+    bad.map_or(Ok(()), Err)
 }
 
 /// Sets a price of an offer; `None` is not offered.

@@ -4,7 +4,7 @@
 use super::style::{self, Styles};
 use crate::catalog::{self, Column, ColumnType};
 use crate::lang::Lang;
-use crate::model::{Kind, Precision, Value};
+use crate::model::{GpuOffer, Kind, Precision, Value};
 use rust_xlsxwriter::{DataValidation, Formula, Workbook, Worksheet, XlsxError};
 
 /// Example workloads for the template.
@@ -79,6 +79,9 @@ fn write_headers(
     Ok(())
 }
 
+/// Rows below the header that carry each column's dropdown.
+const VALIDATED_ROWS: u32 = 1000;
+
 /// The template workbook's bytes.
 pub fn template(
     lang: Lang,
@@ -93,40 +96,52 @@ pub fn template(
             .set_author("gpuplan")
             .set_creation_datetime(creation),
     );
-    let gpus_sheet = catalog::sheet_name("GPUs", lang).to_string();
-    let rows_for_validation = 1000;
+    workloads_sheet(&mut wb, lang, example, &s)?;
+    gpus_sheet(&mut wb, lang, &s)?;
+    models_sheet(&mut wb, lang, &s)?;
+    assumptions_sheet(&mut wb, lang, &s)?;
+    engines_sheet(&mut wb, lang, &s)?;
+    formulas_sheet(&mut wb, lang, &s)?;
 
-    // Workloads
-    let cols = catalog::columns("Workloads");
+    // Scenarios: headers only; each row a change of a named what-if (the notes say the syntax).
+    let (ws, _) = input_sheet(&mut wb, "Scenarios", lang, &s)?;
+    style::widths(ws, &[24.0, 60.0])?;
+
+    // Ranges: headers only; each row a key that may vary between low and high (Sensitivity tab).
+    let (ws, _) = input_sheet(&mut wb, "Ranges", lang, &s)?;
+    style::widths(ws, &[34.0, 12.0, 12.0, 12.0])?;
+
+    apis_sheet(&mut wb, lang, &s)?;
+
+    // Usage: empty until the team has logs; `gpuplan usage LOG… --workbook` reads it.
+    let (ws, _) = input_sheet(&mut wb, "Usage", lang, &s)?;
+    style::widths(ws, &[44.0, 24.0])?;
+    wb.save_to_buffer()
+}
+
+/// Adds the input sheet `sheet`, named in `lang`, with its headers; returns it and its columns.
+fn input_sheet<'w>(
+    wb: &'w mut Workbook,
+    sheet: &str,
+    lang: Lang,
+    s: &Styles,
+) -> Result<(&'w mut Worksheet, Vec<Column>), XlsxError> {
+    let cols = catalog::columns(sheet);
     let ws = wb.add_worksheet();
-    ws.set_name(catalog::sheet_name("Workloads", lang))?;
-    write_headers(ws, &cols, lang, &s)?;
-    for (i, c) in cols.iter().enumerate() {
-        let col = i as u16;
-        if let Some(dv) = dropdown(c.ty, lang) {
-            ws.add_data_validation(1, col, rows_for_validation, col, &dv)?;
-        }
-        if c.key == "engine" {
-            // The built-in engines; another is allowed (with a warning) once the Engines sheet
-            // gives it a profile.
-            let names: Vec<String> = catalog::engines()
-                .names()
-                .iter()
-                .map(|n| n.to_string())
-                .collect();
-            let dv = DataValidation::new()
-                .allow_list_strings(&names)?
-                .ignore_blank(true)
-                .set_error_style(rust_xlsxwriter::DataValidationErrorStyle::Warning);
-            ws.add_data_validation(1, col, rows_for_validation, col, &dv)?;
-        }
-        if c.key == "gpu" {
-            let dv = DataValidation::new()
-                .allow_list_formula(Formula::new(format!("='{gpus_sheet}'!$A$2:$A$500")))
-                .ignore_blank(true);
-            ws.add_data_validation(1, col, rows_for_validation, col, &dv)?;
-        }
-    }
+    ws.set_name(catalog::sheet_name(sheet, lang))?;
+    write_headers(ws, &cols, lang, s)?;
+    Ok((ws, cols))
+}
+
+/// The Workloads sheet: the dropdowns, then the chosen example's workloads.
+fn workloads_sheet(
+    wb: &mut Workbook,
+    lang: Lang,
+    example: Example,
+    s: &Styles,
+) -> Result<(), XlsxError> {
+    let (ws, cols) = input_sheet(wb, "Workloads", lang, s)?;
+    workload_dropdowns(ws, &cols, lang)?;
     let rows = match example {
         Example::Team => catalog::examples("team"),
         Example::Api => catalog::examples("api"),
@@ -154,15 +169,48 @@ pub fn template(
             }
         }
     }
+    Ok(())
+}
 
-    // GPUs
-    let cols = catalog::columns("GPUs");
-    let ws = wb.add_worksheet();
-    ws.set_name(&gpus_sheet)?;
-    write_headers(ws, &cols, lang, &s)?;
+/// The Workloads sheet's dropdowns: each typed column's, the built-in engines and the GPUs
+/// sheet's offers.
+fn workload_dropdowns(ws: &mut Worksheet, cols: &[Column], lang: Lang) -> Result<(), XlsxError> {
+    let gpus_sheet = catalog::sheet_name("GPUs", lang);
+    for (i, c) in cols.iter().enumerate() {
+        let col = i as u16;
+        if let Some(dv) = dropdown(c.ty, lang) {
+            ws.add_data_validation(1, col, VALIDATED_ROWS, col, &dv)?;
+        }
+        if c.key == "engine" {
+            // The built-in engines; another is allowed (with a warning) once the Engines sheet
+            // gives it a profile.
+            let names: Vec<String> = catalog::engines()
+                .names()
+                .iter()
+                .map(|n| n.to_string())
+                .collect();
+            let dv = DataValidation::new()
+                .allow_list_strings(&names)?
+                .ignore_blank(true)
+                .set_error_style(rust_xlsxwriter::DataValidationErrorStyle::Warning);
+            ws.add_data_validation(1, col, VALIDATED_ROWS, col, &dv)?;
+        }
+        if c.key == "gpu" {
+            let dv = DataValidation::new()
+                .allow_list_formula(Formula::new(format!("='{gpus_sheet}'!$A$2:$A$500")))
+                .ignore_blank(true);
+            ws.add_data_validation(1, col, VALIDATED_ROWS, col, &dv)?;
+        }
+    }
+    Ok(())
+}
+
+/// The GPUs sheet: the dropdowns and the built-in offers.
+fn gpus_sheet(wb: &mut Workbook, lang: Lang, s: &Styles) -> Result<(), XlsxError> {
+    let (ws, cols) = input_sheet(wb, "GPUs", lang, s)?;
     for (i, c) in cols.iter().enumerate() {
         if let Some(dv) = dropdown(c.ty, lang) {
-            ws.add_data_validation(1, i as u16, rows_for_validation, i as u16, &dv)?;
+            ws.add_data_validation(1, i as u16, VALIDATED_ROWS, i as u16, &dv)?;
         }
     }
     for (r, g) in catalog::gpus().iter().enumerate() {
@@ -170,52 +218,49 @@ pub fn template(
         let yes = |b: bool| style::yes_no(b, lang);
         for (i, c) in cols.iter().enumerate() {
             let col = i as u16;
-            let v: Option<f64> = match c.key {
-                "gpu" => {
-                    style::text(ws, r, col, &g.gpu, &s.text)?;
-                    None
+            match c.key {
+                "gpu" => style::text(ws, r, col, &g.gpu, &s.text)?,
+                "provider" => style::text(ws, r, col, &g.provider, &s.text)?,
+                "nvlink" => style::text(ws, r, col, yes(g.nvlink), &s.text)?,
+                "available" => style::text(ws, r, col, yes(g.available), &s.text)?,
+                key => {
+                    if let Some(v) = gpu_figure(g, key) {
+                        let f = if c.ty == ColumnType::Money {
+                            &s.money
+                        } else {
+                            &s.general
+                        };
+                        style::number(ws, r, col, v, f)?;
+                    }
                 }
-                "provider" => {
-                    style::text(ws, r, col, &g.provider, &s.text)?;
-                    None
-                }
-                "nvlink" => {
-                    style::text(ws, r, col, yes(g.nvlink), &s.text)?;
-                    None
-                }
-                "available" => {
-                    style::text(ws, r, col, yes(g.available), &s.text)?;
-                    None
-                }
-                "vram_gib" => Some(g.vram_gib),
-                "bandwidth_gbs" => Some(g.bandwidth_gbs),
-                "fp16_tflops" => Some(g.fp16_tflops),
-                "compute_capability" => Some(g.compute_capability),
-                "gpus_per_node" => Some(g.gpus_per_node),
-                "on_demand_hourly" => g.on_demand_hourly,
-                "monthly" => g.monthly,
-                "spot_hourly" => g.spot_hourly,
-                "reserved_monthly" => g.reserved_monthly,
-                "billing_granularity_min" => Some(g.billing_granularity_min),
-                "min_rental_min" => Some(g.min_rental_min),
-                _ => None,
-            };
-            if let Some(v) = v {
-                let f = if c.ty == ColumnType::Money {
-                    &s.money
-                } else {
-                    &s.general
-                };
-                style::number(ws, r, col, v, f)?;
             }
         }
     }
+    Ok(())
+}
 
-    // Models
-    let cols = catalog::columns("Models");
-    let ws = wb.add_worksheet();
-    ws.set_name(catalog::sheet_name("Models", lang))?;
-    write_headers(ws, &cols, lang, &s)?;
+/// The figure of a built-in offer the template writes in a numeric column; `None` for a price
+/// not offered or a column the template leaves blank.
+fn gpu_figure(g: &GpuOffer, key: &str) -> Option<f64> {
+    match key {
+        "vram_gib" => Some(g.vram_gib),
+        "bandwidth_gbs" => Some(g.bandwidth_gbs),
+        "fp16_tflops" => Some(g.fp16_tflops),
+        "compute_capability" => Some(g.compute_capability),
+        "gpus_per_node" => Some(g.gpus_per_node),
+        "on_demand_hourly" => g.on_demand_hourly,
+        "monthly" => g.monthly,
+        "spot_hourly" => g.spot_hourly,
+        "reserved_monthly" => g.reserved_monthly,
+        "billing_granularity_min" => Some(g.billing_granularity_min),
+        "min_rental_min" => Some(g.min_rental_min),
+        _ => None,
+    }
+}
+
+/// The Models sheet: the built-in models, a blank where a figure is 0.
+fn models_sheet(wb: &mut Workbook, lang: Lang, s: &Styles) -> Result<(), XlsxError> {
+    let (ws, cols) = input_sheet(wb, "Models", lang, s)?;
     for (r, m) in catalog::models().iter().enumerate() {
         let r = r as u32 + 1;
         style::text(ws, r, 0, &m.name, &s.text)?;
@@ -226,12 +271,12 @@ pub fn template(
             }
         }
     }
+    Ok(())
+}
 
-    // Assumptions
-    let cols = catalog::columns("Assumptions");
-    let ws = wb.add_worksheet();
-    ws.set_name(catalog::sheet_name("Assumptions", lang))?;
-    write_headers(ws, &cols, lang, &s)?;
+/// The Assumptions sheet: each built-in assumption with its value, unit and note.
+fn assumptions_sheet(wb: &mut Workbook, lang: Lang, s: &Styles) -> Result<(), XlsxError> {
+    let (ws, _) = input_sheet(wb, "Assumptions", lang, s)?;
     ws.set_column_width(0, 26)?;
     ws.set_column_width(3, 90)?;
     for (r, a) in catalog::assumptions(lang).items.iter().enumerate() {
@@ -245,17 +290,17 @@ pub fn template(
         style::text(ws, r, 2, &a.unit, &s.text)?;
         style::text(ws, r, 3, &a.note, &s.wrap)?;
     }
+    Ok(())
+}
 
-    // Engines
-    let cols = catalog::columns("Engines");
-    let ws = wb.add_worksheet();
-    ws.set_name(catalog::sheet_name("Engines", lang))?;
-    write_headers(ws, &cols, lang, &s)?;
+/// The Engines sheet: the built-in engine profiles, each value with its version and source.
+fn engines_sheet(wb: &mut Workbook, lang: Lang, s: &Styles) -> Result<(), XlsxError> {
+    let (ws, _) = input_sheet(wb, "Engines", lang, s)?;
     style::widths(ws, &[14.0, 11.0, 30.0, 9.0, 9.0, 16.0, 100.0])?;
     let applies_dv = DataValidation::new()
         .allow_list_strings(&["serving", "training", "any"])?
         .ignore_blank(true);
-    ws.add_data_validation(1, 1, rows_for_validation, 1, &applies_dv)?;
+    ws.add_data_validation(1, 1, VALIDATED_ROWS, 1, &applies_dv)?;
     for (r, v) in catalog::engines().values.iter().enumerate() {
         let r = r as u32 + 1;
         style::text(ws, r, 0, &v.engine, &s.bold)?;
@@ -272,17 +317,17 @@ pub fn template(
         style::text(ws, r, 5, &v.version, &s.text)?;
         style::text(ws, r, 6, &v.source, &s.wrap)?;
     }
+    Ok(())
+}
 
-    // Formulas
-    let cols = catalog::columns("Formulas");
-    let ws = wb.add_worksheet();
-    ws.set_name(catalog::sheet_name("Formulas", lang))?;
-    write_headers(ws, &cols, lang, &s)?;
+/// The Formulas sheet: the default formulas, to read and edit.
+fn formulas_sheet(wb: &mut Workbook, lang: Lang, s: &Styles) -> Result<(), XlsxError> {
+    let (ws, _) = input_sheet(wb, "Formulas", lang, s)?;
     style::widths(ws, &[28.0, 70.0, 11.0, 9.0, 90.0])?;
     let scope_dv = DataValidation::new()
         .allow_list_strings(&["candidate", "portfolio"])?
         .ignore_blank(true);
-    ws.add_data_validation(1, 2, rows_for_validation, 2, &scope_dv)?;
+    ws.add_data_validation(1, 2, VALIDATED_ROWS, 2, &scope_dv)?;
     for (r, f) in catalog::formulas().iter().enumerate() {
         let r = r as u32 + 1;
         style::text(ws, r, 0, &f.name, &s.bold)?;
@@ -291,26 +336,12 @@ pub fn template(
         style::text(ws, r, 3, &f.unit, &s.text)?;
         style::text(ws, r, 4, &f.description, &s.wrap)?;
     }
+    Ok(())
+}
 
-    // Scenarios: headers only; each row a change of a named what-if (the notes say the syntax).
-    let cols = catalog::columns("Scenarios");
-    let ws = wb.add_worksheet();
-    ws.set_name(catalog::sheet_name("Scenarios", lang))?;
-    write_headers(ws, &cols, lang, &s)?;
-    style::widths(ws, &[24.0, 60.0])?;
-
-    // Ranges: headers only; each row a key that may vary between low and high (Sensitivity tab).
-    let cols = catalog::columns("Ranges");
-    let ws = wb.add_worksheet();
-    ws.set_name(catalog::sheet_name("Ranges", lang))?;
-    write_headers(ws, &cols, lang, &s)?;
-    style::widths(ws, &[34.0, 12.0, 12.0, 12.0])?;
-
-    // APIs: the built-in example prices, each with where and when it was read.
-    let cols = catalog::columns("APIs");
-    let ws = wb.add_worksheet();
-    ws.set_name(catalog::sheet_name("APIs", lang))?;
-    write_headers(ws, &cols, lang, &s)?;
+/// The APIs sheet: the built-in example prices, each with where and when it was read.
+fn apis_sheet(wb: &mut Workbook, lang: Lang, s: &Styles) -> Result<(), XlsxError> {
+    let (ws, _) = input_sheet(wb, "APIs", lang, s)?;
     style::widths(ws, &[22.0, 14.0, 12.0, 12.0, 12.0, 90.0])?;
     for (r, a) in catalog::apis().iter().enumerate() {
         let r = r as u32 + 1;
@@ -323,12 +354,5 @@ pub fn template(
         }
         style::text(ws, r, 5, &a.source, &s.wrap)?;
     }
-
-    // Usage: empty until the team has logs; `gpuplan usage LOG… --workbook` reads it.
-    let cols = catalog::columns("Usage");
-    let ws = wb.add_worksheet();
-    ws.set_name(catalog::sheet_name("Usage", lang))?;
-    write_headers(ws, &cols, lang, &s)?;
-    style::widths(ws, &[44.0, 24.0])?;
-    wb.save_to_buffer()
+    Ok(())
 }

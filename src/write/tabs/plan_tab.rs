@@ -5,9 +5,9 @@
 use super::live::{cell, result, Live};
 use super::{Ctx, Extent};
 use crate::lang::Lang;
-use crate::model::GpuOffer;
-use crate::plan::{Hidden, Mode};
-use crate::write::style::{number, text};
+use crate::model::{GpuOffer, Workload};
+use crate::plan::{Candidate, Chosen, Hidden, Mode};
+use crate::write::style::{number, text, Styles};
 use rust_xlsxwriter::{Format, Formula, Note, Worksheet, XlsxError};
 use std::collections::HashMap;
 
@@ -138,86 +138,206 @@ pub fn cheapest_now(c: &crate::plan::Candidate, lang: Lang) -> &'static str {
     best.map_or("", |(m, _)| m.label(lang))
 }
 
+/// The quantities of a workload written as editable inputs on its row.
+const ROW_QUANTITIES: [&str; 3] = ["runs_per_month", "storage_gb", "egress_gb"];
+
+/// Writes the Plan tab: the header, one row per workload, the column widths and the frozen
+/// header and names.
 pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &Live) -> Result<Extent, XlsxError> {
     let s = &cx.s;
     let plan = cx.plan;
     let cols: Vec<[&str; 4]> = COLUMNS.iter().map(|c| [c[1], c[2], c[3], c[4]]).collect();
     cx.header(ws, 0, &cols)?;
-    // The format of a key's cell: `live` for a formula whose value may change with edits.
-    let fmt_of = |key: &str, v: f64, live: bool| -> &Format {
-        match key {
-            "required_vram_gib" | "replica_vram_gib" => &s.gib,
-            "redundancy_used" | "utilization" => &s.pct,
-            "concurrency_per_replica"
-            | "replicas"
-            | "instances"
-            | "gpus_per_replica"
-            | "gpus_total"
-            | "runs_per_month" => &s.integer,
-            "billing_granularity_min" | "min_rental_min" => &s.general,
-            k if k.starts_with("price_")
-                || k.starts_with("cost_")
-                || k.ends_with("_cost")
-                || k == "tco" =>
-            {
-                &s.money
-            }
-            _ if live => &s.live_number,
-            _ => s.number_for(v),
-        }
-    };
-    // The format of an editable input.
-    let input_fmt = |key: &str| -> &Format {
-        match key {
-            k if k.starts_with("price_") => &s.input_money,
-            "runs_per_month" => &s.input_integer,
-            _ => &s.input,
-        }
-    };
     // The row that holds each offer's prices.
     let mut first_row: HashMap<usize, u32> = HashMap::new();
     for (i, w) in plan.input.workloads.iter().enumerate() {
         let r = i as u32 + 1;
-        text(ws, r, column("name"), &w.name, &s.text)?;
-        text(
-            ws,
-            r,
-            column("kind"),
-            if cx.lang == Lang::Zh {
-                w.kind.zh()
-            } else {
-                w.kind.key()
-            },
-            &s.text,
-        )?;
-        text(
-            ws,
-            r,
-            column("model"),
-            w.model.as_ref().map_or("", |m| m.name.as_str()),
-            &s.text,
-        )?;
-        text(
-            ws,
-            r,
-            column("engine"),
-            w.engine.as_deref().unwrap_or(""),
-            &s.text,
-        )?;
-        text(ws, r, column("notes"), &w.notes, &s.text)?;
+        write_workload(ws, cx, r, w)?;
         let Some((c, ch)) = cx.chosen(i) else {
             text(ws, r, column("gpu"), cx.t("unplanned", "未规划"), &s.bad)?;
             let why = plan.workloads[i].unplanned.as_deref().unwrap_or("");
             text(ws, r, column("advice"), why, &s.text)?;
             continue;
         };
-        let offer = &plan.input.gpus[c.offer];
-        text(ws, r, column("gpu"), &offer.label(), &s.text)?;
+        let first = *first_row.entry(c.offer).or_insert(r);
+        let row = PlanRow {
+            cx,
+            live,
+            r,
+            w,
+            c,
+            ch,
+        };
+        row.write(ws, first)?;
+    }
+    let widths = column_widths();
+    crate::write::style::widths(ws, &widths)?;
+    let labels: Vec<&str> = COLUMNS.iter().map(|c| cx.t(c[1], c[2])).collect();
+    crate::write::style::fit_header_height(ws, 0, &labels, &widths)?;
+    ws.set_freeze_panes(1, 1)?;
+    Ok(Extent::new(
+        plan.workloads.len() as u32,
+        COLUMNS.len() as u16 - 1,
+    ))
+}
+
+/// The width of each column.
+fn column_widths() -> Vec<f64> {
+    COLUMNS
+        .iter()
+        .map(|c| match c[0] {
+            "name" | "model" | "gpu" => 22.0,
+            "engine" => 13.0,
+            "kind" => 12.0,
+            "advice" => 90.0,
+            "notes" => 40.0,
+            "mode" | "cheapest_now" | "api" => 16.0,
+            _ => 13.0,
+        })
+        .collect()
+}
+
+/// What every row has, planned or not: the workload's name, kind, model, engine and notes.
+fn write_workload(ws: &mut Worksheet, cx: &Ctx, r: u32, w: &Workload) -> Result<(), XlsxError> {
+    let s = &cx.s;
+    text(ws, r, column("name"), &w.name, &s.text)?;
+    text(
+        ws,
+        r,
+        column("kind"),
+        if cx.lang == Lang::Zh {
+            w.kind.zh()
+        } else {
+            w.kind.key()
+        },
+        &s.text,
+    )?;
+    text(
+        ws,
+        r,
+        column("model"),
+        w.model.as_ref().map_or("", |m| m.name.as_str()),
+        &s.text,
+    )?;
+    text(
+        ws,
+        r,
+        column("engine"),
+        w.engine.as_deref().unwrap_or(""),
+        &s.text,
+    )?;
+    text(ws, r, column("notes"), &w.notes, &s.text)
+}
+
+/// The format of a key's cell: `live` for a formula whose value may change with edits.
+fn value_format<'s>(s: &'s Styles, key: &str, v: f64, live: bool) -> &'s Format {
+    match key {
+        "required_vram_gib" | "replica_vram_gib" => &s.gib,
+        "redundancy_used" | "utilization" => &s.pct,
+        "concurrency_per_replica"
+        | "replicas"
+        | "instances"
+        | "gpus_per_replica"
+        | "gpus_total"
+        | "runs_per_month" => &s.integer,
+        "billing_granularity_min" | "min_rental_min" => &s.general,
+        k if k.starts_with("price_")
+            || k.starts_with("cost_")
+            || k.ends_with("_cost")
+            || k == "tco" =>
+        {
+            &s.money
+        }
+        _ if live => &s.live_number,
+        _ => s.number_for(v),
+    }
+}
+
+/// The format of an editable input.
+fn input_format<'s>(s: &'s Styles, key: &str) -> &'s Format {
+    match key {
+        k if k.starts_with("price_") => &s.input_money,
+        "runs_per_month" => &s.input_integer,
+        _ => &s.input,
+    }
+}
+
+/// The row of a planned workload: what its cells are written from.
+struct PlanRow<'a> {
+    cx: &'a Ctx<'a>,
+    live: &'a Live,
+    /// The sheet row (the header is row 0).
+    r: u32,
+    w: &'a Workload,
+    c: &'a Candidate,
+    ch: &'a Chosen,
+}
+
+impl PlanRow<'_> {
+    /// Writes the row after the workload's own columns; `first` is the row that holds the
+    /// prices of its offer.
+    fn write(&self, ws: &mut Worksheet, first: u32) -> Result<(), XlsxError> {
+        self.write_choice(ws)?;
+        self.write_inputs(ws, first)?;
+        self.write_sizing(ws)?;
+        self.write_mode_costs(ws)?;
+        self.write_totals(ws)?;
+        if let Some(api) = &self.w.api {
+            self.write_api(ws, api)?;
+        }
+        self.write_cheapest_now(ws)
+    }
+
+    /// A row input's value as the candidate was evaluated with it.
+    fn input_value(&self, name: &str) -> Option<f64> {
+        self.cx
+            .plan
+            .inputs
+            .iter()
+            .position(|x| x.name == name)
+            .and_then(|k| self.ch.inputs.get(k).copied())
+    }
+
+    /// A value of the candidate: a formula's, else a row input's.
+    fn value(&self, name: &str) -> Option<f64> {
+        self.cx
+            .plan
+            .value(self.c, name)
+            .or_else(|| self.input_value(name))
+    }
+
+    /// The cell of this row a live formula reads `v` from: the row inputs, and the sizing
+    /// columns (values, or formulas of their own); `None` for any other name.
+    fn in_row(&self, v: &str) -> Option<String> {
+        let at = COLUMNS.iter().position(|c| c[0] == v)? as u16;
+        let usable = GpuOffer::TERMS.contains(&v)
+            || ROW_QUANTITIES.contains(&v)
+            || sizing().contains(&(at as usize));
+        usable.then(|| cell(None, self.r, at))
+    }
+
+    /// The live formula of `name` over this row's cells and the candidate's other values.
+    fn formula(&self, name: &str) -> Result<String, String> {
+        self.live
+            .candidate(name, &|v| self.in_row(v), &|v| self.value(v))
+    }
+
+    /// The GPU offer, the billing mode and the advice (with the compared API's, if any).
+    fn write_choice(&self, ws: &mut Worksheet) -> Result<(), XlsxError> {
+        let (cx, r, ch, plan) = (self.cx, self.r, self.ch, self.cx.plan);
+        let s = &cx.s;
+        text(
+            ws,
+            r,
+            column("gpu"),
+            &plan.input.gpus[self.c.offer].label(),
+            &s.text,
+        )?;
         text(ws, r, column("mode"), ch.mode.label(cx.lang), &s.text)?;
         let mut advice = ch.advice.text(cx.lang);
-        if let Some(api) = &w.api {
-            let cost = plan.value(c, "api_monthly_cost").unwrap_or(0.0);
-            let per_day = w.numbers.requests_per_day.unwrap_or(0.0);
+        if let Some(api) = &self.w.api {
+            let cost = plan.value(self.c, "api_monthly_cost").unwrap_or(0.0);
+            let per_day = self.w.numbers.requests_per_day.unwrap_or(0.0);
             let currency = plan.input.assumptions.currency();
             advice.push_str(if cx.lang == Lang::Zh { "；" } else { "; " });
             advice.push_str(&crate::words::api_text(
@@ -230,24 +350,20 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &Live) -> Result<Extent, XlsxEr
                 cx.lang,
             ));
         }
-        text(ws, r, column("advice"), &advice, &s.text)?;
+        text(ws, r, column("advice"), &advice, &s.text)
+    }
 
-        let input_value = |name: &str| -> Option<f64> {
-            plan.inputs
-                .iter()
-                .position(|x| x.name == name)
-                .and_then(|k| ch.inputs.get(k).copied())
-        };
-        let value =
-            |name: &str| -> Option<f64> { plan.value(c, name).or_else(|| input_value(name)) };
-        // Row inputs: the offer's prices and terms (blank where not offered), and quantities.
-        // The first row on an offer holds its prices; later rows on the same offer repeat them
-        // by formula, so one edit reprices every workload on it.
-        let first = *first_row.entry(c.offer).or_insert(r);
+    /// Row inputs: the offer's prices and terms (blank where not offered), and quantities.
+    /// The first row on an offer (`first`) holds its prices; later rows on the same offer
+    /// repeat them by formula, so one edit reprices every workload on it.
+    fn write_inputs(&self, ws: &mut Worksheet, first: u32) -> Result<(), XlsxError> {
+        let (cx, r) = (self.cx, self.r);
+        let s = &cx.s;
+        let offer = &cx.plan.input.gpus[self.c.offer];
         for (key, v) in GpuOffer::TERMS.iter().zip(offer.terms()) {
             let Some(v) = v else { continue };
             if first == r {
-                number(ws, r, column(key), v, input_fmt(key))?;
+                number(ws, r, column(key), v, input_format(s, key))?;
             } else {
                 live_cell(
                     ws,
@@ -255,82 +371,67 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &Live) -> Result<Extent, XlsxEr
                     column(key),
                     Ok(cell(None, first, column(key))),
                     v,
-                    fmt_of(key, v, true),
+                    value_format(s, key, v, true),
                     cx,
                 )?;
             }
         }
-        for key in ["runs_per_month", "storage_gb", "egress_gb"] {
-            number(
-                ws,
-                r,
-                column(key),
-                input_value(key).unwrap_or(0.0),
-                input_fmt(key),
-            )?;
+        for key in ROW_QUANTITIES {
+            let v = self.input_value(key).unwrap_or(0.0);
+            number(ws, r, column(key), v, input_format(s, key))?;
         }
-        let in_row = |v: &str| -> Option<String> {
-            let at = COLUMNS.iter().position(|c| c[0] == v)? as u16;
-            // Row inputs, and the sizing columns (values, or formulas of their own).
-            let usable = GpuOffer::TERMS.contains(&v)
-                || ["runs_per_month", "storage_gb", "egress_gb"].contains(&v)
-                || sizing().contains(&(at as usize));
-            usable.then(|| cell(None, r, at))
-        };
-        // Sizing: values, or live formulas where they depend on editable figures.
+        Ok(())
+    }
+
+    /// Sizing: values, or live formulas where they depend on editable figures.
+    fn write_sizing(&self, ws: &mut Worksheet) -> Result<(), XlsxError> {
+        let (cx, r) = (self.cx, self.r);
         for key in COLUMNS[sizing()].iter().map(|c| c[0]) {
-            let v = value(key).unwrap_or(0.0);
-            if live.is_live(key) {
-                live_cell(
-                    ws,
-                    r,
-                    column(key),
-                    live.candidate(key, &in_row, &value),
-                    v,
-                    fmt_of(key, v, true),
-                    cx,
-                )?;
+            let v = self.value(key).unwrap_or(0.0);
+            if self.live.is_live(key) {
+                let fmt = value_format(&cx.s, key, v, true);
+                live_cell(ws, r, column(key), self.formula(key), v, fmt, cx)?;
             } else {
-                number(ws, r, column(key), v, fmt_of(key, v, false))?;
+                number(ws, r, column(key), v, value_format(&cx.s, key, v, false))?;
             }
         }
-        // Costs of every offered and allowed mode.
+        Ok(())
+    }
+
+    /// The costs of every offered and allowed mode, and of the chosen mode's cost what pays
+    /// for cold starts and what for spot rework.
+    fn write_mode_costs(&self, ws: &mut Worksheet) -> Result<(), XlsxError> {
+        let (cx, r, ch) = (self.cx, self.r, self.ch);
+        let s = &cx.s;
         for m in Mode::ALL {
             let key = format!("cost_{}", m.key());
-            if let Some(v) = c.cost(m) {
-                live_cell(
-                    ws,
-                    r,
-                    column(&key),
-                    live.candidate(&key, &in_row, &value),
-                    v,
-                    &s.money,
-                    cx,
-                )?;
+            if let Some(v) = self.c.cost(m) {
+                live_cell(ws, r, column(&key), self.formula(&key), v, &s.money, cx)?;
             }
         }
         let (cold_col, rework_col) = (column("cold_start_cost"), column("rework_cost"));
         let hidden_formula = ch
             .mode
             .hidden_formula()
-            .filter(|h| plan.column(h).is_some());
+            .filter(|h| cx.plan.column(h).is_some());
         for (col, kind, v) in [
             (cold_col, Hidden::ColdStarts, ch.cold_start_cost),
             (rework_col, Hidden::Rework, ch.rework_cost),
         ] {
             match hidden_formula {
-                Some(h) if ch.mode.hidden() == Some(kind) => live_cell(
-                    ws,
-                    r,
-                    col,
-                    live.candidate(h, &in_row, &value),
-                    v,
-                    &s.money,
-                    cx,
-                )?,
+                Some(h) if ch.mode.hidden() == Some(kind) => {
+                    live_cell(ws, r, col, self.formula(h), v, &s.money, cx)?
+                }
                 _ => number(ws, r, col, 0.0, &s.money)?,
             }
         }
+        Ok(())
+    }
+
+    /// The GPU cost (the chosen mode's), storage, egress and the monthly TCO over them.
+    fn write_totals(&self, ws: &mut Worksheet) -> Result<(), XlsxError> {
+        let (cx, r, ch) = (self.cx, self.r, self.ch);
+        let s = &cx.s;
         let chosen_cost = cell(None, r, column(&format!("cost_{}", ch.mode.key())));
         live_cell(
             ws,
@@ -342,16 +443,8 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &Live) -> Result<Extent, XlsxEr
             cx,
         )?;
         for key in ["storage_cost", "egress_cost"] {
-            let v = value(key).unwrap_or(0.0);
-            live_cell(
-                ws,
-                r,
-                column(key),
-                live.candidate(key, &in_row, &value),
-                v,
-                &s.money,
-                cx,
-            )?;
+            let v = self.value(key).unwrap_or(0.0);
+            live_cell(ws, r, column(key), self.formula(key), v, &s.money, cx)?;
         }
         let tco = format!(
             "{}+{}+{}",
@@ -359,37 +452,47 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &Live) -> Result<Extent, XlsxEr
             cell(None, r, column("storage_cost")),
             cell(None, r, column("egress_cost"))
         );
-        live_cell(ws, r, column("tco"), Ok(tco), ch.tco, &s.money_bold, cx)?;
-        if let Some(api) = &w.api {
-            text(ws, r, column("api"), api, &s.text)?;
-            let cost = value("api_monthly_cost").unwrap_or(0.0);
-            live_cell(
-                ws,
-                r,
-                column("api_monthly_cost"),
-                live.candidate("api_monthly_cost", &in_row, &value),
-                cost,
-                &s.money,
-                cx,
-            )?;
-            let per_day = w.numbers.requests_per_day.unwrap_or(0.0);
-            let (api_cell, tco_cell) = (
-                cell(None, r, column("api_monthly_cost")),
-                cell(None, r, column("tco")),
-            );
-            live_cell(
-                ws,
-                r,
-                column("api_breakeven"),
-                Ok(format!(
-                    "IF({api_cell}=0,0,{}*{tco_cell}/{api_cell})",
-                    crate::formula::excel_number(per_day)
-                )),
-                crate::plan::api_breakeven(per_day, ch.tco, cost),
-                &s.integer,
-                cx,
-            )?;
-        }
+        live_cell(ws, r, column("tco"), Ok(tco), ch.tco, &s.money_bold, cx)
+    }
+
+    /// The compared API: its name, its monthly cost and the requests a day at which it would
+    /// cost the monthly TCO.
+    fn write_api(&self, ws: &mut Worksheet, api: &str) -> Result<(), XlsxError> {
+        let (cx, r, ch) = (self.cx, self.r, self.ch);
+        let s = &cx.s;
+        text(ws, r, column("api"), api, &s.text)?;
+        let cost = self.value("api_monthly_cost").unwrap_or(0.0);
+        live_cell(
+            ws,
+            r,
+            column("api_monthly_cost"),
+            self.formula("api_monthly_cost"),
+            cost,
+            &s.money,
+            cx,
+        )?;
+        let per_day = self.w.numbers.requests_per_day.unwrap_or(0.0);
+        let (api_cell, tco_cell) = (
+            cell(None, r, column("api_monthly_cost")),
+            cell(None, r, column("tco")),
+        );
+        live_cell(
+            ws,
+            r,
+            column("api_breakeven"),
+            Ok(format!(
+                "IF({api_cell}=0,0,{}*{tco_cell}/{api_cell})",
+                crate::formula::excel_number(per_day)
+            )),
+            crate::plan::api_breakeven(per_day, ch.tco, cost),
+            &s.integer,
+            cx,
+        )
+    }
+
+    /// The mode with the lowest cost in this row's cost columns, live after any edit.
+    fn write_cheapest_now(&self, ws: &mut Worksheet) -> Result<(), XlsxError> {
+        let (cx, r) = (self.cx, self.r);
         let labels: Vec<&str> = Mode::ALL.iter().map(|m| m.label(cx.lang)).collect();
         let costs = format!(
             "{}:{}",
@@ -405,28 +508,8 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &Live) -> Result<Extent, XlsxEr
             r,
             column("cheapest_now"),
             &super::live::cheapest_label(&costs, &labels),
-            cheapest_now(c, cx.lang),
-            &s.text,
-        )?;
+            cheapest_now(self.c, cx.lang),
+            &cx.s.text,
+        )
     }
-    let widths: Vec<f64> = COLUMNS
-        .iter()
-        .map(|c| match c[0] {
-            "name" | "model" | "gpu" => 22.0,
-            "engine" => 13.0,
-            "kind" => 12.0,
-            "advice" => 90.0,
-            "notes" => 40.0,
-            "mode" | "cheapest_now" | "api" => 16.0,
-            _ => 13.0,
-        })
-        .collect();
-    crate::write::style::widths(ws, &widths)?;
-    let labels: Vec<&str> = COLUMNS.iter().map(|c| cx.t(c[1], c[2])).collect();
-    crate::write::style::fit_header_height(ws, 0, &labels, &widths)?;
-    ws.set_freeze_panes(1, 1)?;
-    Ok(Extent::new(
-        plan.workloads.len() as u32,
-        COLUMNS.len() as u16 - 1,
-    ))
 }

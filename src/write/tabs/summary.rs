@@ -11,26 +11,114 @@ use crate::write::charts::Point;
 use crate::write::style::{money_format, number, text, widths};
 use rust_xlsxwriter::{Chart, ChartLegendPosition, ChartType, Worksheet, XlsxError};
 
+/// The columns of the budget table: `[en, zh, en note, zh note]`.
+const BUDGET_COLUMNS: [[&str; 4]; 2] = [
+    [
+        "Cost line",
+        "成本项",
+        "Each hidden cost is its own line, never folded into another.",
+        "每项隐性成本单列，不并入其他项。",
+    ],
+    [
+        "Monthly amount",
+        "月度金额",
+        "Per month, in the currency of the Assumptions sheet.",
+        "每月金额，货币见参数表。",
+    ],
+];
+
+/// The columns of the workload table: `[en, zh, en note, zh note]`.
+const WORKLOAD_COLUMNS: [[&str; 4]; 8] = [
+    [
+        "Workload",
+        "负载",
+        "The workload's name from the Workloads sheet.",
+        "负载表中的名称。",
+    ],
+    ["Kind", "类型", "What it does.", "任务类型。"],
+    [
+        "GPU",
+        "GPU",
+        "The GPU offer chosen: the cheapest that fits.",
+        "选中的 GPU 报价：能装下的最便宜方案。",
+    ],
+    [
+        "GPUs",
+        "GPU 数",
+        "GPUs rented: instances × GPUs per replica.",
+        "租用 GPU 数 = 实例数 × 单副本 GPU 数。",
+    ],
+    [
+        "Instances",
+        "实例数",
+        "Instances including redundancy.",
+        "含冗余的实例数。",
+    ],
+    [
+        "Billing mode",
+        "计费方式",
+        "The cheapest billing mode for this workload.",
+        "最便宜的计费方式。",
+    ],
+    [
+        "Monthly TCO",
+        "月度总成本",
+        "GPU cost (cold starts and rework included) + storage + egress.",
+        "GPU 费用（含冷启动与重跑）+ 存储 + 流量。",
+    ],
+    [
+        "Share",
+        "占比",
+        "Share of the workloads' TCO.",
+        "占全部负载成本的比例。",
+    ],
+];
+
+/// Writes the Summary tab: the title and the facts of the run, the monthly budget, one row per
+/// workload, and the charts to their right.
 pub fn write(
     ws: &mut Worksheet,
     cx: &Ctx,
     layout: &Layout,
     live: &Live,
 ) -> Result<Extent, XlsxError> {
-    let s = &cx.s;
-    let plan = cx.plan;
-    let sheet = cx.sheet(Tab::Summary);
     text(
         ws,
         0,
         0,
         cx.t("GPU plan — monthly budget", "GPU 算力月度预算"),
-        &s.title,
+        &cx.s.title,
     )?;
     ws.set_row_height(0, 24)?;
+    let facts = facts(cx);
+    for (i, (k, v)) in facts.iter().enumerate() {
+        text(ws, 1 + i as u32, 0, k, &cx.s.bold)?;
+        text(ws, 1 + i as u32, 1, v, &cx.s.text)?;
+    }
+    let (first_cat, row) = write_budget(ws, cx, layout, live, facts.len() as u32 + 2)?;
+    let (first_w, last_w) = write_workloads(ws, cx, row + 2)?;
+
+    // Narrow enough that the tables print on one A4 page at 9 pt or more, also where the
+    // default font is wider than Calibri (LibreOffice without Carlito).
+    widths(ws, &[30.0, 15.0, 18.0, 8.0, 9.0, 13.0, 12.0, 8.0])?;
+
+    // Charts to the right of the tables.
+    ws.insert_chart(1, 9, &cost_by_workload(cx, first_w))?;
+    ws.insert_chart(17, 9, &cost_by_category(cx, first_cat))?;
+    if let Some(modes) = billing_modes(cx) {
+        ws.insert_chart(33, 9, &modes)?;
+    }
+    // The tables; the charts to their right are for the screen.
+    Ok(Extent::new(last_w, 7))
+}
+
+/// The facts of the run under the title: input, when, by what, the currency and how many
+/// workloads were planned.
+fn facts(cx: &Ctx) -> [(&'static str, String); 8] {
+    let plan = cx.plan;
     let planned = plan.planned_count();
     let unplanned = plan.workloads.len() - planned;
-    let facts = [
+    [
         (
             cx.t("Input file", "输入文件"),
             plan.input.file.display().to_string(),
@@ -71,34 +159,24 @@ pub fn write(
                 format!("{planned} planned, {unplanned} unplanned")
             },
         ),
-    ];
-    for (i, (k, v)) in facts.iter().enumerate() {
-        text(ws, 1 + i as u32, 0, k, &s.bold)?;
-        text(ws, 1 + i as u32, 1, v, &s.text)?;
-    }
+    ]
+}
 
-    // The budget by category.
-    let mut row = facts.len() as u32 + 2;
+/// The monthly budget from `row` down: one line per cost category, the total, the safety
+/// margin and the total with it, live over the Plan and TCO tabs. Returns the first category's
+/// row and the last row written.
+fn write_budget(
+    ws: &mut Worksheet,
+    cx: &Ctx,
+    layout: &Layout,
+    live: &Live,
+    mut row: u32,
+) -> Result<(u32, u32), XlsxError> {
+    let s = &cx.s;
+    let plan = cx.plan;
     text(ws, row, 0, cx.t("Monthly budget", "月度预算"), &s.subtitle)?;
     row += 1;
-    cx.header(
-        ws,
-        row,
-        &[
-            [
-                "Cost line",
-                "成本项",
-                "Each hidden cost is its own line, never folded into another.",
-                "每项隐性成本单列，不并入其他项。",
-            ],
-            [
-                "Monthly amount",
-                "月度金额",
-                "Per month, in the currency of the Assumptions sheet.",
-                "每月金额，货币见参数表。",
-            ],
-        ],
-    )?;
+    cx.header(ws, row, &BUDGET_COLUMNS)?;
     let first_cat = row + 1;
     let tco_sheet = cx.sheet(Tab::Tco);
     let sum = |key: &str| plan_sum(cx, key).unwrap_or_else(|| "0".to_string());
@@ -117,25 +195,51 @@ pub fn write(
         live_cell(ws, row, 1, Ok(f), c.total(plan), &s.money, cx)?;
     }
     let t = |n: &str| plan.total(n).unwrap_or(0.0);
-    let margin = cx.plan.input.assumptions.number("safety_margin", 0.0);
     row += 1;
     text(ws, row, 0, cx.t("Total", "合计"), &s.bold)?;
+    let total = Ok(layout.amount(tco_sheet, layout.total));
+    live_cell(ws, row, 1, total, t("total"), &s.money_bold, cx)?;
+    row += 1;
+    write_margin_label(ws, cx, live, row)?;
+    let margin = Ok(layout.amount(tco_sheet, layout.margin));
+    let v = t("total_with_margin") - t("total");
+    live_cell(ws, row, 1, margin, v, &s.money, cx)?;
+    row += 1;
+    text(
+        ws,
+        row,
+        0,
+        cx.t("Budget: total with safety margin", "预算：含安全边际总计"),
+        &s.bold,
+    )?;
+    let budget = Ok(layout.amount(tco_sheet, layout.with_margin));
     live_cell(
         ws,
         row,
         1,
-        Ok(layout.amount(tco_sheet, layout.total)),
-        t("total"),
-        &s.money_bold,
+        budget,
+        t("total_with_margin"),
+        &s.money_total,
         cx,
     )?;
-    row += 1;
+    ws.set_row_height(row, 22)?;
+    Ok((first_cat, row))
+}
+
+/// `Safety margin (20%)` at `row`: live where the margin is editable, so the label follows an
+/// edit of it.
+fn write_margin_label(
+    ws: &mut Worksheet,
+    cx: &Ctx,
+    live: &Live,
+    row: u32,
+) -> Result<(), XlsxError> {
+    let margin = cx.plan.input.assumptions.number("safety_margin", 0.0);
     let label = cx.t("Safety margin", "安全边际");
     let m = format!(
         "{label} ({}%)",
         format_number((margin * 100.0 * 100.0).round() / 100.0)
     );
-    // Live where the margin is editable, so the label follows an edit of it.
     match live.assumption_cell("safety_margin") {
         Some(at) => live_text(
             ws,
@@ -146,97 +250,28 @@ pub fn write(
                 excel_text(&format!("{label} ("))
             ),
             &m,
-            &s.text,
-        )?,
-        None => text(ws, row, 0, &m, &s.text)?,
+            &cx.s.text,
+        ),
+        None => text(ws, row, 0, &m, &cx.s.text),
     }
-    live_cell(
-        ws,
-        row,
-        1,
-        Ok(layout.amount(tco_sheet, layout.margin)),
-        t("total_with_margin") - t("total"),
-        &s.money,
-        cx,
-    )?;
-    row += 1;
-    text(
-        ws,
-        row,
-        0,
-        cx.t("Budget: total with safety margin", "预算：含安全边际总计"),
-        &s.bold,
-    )?;
-    live_cell(
-        ws,
-        row,
-        1,
-        Ok(layout.amount(tco_sheet, layout.with_margin)),
-        t("total_with_margin"),
-        &s.money_total,
-        cx,
-    )?;
-    ws.set_row_height(row, 22)?;
+}
 
-    // One row per workload.
-    row += 2;
+/// The workload table from `row` down (a title, the header, one row per workload). Returns
+/// the first and last workload rows.
+fn write_workloads(ws: &mut Worksheet, cx: &Ctx, mut row: u32) -> Result<(u32, u32), XlsxError> {
+    let s = &cx.s;
+    let plan = cx.plan;
     text(ws, row, 0, cx.t("Workloads", "负载"), &s.subtitle)?;
     row += 1;
-    cx.header(
-        ws,
-        row,
-        &[
-            [
-                "Workload",
-                "负载",
-                "The workload's name from the Workloads sheet.",
-                "负载表中的名称。",
-            ],
-            ["Kind", "类型", "What it does.", "任务类型。"],
-            [
-                "GPU",
-                "GPU",
-                "The GPU offer chosen: the cheapest that fits.",
-                "选中的 GPU 报价：能装下的最便宜方案。",
-            ],
-            [
-                "GPUs",
-                "GPU 数",
-                "GPUs rented: instances × GPUs per replica.",
-                "租用 GPU 数 = 实例数 × 单副本 GPU 数。",
-            ],
-            [
-                "Instances",
-                "实例数",
-                "Instances including redundancy.",
-                "含冗余的实例数。",
-            ],
-            [
-                "Billing mode",
-                "计费方式",
-                "The cheapest billing mode for this workload.",
-                "最便宜的计费方式。",
-            ],
-            [
-                "Monthly TCO",
-                "月度总成本",
-                "GPU cost (cold starts and rework included) + storage + egress.",
-                "GPU 费用（含冷启动与重跑）+ 存储 + 流量。",
-            ],
-            [
-                "Share",
-                "占比",
-                "Share of the workloads' TCO.",
-                "占全部负载成本的比例。",
-            ],
-        ],
-    )?;
+    cx.header(ws, row, &WORKLOAD_COLUMNS)?;
     let first_w = row + 1;
     let sum_tco: f64 = (0..plan.workloads.len())
         .filter_map(|w| cx.chosen(w))
         .map(|(_, ch)| ch.tco)
         .sum();
     let n = plan.workloads.len() as u32;
+    // Each share over the whole column of TCOs.
+    let tcos = local_range(first_w, first_w + n - 1, 6);
     for (i, w) in plan.input.workloads.iter().enumerate() {
         row += 1;
         text(ws, row, 0, &w.name, &s.text)?;
@@ -264,20 +299,9 @@ pub fn write(
                     plan_tab::column("tco"),
                 );
                 live_cell(ws, row, 6, Ok(at), ch.tco, &s.money, cx)?;
-                let share = format!(
-                    "IF(SUM({r})=0,0,{}/SUM({r}))",
-                    cell(None, row, 6),
-                    r = local_range(first_w, first_w + n - 1, 6)
-                );
-                live_cell(
-                    ws,
-                    row,
-                    7,
-                    Ok(share),
-                    if sum_tco > 0.0 { ch.tco / sum_tco } else { 0.0 },
-                    &s.pct,
-                    cx,
-                )?;
+                let share = format!("IF(SUM({tcos})=0,0,{}/SUM({tcos}))", cell(None, row, 6));
+                let v = if sum_tco > 0.0 { ch.tco / sum_tco } else { 0.0 };
+                live_cell(ws, row, 7, Ok(share), v, &s.pct, cx)?;
             }
             None => {
                 text(
@@ -290,43 +314,49 @@ pub fn write(
             }
         }
     }
-    let last_w = row;
+    Ok((first_w, row))
+}
 
-    // Narrow enough that the tables print on one A4 page at 9 pt or more, also where the
-    // default font is wider than Calibri (LibreOffice without Carlito).
-    widths(ws, &[30.0, 15.0, 18.0, 8.0, 9.0, 13.0, 12.0, 8.0])?;
-
-    // Charts to the right of the tables.
-    let mut by_workload = Chart::new(ChartType::Bar);
-    by_workload
-        .title()
-        .set_name(cx.t("Monthly cost by workload", "各负载月度成本"));
-    let names: Vec<Option<Point>> = plan
+/// Each workload's name, the categories of the charts by workload.
+fn workload_names(cx: &Ctx) -> Vec<Option<Point>> {
+    cx.plan
         .input
         .workloads
         .iter()
         .map(|w| Some(Point::Text(w.name.clone())))
-        .collect();
+        .collect()
+}
+
+/// A bar chart of each workload's monthly TCO, over the workload table from `first_w`.
+fn cost_by_workload(cx: &Ctx, first_w: u32) -> Chart {
+    let plan = cx.plan;
+    let sheet = cx.sheet(Tab::Summary);
+    let mut chart = Chart::new(ChartType::Bar);
+    chart
+        .title()
+        .set_name(cx.t("Monthly cost by workload", "各负载月度成本"));
     let tcos = (0..plan.workloads.len())
         .map(|i| cx.chosen(i).map(|(_, ch)| Point::Number(ch.tco)))
         .collect();
-    by_workload
+    chart
         .add_series()
         .set_name(cx.t("Monthly TCO", "月度总成本"))
-        .set_categories(cx.charts.range(sheet, first_w, 0, names.clone()))
+        .set_categories(cx.charts.range(sheet, first_w, 0, workload_names(cx)))
         .set_values(cx.charts.range(sheet, first_w, 6, tcos));
-    by_workload.legend().set_hidden();
-    by_workload
+    chart.legend().set_hidden();
+    chart
         .x_axis()
         .set_num_format(money_format(&plan.input.assumptions.currency()).replace(".00", ""));
-    by_workload.set_width(520).set_height(300);
-    ws.insert_chart(1, 9, &by_workload)?;
+    chart.set_width(520).set_height(300);
+    chart
+}
 
-    let mut by_category = Chart::new(ChartType::Pie);
-    by_category
-        .title()
-        .set_name(cx.t("Cost by category", "成本构成"));
-    by_category
+/// A pie chart of the cost categories, over the budget table from `first_cat`.
+fn cost_by_category(cx: &Ctx, first_cat: u32) -> Chart {
+    let sheet = cx.sheet(Tab::Summary);
+    let mut chart = Chart::new(ChartType::Pie);
+    chart.title().set_name(cx.t("Cost by category", "成本构成"));
+    chart
         .add_series()
         .set_categories(
             cx.charts.range(
@@ -346,45 +376,46 @@ pub fn write(
                 1,
                 Category::ALL
                     .iter()
-                    .map(|c| Some(Point::Number(c.total(plan))))
+                    .map(|c| Some(Point::Number(c.total(cx.plan))))
                     .collect(),
             ),
         );
-    by_category
-        .legend()
-        .set_position(ChartLegendPosition::Right);
-    by_category.set_width(520).set_height(300);
-    ws.insert_chart(17, 9, &by_category)?;
+    chart.legend().set_position(ChartLegendPosition::Right);
+    chart.set_width(520).set_height(300);
+    chart
+}
 
-    let billing = cx.sheet(Tab::Billing);
-    let n = plan.workloads.len() as u32;
-    if n > 0 {
-        let mut modes = Chart::new(ChartType::Column);
-        modes
-            .title()
-            .set_name(cx.t("Billing modes compared", "计费方式对比"));
-        for (k, m) in crate::plan::Mode::ALL.iter().enumerate() {
-            let col = 2 + k as u16;
-            let costs = (0..plan.workloads.len())
-                .map(|i| {
-                    cx.chosen(i)
-                        .and_then(|(c, _)| c.cost(*m))
-                        .map(Point::Number)
-                })
-                .collect();
-            modes
-                .add_series()
-                .set_name(m.label(cx.lang))
-                .set_categories(cx.charts.range(billing, 1, 0, names.clone()))
-                .set_values(cx.charts.range(billing, 1, col, costs));
-        }
-        modes.legend().set_position(ChartLegendPosition::Bottom);
-        modes
-            .y_axis()
-            .set_num_format(money_format(&plan.input.assumptions.currency()).replace(".00", ""));
-        modes.set_width(520).set_height(320);
-        ws.insert_chart(33, 9, &modes)?;
+/// A column chart of each workload's cost in every billing mode, over the Billing tab; `None`
+/// when there is no workload.
+fn billing_modes(cx: &Ctx) -> Option<Chart> {
+    let plan = cx.plan;
+    if plan.workloads.is_empty() {
+        return None;
     }
-    // The tables; the charts to their right are for the screen.
-    Ok(Extent::new(last_w, 7))
+    let billing = cx.sheet(Tab::Billing);
+    let mut chart = Chart::new(ChartType::Column);
+    chart
+        .title()
+        .set_name(cx.t("Billing modes compared", "计费方式对比"));
+    for (k, m) in crate::plan::Mode::ALL.iter().enumerate() {
+        let col = 2 + k as u16;
+        let costs = (0..plan.workloads.len())
+            .map(|i| {
+                cx.chosen(i)
+                    .and_then(|(c, _)| c.cost(*m))
+                    .map(Point::Number)
+            })
+            .collect();
+        chart
+            .add_series()
+            .set_name(m.label(cx.lang))
+            .set_categories(cx.charts.range(billing, 1, 0, workload_names(cx)))
+            .set_values(cx.charts.range(billing, 1, col, costs));
+    }
+    chart.legend().set_position(ChartLegendPosition::Bottom);
+    chart
+        .y_axis()
+        .set_num_format(money_format(&plan.input.assumptions.currency()).replace(".00", ""));
+    chart.set_width(520).set_height(320);
+    Some(chart)
 }

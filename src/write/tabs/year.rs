@@ -29,241 +29,334 @@ const PORTFOLIO: [(&str, &str, &str); 5] = [
     ),
 ];
 
+/// Writes the Year tab: the header, one row per workload, the cost lines and the portfolio
+/// lines month by month, the reserved spend committed, and the grids of months below.
 pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &Live) -> Result<Extent, XlsxError> {
-    let s = &cx.s;
-    let plan = cx.plan;
-    let year = &plan.year;
-    let n = plan.workloads.len() as u32;
-    let ps = cx.sheet(Tab::Plan);
-    let month_labels: Vec<String> = (0..MONTHS).map(|k| year.month(k).to_string()).collect();
-    let mut cols: Vec<[&str; 4]> = vec![
-        ["Workload", "负载", "The workload's name.", "负载名称。"],
-        ["Start", "开始", "start_month of the Workloads sheet (blank: the first month).", "负载表 start_month（空白表示首月）。"],
-        ["End", "结束", "end_month of the Workloads sheet (blank: the last month); a reserved term may bind longer.", "负载表 end_month（空白表示末月）；预留期限可能更长。"],
-    ];
-    for m in &month_labels {
-        cols.push([
-            m,
-            m,
-            "Live: the Plan tab's monthly TCO × the month's 1/0 in the grid below.",
-            "实时公式：方案页月度总成本 × 下方表格中该月的 1/0。",
-        ]);
-    }
-    cols.push(["Year", "全年", "The twelve months' sum.", "十二个月合计。"]);
-    cx.header(ws, 0, &cols)?;
-
-    // The grid of months each workload costs in, below everything else.
-    let lines_first = n + 3;
-    let lines = Category::ALL.len() as u32 - 2 + PORTFOLIO.len() as u32 + 1;
-    let grid_first = lines_first + lines + 3;
-    let committed_first = grid_first + n.max(1) + 3;
-    let flag = |grid: u32, w: usize, k: usize| cell(None, grid + w as u32, FIRST + k as u16);
-    let flag_range = |grid: u32, k: usize| {
-        let c = crate::model::column_letters((FIRST + k as u16).into());
-        format!("${c}${}:${c}${}", grid + 1, grid + n)
-    };
-    let sum_row = |r: u32| {
-        format!(
-            "SUM({}:{})",
-            cell(None, r, FIRST),
-            cell(None, r, FIRST + MONTHS as u16 - 1)
-        )
-    };
-
-    // One row per workload: its TCO in the months it costs.
-    for (i, w) in plan.input.workloads.iter().enumerate() {
-        let r = i as u32 + 1;
-        text(ws, r, 0, &w.name, &s.text)?;
-        text(
-            ws,
-            r,
-            1,
-            &w.start_month.map_or(String::new(), |m| m.to_string()),
-            &s.text,
-        )?;
-        text(
-            ws,
-            r,
-            2,
-            &w.end_month.map_or(String::new(), |m| m.to_string()),
-            &s.text,
-        )?;
-        let Some((_, ch)) = cx.chosen(i) else {
-            text(ws, r, FIRST, cx.t("unplanned", "未规划"), &s.bad)?;
-            continue;
-        };
-        let tco = super::live::absolute(ps, r, plan_tab::column("tco"));
-        let mut annual = 0.0;
-        for k in 0..MONTHS {
-            let on = year.costs[i][k];
-            let v = if on { ch.tco } else { 0.0 };
-            annual += v;
-            live_cell(
-                ws,
-                r,
-                FIRST + k as u16,
-                Ok(format!("{tco}*{}", flag(grid_first, i, k))),
-                v,
-                &s.money,
-                cx,
-            )?;
-        }
-        live_cell(ws, r, ANNUAL, Ok(sum_row(r)), annual, &s.money_bold, cx)?;
-    }
-
-    // The cost lines month by month.
-    let mut row = lines_first;
-    text(
-        ws,
-        row - 1,
-        0,
-        cx.t("Cost lines by month", "按月成本项"),
-        &s.subtitle,
-    )?;
-    for c in Category::ALL
-        .iter()
-        .filter(|c| c.portfolio_name().is_none())
-    {
-        text(ws, row, 0, c.label(cx.lang), &s.text)?;
-        let mut annual = 0.0;
-        for k in 0..MONTHS {
-            let v: f64 = (0..plan.workloads.len())
-                .filter(|w| year.costs[*w][k])
-                .filter_map(|w| cx.chosen(w))
-                .map(|(_, ch)| c.of_workload(ch))
-                .sum();
-            annual += v;
-            let f = c
-                .plan_formula(|key| match plan_range(cx, key) {
-                    Some(r) => format!("SUMPRODUCT({r},{})", flag_range(grid_first, k)),
-                    None => "0".to_string(),
-                })
-                .ok_or_else(|| "not a per-workload line".to_string());
-            live_cell(ws, row, FIRST + k as u16, f, v, &s.money, cx)?;
-        }
-        live_cell(ws, row, ANNUAL, Ok(sum_row(row)), annual, &s.money_bold, cx)?;
-        row += 1;
-    }
-    // The portfolio formulas of each month, over that month's sums.
-    let portfolio_rows: HashMap<&str, u32> = PORTFOLIO
-        .iter()
-        .enumerate()
-        .map(|(j, (name, ..))| (*name, row + j as u32))
-        .collect();
-    for (j, (name, en, zh)) in PORTFOLIO.iter().enumerate() {
-        let r = row + j as u32;
-        let bold = matches!(*name, "total" | "total_with_margin");
-        text(ws, r, 0, cx.t(en, zh), if bold { &s.bold } else { &s.text })?;
-        let mut annual = 0.0;
-        for k in 0..MONTHS {
-            let cells: HashMap<String, String> = portfolio_rows
-                .iter()
-                .map(|(n, pr)| (n.to_string(), cell(None, *pr, FIRST + k as u16)))
-                .collect();
-            let sums = |key: &str| {
-                plan_range(cx, key)
-                    .map(|r| format!("SUMPRODUCT({r},{})", flag_range(grid_first, k)))
-            };
-            let value = |v: &str| year.months[k].variable(v);
-            let has_formula = plan
-                .input
-                .formulas
-                .iter()
-                .any(|f| f.name == *name && f.scope == crate::model::Scope::Portfolio);
-            let f = if has_formula {
-                live.portfolio(name, &sums, &cells, &value)
-            } else if *name == "safety_margin_cost" {
-                Ok(format!("{}-{}", cells["total_with_margin"], cells["total"]))
-            } else {
-                Err(format!("no portfolio formula {name}"))
-            };
-            let v = year.value(k, name).unwrap_or_else(|| {
-                year.value(k, "total_with_margin").unwrap_or(0.0)
-                    - year.value(k, "total").unwrap_or(0.0)
-            });
-            annual += v;
-            let fmt = if *name == "total_with_margin" {
-                &s.money_bold
-            } else {
-                &s.money
-            };
-            live_cell(ws, r, FIRST + k as u16, f, v, fmt, cx)?;
-        }
-        let fmt = if *name == "total_with_margin" {
-            &s.money_total
-        } else if bold {
-            &s.money_bold
-        } else {
-            &s.money
-        };
-        live_cell(ws, r, ANNUAL, Ok(sum_row(r)), annual, fmt, cx)?;
-    }
-    row += PORTFOLIO.len() as u32;
-    // The reserved spend a term commits to, month by month (part of the GPU time above).
-    text(
-        ws,
-        row,
-        0,
-        cx.t(
-            "Of which committed by reserved terms",
-            "其中预留期限承诺支出",
-        ),
-        &s.muted,
-    )?;
-    let mut annual = 0.0;
-    for k in 0..MONTHS {
-        let v: f64 = (0..plan.workloads.len())
-            .filter(|w| year.committed[*w][k])
-            .filter_map(|w| cx.chosen(w))
-            .map(|(_, ch)| ch.gpu_cost)
-            .sum();
-        annual += v;
-        let f = plan_range(cx, "gpu_cost")
-            .map(|r| format!("SUMPRODUCT({r},{})", flag_range(committed_first, k)))
-            .ok_or_else(|| "no workloads".to_string());
-        live_cell(ws, row, FIRST + k as u16, f, v, &s.money, cx)?;
-    }
-    live_cell(ws, row, ANNUAL, Ok(sum_row(row)), annual, &s.money, cx)?;
-
-    // The grids: 1 where the workload costs (editable), 1 where a reserved term commits. Rows
-    // are written in order (the tab streams in constant-memory mode).
-    let titles = [
-        cx.t(
-            "Months each workload costs in: 1 yes, 0 no (from start_month, end_month and reserved terms; edit to move a ramp-up or an end)",
-            "各负载计费月份：1 是，0 否（来自 start_month、end_month 与预留期限；可修改以调整上线或结束月份）",
-        ),
-        cx.t(
-            "Months a reserved term commits: 1 yes (reserved_term_months of the offer, from the workload's start)",
-            "预留期限承诺月份：1 是（报价的 reserved_term_months，自负载开始起算）",
-        ),
-    ];
-    for (title, (first, grid, editable)) in titles.iter().zip([
-        (grid_first, &year.costs, true),
-        (committed_first, &year.committed, false),
-    ]) {
-        text(ws, first - 2, 0, title, &s.subtitle)?;
-        text(ws, first - 1, 0, cx.t("Workload", "负载"), &s.header)?;
-        for (k, m) in month_labels.iter().enumerate() {
-            text(ws, first - 1, FIRST + k as u16, m, &s.header)?;
-        }
-        for (i, w) in plan.input.workloads.iter().enumerate() {
-            let r = first + i as u32;
-            text(ws, r, 0, &w.name, &s.text)?;
-            for (k, on) in grid[i].iter().enumerate() {
-                let v = f64::from(u8::from(*on));
-                let fmt = if editable {
-                    &s.input_integer
-                } else {
-                    &s.integer
-                };
-                number(ws, r, FIRST + k as u16, v, fmt)?;
-            }
-        }
-    }
+    let tab = YearTab::new(cx, live);
+    tab.write_header(ws)?;
+    tab.write_workloads(ws)?;
+    let row = tab.write_cost_lines(ws)?;
+    tab.write_portfolio_lines(ws, row)?;
+    tab.write_committed(ws, row + PORTFOLIO.len() as u32)?;
+    tab.write_grids(ws)?;
     let mut w = vec![28.0, 9.0, 9.0];
     w.extend(std::iter::repeat_n(12.0, MONTHS));
     w.push(14.0);
     widths(ws, &w)?;
     ws.set_freeze_panes(1, 1)?;
-    Ok(Extent::new(committed_first + n.max(1) - 1, ANNUAL))
+    Ok(Extent::new(tab.committed_first + tab.n.max(1) - 1, ANNUAL))
+}
+
+/// What the Year tab's sections share: the context, the month labels, and where each block
+/// is (0-based rows).
+struct YearTab<'a> {
+    cx: &'a Ctx<'a>,
+    live: &'a Live,
+    month_labels: Vec<String>,
+    /// Workloads.
+    n: u32,
+    /// The first cost line.
+    lines_first: u32,
+    /// The first row of the grid of months each workload costs in, below everything else.
+    grid_first: u32,
+    /// The first row of the grid of months a reserved term commits.
+    committed_first: u32,
+}
+
+impl<'a> YearTab<'a> {
+    /// Lays the tab out for the plan's workloads: the cost lines below them, then the grids.
+    fn new(cx: &'a Ctx<'a>, live: &'a Live) -> YearTab<'a> {
+        let year = &cx.plan.year;
+        let n = cx.plan.workloads.len() as u32;
+        let lines_first = n + 3;
+        let lines = Category::ALL.len() as u32 - 2 + PORTFOLIO.len() as u32 + 1;
+        let grid_first = lines_first + lines + 3;
+        YearTab {
+            cx,
+            live,
+            month_labels: (0..MONTHS).map(|k| year.month(k).to_string()).collect(),
+            n,
+            lines_first,
+            grid_first,
+            committed_first: grid_first + n.max(1) + 3,
+        }
+    }
+
+    /// The cell of the grid from row `grid` that says whether workload `w` counts in month `k`.
+    fn flag(&self, grid: u32, w: usize, k: usize) -> String {
+        cell(None, grid + w as u32, FIRST + k as u16)
+    }
+
+    /// Month `k`'s column of the grid from row `grid`, over every workload.
+    fn flag_range(&self, grid: u32, k: usize) -> String {
+        let c = crate::model::column_letters((FIRST + k as u16).into());
+        format!("${c}${}:${c}${}", grid + 1, grid + self.n)
+    }
+
+    /// The header: the workload, its start and end, the twelve months and the year.
+    fn write_header(&self, ws: &mut Worksheet) -> Result<(), XlsxError> {
+        let mut cols: Vec<[&str; 4]> = vec![
+            ["Workload", "负载", "The workload's name.", "负载名称。"],
+            ["Start", "开始", "start_month of the Workloads sheet (blank: the first month).", "负载表 start_month（空白表示首月）。"],
+            ["End", "结束", "end_month of the Workloads sheet (blank: the last month); a reserved term may bind longer.", "负载表 end_month（空白表示末月）；预留期限可能更长。"],
+        ];
+        for m in &self.month_labels {
+            cols.push([
+                m,
+                m,
+                "Live: the Plan tab's monthly TCO × the month's 1/0 in the grid below.",
+                "实时公式：方案页月度总成本 × 下方表格中该月的 1/0。",
+            ]);
+        }
+        cols.push(["Year", "全年", "The twelve months' sum.", "十二个月合计。"]);
+        self.cx.header(ws, 0, &cols)
+    }
+
+    /// One row per workload: its TCO in the months it costs.
+    fn write_workloads(&self, ws: &mut Worksheet) -> Result<(), XlsxError> {
+        let cx = self.cx;
+        let s = &cx.s;
+        let year = &cx.plan.year;
+        let ps = cx.sheet(Tab::Plan);
+        for (i, w) in cx.plan.input.workloads.iter().enumerate() {
+            let r = i as u32 + 1;
+            text(ws, r, 0, &w.name, &s.text)?;
+            text(
+                ws,
+                r,
+                1,
+                &w.start_month.map_or(String::new(), |m| m.to_string()),
+                &s.text,
+            )?;
+            text(
+                ws,
+                r,
+                2,
+                &w.end_month.map_or(String::new(), |m| m.to_string()),
+                &s.text,
+            )?;
+            let Some((_, ch)) = cx.chosen(i) else {
+                text(ws, r, FIRST, cx.t("unplanned", "未规划"), &s.bad)?;
+                continue;
+            };
+            let tco = super::live::absolute(ps, r, plan_tab::column("tco"));
+            let mut annual = 0.0;
+            for k in 0..MONTHS {
+                let on = year.costs[i][k];
+                let v = if on { ch.tco } else { 0.0 };
+                annual += v;
+                let f = format!("{tco}*{}", self.flag(self.grid_first, i, k));
+                live_cell(ws, r, FIRST + k as u16, Ok(f), v, &s.money, cx)?;
+            }
+            live_cell(ws, r, ANNUAL, Ok(sum_row(r)), annual, &s.money_bold, cx)?;
+        }
+        Ok(())
+    }
+
+    /// The per-workload cost lines month by month, under their title; returns the row after
+    /// the last.
+    fn write_cost_lines(&self, ws: &mut Worksheet) -> Result<u32, XlsxError> {
+        let cx = self.cx;
+        let s = &cx.s;
+        let year = &cx.plan.year;
+        let mut row = self.lines_first;
+        text(
+            ws,
+            row - 1,
+            0,
+            cx.t("Cost lines by month", "按月成本项"),
+            &s.subtitle,
+        )?;
+        for c in Category::ALL
+            .iter()
+            .filter(|c| c.portfolio_name().is_none())
+        {
+            text(ws, row, 0, c.label(cx.lang), &s.text)?;
+            let mut annual = 0.0;
+            for k in 0..MONTHS {
+                let v: f64 = (0..cx.plan.workloads.len())
+                    .filter(|w| year.costs[*w][k])
+                    .filter_map(|w| cx.chosen(w))
+                    .map(|(_, ch)| c.of_workload(ch))
+                    .sum();
+                annual += v;
+                let f = c
+                    .plan_formula(|key| match plan_range(cx, key) {
+                        Some(r) => {
+                            format!("SUMPRODUCT({r},{})", self.flag_range(self.grid_first, k))
+                        }
+                        None => "0".to_string(),
+                    })
+                    .ok_or_else(|| "not a per-workload line".to_string());
+                live_cell(ws, row, FIRST + k as u16, f, v, &s.money, cx)?;
+            }
+            live_cell(ws, row, ANNUAL, Ok(sum_row(row)), annual, &s.money_bold, cx)?;
+            row += 1;
+        }
+        Ok(row)
+    }
+
+    /// The portfolio lines from `row`: each month's over that month's sums.
+    fn write_portfolio_lines(&self, ws: &mut Worksheet, row: u32) -> Result<(), XlsxError> {
+        let cx = self.cx;
+        let s = &cx.s;
+        let year = &cx.plan.year;
+        let portfolio_rows: HashMap<&str, u32> = PORTFOLIO
+            .iter()
+            .enumerate()
+            .map(|(j, (name, ..))| (*name, row + j as u32))
+            .collect();
+        for (j, (name, en, zh)) in PORTFOLIO.iter().enumerate() {
+            let r = row + j as u32;
+            let bold = matches!(*name, "total" | "total_with_margin");
+            text(ws, r, 0, cx.t(en, zh), if bold { &s.bold } else { &s.text })?;
+            let mut annual = 0.0;
+            for k in 0..MONTHS {
+                let f = self.portfolio_formula(name, &portfolio_rows, k);
+                let v = year.value(k, name).unwrap_or_else(|| {
+                    year.value(k, "total_with_margin").unwrap_or(0.0)
+                        - year.value(k, "total").unwrap_or(0.0)
+                });
+                annual += v;
+                let fmt = if *name == "total_with_margin" {
+                    &s.money_bold
+                } else {
+                    &s.money
+                };
+                live_cell(ws, r, FIRST + k as u16, f, v, fmt, cx)?;
+            }
+            let fmt = if *name == "total_with_margin" {
+                &s.money_total
+            } else if bold {
+                &s.money_bold
+            } else {
+                &s.money
+            };
+            live_cell(ws, r, ANNUAL, Ok(sum_row(r)), annual, fmt, cx)?;
+        }
+        Ok(())
+    }
+
+    /// The live formula of portfolio line `name` in month `k`: the plan's portfolio formula over
+    /// the month's sums of the Plan tab and the month's cells of the lines at `portfolio_rows`;
+    /// the safety margin as the difference of the totals where no formula gives it.
+    fn portfolio_formula(
+        &self,
+        name: &str,
+        portfolio_rows: &HashMap<&str, u32>,
+        k: usize,
+    ) -> Result<String, String> {
+        let cx = self.cx;
+        let year = &cx.plan.year;
+        let cells: HashMap<String, String> = portfolio_rows
+            .iter()
+            .map(|(n, pr)| (n.to_string(), cell(None, *pr, FIRST + k as u16)))
+            .collect();
+        let sums = |key: &str| {
+            plan_range(cx, key)
+                .map(|r| format!("SUMPRODUCT({r},{})", self.flag_range(self.grid_first, k)))
+        };
+        let value = |v: &str| year.months[k].variable(v);
+        let has_formula = cx
+            .plan
+            .input
+            .formulas
+            .iter()
+            .any(|f| f.name == *name && f.scope == crate::model::Scope::Portfolio);
+        if has_formula {
+            self.live.portfolio(name, &sums, &cells, &value)
+        } else if name == "safety_margin_cost" {
+            Ok(format!("{}-{}", cells["total_with_margin"], cells["total"]))
+        } else {
+            Err(format!("no portfolio formula {name}"))
+        }
+    }
+
+    /// The reserved spend a term commits to, month by month (part of the GPU time above), at
+    /// `row`.
+    fn write_committed(&self, ws: &mut Worksheet, row: u32) -> Result<(), XlsxError> {
+        let cx = self.cx;
+        let s = &cx.s;
+        let year = &cx.plan.year;
+        text(
+            ws,
+            row,
+            0,
+            cx.t(
+                "Of which committed by reserved terms",
+                "其中预留期限承诺支出",
+            ),
+            &s.muted,
+        )?;
+        let mut annual = 0.0;
+        for k in 0..MONTHS {
+            let v: f64 = (0..cx.plan.workloads.len())
+                .filter(|w| year.committed[*w][k])
+                .filter_map(|w| cx.chosen(w))
+                .map(|(_, ch)| ch.gpu_cost)
+                .sum();
+            annual += v;
+            let f = plan_range(cx, "gpu_cost")
+                .map(|r| {
+                    format!(
+                        "SUMPRODUCT({r},{})",
+                        self.flag_range(self.committed_first, k)
+                    )
+                })
+                .ok_or_else(|| "no workloads".to_string());
+            live_cell(ws, row, FIRST + k as u16, f, v, &s.money, cx)?;
+        }
+        live_cell(ws, row, ANNUAL, Ok(sum_row(row)), annual, &s.money, cx)
+    }
+
+    /// The grids: 1 where the workload costs (editable), 1 where a reserved term commits. Rows
+    /// are written in order (the tab streams in constant-memory mode).
+    fn write_grids(&self, ws: &mut Worksheet) -> Result<(), XlsxError> {
+        let cx = self.cx;
+        let s = &cx.s;
+        let year = &cx.plan.year;
+        let titles = [
+            cx.t(
+                "Months each workload costs in: 1 yes, 0 no (from start_month, end_month and reserved terms; edit to move a ramp-up or an end)",
+                "各负载计费月份：1 是，0 否（来自 start_month、end_month 与预留期限；可修改以调整上线或结束月份）",
+            ),
+            cx.t(
+                "Months a reserved term commits: 1 yes (reserved_term_months of the offer, from the workload's start)",
+                "预留期限承诺月份：1 是（报价的 reserved_term_months，自负载开始起算）",
+            ),
+        ];
+        for (title, (first, grid, editable)) in titles.iter().zip([
+            (self.grid_first, &year.costs, true),
+            (self.committed_first, &year.committed, false),
+        ]) {
+            text(ws, first - 2, 0, title, &s.subtitle)?;
+            text(ws, first - 1, 0, cx.t("Workload", "负载"), &s.header)?;
+            for (k, m) in self.month_labels.iter().enumerate() {
+                text(ws, first - 1, FIRST + k as u16, m, &s.header)?;
+            }
+            for (i, w) in cx.plan.input.workloads.iter().enumerate() {
+                let r = first + i as u32;
+                text(ws, r, 0, &w.name, &s.text)?;
+                for (k, on) in grid[i].iter().enumerate() {
+                    let v = f64::from(u8::from(*on));
+                    let fmt = if editable {
+                        &s.input_integer
+                    } else {
+                        &s.integer
+                    };
+                    number(ws, r, FIRST + k as u16, v, fmt)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The SUM of row `r`'s twelve months.
+fn sum_row(r: u32) -> String {
+    format!(
+        "SUM({}:{})",
+        cell(None, r, FIRST),
+        cell(None, r, FIRST + MONTHS as u16 - 1)
+    )
 }

@@ -4,6 +4,8 @@
 
 use super::{Ctx, Extent};
 use crate::lang::Lang;
+use crate::plan::actuals;
+use crate::usage::bills::BillComparison;
 use crate::write::style::{number, text, widths};
 use rust_xlsxwriter::{Worksheet, XlsxError};
 
@@ -28,109 +30,135 @@ const COLUMNS: [[&str; 4]; 17] = [
     ["Advice", "建议", "From the measured figures: monthly or reserved above the utilization bands, a smaller card when the memory peak stays below half the card, spot for interruptible work that runs in bursts.", "按实测：利用率高于区间时包月或预留，显存峰值长期低于一半时换小卡，可中断的间歇任务用竞价。"],
 ];
 
+/// The columns' widths, one per column of `COLUMNS`.
+const WIDTHS: [f64; 17] = [
+    24.0, 9.0, 9.0, 11.0, 11.0, 11.0, 11.0, 11.0, 11.0, 11.0, 11.0, 11.0, 13.0, 13.0, 13.0, 13.0,
+    70.0,
+];
+
+/// Writes the Actuals tab: one row per measured workload, then the last month's bill beside the
+/// plan when the run has `--bills`.
 pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<Extent, XlsxError> {
-    let s = &cx.s;
     cx.header(ws, 0, &COLUMNS)?;
     let currency = cx.plan.input.assumptions.currency();
     let money = |v: f64| crate::report::money(&currency, v);
     let mut r = 0;
     for row in &cx.plan.actuals {
         r += 1;
-        let a = &row.actual;
-        text(ws, r, 0, &a.workload, &s.text)?;
-        number(ws, r, 1, a.gpus as f64, &s.count)?;
-        number(ws, r, 2, a.days_covered, s.number_for(a.days_covered))?;
-        number(
-            ws,
-            r,
-            4,
-            row.measured_hours,
-            s.number_for(row.measured_hours),
-        )?;
-        number(ws, r, 6, a.utilization, &s.pct)?;
-        if let Some(b) = a.busy_utilization {
-            number(ws, r, 7, b, &s.pct)?;
-        }
-        if let Some(p) = a.memory_peak_gib {
-            number(ws, r, 10, p, &s.gib)?;
-        }
-        if let Some(p) = a.memory_p95_gib {
-            number(ws, r, 11, p, &s.gib)?;
-        }
-        if let Some(p) = &row.planned {
-            number(ws, r, 3, p.run_hours, s.number_for(p.run_hours))?;
-            number(ws, r, 5, p.utilization, &s.pct)?;
-            number(ws, r, 8, p.required_vram_gib, &s.gib)?;
-            number(ws, r, 9, p.replica_vram_gib, &s.gib)?;
-            number(ws, r, 12, p.tco, &s.money)?;
-            number(ws, r, 15, row.saving, &s.money_bold)?;
-        }
-        if let Some(c) = row.as_is {
-            number(ws, r, 13, c, &s.money)?;
-        }
-        if let Some(p) = &row.replanned {
-            number(ws, r, 14, p.tco, &s.money)?;
-        }
-        text(ws, r, 16, &row.advice(&money, cx.lang), &s.wrap)?;
+        write_measured(ws, cx, r, row, &money)?;
     }
     // The last month's bill beside the plan (calc --bills), below the measured figures.
     if let Some(b) = &cx.plan.bills {
-        r += 2;
-        text(
-            ws,
-            r,
-            0,
-            &if cx.lang == Lang::Zh {
-                format!("{} 账单与方案对比", b.month)
-            } else {
-                format!("The {} bill against the plan", b.month)
-            },
-            &s.subtitle,
-        )?;
-        r += 1;
-        let heads = [
-            cx.t("Workload", "负载"),
-            cx.t("Planned GPU-h", "计划 GPU 小时"),
-            cx.t("Billed GPU-h", "账单 GPU 小时"),
-            cx.t("Planned GPU cost", "计划 GPU 费用"),
-            cx.t("Billed", "账单金额"),
-            cx.t("Difference", "差额"),
-            cx.t("Of which hours", "其中时长"),
-            cx.t("Of which price", "其中价格"),
-            cx.t("Cause", "原因"),
-        ];
-        for (c, h) in heads.iter().enumerate() {
-            text(ws, r, c as u16, h, &s.header)?;
-        }
-        for row in &b.rows {
-            r += 1;
-            text(ws, r, 0, &row.workload, &s.text)?;
-            if let Some(h) = row.planned_hours {
-                number(ws, r, 1, h, s.number_for(h))?;
-            }
-            number(ws, r, 2, row.billed_hours, s.number_for(row.billed_hours))?;
-            if let Some(c) = row.planned_cost {
-                number(ws, r, 3, c, &s.money)?;
-            }
-            number(ws, r, 4, row.billed, &s.money)?;
-            number(ws, r, 5, row.difference, &s.money_bold)?;
-            number(ws, r, 6, row.hours_effect, &s.money)?;
-            number(ws, r, 7, row.price_effect, &s.money)?;
-            text(ws, r, 8, &row.cause, &s.text)?;
-        }
-        r += 1;
-        text(ws, r, 0, cx.t("Total", "合计"), &s.bold)?;
-        number(ws, r, 3, b.planned, &s.money_bold)?;
-        number(ws, r, 4, b.billed, &s.money_bold)?;
-        number(ws, r, 5, b.billed - b.planned, &s.money_bold)?;
+        r = write_bill(ws, cx, b, r + 2)?;
     }
-    widths(
-        ws,
-        &[
-            24.0, 9.0, 9.0, 11.0, 11.0, 11.0, 11.0, 11.0, 11.0, 11.0, 11.0, 11.0, 13.0, 13.0, 13.0,
-            13.0, 70.0,
-        ],
-    )?;
+    widths(ws, &WIDTHS)?;
     ws.set_freeze_panes(1, 1)?;
     Ok(Extent::new(r, 16))
+}
+
+/// Row `r`: one workload's measured figures beside the planned ones, the costs as planned, at
+/// the measured use and re-planned, the saving and the advice (its amounts written by `money`).
+fn write_measured(
+    ws: &mut Worksheet,
+    cx: &Ctx,
+    r: u32,
+    row: &actuals::Row,
+    money: &dyn Fn(f64) -> String,
+) -> Result<(), XlsxError> {
+    let s = &cx.s;
+    let a = &row.actual;
+    text(ws, r, 0, &a.workload, &s.text)?;
+    number(ws, r, 1, a.gpus as f64, &s.count)?;
+    number(ws, r, 2, a.days_covered, s.number_for(a.days_covered))?;
+    number(
+        ws,
+        r,
+        4,
+        row.measured_hours,
+        s.number_for(row.measured_hours),
+    )?;
+    number(ws, r, 6, a.utilization, &s.pct)?;
+    if let Some(b) = a.busy_utilization {
+        number(ws, r, 7, b, &s.pct)?;
+    }
+    if let Some(p) = a.memory_peak_gib {
+        number(ws, r, 10, p, &s.gib)?;
+    }
+    if let Some(p) = a.memory_p95_gib {
+        number(ws, r, 11, p, &s.gib)?;
+    }
+    if let Some(p) = &row.planned {
+        number(ws, r, 3, p.run_hours, s.number_for(p.run_hours))?;
+        number(ws, r, 5, p.utilization, &s.pct)?;
+        number(ws, r, 8, p.required_vram_gib, &s.gib)?;
+        number(ws, r, 9, p.replica_vram_gib, &s.gib)?;
+        number(ws, r, 12, p.tco, &s.money)?;
+        number(ws, r, 15, row.saving, &s.money_bold)?;
+    }
+    if let Some(c) = row.as_is {
+        number(ws, r, 13, c, &s.money)?;
+    }
+    if let Some(p) = &row.replanned {
+        number(ws, r, 14, p.tco, &s.money)?;
+    }
+    text(ws, r, 16, &row.advice(money, cx.lang), &s.wrap)
+}
+
+/// From row `r`: a title, a header, one row per workload of the bill `b` with the difference
+/// split into hours and price, and the totals. Returns the last row written.
+fn write_bill(
+    ws: &mut Worksheet,
+    cx: &Ctx,
+    b: &BillComparison,
+    mut r: u32,
+) -> Result<u32, XlsxError> {
+    let s = &cx.s;
+    text(
+        ws,
+        r,
+        0,
+        &if cx.lang == Lang::Zh {
+            format!("{} 账单与方案对比", b.month)
+        } else {
+            format!("The {} bill against the plan", b.month)
+        },
+        &s.subtitle,
+    )?;
+    r += 1;
+    let heads = [
+        cx.t("Workload", "负载"),
+        cx.t("Planned GPU-h", "计划 GPU 小时"),
+        cx.t("Billed GPU-h", "账单 GPU 小时"),
+        cx.t("Planned GPU cost", "计划 GPU 费用"),
+        cx.t("Billed", "账单金额"),
+        cx.t("Difference", "差额"),
+        cx.t("Of which hours", "其中时长"),
+        cx.t("Of which price", "其中价格"),
+        cx.t("Cause", "原因"),
+    ];
+    for (c, h) in heads.iter().enumerate() {
+        text(ws, r, c as u16, h, &s.header)?;
+    }
+    for row in &b.rows {
+        r += 1;
+        text(ws, r, 0, &row.workload, &s.text)?;
+        if let Some(h) = row.planned_hours {
+            number(ws, r, 1, h, s.number_for(h))?;
+        }
+        number(ws, r, 2, row.billed_hours, s.number_for(row.billed_hours))?;
+        if let Some(c) = row.planned_cost {
+            number(ws, r, 3, c, &s.money)?;
+        }
+        number(ws, r, 4, row.billed, &s.money)?;
+        number(ws, r, 5, row.difference, &s.money_bold)?;
+        number(ws, r, 6, row.hours_effect, &s.money)?;
+        number(ws, r, 7, row.price_effect, &s.money)?;
+        text(ws, r, 8, &row.cause, &s.text)?;
+    }
+    r += 1;
+    text(ws, r, 0, cx.t("Total", "合计"), &s.bold)?;
+    number(ws, r, 3, b.planned, &s.money_bold)?;
+    number(ws, r, 4, b.billed, &s.money_bold)?;
+    number(ws, r, 5, b.billed - b.planned, &s.money_bold)?;
+    Ok(r)
 }

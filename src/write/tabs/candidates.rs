@@ -3,7 +3,7 @@
 
 use super::{heads, Ctx, Extent};
 use crate::lang::Lang;
-use crate::plan::Mode;
+use crate::plan::{Candidate, Mode};
 use crate::write::style::{clip, header, text, widths};
 use rust_xlsxwriter::{Table, TableColumn, TableStyle, Worksheet, XlsxError};
 
@@ -13,38 +13,65 @@ use rust_xlsxwriter::{Table, TableColumn, TableStyle, Worksheet, XlsxError};
 /// cells). A million cells is 10,000 candidates of 100 columns.
 const TABLE_CELLS: usize = 1_000_000;
 
+/// The columns before the modes' costs: `[English, Chinese, note in English, note in Chinese]`.
+const FIXED: [[&str; 4]; 7] = [
+    ["Workload", "负载", "The workload's name.", "负载名称。"],
+    ["GPU", "GPU", "The GPU offer.", "GPU 报价。"],
+    ["Provider", "服务商", "Who rents it.", "服务商。"],
+    [
+        "Feasible",
+        "可行",
+        "The candidate fits and can run the workload's precision.",
+        "能装下且支持该精度。",
+    ],
+    [
+        "Why not",
+        "不可行原因",
+        "Why the candidate cannot be chosen.",
+        "不能选用的原因。",
+    ],
+    [
+        "Cheapest mode",
+        "最便宜方式",
+        "The cheapest priced mode on this offer.",
+        "该报价下最便宜的计费方式。",
+    ],
+    [
+        "Cheapest cost",
+        "最低费用",
+        "Its monthly GPU cost.",
+        "对应月度 GPU 费用。",
+    ],
+];
+
+/// The column of the first mode's cost, in `Mode::ALL` order; the formula columns follow the
+/// last.
+const FIRST_MODE: u16 = FIXED.len() as u16;
+const FIRST_FORMULA: u16 = FIRST_MODE + Mode::ALL.len() as u16;
+
+/// Writes the Candidates tab: the columns' layout and the table (or autofilter) first, as the
+/// constant-memory sheet needs, then the header and one row per candidate of every workload.
 pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<Extent, XlsxError> {
-    let s = &cx.s;
     let plan = cx.plan;
-    let mut fixed = vec![
-        ["Workload", "负载", "The workload's name.", "负载名称。"],
-        ["GPU", "GPU", "The GPU offer.", "GPU 报价。"],
-        ["Provider", "服务商", "Who rents it.", "服务商。"],
-        [
-            "Feasible",
-            "可行",
-            "The candidate fits and can run the workload's precision.",
-            "能装下且支持该精度。",
-        ],
-        [
-            "Why not",
-            "不可行原因",
-            "Why the candidate cannot be chosen.",
-            "不能选用的原因。",
-        ],
-        [
-            "Cheapest mode",
-            "最便宜方式",
-            "The cheapest priced mode on this offer.",
-            "该报价下最便宜的计费方式。",
-        ],
-        [
-            "Cheapest cost",
-            "最低费用",
-            "Its monthly GPU cost.",
-            "对应月度 GPU 费用。",
-        ],
-    ];
+    let cols = columns(cx);
+    let rows: usize = plan.workloads.iter().map(|w| w.candidates.len()).sum();
+    let last_col = FIRST_FORMULA + plan.columns.len() as u16 - 1;
+    lay_out(ws, cx, &cols, rows, last_col)?;
+    header(ws, 0, &cols, &cx.s)?;
+    let mut r = 0u32;
+    for (wi, w) in plan.input.workloads.iter().enumerate() {
+        for c in &plan.workloads[wi].candidates {
+            r += 1;
+            write_candidate(ws, cx, r, &w.name, c)?;
+        }
+    }
+    Ok(Extent::new(r, last_col))
+}
+
+/// The header's labels and notes, in the chosen language: the fixed columns, each mode's cost,
+/// then every candidate formula with its unit.
+fn columns(cx: &Ctx) -> Vec<(String, String)> {
+    let mut fixed = FIXED.to_vec();
     let mode_labels: Vec<(String, String)> = Mode::ALL
         .iter()
         .map(|m| {
@@ -63,7 +90,7 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<Extent, XlsxError> {
         ]);
     }
     let mut cols = heads(cx, &fixed);
-    for c in &plan.columns {
+    for c in &cx.plan.columns {
         let unit = if c.unit.is_empty() {
             String::new()
         } else {
@@ -71,18 +98,27 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<Extent, XlsxError> {
         };
         cols.push((c.name.clone(), format!("{}{unit}", cx.t("Formula", "公式"))));
     }
-    // The sheet is written in constant-memory mode, row by row: everything about columns, the
-    // table and the panes is set before the first row.
-    let first_formula = fixed.len() as u16;
-    let rows: usize = plan.workloads.iter().map(|w| w.candidates.len()).sum();
-    let last_col = first_formula + plan.columns.len() as u16 - 1;
+    cols
+}
+
+/// Everything about columns, the table and the panes, set before the first row: the sheet is
+/// written in constant-memory mode, row by row. `rows` candidates under the header `cols`, up
+/// to `last_col`.
+fn lay_out(
+    ws: &mut Worksheet,
+    cx: &Ctx,
+    cols: &[(String, String)],
+    rows: usize,
+    last_col: u16,
+) -> Result<(), XlsxError> {
+    let s = &cx.s;
     widths(ws, &[20.0, 14.0, 12.0, 9.0, 40.0])?;
     for c in 5..=last_col {
         ws.set_column_width(c, 14)?;
     }
     ws.set_column_format(6, &s.money)?;
     for k in 0..Mode::ALL.len() as u16 {
-        ws.set_column_format(7 + k, &s.money)?;
+        ws.set_column_format(FIRST_MODE + k, &s.money)?;
     }
     // The formula columns stay in General, which shows each value's digits and never a
     // trailing point.
@@ -101,49 +137,55 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<Extent, XlsxError> {
     } else {
         ws.autofilter(0, 0, rows as u32, last_col)?;
     }
-    header(ws, 0, &cols, s)?;
-    let mut r = 0u32;
-    for (wi, w) in plan.input.workloads.iter().enumerate() {
-        for c in &plan.workloads[wi].candidates {
-            r += 1;
-            let g = &plan.input.gpus[c.offer];
-            // Plain writes with column formats: a format per cell costs a hash lookup each, and
-            // this tab can hold millions of cells.
-            ws.write_string(r, 0, clip(&w.name))?;
-            ws.write_string(r, 1, clip(&g.gpu))?;
-            ws.write_string(r, 2, clip(&g.provider))?;
-            // Formatted directly: LibreOffice's PDF export fails on a conditional format over a
-            // boolean column, and these values never change.
-            if c.fits() {
-                ws.write_boolean(r, 3, true)?;
-            } else {
-                ws.write_boolean_with_format(r, 3, false, &s.bad)?;
-                text(
-                    ws,
-                    r,
-                    4,
-                    c.exclusion.as_ref().map_or("", |e| e.text()),
-                    &s.bad,
-                )?;
-            }
-            if let Some((m, v)) = c.cheapest() {
-                ws.write_string(r, 5, m.label(cx.lang))?;
-                ws.write_number(r, 6, v)?;
-            }
-            for (k, m) in Mode::ALL.iter().enumerate() {
-                if let Some(v) = c.cost(*m) {
-                    ws.write_number(r, 7 + k as u16, v)?;
-                }
-            }
-            for (k, (col, v)) in plan.columns.iter().zip(&c.values).enumerate() {
-                let at = first_formula + k as u16;
-                if col.is_bool {
-                    ws.write_boolean(r, at, *v != 0.0)?;
-                } else if v.is_finite() {
-                    ws.write_number(r, at, *v)?;
-                }
-            }
+    Ok(())
+}
+
+/// Row `r`: candidate `c` of the workload `workload` — its offer, whether it fits and why not,
+/// its cheapest mode and cost, each mode's cost and every formula's value.
+fn write_candidate(
+    ws: &mut Worksheet,
+    cx: &Ctx,
+    r: u32,
+    workload: &str,
+    c: &Candidate,
+) -> Result<(), XlsxError> {
+    let s = &cx.s;
+    let g = &cx.plan.input.gpus[c.offer];
+    // Plain writes with column formats: a format per cell costs a hash lookup each, and
+    // this tab can hold millions of cells.
+    ws.write_string(r, 0, clip(workload))?;
+    ws.write_string(r, 1, clip(&g.gpu))?;
+    ws.write_string(r, 2, clip(&g.provider))?;
+    // Formatted directly: LibreOffice's PDF export fails on a conditional format over a
+    // boolean column, and these values never change.
+    if c.fits() {
+        ws.write_boolean(r, 3, true)?;
+    } else {
+        ws.write_boolean_with_format(r, 3, false, &s.bad)?;
+        text(
+            ws,
+            r,
+            4,
+            c.exclusion.as_ref().map_or("", |e| e.text()),
+            &s.bad,
+        )?;
+    }
+    if let Some((m, v)) = c.cheapest() {
+        ws.write_string(r, 5, m.label(cx.lang))?;
+        ws.write_number(r, 6, v)?;
+    }
+    for (k, m) in Mode::ALL.iter().enumerate() {
+        if let Some(v) = c.cost(*m) {
+            ws.write_number(r, FIRST_MODE + k as u16, v)?;
         }
     }
-    Ok(Extent::new(r, last_col))
+    for (k, (col, v)) in cx.plan.columns.iter().zip(&c.values).enumerate() {
+        let at = FIRST_FORMULA + k as u16;
+        if col.is_bool {
+            ws.write_boolean(r, at, *v != 0.0)?;
+        } else if v.is_finite() {
+            ws.write_number(r, at, *v)?;
+        }
+    }
+    Ok(())
 }

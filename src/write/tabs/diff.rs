@@ -3,115 +3,156 @@
 //! that differs. Values: the earlier plan is a file, not part of this workbook.
 
 use super::{Ctx, Extent};
-use crate::diff::Outcome;
+use crate::diff::{Diff, Outcome};
 use crate::write::style::{number, text, widths};
 use rust_xlsxwriter::{Worksheet, XlsxError};
 
+/// The columns: `[English, Chinese, note in English, note in Chinese]`.
+const COLUMNS: [[&str; 4]; 10] = [
+    [
+        "Workload",
+        "负载",
+        "Workloads of either plan.",
+        "两个方案中的负载。",
+    ],
+    [
+        "GPU before",
+        "原 GPU",
+        "The earlier plan's offer.",
+        "原方案的报价。",
+    ],
+    [
+        "GPUs before",
+        "原 GPU 数",
+        "GPUs rented then.",
+        "原租用 GPU 数。",
+    ],
+    [
+        "Mode before",
+        "原计费方式",
+        "Billing mode then.",
+        "原计费方式。",
+    ],
+    [
+        "TCO before",
+        "原月度总成本",
+        "Monthly TCO then.",
+        "原月度总成本。",
+    ],
+    ["GPU now", "现 GPU", "This plan's offer.", "本方案的报价。"],
+    [
+        "GPUs now",
+        "现 GPU 数",
+        "GPUs rented now.",
+        "现租用 GPU 数。",
+    ],
+    [
+        "Mode now",
+        "现计费方式",
+        "Billing mode now.",
+        "现计费方式。",
+    ],
+    [
+        "TCO now",
+        "现月度总成本",
+        "Monthly TCO now.",
+        "现月度总成本。",
+    ],
+    [
+        "Change",
+        "变化",
+        "TCO now less TCO before.",
+        "现总成本减原总成本。",
+    ],
+];
+
+/// The first column of the earlier plan's outcome and of this plan's.
+const BEFORE: u16 = 1;
+const AFTER: u16 = 5;
+
+/// Writes the Diff tab: one row per workload, then the budgets, then the inputs that differ.
+/// Empty when the run has no `--compare`.
 pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<Extent, XlsxError> {
-    let s = &cx.s;
     let Some((old, d)) = &cx.plan.compared else {
         return Ok(Extent::new(0, 0));
     };
-    cx.header(
+    cx.header(ws, 0, &COLUMNS)?;
+    let r = write_workloads(ws, cx, d)?;
+    let r = write_budgets(ws, cx, old, d, r + 2)?;
+    let r = write_inputs(ws, cx, d, r + 2)?;
+    widths(
         ws,
-        0,
-        &[
-            [
-                "Workload",
-                "负载",
-                "Workloads of either plan.",
-                "两个方案中的负载。",
-            ],
-            [
-                "GPU before",
-                "原 GPU",
-                "The earlier plan's offer.",
-                "原方案的报价。",
-            ],
-            [
-                "GPUs before",
-                "原 GPU 数",
-                "GPUs rented then.",
-                "原租用 GPU 数。",
-            ],
-            [
-                "Mode before",
-                "原计费方式",
-                "Billing mode then.",
-                "原计费方式。",
-            ],
-            [
-                "TCO before",
-                "原月度总成本",
-                "Monthly TCO then.",
-                "原月度总成本。",
-            ],
-            ["GPU now", "现 GPU", "This plan's offer.", "本方案的报价。"],
-            [
-                "GPUs now",
-                "现 GPU 数",
-                "GPUs rented now.",
-                "现租用 GPU 数。",
-            ],
-            [
-                "Mode now",
-                "现计费方式",
-                "Billing mode now.",
-                "现计费方式。",
-            ],
-            [
-                "TCO now",
-                "现月度总成本",
-                "Monthly TCO now.",
-                "现月度总成本。",
-            ],
-            [
-                "Change",
-                "变化",
-                "TCO now less TCO before.",
-                "现总成本减原总成本。",
-            ],
-        ],
+        &[30.0, 22.0, 10.0, 14.0, 14.0, 22.0, 10.0, 14.0, 14.0, 14.0],
     )?;
-    let side = |ws: &mut Worksheet, r: u32, c: u16, o: &Option<Outcome>| -> Result<(), XlsxError> {
-        match o {
-            Some(Outcome {
-                gpu: Some(g),
-                gpus,
-                mode,
-                tco,
-            }) => {
-                text(ws, r, c, g, &s.text)?;
-                if let Some(n) = gpus {
-                    number(ws, r, c + 1, *n, &s.integer)?;
-                }
-                let m = mode
-                    .as_deref()
-                    .and_then(crate::plan::Mode::parse)
-                    .map_or(mode.clone().unwrap_or_default(), |m| {
-                        m.label(cx.lang).to_string()
-                    });
-                text(ws, r, c + 2, &m, &s.text)?;
-                if let Some(t) = tco {
-                    number(ws, r, c + 3, *t, &s.money)?;
-                }
-            }
-            Some(_) => text(ws, r, c, cx.t("unplanned", "未规划"), &s.bad)?,
-            None => text(ws, r, c, cx.t("(absent)", "（无）"), &s.muted)?,
-        }
-        Ok(())
-    };
+    ws.set_freeze_panes(1, 1)?;
+    Ok(Extent::new(r, 9))
+}
+
+/// One row per workload of either plan: its outcome before and now, and the TCO's change.
+/// Returns the last row written (0 when none).
+fn write_workloads(ws: &mut Worksheet, cx: &Ctx, d: &Diff) -> Result<u32, XlsxError> {
+    let s = &cx.s;
     let mut r = 0;
     for w in &d.workloads {
         r += 1;
         text(ws, r, 0, &w.name, &s.text)?;
-        side(ws, r, 1, &w.before)?;
-        side(ws, r, 5, &w.after)?;
+        write_outcome(ws, cx, r, BEFORE, &w.before)?;
+        write_outcome(ws, cx, r, AFTER, &w.after)?;
         if let Some(c) = w.tco_change {
             number(ws, r, 9, c, &s.money_bold)?;
         }
     }
-    r += 2;
+    Ok(r)
+}
+
+/// One plan's outcome for a workload from column `c`: its GPU, count, mode and TCO; or
+/// "unplanned" when the plan could not place it, "(absent)" when the plan lacks it.
+fn write_outcome(
+    ws: &mut Worksheet,
+    cx: &Ctx,
+    r: u32,
+    c: u16,
+    o: &Option<Outcome>,
+) -> Result<(), XlsxError> {
+    let s = &cx.s;
+    match o {
+        Some(Outcome {
+            gpu: Some(g),
+            gpus,
+            mode,
+            tco,
+        }) => {
+            text(ws, r, c, g, &s.text)?;
+            if let Some(n) = gpus {
+                number(ws, r, c + 1, *n, &s.integer)?;
+            }
+            let m = mode
+                .as_deref()
+                .and_then(crate::plan::Mode::parse)
+                .map_or(mode.clone().unwrap_or_default(), |m| {
+                    m.label(cx.lang).to_string()
+                });
+            text(ws, r, c + 2, &m, &s.text)?;
+            if let Some(t) = tco {
+                number(ws, r, c + 3, *t, &s.money)?;
+            }
+        }
+        Some(_) => text(ws, r, c, cx.t("unplanned", "未规划"), &s.bad)?,
+        None => text(ws, r, c, cx.t("(absent)", "（无）"), &s.muted)?,
+    }
+    Ok(())
+}
+
+/// From row `r`: which plan this one is compared with, then the budget before, now and its
+/// change. Returns the last row written.
+fn write_budgets(
+    ws: &mut Worksheet,
+    cx: &Ctx,
+    old: &str,
+    d: &Diff,
+    mut r: u32,
+) -> Result<u32, XlsxError> {
+    let s = &cx.s;
     text(
         ws,
         r,
@@ -130,7 +171,13 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<Extent, XlsxError> {
             number(ws, r, 1, v, &s.money)?;
         }
     }
-    r += 2;
+    Ok(r)
+}
+
+/// From row `r`: how many inputs differ, each with its value before and now, and a note when
+/// the earlier plan (a workbook) did not record every input. Returns the last row written.
+fn write_inputs(ws: &mut Worksheet, cx: &Ctx, d: &Diff, mut r: u32) -> Result<u32, XlsxError> {
+    let s = &cx.s;
     text(
         ws,
         r,
@@ -149,8 +196,8 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<Extent, XlsxError> {
     for c in &d.inputs_changed {
         r += 1;
         text(ws, r, 0, &c.key, &s.text)?;
-        text(ws, r, 1, c.before.as_deref().unwrap_or("—"), &s.text)?;
-        text(ws, r, 5, c.after.as_deref().unwrap_or("—"), &s.text)?;
+        text(ws, r, BEFORE, c.before.as_deref().unwrap_or("—"), &s.text)?;
+        text(ws, r, AFTER, c.after.as_deref().unwrap_or("—"), &s.text)?;
     }
     if !d.inputs_complete {
         r += 1;
@@ -165,10 +212,5 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<Extent, XlsxError> {
             &s.muted,
         )?;
     }
-    widths(
-        ws,
-        &[30.0, 22.0, 10.0, 14.0, 14.0, 22.0, 10.0, 14.0, 14.0, 14.0],
-    )?;
-    ws.set_freeze_panes(1, 1)?;
-    Ok(Extent::new(r, 9))
+    Ok(r)
 }

@@ -45,9 +45,75 @@ fn shown<'a>(cx: &'a Ctx, w: usize) -> Option<&'a Candidate> {
         })
 }
 
+/// The columns after the parts: `[English, Chinese, note in English, note in Chinese]`.
+const AFTER_PARTS: [[&str; 4]; 6] = [
+    [
+        "Measured (GiB)",
+        "实测(GiB)",
+        "A measured vram_gib from the Workloads sheet: it replaces the estimate, whose parts are then left blank.",
+        "负载表中实测的 vram_gib：替代估算，各分项留空。",
+    ],
+    [
+        "Total (GiB)",
+        "合计(GiB)",
+        "Peak memory of one replica.",
+        "单副本峰值显存。",
+    ],
+    [
+        "Headroom (GiB)",
+        "余量(GiB)",
+        "Kept free for peaks (vram_headroom).",
+        "为峰值预留（vram_headroom）。",
+    ],
+    [
+        "Required (GiB)",
+        "需求(GiB)",
+        "Total plus headroom: what must fit.",
+        "合计加余量：必须装得下的量。",
+    ],
+    [
+        "Replica memory (GiB)",
+        "副本显存(GiB)",
+        "Memory of the GPUs of one replica. Red: the requirement does not fit.",
+        "单副本 GPU 显存。红色表示装不下。",
+    ],
+    [
+        "Use",
+        "占用",
+        "Total ÷ replica memory.",
+        "合计 ÷ 副本显存。",
+    ],
+];
+
+/// The numbers written in one row, by column, for the chart's caches.
+type Row = Vec<Option<f64>>;
+
+/// Writes the Memory tab: one row per workload, the requirement in red where it does not fit,
+/// and a stacked bar chart of the parts below the table.
 pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<Extent, XlsxError> {
-    let s = &cx.s;
-    let plan = cx.plan;
+    let cols = columns();
+    cx.header(ws, 0, &cols)?;
+    let labels: Vec<String> = cols.iter().map(|c| cx.t(c[0], c[1]).to_string()).collect();
+    let n = cx.plan.workloads.len() as u32;
+    let mut grid: Vec<Row> = Vec::with_capacity(n as usize);
+    for i in 0..cx.plan.input.workloads.len() {
+        grid.push(write_row(ws, cx, i)?);
+    }
+    if n > 0 {
+        mark_misfits(ws, cx, n)?;
+        insert_chart(ws, cx, &grid, &labels, n)?;
+    }
+    widths(ws, &[22.0, 24.0])?;
+    for c in 2..=USE {
+        ws.set_column_width(c, 12)?;
+    }
+    ws.set_freeze_panes(1, 1)?;
+    // The chart below the table: 360 px, 18 rows of 20 px.
+    Ok(Extent::new(if n > 0 { n + 3 + 18 } else { 0 }, USE))
+}
+
+/// The header's columns: the workload, the GPU, the parts, then measured to use.
+fn columns() -> Vec<[&'static str; 4]> {
     let mut cols = vec![
         ["Workload", "负载", "The workload's name.", "负载名称。"],
         [
@@ -60,128 +126,103 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<Extent, XlsxError> {
     for (_, en, zh, ne, nz) in PARTS {
         cols.push([en, zh, ne, nz]);
     }
-    cols.extend([
-        [
-            "Measured (GiB)",
-            "实测(GiB)",
-            "A measured vram_gib from the Workloads sheet: it replaces the estimate, whose parts are then left blank.",
-            "负载表中实测的 vram_gib：替代估算，各分项留空。",
-        ],
-        [
-            "Total (GiB)",
-            "合计(GiB)",
-            "Peak memory of one replica.",
-            "单副本峰值显存。",
-        ],
-        [
-            "Headroom (GiB)",
-            "余量(GiB)",
-            "Kept free for peaks (vram_headroom).",
-            "为峰值预留（vram_headroom）。",
-        ],
-        [
-            "Required (GiB)",
-            "需求(GiB)",
-            "Total plus headroom: what must fit.",
-            "合计加余量：必须装得下的量。",
-        ],
-        [
-            "Replica memory (GiB)",
-            "副本显存(GiB)",
-            "Memory of the GPUs of one replica. Red: the requirement does not fit.",
-            "单副本 GPU 显存。红色表示装不下。",
-        ],
-        [
-            "Use",
-            "占用",
-            "Total ÷ replica memory.",
-            "合计 ÷ 副本显存。",
-        ],
-    ]);
-    cx.header(ws, 0, &cols)?;
-    let labels: Vec<String> = cols.iter().map(|c| cx.t(c[0], c[1]).to_string()).collect();
-    let n = plan.workloads.len() as u32;
-    // The numbers written, per row and column, for the chart's caches.
-    let mut grid: Vec<Vec<Option<f64>>> = Vec::with_capacity(n as usize);
-    for (i, w) in plan.input.workloads.iter().enumerate() {
-        let r = i as u32 + 1;
-        let mut row = vec![None; USE as usize + 1];
-        text(ws, r, 0, &w.name, &s.text)?;
-        let Some(c) = shown(cx, i) else {
-            grid.push(row);
-            continue;
-        };
-        text(ws, r, 1, &plan.input.gpus[c.offer].label(), &s.text)?;
-        let total = cx.value(c, "total_vram_gib");
-        if w.numbers.vram_gib.is_some() {
-            number(ws, r, MEASURED, total, &s.gib)?;
-            row[MEASURED as usize] = Some(total);
-        } else {
-            for (k, (name, ..)) in PARTS.iter().enumerate() {
-                let v = cx.value(c, name);
-                number(ws, r, 2 + k as u16, v, &s.gib)?;
-                row[2 + k] = Some(v);
-            }
+    cols.extend(AFTER_PARTS);
+    cols
+}
+
+/// Workload `i`'s row: its name, and for the candidate shown its GPU, the parts (or the
+/// measured figure), total, headroom, required and replica memory and use. Returns the
+/// numbers written, for the chart.
+fn write_row(ws: &mut Worksheet, cx: &Ctx, i: usize) -> Result<Row, XlsxError> {
+    let s = &cx.s;
+    let plan = cx.plan;
+    let w = &plan.input.workloads[i];
+    let r = i as u32 + 1;
+    let mut row = vec![None; USE as usize + 1];
+    text(ws, r, 0, &w.name, &s.text)?;
+    let Some(c) = shown(cx, i) else {
+        return Ok(row);
+    };
+    text(ws, r, 1, &plan.input.gpus[c.offer].label(), &s.text)?;
+    let total = cx.value(c, "total_vram_gib");
+    if w.numbers.vram_gib.is_some() {
+        number(ws, r, MEASURED, total, &s.gib)?;
+        row[MEASURED as usize] = Some(total);
+    } else {
+        for (k, (name, ..)) in PARTS.iter().enumerate() {
+            let v = cx.value(c, name);
+            number(ws, r, 2 + k as u16, v, &s.gib)?;
+            row[2 + k] = Some(v);
         }
-        let required = cx.value(c, "required_vram_gib");
-        let replica = cx.value(c, "replica_vram_gib");
-        row[HEADROOM as usize] = Some(required - total);
-        grid.push(row);
-        number(ws, r, TOTAL, total, &s.gib)?;
-        number(ws, r, HEADROOM, required - total, &s.gib)?;
-        number(ws, r, REQUIRED, required, &s.gib)?;
-        number(ws, r, REPLICA, replica, &s.gib)?;
-        number(
-            ws,
-            r,
-            USE,
-            if replica > 0.0 { total / replica } else { 0.0 },
-            &s.pct,
-        )?;
     }
-    if n > 0 {
-        let misfit = ConditionalFormatFormula::new()
-            .set_rule(
-                format!(
-                    "=${}2>${}2",
-                    column_letters(REQUIRED.into()),
-                    column_letters(REPLICA.into())
-                )
-                .as_str(),
+    let required = cx.value(c, "required_vram_gib");
+    let replica = cx.value(c, "replica_vram_gib");
+    row[HEADROOM as usize] = Some(required - total);
+    number(ws, r, TOTAL, total, &s.gib)?;
+    number(ws, r, HEADROOM, required - total, &s.gib)?;
+    number(ws, r, REQUIRED, required, &s.gib)?;
+    number(ws, r, REPLICA, replica, &s.gib)?;
+    number(
+        ws,
+        r,
+        USE,
+        if replica > 0.0 { total / replica } else { 0.0 },
+        &s.pct,
+    )?;
+    Ok(row)
+}
+
+/// The required and replica memory in red over the `n` workloads' rows where the requirement
+/// does not fit.
+fn mark_misfits(ws: &mut Worksheet, cx: &Ctx, n: u32) -> Result<(), XlsxError> {
+    let misfit = ConditionalFormatFormula::new()
+        .set_rule(
+            format!(
+                "=${}2>${}2",
+                column_letters(REQUIRED.into()),
+                column_letters(REPLICA.into())
             )
-            .set_format(&s.bad);
-        ws.add_conditional_format(1, REQUIRED, n, REPLICA, &misfit)?;
-        let sheet = cx.sheet(Tab::Memory);
-        let mut chart = Chart::new(ChartType::BarStacked);
-        chart
-            .title()
-            .set_name(cx.t("GPU memory per replica (GiB)", "单副本显存构成 (GiB)"));
-        let names: Vec<_> = plan
-            .input
-            .workloads
+            .as_str(),
+        )
+        .set_format(&cx.s.bad);
+    ws.add_conditional_format(1, REQUIRED, n, REPLICA, &misfit)?;
+    Ok(())
+}
+
+/// The stacked bar chart below the `n` workloads' rows: a series per part, the measured figure
+/// and the headroom, cached from `grid`, named by the header `labels`.
+fn insert_chart(
+    ws: &mut Worksheet,
+    cx: &Ctx,
+    grid: &[Row],
+    labels: &[String],
+    n: u32,
+) -> Result<(), XlsxError> {
+    let sheet = cx.sheet(Tab::Memory);
+    let mut chart = Chart::new(ChartType::BarStacked);
+    chart
+        .title()
+        .set_name(cx.t("GPU memory per replica (GiB)", "单副本显存构成 (GiB)"));
+    let names: Vec<_> = cx
+        .plan
+        .input
+        .workloads
+        .iter()
+        .map(|w| Some(Point::Text(w.name.clone())))
+        .collect();
+    for col in (2..=MEASURED).chain([HEADROOM]) {
+        let values = grid
             .iter()
-            .map(|w| Some(Point::Text(w.name.clone())))
+            .map(|row| row[col as usize].map(Point::Number))
             .collect();
-        for col in (2..=MEASURED).chain([HEADROOM]) {
-            let values = grid
-                .iter()
-                .map(|row| row[col as usize].map(Point::Number))
-                .collect();
-            chart
-                .add_series()
-                .set_name(cx.charts.cell(sheet, 0, col, &labels[col as usize]))
-                .set_categories(cx.charts.range(sheet, 1, 0, names.clone()))
-                .set_values(cx.charts.range(sheet, 1, col, values));
-        }
-        chart.legend().set_position(ChartLegendPosition::Bottom);
-        chart.set_width(760).set_height(360);
-        ws.insert_chart(n + 3, 0, &chart)?;
+        chart
+            .add_series()
+            .set_name(cx.charts.cell(sheet, 0, col, &labels[col as usize]))
+            .set_categories(cx.charts.range(sheet, 1, 0, names.clone()))
+            .set_values(cx.charts.range(sheet, 1, col, values));
     }
-    widths(ws, &[22.0, 24.0])?;
-    for c in 2..=USE {
-        ws.set_column_width(c, 12)?;
-    }
-    ws.set_freeze_panes(1, 1)?;
-    // The chart below the table: 360 px, 18 rows of 20 px.
-    Ok(Extent::new(if n > 0 { n + 3 + 18 } else { 0 }, USE))
+    chart.legend().set_position(ChartLegendPosition::Bottom);
+    chart.set_width(760).set_height(360);
+    ws.insert_chart(n + 3, 0, &chart)?;
+    Ok(())
 }

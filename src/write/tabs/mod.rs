@@ -277,6 +277,30 @@ pub fn workbook(
         stamp,
         charts: super::charts::Caches::default(),
     };
+    let mut wb = new_workbook(&cx, creation);
+    let live = live::Live::new(&cx, Tab::Assumptions.name(lang));
+    let layout = tco::Layout::new(&cx);
+    for tab in Tab::ALL {
+        if !shows(tab, plan) {
+            continue;
+        }
+        // The Candidates tab can be large: streamed to a temporary file instead of held in memory.
+        let ws = wb.add_worksheet_with_constant_memory()?;
+        ws.set_name(tab.name(lang))?;
+        let extent = write_tab(ws, tab, &cx, &live, &layout)?;
+        page_setup(ws, &cx, tab, extent)?;
+        if tab.has_live_formulas() {
+            protect(ws);
+        }
+    }
+    let warnings = live.warnings();
+    Ok((wb, warnings, cx.charts))
+}
+
+/// An empty workbook with its compression level and document properties (title, author,
+/// creation time, and a comment naming gpuplan's version and the input with its SHA-256).
+fn new_workbook(cx: &Ctx, creation: &ExcelDateTime) -> Workbook {
+    let stamp = cx.stamp;
     let mut wb = Workbook::new();
     // Level 2 saves in about 0.6 of the default's time for about 1.1 of its size; compression
     // dominates the write of large plans.
@@ -291,60 +315,62 @@ pub fn workbook(
                 stamp.version, stamp.input, stamp.input_sha256
             )),
     );
-    let live = live::Live::new(&cx, Tab::Assumptions.name(lang));
-    let layout = tco::Layout::new(&cx);
-    for tab in Tab::ALL {
+    wb
+}
+
+/// Whether the plan workbook has `tab`: Scenarios, Sensitivity, Diff and Actuals only when the
+/// run has them.
+fn shows(tab: Tab, plan: &Plan) -> bool {
+    match tab {
         // The Scenarios tab only when the input has scenarios.
-        if tab == Tab::Scenarios && plan.scenarios.is_empty() {
-            continue;
-        }
+        Tab::Scenarios => !plan.scenarios.is_empty(),
         // The Sensitivity tab only when the input has ranges.
-        if tab == Tab::Sensitivity && plan.sensitivity.is_none() {
-            continue;
-        }
+        Tab::Sensitivity => plan.sensitivity.is_some(),
         // The Diff tab only with calc --compare.
-        if tab == Tab::Diff && plan.compared.is_none() {
-            continue;
-        }
+        Tab::Diff => plan.compared.is_some(),
         // The Actuals tab only with calc --usage.
-        if tab == Tab::Actuals && plan.actuals.is_empty() && plan.bills.is_none() {
-            continue;
-        }
-        // The Candidates tab can be large: streamed to a temporary file instead of held in memory.
-        let ws = wb.add_worksheet_with_constant_memory()?;
-        ws.set_name(tab.name(lang))?;
-        let extent = match tab {
-            Tab::Summary => summary::write(ws, &cx, &layout, &live)?,
-            Tab::Year => year::write(ws, &cx, &live)?,
-            Tab::Scenarios => scenarios::write(ws, &cx, &layout)?,
-            Tab::Sensitivity => sensitivity::write(ws, &cx)?,
-            Tab::Diff => diff::write(ws, &cx)?,
-            Tab::Actuals => actuals::write(ws, &cx)?,
-            Tab::Plan => plan_tab::write(ws, &cx, &live)?,
-            Tab::Memory => memory::write(ws, &cx)?,
-            Tab::Billing => billing::write(ws, &cx)?,
-            Tab::Candidates => candidates::write(ws, &cx)?,
-            Tab::Tco => tco::write(ws, &cx, &live, &layout)?,
-            Tab::Assumptions => assumptions::write(ws, &cx, &live)?,
-            Tab::Formulas => formulas::write(ws, &cx)?,
-            Tab::Warnings => warnings::write(ws, &cx, &live.warnings())?,
-        };
-        page_setup(ws, &cx, tab, extent)?;
-        if tab.has_live_formulas() {
-            // Formula cells locked, inputs (prices, terms, money assumptions) unlocked: typing
-            // over a formula is refused instead of silently breaking it. No password: Review →
-            // Unprotect Sheet lifts it.
-            ws.protect_with_options(&rust_xlsxwriter::ProtectionOptions {
-                format_columns: true,
-                format_rows: true,
-                sort: true,
-                use_autofilter: true,
-                ..rust_xlsxwriter::ProtectionOptions::default()
-            });
-        }
+        Tab::Actuals => !plan.actuals.is_empty() || plan.bills.is_some(),
+        _ => true,
     }
-    let warnings = live.warnings();
-    Ok((wb, warnings, cx.charts))
+}
+
+/// Writes `tab` with its own writer; returns how far its content reaches.
+fn write_tab(
+    ws: &mut rust_xlsxwriter::Worksheet,
+    tab: Tab,
+    cx: &Ctx,
+    live: &live::Live,
+    layout: &tco::Layout,
+) -> Result<Extent, XlsxError> {
+    match tab {
+        Tab::Summary => summary::write(ws, cx, layout, live),
+        Tab::Year => year::write(ws, cx, live),
+        Tab::Scenarios => scenarios::write(ws, cx, layout),
+        Tab::Sensitivity => sensitivity::write(ws, cx),
+        Tab::Diff => diff::write(ws, cx),
+        Tab::Actuals => actuals::write(ws, cx),
+        Tab::Plan => plan_tab::write(ws, cx, live),
+        Tab::Memory => memory::write(ws, cx),
+        Tab::Billing => billing::write(ws, cx),
+        Tab::Candidates => candidates::write(ws, cx),
+        Tab::Tco => tco::write(ws, cx, live, layout),
+        Tab::Assumptions => assumptions::write(ws, cx, live),
+        Tab::Formulas => formulas::write(ws, cx),
+        Tab::Warnings => warnings::write(ws, cx, &live.warnings()),
+    }
+}
+
+/// Locks a tab's formula cells, its inputs (prices, terms, money assumptions) left unlocked:
+/// typing over a formula is refused instead of silently breaking it. No password: Review →
+/// Unprotect Sheet lifts it.
+fn protect(ws: &mut rust_xlsxwriter::Worksheet) {
+    ws.protect_with_options(&rust_xlsxwriter::ProtectionOptions {
+        format_columns: true,
+        format_rows: true,
+        sort: true,
+        use_autofilter: true,
+        ..rust_xlsxwriter::ProtectionOptions::default()
+    });
 }
 
 /// Print setup (SPEC §8, #18): A4 landscape, the tab's content as print area, the header row and

@@ -4,29 +4,45 @@
 
 use super::{Ctx, Extent, Tab};
 use crate::lang::Lang;
+use crate::plan::sensitivity::Sensitivity;
 use crate::write::charts::Point;
 use crate::write::style::{number, text, widths};
 use rust_xlsxwriter::{Chart, ChartLegendPosition, ChartType, Worksheet, XlsxError};
 
+/// The columns: `[English, Chinese, note in English, note in Chinese]`.
+const COLUMNS: [[&str; 4]; 8] = [
+    ["Key", "参数", "What varies (the Ranges sheet's key).", "变化的参数（范围表的 key）。"],
+    ["Low", "下限", "Its low value.", "下限取值。"],
+    ["High", "上限", "Its high value.", "上限取值。"],
+    ["Budget at low", "下限时预算", "The monthly budget (total with safety margin), re-planned with the key at its low and everything else at base.", "该参数取下限、其余取基准值时重新规划的月度预算（含安全边际）。"],
+    ["Budget at high", "上限时预算", "The same with the key at its high.", "该参数取上限时的月度预算。"],
+    ["Swing", "波动幅度", "How far the budget moves across the range; the widest first.", "预算在该范围内的变化幅度，从大到小排列。"],
+    ["Δ at low", "下限差额", "Budget at low less the base budget (the chart's left bar).", "下限时预算减基准预算（图中左侧条）。"],
+    ["Δ at high", "上限差额", "Budget at high less the base budget (the chart's right bar).", "上限时预算减基准预算（图中右侧条）。"],
+];
+
+/// Writes the Sensitivity tab: the tornado's rows, the budget's distribution below them and
+/// the tornado chart below that. Empty when the input has no ranges.
 pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<Extent, XlsxError> {
-    let s = &cx.s;
     let Some(sens) = &cx.plan.sensitivity else {
         return Ok(Extent::new(0, 0));
     };
-    cx.header(
-        ws,
-        0,
-        &[
-            ["Key", "参数", "What varies (the Ranges sheet's key).", "变化的参数（范围表的 key）。"],
-            ["Low", "下限", "Its low value.", "下限取值。"],
-            ["High", "上限", "Its high value.", "上限取值。"],
-            ["Budget at low", "下限时预算", "The monthly budget (total with safety margin), re-planned with the key at its low and everything else at base.", "该参数取下限、其余取基准值时重新规划的月度预算（含安全边际）。"],
-            ["Budget at high", "上限时预算", "The same with the key at its high.", "该参数取上限时的月度预算。"],
-            ["Swing", "波动幅度", "How far the budget moves across the range; the widest first.", "预算在该范围内的变化幅度，从大到小排列。"],
-            ["Δ at low", "下限差额", "Budget at low less the base budget (the chart's left bar).", "下限时预算减基准预算（图中左侧条）。"],
-            ["Δ at high", "上限差额", "Budget at high less the base budget (the chart's right bar).", "上限时预算减基准预算（图中右侧条）。"],
-        ],
-    )?;
+    cx.header(ws, 0, &COLUMNS)?;
+    write_tornado(ws, cx, sens)?;
+    let n = sens.tornado.len() as u32;
+    let row = write_distribution(ws, cx, sens, n + 2)?;
+    if n > 0 {
+        insert_chart(ws, cx, sens, row + 2)?;
+    }
+    widths(ws, &[30.0, 12.0, 12.0, 16.0, 16.0, 14.0, 14.0, 14.0])?;
+    ws.set_freeze_panes(1, 1)?;
+    Ok(Extent::new(row + 2 + (2 * n.max(4) + 6), 7))
+}
+
+/// One row per key, widest swing first: its range, the budget at each end, the swing and each
+/// end's difference from the base budget.
+fn write_tornado(ws: &mut Worksheet, cx: &Ctx, sens: &Sensitivity) -> Result<(), XlsxError> {
+    let s = &cx.s;
     for (i, t) in sens.tornado.iter().enumerate() {
         let r = i as u32 + 1;
         text(ws, r, 0, &t.key, &s.bold)?;
@@ -38,8 +54,18 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<Extent, XlsxError> {
         number(ws, r, 6, t.at_low - sens.base, &s.money)?;
         number(ws, r, 7, t.at_high - sens.base, &s.money)?;
     }
-    let n = sens.tornado.len() as u32;
-    let mut row = n + 2;
+    Ok(())
+}
+
+/// From row `row`: a title with the samples and seed, then the base budget and the P10, P50
+/// and P90 of the sampled budgets. Returns the last row written.
+fn write_distribution(
+    ws: &mut Worksheet,
+    cx: &Ctx,
+    sens: &Sensitivity,
+    mut row: u32,
+) -> Result<u32, XlsxError> {
+    let s = &cx.s;
     text(
         ws,
         row,
@@ -67,45 +93,53 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<Extent, XlsxError> {
         text(ws, row, 0, label, &s.bold)?;
         number(ws, row, 1, v, &s.money)?;
     }
-    if n > 0 {
-        let sheet = cx.sheet(Tab::Sensitivity);
-        let keys: Vec<Option<Point>> = sens
+    Ok(row)
+}
+
+/// The tornado chart at row `at`: each key's difference from the base budget at its low and at
+/// its high, cached from the tornado, the widest swing at the top.
+fn insert_chart(
+    ws: &mut Worksheet,
+    cx: &Ctx,
+    sens: &Sensitivity,
+    at: u32,
+) -> Result<(), XlsxError> {
+    let n = sens.tornado.len() as u32;
+    let sheet = cx.sheet(Tab::Sensitivity);
+    let keys: Vec<Option<Point>> = sens
+        .tornado
+        .iter()
+        .map(|t| Some(Point::Text(t.key.clone())))
+        .collect();
+    let mut chart = Chart::new(ChartType::Bar);
+    chart.title().set_name(cx.t(
+        "Budget swing by key (vs the base)",
+        "各参数导致的预算变化（相对基准）",
+    ));
+    for (col, name, pick) in [
+        (6u16, cx.t("at low", "取下限"), 0),
+        (7, cx.t("at high", "取上限"), 1),
+    ] {
+        let values = sens
             .tornado
             .iter()
-            .map(|t| Some(Point::Text(t.key.clone())))
+            .map(|t| {
+                Some(Point::Number(
+                    if pick == 0 { t.at_low } else { t.at_high } - sens.base,
+                ))
+            })
             .collect();
-        let mut chart = Chart::new(ChartType::Bar);
-        chart.title().set_name(cx.t(
-            "Budget swing by key (vs the base)",
-            "各参数导致的预算变化（相对基准）",
-        ));
-        for (col, name, pick) in [
-            (6u16, cx.t("at low", "取下限"), 0),
-            (7, cx.t("at high", "取上限"), 1),
-        ] {
-            let values = sens
-                .tornado
-                .iter()
-                .map(|t| {
-                    Some(Point::Number(
-                        if pick == 0 { t.at_low } else { t.at_high } - sens.base,
-                    ))
-                })
-                .collect();
-            chart
-                .add_series()
-                .set_name(name)
-                .set_overlap(100)
-                .set_categories(cx.charts.range(sheet, 1, 0, keys.clone()))
-                .set_values(cx.charts.range(sheet, 1, col, values));
-        }
-        // The widest swing at the top: a bar chart lists its categories bottom-up.
-        chart.x_axis().set_reverse();
-        chart.legend().set_position(ChartLegendPosition::Bottom);
-        chart.set_width(620).set_height(40 * n.max(4) + 120);
-        ws.insert_chart(row + 2, 0, &chart)?;
+        chart
+            .add_series()
+            .set_name(name)
+            .set_overlap(100)
+            .set_categories(cx.charts.range(sheet, 1, 0, keys.clone()))
+            .set_values(cx.charts.range(sheet, 1, col, values));
     }
-    widths(ws, &[30.0, 12.0, 12.0, 16.0, 16.0, 14.0, 14.0, 14.0])?;
-    ws.set_freeze_panes(1, 1)?;
-    Ok(Extent::new(row + 2 + (2 * n.max(4) + 6), 7))
+    // The widest swing at the top: a bar chart lists its categories bottom-up.
+    chart.x_axis().set_reverse();
+    chart.legend().set_position(ChartLegendPosition::Bottom);
+    chart.set_width(620).set_height(40 * n.max(4) + 120);
+    ws.insert_chart(at, 0, &chart)?;
+    Ok(())
 }

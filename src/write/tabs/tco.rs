@@ -107,104 +107,23 @@ pub fn plan_range(cx: &Ctx, name: &str) -> Option<String> {
     (at >= 4 && n > 0).then(|| range(cx.sheet(Tab::Plan), 1, n, at as u16))
 }
 
+/// Writes the TCO tab: the header, each cost line, the total, margin and total with margin, and
+/// the other portfolio figures, where `layout` placed them.
 pub fn write(
     ws: &mut Worksheet,
     cx: &Ctx,
     live: &Live,
     layout: &Layout,
 ) -> Result<Extent, XlsxError> {
-    let s = &cx.s;
-    let plan = cx.plan;
-    let me = cx.sheet(Tab::Tco);
-    let ps = cx.sheet(Tab::Plan);
     cx.header(ws, 0, &[
         ["Category", "类别", "GPU time, cold starts and rounding, spot rework, storage, egress, trial reserve, ops labour.", "GPU 计算、冷启动与取整、竞价重跑、存储、流量、试错预留、运维人力。"],
         ["Workload", "负载", "The workload the line belongs to; blank for portfolio lines.", "所属负载；汇总项为空。"],
         ["Monthly amount", "月度金额", "Per month; live formulas over the Plan and Assumptions tabs.", "每月金额；引用方案页与参数页的实时公式。"],
     ])?;
-    let cells: HashMap<String, String> = layout
-        .portfolio
-        .iter()
-        .map(|(n, r)| (n.clone(), layout.amount(me, *r)))
-        .collect();
-    let sums = |name: &str| plan_sum(cx, name);
-    let value = |v: &str| plan.totals.variable(v);
-    let portfolio_cell =
-        |ws: &mut Worksheet, row: u32, name: &str, bold: bool| -> Result<(), XlsxError> {
-            let f = if plan
-                .input
-                .formulas
-                .iter()
-                .any(|f| f.name == name && f.scope == Scope::Portfolio)
-            {
-                live.portfolio(name, &sums, &cells, &value)
-            } else if name == "safety_margin_cost" {
-                Ok(format!(
-                    "{}-{}",
-                    layout.amount(me, layout.with_margin),
-                    layout.amount(me, layout.total)
-                ))
-            } else {
-                Err(format!("no portfolio formula {name}"))
-            };
-            let v = plan.total(name).unwrap_or_else(|| {
-                plan.total("total_with_margin").unwrap_or(0.0) - plan.total("total").unwrap_or(0.0)
-            });
-            let fmt = if name == "total_with_margin" {
-                &s.money_total
-            } else if bold {
-                &s.money_bold
-            } else {
-                &s.money
-            };
-            live_cell(ws, row, 2, f, v, fmt, cx)
-        };
-    for (c, w, row) in &layout.lines {
-        text(ws, *row, 0, c.label(cx.lang), &s.text)?;
-        if let Some(name) = c.portfolio_name() {
-            portfolio_cell(ws, *row, name, false)?;
-            continue;
-        }
-        let Some((i, (_, ch))) = w.and_then(|i| Some((i, cx.chosen(i)?))) else {
-            continue;
-        };
-        text(ws, *row, 1, &plan.input.workloads[i].name, &s.text)?;
-        let r = i as u32 + 1;
-        let at = |key: &str| cell(Some(ps), r, plan_tab::column(key));
-        let f = c
-            .plan_formula(at)
-            .ok_or_else(|| format!("{c:?} is not a per-workload line"));
-        live_cell(ws, *row, 2, f, c.of_workload(ch), &s.money, cx)?;
-    }
-    for (row, label, name, bold) in [
-        (layout.total, cx.t("Total", "合计"), "total", true),
-        (
-            layout.margin,
-            cx.t("Safety margin", "安全边际"),
-            "safety_margin_cost",
-            false,
-        ),
-        (
-            layout.with_margin,
-            cx.t("Total with safety margin", "含安全边际总计"),
-            "total_with_margin",
-            true,
-        ),
-    ] {
-        text(ws, row, 0, label, if bold { &s.bold } else { &s.text })?;
-        portfolio_cell(ws, row, name, bold)?;
-    }
-    if let Some(h) = layout.others_heading {
-        text(ws, h, 0, cx.t("Portfolio figures", "汇总指标"), &s.subtitle)?;
-        for (name, row) in layout
-            .portfolio
-            .iter()
-            .filter(|(n, _)| !MAIN.contains(&n.as_str()))
-        {
-            text(ws, *row, 0, name, &s.text)?;
-            portfolio_cell(ws, *row, name, false)?;
-        }
-    }
+    let tab = TcoTab::new(cx, live, layout);
+    tab.write_lines(ws)?;
+    tab.write_totals(ws)?;
+    tab.write_others(ws)?;
     widths(ws, &[34.0, 24.0, 18.0])?;
     ws.set_freeze_panes(1, 0)?;
     let last = layout
@@ -214,4 +133,152 @@ pub fn write(
         .max()
         .unwrap_or(layout.with_margin);
     Ok(Extent::new(last, 2))
+}
+
+/// What the TCO tab's sections share: the context, the layout, this tab's name and each
+/// portfolio figure's amount cell, which the portfolio formulas refer to.
+struct TcoTab<'a> {
+    cx: &'a Ctx<'a>,
+    live: &'a Live,
+    layout: &'a Layout,
+    /// This tab's name.
+    me: &'static str,
+    /// Portfolio formula → its amount cell on this tab.
+    cells: HashMap<String, String>,
+}
+
+impl<'a> TcoTab<'a> {
+    /// The shared context, with the amount cell of every portfolio figure of `layout`.
+    fn new(cx: &'a Ctx<'a>, live: &'a Live, layout: &'a Layout) -> TcoTab<'a> {
+        let me = cx.sheet(Tab::Tco);
+        let cells = layout
+            .portfolio
+            .iter()
+            .map(|(n, r)| (n.clone(), layout.amount(me, *r)))
+            .collect();
+        TcoTab {
+            cx,
+            live,
+            layout,
+            me,
+            cells,
+        }
+    }
+
+    /// The amount of the portfolio figure `name` at `row`: the live formula where the input has
+    /// that portfolio formula (the safety margin otherwise as the difference of the totals),
+    /// the total with margin in the total's format, bold where asked.
+    fn portfolio_cell(
+        &self,
+        ws: &mut Worksheet,
+        row: u32,
+        name: &str,
+        bold: bool,
+    ) -> Result<(), XlsxError> {
+        let cx = self.cx;
+        let s = &cx.s;
+        let plan = cx.plan;
+        let layout = self.layout;
+        let sums = |name: &str| plan_sum(cx, name);
+        let value = |v: &str| plan.totals.variable(v);
+        let f = if plan
+            .input
+            .formulas
+            .iter()
+            .any(|f| f.name == name && f.scope == Scope::Portfolio)
+        {
+            self.live.portfolio(name, &sums, &self.cells, &value)
+        } else if name == "safety_margin_cost" {
+            Ok(format!(
+                "{}-{}",
+                layout.amount(self.me, layout.with_margin),
+                layout.amount(self.me, layout.total)
+            ))
+        } else {
+            Err(format!("no portfolio formula {name}"))
+        };
+        let v = plan.total(name).unwrap_or_else(|| {
+            plan.total("total_with_margin").unwrap_or(0.0) - plan.total("total").unwrap_or(0.0)
+        });
+        let fmt = if name == "total_with_margin" {
+            &s.money_total
+        } else if bold {
+            &s.money_bold
+        } else {
+            &s.money
+        };
+        live_cell(ws, row, 2, f, v, fmt, cx)
+    }
+
+    /// Each cost line: its category, and either a portfolio figure or the workload with its
+    /// amount live over the Plan tab's row.
+    fn write_lines(&self, ws: &mut Worksheet) -> Result<(), XlsxError> {
+        let cx = self.cx;
+        let s = &cx.s;
+        let ps = cx.sheet(Tab::Plan);
+        for (c, w, row) in &self.layout.lines {
+            text(ws, *row, 0, c.label(cx.lang), &s.text)?;
+            if let Some(name) = c.portfolio_name() {
+                self.portfolio_cell(ws, *row, name, false)?;
+                continue;
+            }
+            let Some((i, (_, ch))) = w.and_then(|i| Some((i, cx.chosen(i)?))) else {
+                continue;
+            };
+            text(ws, *row, 1, &cx.plan.input.workloads[i].name, &s.text)?;
+            let r = i as u32 + 1;
+            let at = |key: &str| cell(Some(ps), r, plan_tab::column(key));
+            let f = c
+                .plan_formula(at)
+                .ok_or_else(|| format!("{c:?} is not a per-workload line"));
+            live_cell(ws, *row, 2, f, c.of_workload(ch), &s.money, cx)?;
+        }
+        Ok(())
+    }
+
+    /// The total, the safety margin and the total with the safety margin.
+    fn write_totals(&self, ws: &mut Worksheet) -> Result<(), XlsxError> {
+        let cx = self.cx;
+        let s = &cx.s;
+        let layout = self.layout;
+        for (row, label, name, bold) in [
+            (layout.total, cx.t("Total", "合计"), "total", true),
+            (
+                layout.margin,
+                cx.t("Safety margin", "安全边际"),
+                "safety_margin_cost",
+                false,
+            ),
+            (
+                layout.with_margin,
+                cx.t("Total with safety margin", "含安全边际总计"),
+                "total_with_margin",
+                true,
+            ),
+        ] {
+            text(ws, row, 0, label, if bold { &s.bold } else { &s.text })?;
+            self.portfolio_cell(ws, row, name, bold)?;
+        }
+        Ok(())
+    }
+
+    /// The input's other portfolio formulas under their heading, if it has any.
+    fn write_others(&self, ws: &mut Worksheet) -> Result<(), XlsxError> {
+        let cx = self.cx;
+        let s = &cx.s;
+        let Some(h) = self.layout.others_heading else {
+            return Ok(());
+        };
+        text(ws, h, 0, cx.t("Portfolio figures", "汇总指标"), &s.subtitle)?;
+        for (name, row) in self
+            .layout
+            .portfolio
+            .iter()
+            .filter(|(n, _)| !MAIN.contains(&n.as_str()))
+        {
+            text(ws, *row, 0, name, &s.text)?;
+            self.portfolio_cell(ws, *row, name, false)?;
+        }
+        Ok(())
+    }
 }

@@ -146,73 +146,25 @@ pub fn validate(a: &ValidateArgs) -> Result<()> {
 
 pub fn calc(a: &CalcArgs) -> Result<()> {
     let sets = overrides(&a.sets)?;
-    let default = default_output(&a.input);
-    let output = a.output.clone().unwrap_or_else(|| default.clone());
-    files::regular_input(&a.input, "an .xlsx workbook")?;
-    let json_path = a.json.as_deref().filter(|j| *j != "-").map(PathBuf::from);
-    let mut named: Vec<(&str, &Path)> = vec![("the input", &a.input), ("the -o workbook", &output)];
-    if let Some(j) = &json_path {
-        named.push(("--json", j));
-    }
-    // Each log once (its samples would count twice), then none of them an output.
-    check_logs(&a.usage)?;
-    for log in &a.usage {
-        named.push(("a --usage log", log));
-    }
-    if let Some(m) = &a.map {
-        named.push(("--map", m));
-    }
-    files::distinct(&named)?;
-    files::check_target(&output, a.force || output == default)?;
-    if let Some(j) = &json_path {
-        files::check_target(j, a.force)?;
-    }
+    let out = Outputs::checked(a)?;
     let mut clock = Clock::new(a.timings);
     let progress = report::Progress::new(!a.quiet);
     progress.phase(format!("reading {}", a.input.display()));
-    // The bytes are read once: the base and every scenario are planned from the same file.
-    let bytes = files::read_bounded(&a.input, read::MAX_FILE_BYTES, "an .xlsx workbook")?;
-    let base = read::read_bytes(&a.input, bytes.clone(), &sets)?;
-    let defs = base.scenarios.clone();
-    let main_def = match &a.scenario {
-        None => None,
-        Some(name) => Some(defs.iter().find(|d| &d.name == name).ok_or_else(|| {
-            let hint = crate::suggest::hint(name, defs.iter().map(|d| d.name.as_str()));
-            Error::Usage(if defs.is_empty() {
-                format!("--scenario {name}: the workbook has no Scenarios sheet (or 情景) with scenarios")
-            } else {
-                format!("--scenario {name}: no such scenario in the Scenarios sheet{hint}")
-            })
-        })?),
-    };
-    let with_changes = |def: &crate::model::ScenarioDef| -> Result<Vec<read::Override>> {
-        let mut all = sets.clone();
-        for (text, at) in &def.changes {
-            let mut o = read::Override::parse(text)?;
-            o.origin = Some(at.clone());
-            all.push(o);
-        }
-        Ok(all)
-    };
-    // What the main plan was read with: the re-plan from usage adds to it.
-    let main_sets = match main_def {
-        None => sets.clone(),
-        Some(d) => with_changes(d)?,
-    };
-    let (input, base) = match main_def {
-        None => (base, None),
-        Some(_) => (
-            read::read_bytes(&a.input, bytes.clone(), &main_sets)?,
-            Some(base),
-        ),
-    };
+    let read = Inputs::read(a, &sets)?;
     clock.lap("read");
-    let stamp = Provenance::new(&a.input.display().to_string(), &input.sha256, &a.sets);
-    let offers = input.gpus.iter().filter(|g| g.available).count();
+    let stamp = Provenance::new(&a.input.display().to_string(), &read.input.sha256, &a.sets);
+    let offers = read.input.gpus.iter().filter(|g| g.available).count();
     progress.phase(format!(
         "evaluating {} workloads × {offers} GPU offers",
-        input.workloads.len()
+        read.input.workloads.len()
     ));
+    let Inputs {
+        bytes,
+        defs,
+        main_sets,
+        input,
+        base,
+    } = read;
     let engine = plan::Engine::compile(&input)?;
     clock.lap("compile");
     let asked = a.candidates.map(|c| match c {
@@ -227,121 +179,30 @@ pub fn calc(a: &CalcArgs) -> Result<()> {
     };
     let mut plan = plan::plan_with(input, &engine, &opts)?;
     plan.warnings.extend(write::candidates_note(&plan));
-    if !plan.input.ranges.is_empty() {
-        progress.phase(format!(
-            "sampling {} ranges × {} samples",
-            plan.input.ranges.len(),
-            a.samples
-        ));
-        plan.sensitivity = Some(plan::sensitivity::sensitivity(
-            &plan.input,
-            &engine,
-            a.samples,
-            a.seed,
-            stamp.generated,
-        )?);
-        clock.lap("sensitivity");
-    }
-    if !a.usage.is_empty() {
-        progress.phase(format!("reading {} usage log(s)", a.usage.len()));
-        let (rows, warnings) = actuals(a, &plan, &bytes, &main_sets, stamp.generated)?;
-        plan.actuals = rows;
-        plan.warnings.extend(warnings);
-        clock.lap("usage");
-    }
-    if let Some(b) = &a.bills {
-        let lines = crate::usage::bills::read_bills(b)?;
-        let names: Vec<String> = plan
-            .input
-            .workloads
-            .iter()
-            .map(|w| w.name.clone())
-            .collect();
-        let planned = |name: &str| {
-            let w = plan.input.workloads.iter().position(|w| w.name == name)?;
-            let (c, ch) = plan.chosen(w)?;
-            let v = |n: &str| plan.value(c, n).unwrap_or(0.0);
-            Some((v("run_hours") * v("gpus_total"), ch.gpu_cost))
-        };
-        plan.bills = crate::usage::bills::compare(&lines, &names, &planned);
-    }
-    if let Some(old) = &a.compare {
-        let (before, _, full) = plan_view(old)?;
-        let d = crate::diff::compare(&before, &crate::diff::view_of(&plan), full);
-        plan.compared = Some((old.display().to_string(), d));
-    }
+    let beside = Beside {
+        a,
+        engine: &engine,
+        bytes: &bytes,
+        main_sets: &main_sets,
+        now: stamp.generated,
+    };
+    beside.add(&mut plan, &progress, &mut clock)?;
     // The other plans of the Scenarios tab: the base when a scenario is the main plan, and every
     // scenario but that one, each keeping only its chosen candidates.
     if !defs.is_empty() {
         progress.phase(format!("planning {} scenarios", defs.len()));
-        let side = plan::Options {
-            keep: Some(1),
-            now: stamp.generated,
-            ..plan::Options::default()
-        };
-        let mut scenarios = Vec::new();
-        if let Some(base) = base {
-            let engine = plan::Engine::compile(&base)?;
-            scenarios.push(plan::Scenario {
-                name: "base".to_string(),
-                changes: Vec::new(),
-                plan: plan::plan_with(base, &engine, &side)?,
-            });
-        }
-        for d in defs.iter().filter(|d| Some(&d.name) != a.scenario.as_ref()) {
-            let inp = read::read_bytes(&a.input, bytes.clone(), &with_changes(d)?)?;
-            let engine = plan::Engine::compile(&inp)?;
-            scenarios.push(plan::Scenario {
-                name: d.name.clone(),
-                changes: d.changes.iter().map(|(t, _)| t.clone()).collect(),
-                plan: plan::plan_with(inp, &engine, &side)?,
-            });
-        }
-        plan.scenarios = scenarios;
+        plan.scenarios = scenarios(a, &sets, &defs, base, &bytes, stamp.generated)?;
         plan.scenario = a.scenario.clone();
         clock.lap("scenarios");
     }
     // The planner times its own two phases, evaluate and plan.
     clock.laps(&plan.timings);
-    progress.phase(format!("writing {}", output.display()));
-    // Both outputs go to temporary files first and are renamed into place only when both are
-    // complete, so a failure leaves neither behind.
-    let (workbook, more) = write::plan(
-        &output,
-        &plan,
-        a.lang.unwrap_or_default(),
-        &input_date(&a.input),
-        &stamp,
-    )?;
-    plan.warnings.extend(more);
-    clock.lap("write");
-    let json = match &json_path {
-        Some(j) => Some(Pending::write_with(j, |w| {
-            report::write_json(&plan, &stamp, w)
-        })?),
-        None => None,
-    };
-    workbook.commit()?;
-    if let Some(p) = json {
-        p.commit()?;
-    }
-    if a.json.as_deref() == Some("-") {
-        files::to_stdout(|w| report::write_json(&plan, &stamp, w))?;
-    }
-    clock.lap("save");
+    progress.phase(format!("writing {}", out.workbook.display()));
+    out.save(a, &mut plan, &stamp, &mut clock)?;
     progress.finish();
     clock.report();
     if !a.quiet {
-        let color = report::use_color(&std::io::stderr());
-        let mut err = std::io::stderr();
-        let lang = a.lang.unwrap_or_else(Lang::from_env);
-        let _ = write!(err, "{}", report::summary(&plan, color, lang));
-        let wrote = if lang == Lang::Zh {
-            "已写入"
-        } else {
-            "wrote"
-        };
-        let _ = writeln!(err, "{wrote} {}", output.display());
+        print_summary(a, &plan, &out.workbook);
     }
     let issues = plan
         .warnings
@@ -352,6 +213,261 @@ pub fn calc(a: &CalcArgs) -> Result<()> {
         return Err(Error::Strict { warnings: issues });
     }
     Ok(())
+}
+
+/// Where `calc` writes: the workbook and the JSON file, checked before anything is read.
+struct Outputs {
+    workbook: PathBuf,
+    json: Option<PathBuf>,
+}
+
+impl Outputs {
+    /// The outputs, once no two named files are the same, every usage log is given once and no
+    /// file would be replaced without `--force` (the default workbook name may be).
+    fn checked(a: &CalcArgs) -> Result<Outputs> {
+        let default = default_output(&a.input);
+        let output = a.output.clone().unwrap_or_else(|| default.clone());
+        files::regular_input(&a.input, "an .xlsx workbook")?;
+        let json_path = a.json.as_deref().filter(|j| *j != "-").map(PathBuf::from);
+        let mut named: Vec<(&str, &Path)> =
+            vec![("the input", &a.input), ("the -o workbook", &output)];
+        if let Some(j) = &json_path {
+            named.push(("--json", j));
+        }
+        // Each log once (its samples would count twice), then none of them an output.
+        check_logs(&a.usage)?;
+        for log in &a.usage {
+            named.push(("a --usage log", log));
+        }
+        if let Some(m) = &a.map {
+            named.push(("--map", m));
+        }
+        files::distinct(&named)?;
+        files::check_target(&output, a.force || output == default)?;
+        if let Some(j) = &json_path {
+            files::check_target(j, a.force)?;
+        }
+        Ok(Outputs {
+            workbook: output,
+            json: json_path,
+        })
+    }
+
+    /// Writes the workbook and the JSON to temporary files and renames them into place only
+    /// when both are complete, so a failure leaves neither behind; `--json -` prints it.
+    fn save(
+        &self,
+        a: &CalcArgs,
+        plan: &mut plan::Plan,
+        stamp: &Provenance,
+        clock: &mut Clock,
+    ) -> Result<()> {
+        let (workbook, more) = write::plan(
+            &self.workbook,
+            plan,
+            a.lang.unwrap_or_default(),
+            &input_date(&a.input),
+            stamp,
+        )?;
+        plan.warnings.extend(more);
+        clock.lap("write");
+        let json = match &self.json {
+            Some(j) => Some(Pending::write_with(j, |w| {
+                report::write_json(plan, stamp, w)
+            })?),
+            None => None,
+        };
+        workbook.commit()?;
+        if let Some(p) = json {
+            p.commit()?;
+        }
+        if a.json.as_deref() == Some("-") {
+            files::to_stdout(|w| report::write_json(plan, stamp, w))?;
+        }
+        clock.lap("save");
+        Ok(())
+    }
+}
+
+/// What `calc` read: the workbook's bytes (the base and every scenario are planned from the
+/// same bytes), its scenarios, the overrides the main plan was read with, the main input, and
+/// the base input when `--scenario` made a scenario the main plan.
+struct Inputs {
+    bytes: Vec<u8>,
+    defs: Vec<model::ScenarioDef>,
+    main_sets: Vec<read::Override>,
+    input: model::Input,
+    base: Option<model::Input>,
+}
+
+impl Inputs {
+    fn read(a: &CalcArgs, sets: &[read::Override]) -> Result<Inputs> {
+        let bytes = files::read_bounded(&a.input, read::MAX_FILE_BYTES, "an .xlsx workbook")?;
+        let base = read::read_bytes(&a.input, bytes.clone(), sets)?;
+        let defs = base.scenarios.clone();
+        let main_def = match &a.scenario {
+            None => None,
+            Some(name) => Some(defs.iter().find(|d| &d.name == name).ok_or_else(|| {
+                let hint = crate::suggest::hint(name, defs.iter().map(|d| d.name.as_str()));
+                Error::Usage(if defs.is_empty() {
+                    format!("--scenario {name}: the workbook has no Scenarios sheet (or 情景) with scenarios")
+                } else {
+                    format!("--scenario {name}: no such scenario in the Scenarios sheet{hint}")
+                })
+            })?),
+        };
+        // What the main plan was read with: the re-plan from usage adds to it.
+        let main_sets = match main_def {
+            None => sets.to_vec(),
+            Some(d) => scenario_sets(sets, d)?,
+        };
+        let (input, base) = match main_def {
+            None => (base, None),
+            Some(_) => (
+                read::read_bytes(&a.input, bytes.clone(), &main_sets)?,
+                Some(base),
+            ),
+        };
+        Ok(Inputs {
+            bytes,
+            defs,
+            main_sets,
+            input,
+            base,
+        })
+    }
+}
+
+/// The overrides a scenario is read with: the command line's, then its changes (each
+/// remembering its cell).
+fn scenario_sets(sets: &[read::Override], def: &model::ScenarioDef) -> Result<Vec<read::Override>> {
+    let mut all = sets.to_vec();
+    for (text, at) in &def.changes {
+        let mut o = read::Override::parse(text)?;
+        o.origin = Some(at.clone());
+        all.push(o);
+    }
+    Ok(all)
+}
+
+/// What `calc` sets beside the main plan: the Ranges sheet's sensitivity, the measured usage,
+/// the bills and the comparison with an earlier plan.
+struct Beside<'a> {
+    a: &'a CalcArgs,
+    engine: &'a plan::Engine,
+    bytes: &'a [u8],
+    main_sets: &'a [read::Override],
+    now: i64,
+}
+
+impl Beside<'_> {
+    fn add(
+        &self,
+        plan: &mut plan::Plan,
+        progress: &report::Progress,
+        clock: &mut Clock,
+    ) -> Result<()> {
+        let a = self.a;
+        if !plan.input.ranges.is_empty() {
+            progress.phase(format!(
+                "sampling {} ranges × {} samples",
+                plan.input.ranges.len(),
+                a.samples
+            ));
+            plan.sensitivity = Some(plan::sensitivity::sensitivity(
+                &plan.input,
+                self.engine,
+                a.samples,
+                a.seed,
+                self.now,
+            )?);
+            clock.lap("sensitivity");
+        }
+        if !a.usage.is_empty() {
+            progress.phase(format!("reading {} usage log(s)", a.usage.len()));
+            let (rows, warnings) = actuals(a, plan, self.bytes, self.main_sets, self.now)?;
+            plan.actuals = rows;
+            plan.warnings.extend(warnings);
+            clock.lap("usage");
+        }
+        if let Some(b) = &a.bills {
+            plan.bills = bills(plan, b)?;
+        }
+        if let Some(old) = &a.compare {
+            let (before, _, full) = plan_view(old)?;
+            let d = crate::diff::compare(&before, &crate::diff::view_of(plan), full);
+            plan.compared = Some((old.display().to_string(), d));
+        }
+        Ok(())
+    }
+}
+
+/// The bills export beside the plan: per workload its planned GPU-hours and GPU cost.
+fn bills(plan: &plan::Plan, path: &Path) -> Result<Option<crate::usage::bills::BillComparison>> {
+    let lines = crate::usage::bills::read_bills(path)?;
+    let names: Vec<String> = plan
+        .input
+        .workloads
+        .iter()
+        .map(|w| w.name.clone())
+        .collect();
+    let planned = |name: &str| {
+        let w = plan.input.workloads.iter().position(|w| w.name == name)?;
+        let (c, ch) = plan.chosen(w)?;
+        let v = |n: &str| plan.value(c, n).unwrap_or(0.0);
+        Some((v("run_hours") * v("gpus_total"), ch.gpu_cost))
+    };
+    Ok(crate::usage::bills::compare(&lines, &names, &planned))
+}
+
+/// The other plans of the Scenarios tab: the base when `--scenario` made a scenario the main
+/// plan, and every scenario but that one, each keeping only its chosen candidates.
+fn scenarios(
+    a: &CalcArgs,
+    sets: &[read::Override],
+    defs: &[model::ScenarioDef],
+    base: Option<model::Input>,
+    bytes: &[u8],
+    now: i64,
+) -> Result<Vec<plan::Scenario>> {
+    let side = plan::Options {
+        keep: Some(1),
+        now,
+        ..plan::Options::default()
+    };
+    let mut scenarios = Vec::new();
+    if let Some(base) = base {
+        let engine = plan::Engine::compile(&base)?;
+        scenarios.push(plan::Scenario {
+            name: "base".to_string(),
+            changes: Vec::new(),
+            plan: plan::plan_with(base, &engine, &side)?,
+        });
+    }
+    for d in defs.iter().filter(|d| Some(&d.name) != a.scenario.as_ref()) {
+        let inp = read::read_bytes(&a.input, bytes.to_vec(), &scenario_sets(sets, d)?)?;
+        let engine = plan::Engine::compile(&inp)?;
+        scenarios.push(plan::Scenario {
+            name: d.name.clone(),
+            changes: d.changes.iter().map(|(t, _)| t.clone()).collect(),
+            plan: plan::plan_with(inp, &engine, &side)?,
+        });
+    }
+    Ok(scenarios)
+}
+
+/// The terminal summary and the path written, in the terminal's language (`--lang` first).
+fn print_summary(a: &CalcArgs, plan: &plan::Plan, output: &Path) {
+    let color = report::use_color(&std::io::stderr());
+    let mut err = std::io::stderr();
+    let lang = a.lang.unwrap_or_else(Lang::from_env);
+    let _ = write!(err, "{}", report::summary(plan, color, lang));
+    let wrote = if lang == Lang::Zh {
+        "已写入"
+    } else {
+        "wrote"
+    };
+    let _ = writeln!(err, "{wrote} {}", output.display());
 }
 
 /// Usage logs are files, each given once.

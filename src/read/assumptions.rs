@@ -1,7 +1,7 @@
 //! The Assumptions sheet: each key typed like its default, the rest taken from the defaults,
 //! and `--set key=value`.
 
-use super::table::{found, parse_bool, raw_number, raw_text, Rule};
+use super::table::{found, parse_bool, raw_number, raw_text, Record, Rule, Table};
 use super::xlsx::{Raw, RawSheet};
 use super::{Override, Reader, Target};
 use crate::catalog;
@@ -10,6 +10,8 @@ use crate::lang::Lang;
 use crate::model::{Assumption, Assumptions, Source, Value, Warning};
 
 impl Reader {
+    /// The Assumptions sheet's rows, the defaults for the keys it lacks, then each
+    /// `--set key=value`; a warning for each share above 100%.
     pub(super) fn assumptions(
         &mut self,
         raw: Option<RawSheet>,
@@ -21,75 +23,7 @@ impl Reader {
             None => self.defaulted("Assumptions", "assumptions"),
             Some(raw) => {
                 if let Some(t) = self.table(raw, "Assumptions") {
-                    for rec in t.records() {
-                        let Some(key) = rec.required_text(
-                            "key",
-                            "the assumption needs a key",
-                            &mut self.problems,
-                        ) else {
-                            continue;
-                        };
-                        let key = key.trim().to_string();
-                        if items.iter().any(|a| a.key == key) {
-                            self.problems.push(Problem::new(
-                                rec.at("key"),
-                                format!("the assumption {key} is listed twice"),
-                            ));
-                            continue;
-                        }
-                        let cell = rec.cell("value");
-                        let value = match rec.raw("value") {
-                            // Blank is a value of its own: the month after the plan is made.
-                            None if key == "plan_start" => Value::Text(String::new()),
-                            None => {
-                                self.problems.push(Problem::new(
-                                    cell.to_string(),
-                                    format!("{key} has no value"),
-                                ));
-                                continue;
-                            }
-                            Some(raw) => match assumption_value(
-                                &key,
-                                raw,
-                                defaults.get(&key).map(|d| &d.value),
-                            ) {
-                                Ok(v) => v,
-                                Err(msg) => {
-                                    self.problems.push(Problem::new(cell.to_string(), msg));
-                                    continue;
-                                }
-                            },
-                        };
-                        let default = defaults.get(&key);
-                        items.push(Assumption {
-                            key: key.clone(),
-                            value,
-                            unit: rec
-                                .text("unit", &mut self.problems)
-                                .or(default.map(|d| d.unit.clone()))
-                                .unwrap_or_default(),
-                            note: rec
-                                .text("note", &mut self.problems)
-                                .or(default.map(|d| d.note.clone()))
-                                .unwrap_or_default(),
-                            source: Source::Sheet(cell.to_string()),
-                        });
-                    }
-                    let missing: Vec<&str> = defaults
-                        .items
-                        .iter()
-                        .map(|d| d.key.as_str())
-                        .filter(|k| !items.iter().any(|a| a.key == *k))
-                        .collect();
-                    if !missing.is_empty() {
-                        self.notices.push(Warning::info(
-                            t.sheet.clone(),
-                            format!(
-                                "taken from the defaults (not in the sheet): {}",
-                                missing.join(", ")
-                            ),
-                        ));
-                    }
+                    items = self.sheet_assumptions(&t, &defaults);
                 }
             }
         }
@@ -99,37 +33,7 @@ impl Reader {
             }
         }
         for o in overrides.iter().filter(|o| o.target == Target::Assumption) {
-            let default = defaults.get(&o.key).map(|d| d.value.clone());
-            let raw = if o.scale {
-                match items.iter().find(|a| a.key == o.key).map(|a| &a.value) {
-                    Some(Value::Number(v)) => Raw::Number(v * o.factor()),
-                    _ => {
-                        self.problems.push(Problem::new(
-                            o.shown(),
-                            format!("{} is not a number that a relative change can scale", o.key),
-                        ));
-                        continue;
-                    }
-                }
-            } else {
-                Raw::Text(o.value.clone())
-            };
-            match assumption_value(&o.key, &raw, default.as_ref()) {
-                Ok(value) => match items.iter_mut().find(|a| a.key == o.key) {
-                    Some(a) => {
-                        a.value = value;
-                        a.source = Source::Set;
-                    }
-                    None => items.push(Assumption {
-                        key: o.key.clone(),
-                        value,
-                        unit: String::new(),
-                        note: String::new(),
-                        source: Source::Set,
-                    }),
-                },
-                Err(msg) => self.problems.push(Problem::new(o.shown(), msg)),
-            }
+            self.apply_assumption_override(&mut items, &defaults, o);
         }
         for a in &items {
             if let (true, Value::Number(v)) = (SHARES.contains(&a.key.as_str()), &a.value) {
@@ -143,6 +47,125 @@ impl Reader {
             }
         }
         Assumptions { items }
+    }
+
+    /// The sheet's assumptions in row order, with a note naming the defaults it lacks.
+    fn sheet_assumptions(&mut self, t: &Table, defaults: &Assumptions) -> Vec<Assumption> {
+        let mut items: Vec<Assumption> = Vec::new();
+        for rec in t.records() {
+            if let Some(a) = self.sheet_assumption(&rec, &items, defaults) {
+                items.push(a);
+            }
+        }
+        let missing: Vec<&str> = defaults
+            .items
+            .iter()
+            .map(|d| d.key.as_str())
+            .filter(|k| !items.iter().any(|a| a.key == *k))
+            .collect();
+        if !missing.is_empty() {
+            self.notices.push(Warning::info(
+                t.sheet.clone(),
+                format!(
+                    "taken from the defaults (not in the sheet): {}",
+                    missing.join(", ")
+                ),
+            ));
+        }
+        items
+    }
+
+    /// One row of the sheet: its key (once only), its value typed like the default, and its
+    /// unit and note (the default's where blank); `None` with a problem recorded.
+    fn sheet_assumption(
+        &mut self,
+        rec: &Record,
+        items: &[Assumption],
+        defaults: &Assumptions,
+    ) -> Option<Assumption> {
+        let key = rec.required_text("key", "the assumption needs a key", &mut self.problems)?;
+        let key = key.trim().to_string();
+        if items.iter().any(|a| a.key == key) {
+            self.problems.push(Problem::new(
+                rec.at("key"),
+                format!("the assumption {key} is listed twice"),
+            ));
+            return None;
+        }
+        let cell = rec.cell("value");
+        let value = match rec.raw("value") {
+            // Blank is a value of its own: the month after the plan is made.
+            None if key == "plan_start" => Value::Text(String::new()),
+            None => {
+                self.problems.push(Problem::new(
+                    cell.to_string(),
+                    format!("{key} has no value"),
+                ));
+                return None;
+            }
+            Some(raw) => match assumption_value(&key, raw, defaults.get(&key).map(|d| &d.value)) {
+                Ok(v) => v,
+                Err(msg) => {
+                    self.problems.push(Problem::new(cell.to_string(), msg));
+                    return None;
+                }
+            },
+        };
+        let default = defaults.get(&key);
+        Some(Assumption {
+            key: key.clone(),
+            value,
+            unit: rec
+                .text("unit", &mut self.problems)
+                .or(default.map(|d| d.unit.clone()))
+                .unwrap_or_default(),
+            note: rec
+                .text("note", &mut self.problems)
+                .or(default.map(|d| d.note.clone()))
+                .unwrap_or_default(),
+            source: Source::Sheet(cell.to_string()),
+        })
+    }
+
+    /// One `--set key=value` (or `key*=factor`): the assumption's new value, typed like its
+    /// default, or a new assumption of the user's own; a problem where the value does not fit.
+    fn apply_assumption_override(
+        &mut self,
+        items: &mut Vec<Assumption>,
+        defaults: &Assumptions,
+        o: &Override,
+    ) {
+        let default = defaults.get(&o.key).map(|d| d.value.clone());
+        let raw = if o.scale {
+            match items.iter().find(|a| a.key == o.key).map(|a| &a.value) {
+                Some(Value::Number(v)) => Raw::Number(v * o.factor()),
+                _ => {
+                    self.problems.push(Problem::new(
+                        o.shown(),
+                        format!("{} is not a number that a relative change can scale", o.key),
+                    ));
+                    return;
+                }
+            }
+        } else {
+            Raw::Text(o.value.clone())
+        };
+        match assumption_value(&o.key, &raw, default.as_ref()) {
+            Ok(value) => match items.iter_mut().find(|a| a.key == o.key) {
+                Some(a) => {
+                    a.value = value;
+                    a.source = Source::Set;
+                }
+                None => items.push(Assumption {
+                    key: o.key.clone(),
+                    value,
+                    unit: String::new(),
+                    note: String::new(),
+                    source: Source::Set,
+                }),
+            },
+            Err(msg) => self.problems.push(Problem::new(o.shown(), msg)),
+        }
     }
 }
 

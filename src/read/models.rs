@@ -2,7 +2,7 @@
 //! config.json the formulas read (experts, latent attention, local attention, vision tower), and
 //! numeric columns of the user's own, each a formula variable.
 
-use super::table::{raw_number, Rule, Table};
+use super::table::{raw_number, Record, Rule, Table};
 use super::xlsx::RawSheet;
 use super::Reader;
 use crate::catalog;
@@ -30,62 +30,12 @@ impl Reader {
         let user = user_columns(&t);
         let mut seen: HashMap<String, CellRef> = HashMap::new();
         for rec in t.records() {
-            let p = &mut self.problems;
-            let Some(name) = rec.required_text("name", "the model needs a name", p) else {
+            let Some(spec) = self.model_row(&rec, &user, &mut seen) else {
                 continue;
             };
-            if let Some(prev) = seen.insert(normalize(&name), rec.cell("name")) {
-                p.push(Problem::new(
-                    rec.at("name"),
-                    format!("the model {name} is listed twice (first at {prev})"),
-                ));
-                continue;
-            }
-            let params_b = rec.number("params_b", Rule::positive().max(100_000.0), p);
-            if params_b.is_none() && rec.raw("params_b").is_none() {
-                p.push(Problem::new(
-                    rec.at("params_b"),
-                    format!("params_b of model {name} is required (parameters in billions)"),
-                ));
-            }
-            let mut spec = ModelSpec {
-                name: name.clone(),
-                params_b: params_b.unwrap_or(0.0),
-                source: rec.text("source", p).unwrap_or_default(),
-                ..ModelSpec::default()
-            };
-            for key in ModelSpec::FIELDS.iter().filter(|k| **k != "params_b") {
-                let rule = match *key {
-                    "active_params_b" | "vision_params_b" => Rule::at_least(0.0).max(100_000.0),
-                    _ => Rule::whole(0.0, 10_000_000.0),
-                };
-                if let (Some(v), Some(slot)) = (rec.number(key, rule, p), spec.field_mut(key)) {
-                    *slot = v;
-                }
-            }
-            let given = |key: &str| rec.raw(key).is_some();
-            if !given("kv_heads") {
-                spec.kv_heads = spec.heads;
-            }
-            if !given("head_dim") && spec.heads > 0.0 {
-                spec.head_dim = spec.hidden / spec.heads;
-                // hidden ÷ heads is wrong where a config sets head_dim apart from it (Qwen3,
-                // Gemma 3, Mistral-Small): the KV cache is then off by as much.
-                if spec.layers > 0.0 && spec.kv_lora_rank == 0.0 {
-                    self.notices.push(Warning::info(
-                        rec.at("head_dim"),
-                        format!("model {name}: no head_dim, so hidden ÷ heads = {} is used; Qwen3, Gemma 3 and Mistral-Small set head_dim apart from it (config.json key head_dim), which changes the KV cache by −37% to +31%: copy it from the model's config.json", crate::model::format_number(spec.head_dim)),
-                    ));
-                }
-            }
-            self.check_model(&rec, &name, &spec);
-            for u in &user {
-                let v = rec.raw_at(u.col).and_then(raw_number).unwrap_or(0.0);
-                spec.extra.push((u.key.clone(), v));
-            }
             match models
                 .iter_mut()
-                .find(|m| normalize(&m.name) == normalize(&name))
+                .find(|m| normalize(&m.name) == normalize(&spec.name))
             {
                 Some(m) => *m = spec,
                 None => models.push(spec),
@@ -103,8 +53,77 @@ impl Reader {
         (models, keys)
     }
 
+    /// One row: its name (once only), params_b and every other figure checked, the attention
+    /// shape completed where left blank, the cross-field rules, and the user's own columns;
+    /// `None` for a row without a name or with a name already listed.
+    fn model_row(
+        &mut self,
+        rec: &Record,
+        user: &[UserColumn],
+        seen: &mut HashMap<String, CellRef>,
+    ) -> Option<ModelSpec> {
+        let p = &mut self.problems;
+        let name = rec.required_text("name", "the model needs a name", p)?;
+        if let Some(prev) = seen.insert(normalize(&name), rec.cell("name")) {
+            p.push(Problem::new(
+                rec.at("name"),
+                format!("the model {name} is listed twice (first at {prev})"),
+            ));
+            return None;
+        }
+        let params_b = rec.number("params_b", Rule::positive().max(100_000.0), p);
+        if params_b.is_none() && rec.raw("params_b").is_none() {
+            p.push(Problem::new(
+                rec.at("params_b"),
+                format!("params_b of model {name} is required (parameters in billions)"),
+            ));
+        }
+        let mut spec = ModelSpec {
+            name: name.clone(),
+            params_b: params_b.unwrap_or(0.0),
+            source: rec.text("source", p).unwrap_or_default(),
+            ..ModelSpec::default()
+        };
+        for key in ModelSpec::FIELDS.iter().filter(|k| **k != "params_b") {
+            let rule = match *key {
+                "active_params_b" | "vision_params_b" => Rule::at_least(0.0).max(100_000.0),
+                _ => Rule::whole(0.0, 10_000_000.0),
+            };
+            if let (Some(v), Some(slot)) = (rec.number(key, rule, p), spec.field_mut(key)) {
+                *slot = v;
+            }
+        }
+        self.complete_attention(rec, &name, &mut spec);
+        self.check_model(rec, &name, &spec);
+        for u in user {
+            let v = rec.raw_at(u.col).and_then(raw_number).unwrap_or(0.0);
+            spec.extra.push((u.key.clone(), v));
+        }
+        Some(spec)
+    }
+
+    /// kv_heads and head_dim where the row leaves them blank: as many KV heads as heads, and
+    /// hidden ÷ heads (with a note, as some models set head_dim apart from it).
+    fn complete_attention(&mut self, rec: &Record, name: &str, spec: &mut ModelSpec) {
+        let given = |key: &str| rec.raw(key).is_some();
+        if !given("kv_heads") {
+            spec.kv_heads = spec.heads;
+        }
+        if !given("head_dim") && spec.heads > 0.0 {
+            spec.head_dim = spec.hidden / spec.heads;
+            // hidden ÷ heads is wrong where a config sets head_dim apart from it (Qwen3,
+            // Gemma 3, Mistral-Small): the KV cache is then off by as much.
+            if spec.layers > 0.0 && spec.kv_lora_rank == 0.0 {
+                self.notices.push(Warning::info(
+                    rec.at("head_dim"),
+                    format!("model {name}: no head_dim, so hidden ÷ heads = {} is used; Qwen3, Gemma 3 and Mistral-Small set head_dim apart from it (config.json key head_dim), which changes the KV cache by −37% to +31%: copy it from the model's config.json", crate::model::format_number(spec.head_dim)),
+                ));
+            }
+        }
+    }
+
     /// Cross-field rules of a Models row.
-    fn check_model(&mut self, rec: &super::table::Record, name: &str, m: &ModelSpec) {
+    fn check_model(&mut self, rec: &Record, name: &str, m: &ModelSpec) {
         let p = &mut self.problems;
         // A language model (it has layers) needs its attention shape: a zero would make its
         // KV cache zero and its plan silently too small.

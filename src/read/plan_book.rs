@@ -26,6 +26,33 @@ fn text(raw: Option<&&Raw>) -> Option<String> {
     raw.map(|r| raw_text(r)).filter(|t| !t.is_empty())
 }
 
+/// The priced offer's terms the Plan tab records for each workload: the key under `gpus.<offer>.`
+/// in the plan view, and the column's header in English and Chinese.
+const OFFER_TERMS: [(&str, &str, &str); 6] = [
+    (
+        "price_on_demand",
+        "On-demand price per GPU-hour",
+        "按量单价(每卡每小时)",
+    ),
+    ("price_monthly", "Monthly price per GPU", "包月单价(每卡)"),
+    (
+        "price_spot",
+        "Spot price per GPU-hour",
+        "竞价单价(每卡每小时)",
+    ),
+    (
+        "price_reserved",
+        "Reserved price per GPU-month",
+        "预留单价(每卡每月)",
+    ),
+    (
+        "billing_granularity_min",
+        "Billing granularity (min)",
+        "计费粒度(分钟)",
+    ),
+    ("min_rental_min", "Minimum rental (min)", "最小起租(分钟)"),
+];
+
 /// The plan view and the currency of a plan workbook.
 pub fn plan_view(path: &Path) -> Result<(PlanView, String)> {
     let bytes = crate::files::read_bounded(path, super::MAX_FILE_BYTES, "a plan workbook")?;
@@ -51,9 +78,22 @@ pub fn plan_view(path: &Path) -> Result<(PlanView, String)> {
     let assumptions = sheet("Assumptions", "参数")?;
     let summary = sheet("Summary", "总览")?;
     let mut view = PlanView::default();
+    read_plan_tab(&plan, &mut view).ok_or_else(not_a_plan)?;
+    read_totals(&tco, &mut view);
+    if let Some(a) = &assumptions {
+        read_assumptions(a, &mut view);
+    }
+    let currency = match &summary {
+        Some(s) => read_summary(s, &mut view),
+        None => "CNY".to_string(),
+    };
+    Ok((view, currency))
+}
 
-    // The Plan tab: columns by their header in either language.
-    let g = grid(&plan);
+/// The Plan tab, columns found by their header in either language: each workload's outcome,
+/// and the terms of each priced offer as inputs. `None` when the tab has no Workload column.
+fn read_plan_tab(plan: &RawSheet, view: &mut PlanView) -> Option<()> {
+    let g = grid(plan);
     let header: HashMap<String, u32> = plan
         .cells
         .iter()
@@ -61,39 +101,14 @@ pub fn plan_view(path: &Path) -> Result<(PlanView, String)> {
         .map(|(_, c, v)| (raw_text(v), *c))
         .collect();
     let col = |en: &str, zh: &str| header.get(en).or_else(|| header.get(zh)).copied();
-    let name_col = col("Workload", "负载").ok_or_else(not_a_plan)?;
+    let name_col = col("Workload", "负载")?;
     let (gpu, gpus, mode, tco_col) = (
         col("GPU", "GPU"),
         col("GPUs", "GPU 数"),
         col("Billing mode", "计费方式"),
         col("Monthly TCO", "月度总成本"),
     );
-    let terms = [
-        (
-            "price_on_demand",
-            col("On-demand price per GPU-hour", "按量单价(每卡每小时)"),
-        ),
-        (
-            "price_monthly",
-            col("Monthly price per GPU", "包月单价(每卡)"),
-        ),
-        (
-            "price_spot",
-            col("Spot price per GPU-hour", "竞价单价(每卡每小时)"),
-        ),
-        (
-            "price_reserved",
-            col("Reserved price per GPU-month", "预留单价(每卡每月)"),
-        ),
-        (
-            "billing_granularity_min",
-            col("Billing granularity (min)", "计费粒度(分钟)"),
-        ),
-        (
-            "min_rental_min",
-            col("Minimum rental (min)", "最小起租(分钟)"),
-        ),
-    ];
+    let terms = OFFER_TERMS.map(|(key, en, zh)| (key, col(en, zh)));
     let last = plan.cells.iter().map(|(r, _, _)| *r).max().unwrap_or(0);
     for r in 1..=last {
         let Some(name) = text(g.get(&(r, name_col))) else {
@@ -124,9 +139,12 @@ pub fn plan_view(path: &Path) -> Result<(PlanView, String)> {
             },
         ));
     }
+    Some(())
+}
 
-    // Totals: the TCO tab's amounts (column C) by their labels.
-    let t = grid(&tco);
+/// Totals: the TCO tab's amounts (column C) by their labels.
+fn read_totals(tco: &RawSheet, view: &mut PlanView) {
+    let t = grid(tco);
     for (r, c, v) in &tco.cells {
         if *c != 0 {
             continue;
@@ -139,43 +157,47 @@ pub fn plan_view(path: &Path) -> Result<(PlanView, String)> {
             _ => {}
         }
     }
-    if let Some(a) = &assumptions {
-        let ga = grid(a);
-        for (r, c, v) in &a.cells {
-            if *c != 0 || *r == 0 {
-                continue;
-            }
-            if let Some(val) = ga.get(&(*r, 1)) {
-                let val = match val {
-                    Raw::Number(n) => crate::model::format_number(*n),
-                    other => raw_text(other),
-                };
-                view.inputs
-                    .insert(format!("assumptions.{}", raw_text(v)), val);
-            }
+}
+
+/// The Assumptions tab's values (column B) by their keys (column A), as inputs.
+fn read_assumptions(a: &RawSheet, view: &mut PlanView) {
+    let ga = grid(a);
+    for (r, c, v) in &a.cells {
+        if *c != 0 || *r == 0 {
+            continue;
+        }
+        if let Some(val) = ga.get(&(*r, 1)) {
+            let val = match val {
+                Raw::Number(n) => crate::model::format_number(*n),
+                other => raw_text(other),
+            };
+            view.inputs
+                .insert(format!("assumptions.{}", raw_text(v)), val);
         }
     }
+}
+
+/// The Summary tab: the input's SHA-256 as an input, and the currency (CNY when not given).
+fn read_summary(s: &RawSheet, view: &mut PlanView) -> String {
     let mut currency = "CNY".to_string();
-    if let Some(s) = &summary {
-        let gs = grid(s);
-        for (r, c, v) in &s.cells {
-            if *c != 0 {
-                continue;
-            }
-            match raw_text(v).as_str() {
-                "Input SHA-256" | "输入文件 SHA-256" => {
-                    if let Some(h) = text(gs.get(&(*r, 1))) {
-                        view.inputs.insert("input.sha256".into(), h);
-                    }
+    let gs = grid(s);
+    for (r, c, v) in &s.cells {
+        if *c != 0 {
+            continue;
+        }
+        match raw_text(v).as_str() {
+            "Input SHA-256" | "输入文件 SHA-256" => {
+                if let Some(h) = text(gs.get(&(*r, 1))) {
+                    view.inputs.insert("input.sha256".into(), h);
                 }
-                "Currency" | "货币" => {
-                    if let Some(cur) = text(gs.get(&(*r, 1))) {
-                        currency = cur;
-                    }
-                }
-                _ => {}
             }
+            "Currency" | "货币" => {
+                if let Some(cur) = text(gs.get(&(*r, 1))) {
+                    currency = cur;
+                }
+            }
+            _ => {}
         }
     }
-    Ok((view, currency))
+    currency
 }

@@ -108,6 +108,9 @@ fn looks_like(header: &str, columns: &[Column]) -> Option<&'static str> {
         .or_else(|| columns.iter().find(|c| word(c.key)).map(|c| c.key))
 }
 
+/// A sheet's cells by row and column.
+type Rows = BTreeMap<u32, BTreeMap<u32, Raw>>;
+
 impl Table {
     /// Groups a sheet's cells by row and matches row 1 against `columns`. Unknown headers are
     /// kept out (users keep notes there), with a warning when one looks like a misspelt known
@@ -118,78 +121,12 @@ impl Table {
         problems: &mut Vec<Problem>,
         notices: &mut Vec<Warning>,
     ) -> Option<Table> {
-        let mut rows: BTreeMap<u32, BTreeMap<u32, Raw>> = BTreeMap::new();
-        let mut width = 0;
-        for (r, c, v) in raw.cells {
-            width = width.max(c + 1);
-            if rows.entry(r).or_default().insert(c, v).is_some() {
-                problems.push(Problem::new(
-                    CellRef::new(&raw.name, r, c).to_string(),
-                    "the cell is written twice in the file (only one value can be right); save the workbook again from Excel or LibreOffice",
-                ));
-            }
-        }
+        let (mut rows, width) = group_rows(&raw.name, raw.cells, problems);
         let header = rows.remove(&0).unwrap_or_default();
-        let mut found: HashMap<&'static str, u32> = HashMap::new();
-        for (&c, v) in &header {
-            let text = header_text(v);
-            if let Some(col) = columns.iter().find(|col| header_matches(&text, col)) {
-                if let Some(&first) = found.get(col.key) {
-                    problems.push(Problem::new(
-                        CellRef::new(&raw.name, 0, c).to_string(),
-                        format!(
-                            "a second `{}` column (the first is column {}); delete one",
-                            col.key,
-                            crate::model::column_letters(first)
-                        ),
-                    ));
-                } else {
-                    found.insert(col.key, c);
-                }
-            }
-        }
-        // A header like a known column the sheet lacks is most likely that column misspelt.
-        let mut others = Vec::new();
-        for (&c, v) in &header {
-            let text = header_text(v);
-            if columns.iter().any(|col| header_matches(&text, col)) {
-                continue;
-            }
-            others.push((c, text.clone()));
-            if let Some(key) = looks_like(&text, columns).filter(|k| !found.contains_key(k)) {
-                notices.push(Warning::warn(
-                    CellRef::new(&raw.name, 0, c).to_string(),
-                    format!(
-                        "the header \"{}\" is not a known column, so its values are ignored; did you mean {key}? (write the key, its label, or `Label ({key})`)",
-                        visible(&text)
-                    ),
-                ));
-            }
-        }
+        let found = known_headers(&raw.name, &header, columns, problems);
+        let others = other_headers(&raw.name, &header, columns, &found, notices);
         if found.is_empty() {
-            let keys: Vec<&str> = columns.iter().take(6).map(|c| c.key).collect();
-            // A title above the table is common: say where the headers seem to be.
-            let lower = rows.iter().take(10).find(|(_, cells)| {
-                cells
-                    .values()
-                    .filter(|v| columns.iter().any(|c| header_matches(&header_text(v), c)))
-                    .count()
-                    >= 2
-            });
-            let hint = match lower {
-                Some((r, _)) => format!(
-                    "; row {} looks like the headers: delete the rows above it",
-                    r + 1
-                ),
-                None => String::new(),
-            };
-            problems.push(Problem::new(
-                format!("{}!1", raw.name),
-                format!(
-                    "row 1 must hold the column headers, but none is known (expected headers such as {}, or `Label (key)`; `gpuplan init` writes a template){hint}",
-                    keys.join(", ")
-                ),
-            ));
+            problems.push(no_headers_problem(&raw.name, &rows, columns));
             return None;
         }
         Some(Table {
@@ -221,6 +158,112 @@ impl Table {
             })
             .collect()
     }
+}
+
+/// The sheet's cells grouped by row, and one past the rightmost column that holds anything; a
+/// problem for each cell written twice in the file.
+fn group_rows(
+    sheet: &str,
+    cells: Vec<(u32, u32, Raw)>,
+    problems: &mut Vec<Problem>,
+) -> (Rows, u32) {
+    let mut rows: Rows = BTreeMap::new();
+    let mut width = 0;
+    for (r, c, v) in cells {
+        width = width.max(c + 1);
+        if rows.entry(r).or_default().insert(c, v).is_some() {
+            problems.push(Problem::new(
+                CellRef::new(sheet, r, c).to_string(),
+                "the cell is written twice in the file (only one value can be right); save the workbook again from Excel or LibreOffice",
+            ));
+        }
+    }
+    (rows, width)
+}
+
+/// The known columns the header row names, by key; a problem for a second header of one column.
+fn known_headers(
+    sheet: &str,
+    header: &BTreeMap<u32, Raw>,
+    columns: &[Column],
+    problems: &mut Vec<Problem>,
+) -> HashMap<&'static str, u32> {
+    let mut found: HashMap<&'static str, u32> = HashMap::new();
+    for (&c, v) in header {
+        let text = header_text(v);
+        if let Some(col) = columns.iter().find(|col| header_matches(&text, col)) {
+            if let Some(&first) = found.get(col.key) {
+                problems.push(Problem::new(
+                    CellRef::new(sheet, 0, c).to_string(),
+                    format!(
+                        "a second `{}` column (the first is column {}); delete one",
+                        col.key,
+                        crate::model::column_letters(first)
+                    ),
+                ));
+            } else {
+                found.insert(col.key, c);
+            }
+        }
+    }
+    found
+}
+
+/// The headers that name no known column (the user's own), with a warning for each that looks
+/// like a known column the sheet lacks: most likely that column misspelt.
+fn other_headers(
+    sheet: &str,
+    header: &BTreeMap<u32, Raw>,
+    columns: &[Column],
+    found: &HashMap<&'static str, u32>,
+    notices: &mut Vec<Warning>,
+) -> Vec<(u32, String)> {
+    let mut others = Vec::new();
+    for (&c, v) in header {
+        let text = header_text(v);
+        if columns.iter().any(|col| header_matches(&text, col)) {
+            continue;
+        }
+        others.push((c, text.clone()));
+        if let Some(key) = looks_like(&text, columns).filter(|k| !found.contains_key(k)) {
+            notices.push(Warning::warn(
+                CellRef::new(sheet, 0, c).to_string(),
+                format!(
+                    "the header \"{}\" is not a known column, so its values are ignored; did you mean {key}? (write the key, its label, or `Label ({key})`)",
+                    visible(&text)
+                ),
+            ));
+        }
+    }
+    others
+}
+
+/// The problem of a header row that names no known column, with the row that looks like the
+/// headers where a title sits above the table.
+fn no_headers_problem(sheet: &str, rows: &Rows, columns: &[Column]) -> Problem {
+    let keys: Vec<&str> = columns.iter().take(6).map(|c| c.key).collect();
+    // A title above the table is common: say where the headers seem to be.
+    let lower = rows.iter().take(10).find(|(_, cells)| {
+        cells
+            .values()
+            .filter(|v| columns.iter().any(|c| header_matches(&header_text(v), c)))
+            .count()
+            >= 2
+    });
+    let hint = match lower {
+        Some((r, _)) => format!(
+            "; row {} looks like the headers: delete the rows above it",
+            r + 1
+        ),
+        None => String::new(),
+    };
+    Problem::new(
+        format!("{sheet}!1"),
+        format!(
+            "row 1 must hold the column headers, but none is known (expected headers such as {}, or `Label (key)`; `gpuplan init` writes a template){hint}",
+            keys.join(", ")
+        ),
+    )
 }
 
 /// One data row of a table.

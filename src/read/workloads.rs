@@ -7,11 +7,33 @@ use super::{Override, Reader, Target};
 use crate::catalog;
 use crate::error::Problem;
 use crate::model::{
-    normalize, CellRef, Engines, GpuOffer, Kind, ModelSpec, Precision, Warning, Workload,
-    WorkloadNumbers,
+    normalize, ApiPrice, CellRef, Engines, GpuOffer, Kind, ModelSpec, Month, Precision, Warning,
+    Workload, WorkloadNumbers,
 };
 use crate::suggest;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
+
+/// What a Workloads row may name, each checked against: the models, the GPU offers, the engine
+/// profiles and the API prices read from the other sheets (or the built-in ones).
+struct Known<'a> {
+    models: &'a [ModelSpec],
+    gpus: &'a [GpuOffer],
+    engines: &'a Engines,
+    apis: &'a [ApiPrice],
+}
+
+/// The cells of a Workloads row beside its name, kind, precisions and numbers, each checked on
+/// its own (and against what it names).
+struct RowCells {
+    online: Option<bool>,
+    spot_ok: Option<bool>,
+    notes: String,
+    api: Option<String>,
+    start_month: Option<Month>,
+    end_month: Option<Month>,
+    pinned: Option<String>,
+    engine: Option<String>,
+}
 
 impl Reader {
     pub(super) fn workloads(
@@ -20,7 +42,7 @@ impl Reader {
         models: &[ModelSpec],
         gpus: &[GpuOffer],
         engines: &Engines,
-        apis: &[crate::model::ApiPrice],
+        apis: &[ApiPrice],
         overrides: &[Override],
     ) -> Vec<Workload> {
         let Some(mut t) = self.table(raw, "Workloads") else {
@@ -38,10 +60,16 @@ impl Reader {
             return Vec::new();
         }
         self.apply_workload_overrides(&mut t, overrides);
+        let known = Known {
+            models,
+            gpus,
+            engines,
+            apis,
+        };
         let mut out: Vec<Workload> = Vec::new();
         let mut seen: HashMap<String, CellRef> = HashMap::new();
         for rec in t.records() {
-            if let Some(w) = self.workload(&rec, models, gpus, engines, apis, &mut seen) {
+            if let Some(w) = self.workload(&rec, &known, &mut seen) {
                 out.push(w);
             }
         }
@@ -54,6 +82,8 @@ impl Reader {
         out
     }
 
+    /// Writes each `--set workload.column=value` into the table's cells, as if the user had
+    /// typed it there, and marks the cells so that a problem with one names the flag.
     pub(super) fn apply_workload_overrides(&mut self, t: &mut Table, overrides: &[Override]) {
         // The caller returns before this without a name column (and reports it).
         let Some(&name_col) = t.columns.get("name") else {
@@ -64,69 +94,19 @@ impl Reader {
                 continue;
             };
             let at = o.shown();
-            let columns = catalog::columns("Workloads");
-            if o.key == "name" {
-                self.problems.push(Problem::new(
-                    at,
-                    "a workload's name cannot be set: it is how --set finds the workload; rename it in the sheet",
-                ));
+            let Some(key) = self.override_column_key(o, &at) else {
                 continue;
-            }
-            if !columns.iter().any(|c| c.key == o.key) {
-                let hint = suggest::hint(&o.key, columns.iter().map(|c| c.key));
-                self.problems.push(Problem::new(
-                    at,
-                    format!("`{}` is not a workload column{hint}", o.key),
-                ));
-                continue;
-            }
-            // A column the sheet lacks goes one past everything the sheet holds, so that no
-            // cell of the user's own columns is touched.
-            let col = match t.columns.get(o.key.as_str()) {
-                Some(&c) => c,
-                None => {
-                    let key = columns
-                        .iter()
-                        .find(|c| c.key == o.key)
-                        .map_or("notes", |c| c.key);
-                    let next = t.width;
-                    t.width += 1;
-                    t.columns.insert(key, next);
-                    next
-                }
             };
+            let col = override_column(t, key);
             let mut found = false;
             for (r, cells) in t.rows.iter_mut().filter(|(_, cells)| {
                 wname == "*"
                     || cells.get(&name_col).map(table::raw_text).as_deref() == Some(wname.as_str())
             }) {
                 found = true;
-                if o.scale {
-                    // A relative change scales a given number; a blank keeps its default.
-                    match cells.get(&col) {
-                        None => continue,
-                        Some(raw) => match table::raw_number(raw) {
-                            Some(v) => {
-                                cells.insert(col, Raw::Number(v * o.factor()));
-                            }
-                            None => {
-                                self.problems.push(Problem::new(
-                                    at.clone(),
-                                    format!(
-                                        "{} of row {} is {}, not a number a relative change can scale",
-                                        o.key,
-                                        *r + 1,
-                                        table::found(raw)
-                                    ),
-                                ));
-                                continue;
-                            }
-                        },
-                    }
-                } else {
-                    cells.insert(col, Raw::Text(o.value.clone()));
+                if self.override_cell(o, &at, *r, cells, col) {
+                    t.overridden.insert((*r, col), at.clone());
                 }
-                t.overridden.insert((*r, col), at.clone());
             }
             if !found {
                 self.problems.push(Problem::new(
@@ -137,186 +117,96 @@ impl Reader {
         }
     }
 
-    pub(super) fn workload(
-        &mut self,
-        rec: &Record,
-        models: &[ModelSpec],
-        gpus: &[GpuOffer],
-        engines: &Engines,
-        apis: &[crate::model::ApiPrice],
-        seen: &mut HashMap<String, CellRef>,
-    ) -> Option<Workload> {
-        let before = self.problems.len();
-        let p = &mut self.problems;
-        let name = rec.required_text(
-            "name",
-            "the workload needs a name (this row has values but no name)",
-            p,
-        )?;
-        if let Some(prev) = seen.insert(name.to_lowercase(), rec.cell("name")) {
-            p.push(Problem::new(rec.at("name"), format!("the workload name \"{name}\" is used twice (first at {prev}); names must be unique")));
+    /// The Workloads column a `--set` changes, or a problem (at `at`) where it names the name
+    /// column or no workload column at all.
+    fn override_column_key(&mut self, o: &Override, at: &str) -> Option<&'static str> {
+        let columns = catalog::columns("Workloads");
+        if o.key == "name" {
+            self.problems.push(Problem::new(
+                at,
+                "a workload's name cannot be set: it is how --set finds the workload; rename it in the sheet",
+            ));
+            return None;
         }
-        let kind = match rec.raw("kind") {
+        match columns.iter().find(|c| c.key == o.key) {
+            Some(c) => Some(c.key),
             None => {
-                p.push(Problem::new(
-                    rec.at("kind"),
-                    format!("kind of {name} is required: one of {}", kind_list()),
+                let hint = suggest::hint(&o.key, columns.iter().map(|c| c.key));
+                self.problems.push(Problem::new(
+                    at,
+                    format!("`{}` is not a workload column{hint}", o.key),
                 ));
                 None
             }
-            Some(raw) => {
-                let k = Kind::parse(&table::raw_text(raw));
-                if k.is_none() {
-                    p.push(Problem::new(
-                        rec.at("kind"),
-                        format!("kind must be one of {}, found {}", kind_list(), found(raw)),
-                    ));
-                }
-                k
-            }
+        }
+    }
+
+    /// Writes one `--set` into one row's cell: its text, or for a relative change the cell's
+    /// number scaled. False where nothing was written: a blank cell keeps its default, and a cell
+    /// that is not a number is a problem.
+    fn override_cell(
+        &mut self,
+        o: &Override,
+        at: &str,
+        row: u32,
+        cells: &mut BTreeMap<u32, Raw>,
+        col: u32,
+    ) -> bool {
+        if !o.scale {
+            cells.insert(col, Raw::Text(o.value.clone()));
+            return true;
+        }
+        // A relative change scales a given number; a blank keeps its default.
+        let Some(raw) = cells.get(&col) else {
+            return false;
         };
+        match table::raw_number(raw) {
+            Some(v) => {
+                cells.insert(col, Raw::Number(v * o.factor()));
+                true
+            }
+            None => {
+                self.problems.push(Problem::new(
+                    at,
+                    format!(
+                        "{} of row {} is {}, not a number a relative change can scale",
+                        o.key,
+                        row + 1,
+                        table::found(raw)
+                    ),
+                ));
+                false
+            }
+        }
+    }
+
+    /// One Workloads row validated into a workload, or `None` with its problems recorded. Every
+    /// cell is checked before the row is given up, so that the user sees all its problems.
+    fn workload(
+        &mut self,
+        rec: &Record,
+        known: &Known,
+        seen: &mut HashMap<String, CellRef>,
+    ) -> Option<Workload> {
+        let before = self.problems.len();
+        let name = self.workload_name(rec, seen)?;
+        let p = &mut self.problems;
+        let kind = kind_cell(rec, &name, p);
         let precision = enum_cell(rec, "precision", &Precision::ALL, p);
         let kv_precision = enum_cell(rec, "kv_precision", &Precision::KV, p);
         let expert_precision = enum_cell(rec, "expert_precision", &Precision::ALL, p);
-
-        let mut n = WorkloadNumbers::default();
-        for key in WorkloadNumbers::NAMES {
-            let v = rec.number(key, number_rule(key), p);
-            if let Some(slot) = n.get_mut(key) {
-                *slot = v;
-            }
-        }
-        if let Some(r) = n.redundancy.filter(|r| *r > 1.0) {
-            self.notices
-                .push(share_warning(&rec.at("redundancy"), "redundancy", r));
-        }
-        let p = &mut self.problems;
-        let online = rec.boolean("online", p);
-        let spot_ok = rec.boolean("spot_ok", p);
-        let notes = rec.text("notes", p).unwrap_or_default();
-        let api = rec.text("api", p).map(|a| a.trim().to_string());
-        if let Some(a) = &api {
-            if !apis.iter().any(|x| normalize(&x.model) == normalize(a)) {
-                let hint = suggest::hint(a, apis.iter().map(|x| x.model.as_str()));
-                p.push(Problem::new(
-                    rec.at("api"),
-                    format!("the API \"{a}\" is not a model of the APIs sheet (or the built-in examples){hint}"),
-                ));
-            }
-        }
-        let start_month = rec.month("start_month", p);
-        let end_month = rec.month("end_month", p);
-        if let (Some(s), Some(e)) = (start_month, end_month) {
-            if e < s {
-                p.push(Problem::new(
-                    rec.at("end_month"),
-                    format!("end_month {e} is before start_month {s}"),
-                ));
-            }
-        }
-        let pinned = rec.text("gpu", p);
-        if let Some(g) = &pinned {
-            if !gpus.iter().any(|o| normalize(&o.gpu) == normalize(g)) {
-                let hint = suggest::hint(g, gpus.iter().map(|o| o.gpu.as_str()));
-                p.push(Problem::new(
-                    rec.at("gpu"),
-                    format!("the pinned GPU \"{g}\" is not in the GPUs sheet{hint}"),
-                ));
-            }
-        }
-        let engine = match rec.text("engine", p) {
-            Some(e) if !e.trim().is_empty() => match engines.find(&e) {
-                Some(found) => Some(found.to_string()),
-                None => {
-                    let hint = suggest::hint(&e, engines.names());
-                    p.push(Problem::new(
-                        rec.at("engine"),
-                        format!(
-                            "the engine \"{e}\" has no profile (built in: {}; add rows to the Engines sheet for another){hint}",
-                            engines.names().join(", ")
-                        ),
-                    ));
-                    None
-                }
-            },
-            _ => None,
-        };
+        let n = self.workload_numbers(rec);
+        let cells = row_cells(rec, known, &mut self.problems);
         let kind = kind?;
-        if let Some(e) = &engine {
-            if engines.for_workload(e, kind).next().is_none() {
-                self.notices.push(Warning::info(
-                    rec.at("engine"),
-                    format!(
-                        "{e} has no figures for {} workloads: the Assumptions sheet's apply to {name}",
-                        kind.key()
-                    ),
-                ));
-            }
+        if let Some(e) = &cells.engine {
+            self.engine_notice(rec, &name, kind, e, known.engines);
         }
         let p = &mut self.problems;
         // Cross-field rules, on the values with their defaults.
-        let context = n
-            .context_len
-            .unwrap_or(if kind.is_training() { 2048.0 } else { 4096.0 });
-        if let Some(avg) = n.avg_tokens {
-            if avg > context {
-                p.push(Problem::new(
-                    rec.at("avg_tokens"),
-                    format!("avg_tokens ({avg}) cannot exceed context_len ({context})"),
-                ));
-            }
-        }
-        if let (Some(base), c) = (n.base_concurrency, n.concurrency.unwrap_or(1.0)) {
-            if base > c {
-                p.push(Problem::new(
-                    rec.at("base_concurrency"),
-                    format!("base_concurrency ({base}) cannot exceed concurrency ({c})"),
-                ));
-            }
-        }
-        if n.pilot_vram_gib.is_some() != n.pilot_concurrency.is_some()
-            && n.pilot_vram_gib.is_some()
-            && rec.raw("pilot_concurrency").is_none()
-        {
-            p.push(Problem::new(
-                rec.at("pilot_concurrency"),
-                "a pilot test needs both pilot_vram_gib and pilot_concurrency",
-            ));
-        }
-        let online = online.unwrap_or(kind.online_by_default());
-        let by_items = kind.is_generation() && n.items_per_month.is_some();
-        if by_items != (kind.is_generation() && n.seconds_per_item.is_some()) {
-            let missing = if n.items_per_month.is_some() {
-                "seconds_per_item"
-            } else {
-                "items_per_month"
-            };
-            p.push(Problem::new(
-                rec.at(missing),
-                format!("{name} is sized by work done: it needs both items_per_month and seconds_per_item (one item's GPU time, measured in a pilot)"),
-            ));
-        }
-        // An offline workload's hours: given, or derived from its work (training tokens, items).
-        let by_tokens = kind.is_training() && n.train_tokens_m.is_some();
-        let by_requests =
-            kind == Kind::Inference && n.requests_per_day.is_some() && n.output_tokens.is_some();
-        let hours_known = n.hours_per_month.is_some() || rec.raw("hours_per_month").is_some();
-        if !online && !hours_known && !by_tokens && !by_items && !by_requests {
-            p.push(Problem::new(
-                rec.at("hours_per_month"),
-                format!("hours_per_month of the offline workload {name} is required (hours each instance runs per month){}",
-                    if kind.is_training() {
-                        ", or give train_tokens_m"
-                    } else if kind.is_generation() {
-                        ", or give items_per_month and seconds_per_item"
-                    } else if kind == Kind::Inference {
-                        ", or give requests_per_day and output_tokens"
-                    } else {
-                        ""
-                    }),
-            ));
-        }
-        let model = self.resolve_model(rec, &name, kind, &n, models);
+        check_sizes(rec, kind, &n, p);
+        let online = cells.online.unwrap_or(kind.online_by_default());
+        check_work(rec, &name, kind, &n, online, p);
+        let model = self.resolve_model(rec, &name, kind, &n, known.models);
         if self.problems.len() > before {
             return None;
         }
@@ -335,15 +225,64 @@ impl Reader {
             expert_precision,
             numbers: n,
             online,
-            spot_ok: spot_ok.unwrap_or(kind == Kind::Batch),
-            gpu: pinned,
-            engine,
-            api,
-            start_month,
-            end_month,
-            notes,
+            spot_ok: cells.spot_ok.unwrap_or(kind == Kind::Batch),
+            gpu: cells.pinned,
+            engine: cells.engine,
+            api: cells.api,
+            start_month: cells.start_month,
+            end_month: cells.end_month,
+            notes: cells.notes,
             cell: rec.cell("name"),
         })
+    }
+
+    /// The row's workload name, required and unique (case aside) among the rows read so far.
+    fn workload_name(
+        &mut self,
+        rec: &Record,
+        seen: &mut HashMap<String, CellRef>,
+    ) -> Option<String> {
+        let p = &mut self.problems;
+        let name = rec.required_text(
+            "name",
+            "the workload needs a name (this row has values but no name)",
+            p,
+        )?;
+        if let Some(prev) = seen.insert(name.to_lowercase(), rec.cell("name")) {
+            p.push(Problem::new(rec.at("name"), format!("the workload name \"{name}\" is used twice (first at {prev}); names must be unique")));
+        }
+        Some(name)
+    }
+
+    /// The row's numeric columns, each checked against its rule, with a warning where the
+    /// redundancy looks like a percentage typed as a whole number.
+    fn workload_numbers(&mut self, rec: &Record) -> WorkloadNumbers {
+        let mut n = WorkloadNumbers::default();
+        for key in WorkloadNumbers::NAMES {
+            let v = rec.number(key, number_rule(key), &mut self.problems);
+            if let Some(slot) = n.get_mut(key) {
+                *slot = v;
+            }
+        }
+        if let Some(r) = n.redundancy.filter(|r| *r > 1.0) {
+            self.notices
+                .push(share_warning(&rec.at("redundancy"), "redundancy", r));
+        }
+        n
+    }
+
+    /// A note where the workload's engine has no figures for its kind of workload, so the
+    /// Assumptions sheet's apply.
+    fn engine_notice(&mut self, rec: &Record, name: &str, kind: Kind, e: &str, engines: &Engines) {
+        if engines.for_workload(e, kind).next().is_none() {
+            self.notices.push(Warning::info(
+                rec.at("engine"),
+                format!(
+                    "{e} has no figures for {} workloads: the Assumptions sheet's apply to {name}",
+                    kind.key()
+                ),
+            ));
+        }
     }
 
     /// The workload's model: the Models sheet or the catalog; a guessed architecture (with a
@@ -356,10 +295,6 @@ impl Reader {
         n: &WorkloadNumbers,
         models: &[ModelSpec],
     ) -> Option<ModelSpec> {
-        let needs_arch = matches!(
-            kind,
-            Kind::Inference | Kind::Lora | Kind::Qlora | Kind::FullFinetune | Kind::Pretrain
-        ) || (kind == Kind::Batch && n.vram_gib.is_none());
         let sized_by_memory =
             matches!(kind, Kind::Batch | Kind::ImageGen | Kind::VideoGen) && n.vram_gib.is_some();
         let given = rec.text("model", &mut self.problems);
@@ -370,62 +305,92 @@ impl Reader {
             // A model folder or config.json, relative to the workbook (gpuplan model PATH).
             let looks_like_path = m.contains(['/', '\\']) || m.ends_with(".json");
             if looks_like_path {
-                let at = self.base.join(m);
-                return match super::config::import(&at) {
-                    Ok(i) => {
-                        self.notices.push(Warning::info(
-                            rec.at("model"),
-                            format!(
-                                "{name}: the model {} was read from {m} ({}){}",
-                                i.spec.name,
-                                i.architecture,
-                                if i.missing.is_empty() {
-                                    String::new()
-                                } else {
-                                    format!("; not in its files: {}", i.missing.join(", "))
-                                }
-                            ),
-                        ));
-                        Some(i.spec)
-                    }
-                    Err(e) => {
-                        self.problems.push(Problem::new(
-                            rec.at("model"),
-                            format!("the model path {m} cannot be read: {e}"),
-                        ));
-                        None
-                    }
-                };
+                return self.model_from_path(rec, name, m);
             }
-            let hint = suggest::hint(m, models.iter().map(|s| s.name.as_str()));
-            if n.params_b.is_none() && !sized_by_memory {
-                self.problems.push(Problem::new(
-                    rec.at("model"),
-                    format!(
-                        "unknown model \"{m}\"{hint}; add it to the Models sheet, or give params_b"
-                    ),
-                ));
-                return None;
-            }
-        } else if n.params_b.is_none() && !sized_by_memory {
-            self.problems.push(Problem::new(
-                rec.at("model"),
-                format!(
-                    "{name} needs a model or params_b{}",
-                    if matches!(kind, Kind::Batch | Kind::ImageGen | Kind::VideoGen) {
-                        " (or vram_gib)"
-                    } else {
-                        ""
-                    }
-                ),
-            ));
+        }
+        if n.params_b.is_none() && !sized_by_memory {
+            self.push_missing_model(rec, name, kind, given.as_deref(), models);
             return None;
         }
         let params = n.params_b?;
+        let needs_arch = matches!(
+            kind,
+            Kind::Inference | Kind::Lora | Kind::Qlora | Kind::FullFinetune | Kind::Pretrain
+        ) || (kind == Kind::Batch && n.vram_gib.is_none());
         if !needs_arch {
             return None;
         }
-        // Borrow the architecture of the catalog language model closest in size.
+        self.guessed_model(rec, name, given, params, models)
+    }
+
+    /// The model of a model folder or config.json (relative to the workbook), with a note of
+    /// what was read, or a problem where it cannot be read.
+    fn model_from_path(&mut self, rec: &Record, name: &str, m: &str) -> Option<ModelSpec> {
+        let at = self.base.join(m);
+        match super::config::import(&at) {
+            Ok(i) => {
+                self.notices.push(Warning::info(
+                    rec.at("model"),
+                    format!(
+                        "{name}: the model {} was read from {m} ({}){}",
+                        i.spec.name,
+                        i.architecture,
+                        if i.missing.is_empty() {
+                            String::new()
+                        } else {
+                            format!("; not in its files: {}", i.missing.join(", "))
+                        }
+                    ),
+                ));
+                Some(i.spec)
+            }
+            Err(e) => {
+                self.problems.push(Problem::new(
+                    rec.at("model"),
+                    format!("the model path {m} cannot be read: {e}"),
+                ));
+                None
+            }
+        }
+    }
+
+    /// The problem of a workload that cannot be sized: an unknown model (`given`) without
+    /// params_b, or neither a model nor params_b.
+    fn push_missing_model(
+        &mut self,
+        rec: &Record,
+        name: &str,
+        kind: Kind,
+        given: Option<&str>,
+        models: &[ModelSpec],
+    ) {
+        let message = match given {
+            Some(m) => {
+                let hint = suggest::hint(m, models.iter().map(|s| s.name.as_str()));
+                format!("unknown model \"{m}\"{hint}; add it to the Models sheet, or give params_b")
+            }
+            None => format!(
+                "{name} needs a model or params_b{}",
+                if matches!(kind, Kind::Batch | Kind::ImageGen | Kind::VideoGen) {
+                    " (or vram_gib)"
+                } else {
+                    ""
+                }
+            ),
+        };
+        self.problems.push(Problem::new(rec.at("model"), message));
+    }
+
+    /// A model of `params` billion parameters that no sheet describes: the architecture of the
+    /// catalog language model closest in size, with a warning that it is guessed.
+    fn guessed_model(
+        &mut self,
+        rec: &Record,
+        name: &str,
+        given: Option<String>,
+        params: f64,
+        models: &[ModelSpec],
+    ) -> Option<ModelSpec> {
         // Language models only (a video DiT has layers and heads but no vocabulary).
         let nearest = models
             .iter()
@@ -451,6 +416,203 @@ impl Reader {
             params_b: params,
             ..nearest
         })
+    }
+}
+
+/// The column a `--set` writes to: the sheet's own, or for a column the sheet lacks one past
+/// everything the sheet holds, so that no cell of the user's own columns is touched.
+fn override_column(t: &mut Table, key: &'static str) -> u32 {
+    match t.columns.get(key) {
+        Some(&c) => c,
+        None => {
+            let next = t.width;
+            t.width += 1;
+            t.columns.insert(key, next);
+            next
+        }
+    }
+}
+
+/// The row's kind: required, and one of the known kinds.
+fn kind_cell(rec: &Record, name: &str, p: &mut Vec<Problem>) -> Option<Kind> {
+    match rec.raw("kind") {
+        None => {
+            p.push(Problem::new(
+                rec.at("kind"),
+                format!("kind of {name} is required: one of {}", kind_list()),
+            ));
+            None
+        }
+        Some(raw) => {
+            let k = Kind::parse(&table::raw_text(raw));
+            if k.is_none() {
+                p.push(Problem::new(
+                    rec.at("kind"),
+                    format!("kind must be one of {}, found {}", kind_list(), found(raw)),
+                ));
+            }
+            k
+        }
+    }
+}
+
+/// The row's yes/no, text and month cells, and what it names (API, pinned GPU, engine) checked
+/// against what is known.
+fn row_cells(rec: &Record, known: &Known, p: &mut Vec<Problem>) -> RowCells {
+    let online = rec.boolean("online", p);
+    let spot_ok = rec.boolean("spot_ok", p);
+    let notes = rec.text("notes", p).unwrap_or_default();
+    let api = api_cell(rec, known.apis, p);
+    let start_month = rec.month("start_month", p);
+    let end_month = rec.month("end_month", p);
+    if let (Some(s), Some(e)) = (start_month, end_month) {
+        if e < s {
+            p.push(Problem::new(
+                rec.at("end_month"),
+                format!("end_month {e} is before start_month {s}"),
+            ));
+        }
+    }
+    let pinned = pinned_gpu(rec, known.gpus, p);
+    let engine = engine_cell(rec, known.engines, p);
+    RowCells {
+        online,
+        spot_ok,
+        notes,
+        api,
+        start_month,
+        end_month,
+        pinned,
+        engine,
+    }
+}
+
+/// The API the workload is compared with, trimmed; a problem where the APIs sheet (or the
+/// built-in examples) has no such model.
+fn api_cell(rec: &Record, apis: &[ApiPrice], p: &mut Vec<Problem>) -> Option<String> {
+    let api = rec.text("api", p).map(|a| a.trim().to_string());
+    if let Some(a) = &api {
+        if !apis.iter().any(|x| normalize(&x.model) == normalize(a)) {
+            let hint = suggest::hint(a, apis.iter().map(|x| x.model.as_str()));
+            p.push(Problem::new(
+                rec.at("api"),
+                format!("the API \"{a}\" is not a model of the APIs sheet (or the built-in examples){hint}"),
+            ));
+        }
+    }
+    api
+}
+
+/// The GPU the workload is pinned to; a problem where the GPUs sheet has no such GPU.
+fn pinned_gpu(rec: &Record, gpus: &[GpuOffer], p: &mut Vec<Problem>) -> Option<String> {
+    let pinned = rec.text("gpu", p);
+    if let Some(g) = &pinned {
+        if !gpus.iter().any(|o| normalize(&o.gpu) == normalize(g)) {
+            let hint = suggest::hint(g, gpus.iter().map(|o| o.gpu.as_str()));
+            p.push(Problem::new(
+                rec.at("gpu"),
+                format!("the pinned GPU \"{g}\" is not in the GPUs sheet{hint}"),
+            ));
+        }
+    }
+    pinned
+}
+
+/// The workload's engine, spelt as its profile is; a problem where no profile has that name.
+fn engine_cell(rec: &Record, engines: &Engines, p: &mut Vec<Problem>) -> Option<String> {
+    match rec.text("engine", p) {
+        Some(e) if !e.trim().is_empty() => match engines.find(&e) {
+            Some(found) => Some(found.to_string()),
+            None => {
+                let hint = suggest::hint(&e, engines.names());
+                p.push(Problem::new(
+                    rec.at("engine"),
+                    format!(
+                        "the engine \"{e}\" has no profile (built in: {}; add rows to the Engines sheet for another){hint}",
+                        engines.names().join(", ")
+                    ),
+                ));
+                None
+            }
+        },
+        _ => None,
+    }
+}
+
+/// Cross-field rules of the sizes: tokens held within the context, off-peak concurrency within
+/// the peak, and a pilot test given whole.
+fn check_sizes(rec: &Record, kind: Kind, n: &WorkloadNumbers, p: &mut Vec<Problem>) {
+    let context = n
+        .context_len
+        .unwrap_or(if kind.is_training() { 2048.0 } else { 4096.0 });
+    if let Some(avg) = n.avg_tokens {
+        if avg > context {
+            p.push(Problem::new(
+                rec.at("avg_tokens"),
+                format!("avg_tokens ({avg}) cannot exceed context_len ({context})"),
+            ));
+        }
+    }
+    if let (Some(base), c) = (n.base_concurrency, n.concurrency.unwrap_or(1.0)) {
+        if base > c {
+            p.push(Problem::new(
+                rec.at("base_concurrency"),
+                format!("base_concurrency ({base}) cannot exceed concurrency ({c})"),
+            ));
+        }
+    }
+    if n.pilot_vram_gib.is_some() != n.pilot_concurrency.is_some()
+        && n.pilot_vram_gib.is_some()
+        && rec.raw("pilot_concurrency").is_none()
+    {
+        p.push(Problem::new(
+            rec.at("pilot_concurrency"),
+            "a pilot test needs both pilot_vram_gib and pilot_concurrency",
+        ));
+    }
+}
+
+/// Cross-field rules of the work: a generation workload sized by items needs both item
+/// columns, and an offline workload needs its hours, given or derived from its work.
+fn check_work(
+    rec: &Record,
+    name: &str,
+    kind: Kind,
+    n: &WorkloadNumbers,
+    online: bool,
+    p: &mut Vec<Problem>,
+) {
+    let by_items = kind.is_generation() && n.items_per_month.is_some();
+    if by_items != (kind.is_generation() && n.seconds_per_item.is_some()) {
+        let missing = if n.items_per_month.is_some() {
+            "seconds_per_item"
+        } else {
+            "items_per_month"
+        };
+        p.push(Problem::new(
+            rec.at(missing),
+            format!("{name} is sized by work done: it needs both items_per_month and seconds_per_item (one item's GPU time, measured in a pilot)"),
+        ));
+    }
+    // An offline workload's hours: given, or derived from its work (training tokens, items).
+    let by_tokens = kind.is_training() && n.train_tokens_m.is_some();
+    let by_requests =
+        kind == Kind::Inference && n.requests_per_day.is_some() && n.output_tokens.is_some();
+    let hours_known = n.hours_per_month.is_some() || rec.raw("hours_per_month").is_some();
+    if !online && !hours_known && !by_tokens && !by_items && !by_requests {
+        p.push(Problem::new(
+            rec.at("hours_per_month"),
+            format!("hours_per_month of the offline workload {name} is required (hours each instance runs per month){}",
+                if kind.is_training() {
+                    ", or give train_tokens_m"
+                } else if kind.is_generation() {
+                    ", or give items_per_month and seconds_per_item"
+                } else if kind == Kind::Inference {
+                    ", or give requests_per_day and output_tokens"
+                } else {
+                    ""
+                }),
+        ));
     }
 }
 

@@ -139,12 +139,7 @@ pub(super) fn fields(line: &str, tab: bool) -> Vec<String> {
 /// in English or Chinese), then one row per GPU. With `workloads` (from `--workbook`), each
 /// workload must be one of them.
 pub fn read_map(path: &Path, workloads: Option<&[String]>) -> Result<Vec<GpuMapping>> {
-    let bytes = crate::files::read_bounded(path, MAX_MAP_BYTES, "a GPU-to-workload map (CSV)")?;
-    let text = String::from_utf8(bytes).map_err(|_| Error::Unreadable {
-        file: path.to_path_buf(),
-        reason: "the map is not UTF-8 text; save it as CSV (UTF-8)".to_string(),
-    })?;
-    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    let text = map_text(path)?;
     let file = path.display().to_string();
     let mut problems: Vec<Problem> = Vec::new();
     let mut lines = text
@@ -152,74 +147,32 @@ pub fn read_map(path: &Path, workloads: Option<&[String]>) -> Result<Vec<GpuMapp
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'));
     let Some((h, header)) = lines.next() else {
-        return Err(Error::Lines {
-            problems: vec![Problem::new(
-                format!("{file}:1"),
-                "the map is empty; expected a header gpu_id,workload and a row per GPU",
-            )],
-            more: 0,
-        });
+        return Err(one_problem(
+            format!("{file}:1"),
+            "the map is empty; expected a header gpu_id,workload and a row per GPU".into(),
+        ));
     };
-    let tab = header.contains('\t') && !header.contains(',');
-    let head = fields(header, tab);
-    let columns = crate::catalog::columns("Usage");
-    let col = |key: &str| {
-        let c = columns.iter().find(|c| c.key == key)?;
-        head.iter().position(|h| crate::read::header_matches(h, c))
-    };
-    let (Some(gpu_col), Some(workload_col)) = (col("gpu_id"), col("workload")) else {
-        return Err(Error::Lines {
-            problems: vec![Problem::new(
-                format!("{file}:{}", h + 1),
-                format!(
-                    "expected a header naming the columns gpu_id and workload, found \"{}\"",
-                    header.chars().take(80).collect::<String>()
-                ),
-            )],
-            more: 0,
-        });
+    let Some(columns) = MapColumns::from_header(header) else {
+        return Err(one_problem(
+            format!("{file}:{}", h + 1),
+            format!(
+                "expected a header naming the columns gpu_id and workload, found \"{}\"",
+                header.chars().take(80).collect::<String>()
+            ),
+        ));
     };
     let mut out: Vec<GpuMapping> = Vec::new();
     for (i, line) in lines {
         let at = format!("{file}:{}", i + 1);
-        let f = fields(line, tab);
-        let get = |c: usize| f.get(c).map(String::as_str).unwrap_or("");
-        let (gpu_id, workload) = (get(gpu_col), get(workload_col));
-        if gpu_id.is_empty() || workload.is_empty() {
-            problems.push(Problem::new(
-                at,
-                format!(
-                    "expected a GPU (a uuid, an index or host:index) and a workload, found \"{}\"",
-                    line.chars().take(80).collect::<String>()
-                ),
-            ));
-            continue;
+        let (gpu_id, workload) = columns.row(line);
+        match row_problem(&out, workloads, &gpu_id, &workload, line) {
+            Some(message) => problems.push(Problem::new(at, message)),
+            None => out.push(GpuMapping {
+                gpu_id,
+                workload,
+                location: at,
+            }),
         }
-        if let Some(known) = workloads {
-            if !known.iter().any(|w| w == workload) {
-                let hint = crate::suggest::hint(workload, known.iter().map(String::as_str));
-                problems.push(Problem::new(
-                    at,
-                    format!("{workload} is not a workload of the workbook's Workloads sheet{hint}"),
-                ));
-                continue;
-            }
-        }
-        if let Some(first) = out.iter().find(|m| m.gpu_id.eq_ignore_ascii_case(gpu_id)) {
-            problems.push(Problem::new(
-                at,
-                format!(
-                    "the GPU {gpu_id} is listed twice (first at {}); a GPU runs one workload",
-                    first.location
-                ),
-            ));
-            continue;
-        }
-        out.push(GpuMapping {
-            gpu_id: gpu_id.to_string(),
-            workload: workload.to_string(),
-            location: at,
-        });
     }
     if !problems.is_empty() {
         let more = problems.len().saturating_sub(crate::error::SHOWN_PROBLEMS);
@@ -227,6 +180,92 @@ pub fn read_map(path: &Path, workloads: Option<&[String]>) -> Result<Vec<GpuMapp
         return Err(Error::Lines { problems, more });
     }
     Ok(out)
+}
+
+/// The map file as text: at most [`MAX_MAP_BYTES`], UTF-8, without a byte-order mark.
+fn map_text(path: &Path) -> Result<String> {
+    let bytes = crate::files::read_bounded(path, MAX_MAP_BYTES, "a GPU-to-workload map (CSV)")?;
+    let text = String::from_utf8(bytes).map_err(|_| Error::Unreadable {
+        file: path.to_path_buf(),
+        reason: "the map is not UTF-8 text; save it as CSV (UTF-8)".to_string(),
+    })?;
+    Ok(match text.strip_prefix('\u{feff}') {
+        Some(rest) => rest.to_string(),
+        None => text,
+    })
+}
+
+/// The error for a map that cannot be read past its header: one problem at `location`.
+fn one_problem(location: String, message: String) -> Error {
+    Error::Lines {
+        problems: vec![Problem::new(location, message)],
+        more: 0,
+    }
+}
+
+/// Where the header puts the map's two columns, and how the fields are separated.
+struct MapColumns {
+    gpu: usize,
+    workload: usize,
+    /// Tab-separated (a header with tabs and no comma).
+    tab: bool,
+}
+
+impl MapColumns {
+    /// The columns a header line names, matched as the Usage sheet's headers are (English or
+    /// Chinese); None when it lacks either.
+    fn from_header(header: &str) -> Option<MapColumns> {
+        let tab = header.contains('\t') && !header.contains(',');
+        let head = fields(header, tab);
+        let columns = crate::catalog::columns("Usage");
+        let col = |key: &str| {
+            let c = columns.iter().find(|c| c.key == key)?;
+            head.iter().position(|h| crate::read::header_matches(h, c))
+        };
+        let (Some(gpu), Some(workload)) = (col("gpu_id"), col("workload")) else {
+            return None;
+        };
+        Some(MapColumns { gpu, workload, tab })
+    }
+
+    /// A row's gpu_id and workload, empty where the row has no such field.
+    fn row(&self, line: &str) -> (String, String) {
+        let f = fields(line, self.tab);
+        let get = |c: usize| f.get(c).cloned().unwrap_or_default();
+        (get(self.gpu), get(self.workload))
+    }
+}
+
+/// What is wrong with a map row, if anything: a GPU or workload left blank, a workload the
+/// workbook does not have (when `workloads` are known), or a GPU already mapped in `earlier`.
+fn row_problem(
+    earlier: &[GpuMapping],
+    workloads: Option<&[String]>,
+    gpu_id: &str,
+    workload: &str,
+    line: &str,
+) -> Option<String> {
+    if gpu_id.is_empty() || workload.is_empty() {
+        return Some(format!(
+            "expected a GPU (a uuid, an index or host:index) and a workload, found \"{}\"",
+            line.chars().take(80).collect::<String>()
+        ));
+    }
+    if let Some(known) = workloads {
+        if !known.iter().any(|w| w == workload) {
+            let hint = crate::suggest::hint(workload, known.iter().map(String::as_str));
+            return Some(format!(
+                "{workload} is not a workload of the workbook's Workloads sheet{hint}"
+            ));
+        }
+    }
+    let first = earlier
+        .iter()
+        .find(|m| m.gpu_id.eq_ignore_ascii_case(gpu_id))?;
+    Some(format!(
+        "the GPU {gpu_id} is listed twice (first at {}); a GPU runs one workload",
+        first.location
+    ))
 }
 
 #[cfg(test)]

@@ -115,6 +115,75 @@ struct Workload {
     total_mib: Option<f64>,
 }
 
+impl Workload {
+    /// A sample's memory figures: used (or counted as missing) and total.
+    fn add(&mut self, row: &parse::Row) {
+        match row.memory {
+            Some(m) => self.memory.add(m),
+            None => self.no_memory += 1,
+        }
+        if let Some(total) = row.total {
+            self.total_mib = Some(self.total_mib.map_or(total, |t: f64| t.max(total)));
+        }
+    }
+
+    /// Warns when the logs cover less than a day, and when memory figures are missing.
+    fn warn(&self, days: f64, warnings: &mut Vec<Warning>) {
+        if days < 1.0 {
+            warnings.push(Warning::warn(
+                self.name.clone(),
+                format!(
+                    "the logs cover {:.1} hours only; a month extrapolated from so little is a rough guess",
+                    days * 24.0
+                ),
+            ));
+        }
+        if self.memory.count() == 0 {
+            warnings.push(Warning::warn(
+                self.name.clone(),
+                "no memory figures in its logs: the memory peak is unknown",
+            ));
+        } else if self.no_memory > 0 {
+            warnings.push(Warning::info(
+                self.name.clone(),
+                format!(
+                    "{} of its samples have no memory figure; the peak and 95th percentile are of the other {}",
+                    self.no_memory,
+                    self.memory.count()
+                ),
+            ));
+        }
+    }
+}
+
+/// What a line of a log that has its layout is, besides a data row.
+enum HeaderLine {
+    /// The header again (nvidia-smi may write it again), or dmon's units line under it: skipped.
+    Again,
+    /// A different header: the lines after it follow it.
+    New,
+    /// Not a header: a data row.
+    Data,
+}
+
+/// Whether a line of a log laid out as `layout` is a header, the same or a new one.
+fn header_line(layout: &Layout, text: &[u8]) -> HeaderLine {
+    let trimmed = text.trim_ascii_start();
+    if layout.kind == Kind::Dmon {
+        if let Some(after) = trimmed.strip_prefix(b"#") {
+            if Layout::is_dmon_header(after) && text != layout.header.as_slice() {
+                return HeaderLine::New;
+            }
+            return HeaderLine::Again; // a repeated header, or the units line under it
+        }
+    } else if text == layout.header.as_slice() {
+        return HeaderLine::Again; // nvidia-smi may write its header again
+    } else if layout.is_csv_header(text) {
+        return HeaderLine::New;
+    }
+    HeaderLine::Data
+}
+
 /// A kind of warning counted in one file: where it first happened, what, and how often.
 #[derive(Default)]
 struct Tally {
@@ -299,18 +368,10 @@ impl Analysis<'_> {
         let Some(layout) = &file.layout else {
             return self.first_line(file, text, number);
         };
-        let trimmed = text.trim_ascii_start();
-        if layout.kind == Kind::Dmon {
-            if let Some(after) = trimmed.strip_prefix(b"#") {
-                if Layout::is_dmon_header(after) && text != layout.header.as_slice() {
-                    return self.relayout(file, text, number);
-                }
-                return true; // a repeated header, or the units line under it
-            }
-        } else if text == layout.header.as_slice() {
-            return true; // nvidia-smi may write its header again
-        } else if layout.is_csv_header(text) {
-            return self.relayout(file, text, number);
+        match header_line(layout, text) {
+            HeaderLine::Again => return true,
+            HeaderLine::New => return self.relayout(file, text, number),
+            HeaderLine::Data => {}
         }
         let row = match layout.row(text) {
             Ok(r) => r,
@@ -341,13 +402,25 @@ impl Analysis<'_> {
             self.gpus[g].ignored += 1;
             return true;
         };
+        let t = self.sample_time(file, g, timing, row.t);
+        file.latest = file.latest.max(t);
+        if self.step(file, g, t, util, number) {
+            self.workloads[w].add(&row);
+        }
+        true
+    }
+
+    /// The time (ms) of GPU `g`'s next sample, whose row says `row_t`: as the row gives it, on
+    /// the day a dmon log with times only has reached, or (untimed) one `--interval` after the
+    /// GPU's last sample.
+    fn sample_time(&mut self, file: &mut File, g: usize, timing: Timing, row_t: i64) -> i64 {
         let interval_ms = self.settings.interval_s * 1000.0;
         let gpu = &mut self.gpus[g];
-        let t = match timing {
-            Timing::Stamp => row.t,
+        match timing {
+            Timing::Stamp => row_t,
             Timing::TimeOfDay => {
                 // The day turns when the time of day falls back by more than 12 hours.
-                let mut t = file.day + row.t;
+                let mut t = file.day + row_t;
                 if file.latest != i64::MIN && t < file.latest - DAY_MS / 2 {
                     file.day += DAY_MS;
                     t += DAY_MS;
@@ -362,9 +435,15 @@ impl Analysis<'_> {
                     gpu.last_t + interval_ms.round() as i64
                 }
             }
-        };
-        file.latest = file.latest.max(t);
+        }
+    }
+
+    /// Moves GPU `g`'s stream on to a sample at `t` with utilization `util` (%), the interval
+    /// since its last sample counted; false, the sample tallied as going back in time and
+    /// skipped, when `t` is before that last sample.
+    fn step(&mut self, file: &mut File, g: usize, t: i64, util: f64, number: u64) -> bool {
         let active = util / 100.0 > self.settings.threshold;
+        let gpu = &mut self.gpus[g];
         if gpu.samples > 0 {
             let d = t - gpu.last_t;
             if d < 0 {
@@ -377,7 +456,7 @@ impl Analysis<'_> {
                         clock_text(to)
                     )
                 });
-                return true;
+                return false;
             }
             gpu.intervals.add(d, gpu.last_active, gpu.last_util);
             if d > gpu.longest.0 {
@@ -392,14 +471,6 @@ impl Analysis<'_> {
         gpu.samples += 1;
         file.samples += 1;
         file.max_util = file.max_util.max(util);
-        let wl = &mut self.workloads[w];
-        match row.memory {
-            Some(m) => wl.memory.add(m),
-            None => wl.no_memory += 1,
-        }
-        if let Some(total) = row.total {
-            wl.total_mib = Some(wl.total_mib.map_or(total, |t: f64| t.max(total)));
-        }
         true
     }
 
@@ -598,7 +669,29 @@ impl Analysis<'_> {
         }
     }
 
+    /// Each workload's actuals from its GPUs' streams, with the warnings on GPUs no mapping
+    /// names, mapping rows no log holds, and each workload's figures; an error when no workload
+    /// has any.
     fn finish(mut self, logs: &[PathBuf]) -> Result<Report> {
+        self.warn_unmapped_gpus();
+        self.warn_unused_mappings();
+        let mut actuals = Vec::new();
+        for w in 0..self.workloads.len() {
+            if let Some(actual) = self.actual(w, logs) {
+                actuals.push(actual);
+            }
+        }
+        if actuals.is_empty() {
+            return Err(self.no_actuals());
+        }
+        Ok(Report {
+            actuals,
+            warnings: self.warnings,
+        })
+    }
+
+    /// Warns of each GPU whose samples were ignored because no mapping row names it.
+    fn warn_unmapped_gpus(&mut self) {
         for g in &self.gpus {
             if g.workload.is_none() && g.ignored > 0 {
                 self.warnings.push(Warning::warn(
@@ -611,6 +704,10 @@ impl Analysis<'_> {
                 ));
             }
         }
+    }
+
+    /// Warns of each mapping row that no GPU in the logs matched.
+    fn warn_unused_mappings(&mut self) {
         if let Some(mapping) = self.mapping {
             for (m, used) in mapping.iter().zip(&self.used) {
                 if !used {
@@ -624,126 +721,140 @@ impl Analysis<'_> {
                 }
             }
         }
+    }
+
+    /// Workload `w`'s actual, with the warnings on its GPUs and figures; None (with a warning
+    /// when a mapping names it) when none of its GPUs has samples to count.
+    fn actual(&mut self, w: usize, logs: &[PathBuf]) -> Option<Actual> {
         let h = self.settings.hours_in_month;
-        let mut actuals = Vec::new();
-        for (w, wl) in self.workloads.iter().enumerate() {
-            let mut gpu_ids = Vec::new();
-            let (mut active_ms, mut util_ms, mut month_ms) = (0.0, 0.0, 0.0);
-            let (mut start, mut end) = (f64::MAX, f64::MIN);
-            let mut samples = 0;
-            for g in self
-                .gpus
-                .iter()
-                .filter(|g| g.workload == Some(w) && g.samples > 0)
-            {
-                let Some(t) = g.intervals.totals(g.nominal, g.last_active, g.last_util) else {
-                    self.warnings.push(Warning::warn(
-                        g.first_seen.clone(),
-                        format!(
-                            "the GPU {} has a single sample: no interval to count; it is left out",
-                            g.id.name()
-                        ),
-                    ));
-                    continue;
-                };
-                let span = (g.last_t - g.first_t) as f64 + t.median_ms;
-                let gaps = span - t.logged_ms;
-                if gaps > 0.01 * span {
-                    let (longest, file, line) = g.longest;
-                    let file = logs
-                        .get(file)
-                        .map(|p| p.display().to_string())
-                        .unwrap_or_default();
-                    self.warnings.push(Warning::warn(
-                        format!("{file}:{line}"),
-                        format!(
-                            "the log of GPU {} has gaps of {:.1} h in all over {:.1} days (the longest, {:.1} h, ends here); the gaps count as idle time",
-                            g.id.name(),
-                            gaps / 3.6e6,
-                            span / DAY_MS as f64,
-                            longest as f64 / 3.6e6
-                        ),
-                    ));
-                }
-                active_ms += t.active_ms;
-                util_ms += t.util_ms;
-                month_ms += t.active_ms / span * h * 3.6e6;
-                start = start.min(g.first_t as f64);
-                end = end.max(g.last_t as f64 + t.median_ms);
-                samples += g.samples;
-                gpu_ids.push(g.id.name());
-            }
-            if gpu_ids.is_empty() {
-                if self.mapping.is_some() {
-                    self.warnings.push(Warning::warn(
-                        wl.name.clone(),
-                        "no samples in the logs for this workload; it is left out",
-                    ));
-                }
-                continue;
-            }
-            let gpus = gpu_ids.len();
-            let days = (end - start) / DAY_MS as f64;
-            if days < 1.0 {
+        let sums = self.sums(w, logs);
+        let wl = &self.workloads[w];
+        if sums.gpu_ids.is_empty() {
+            if self.mapping.is_some() {
                 self.warnings.push(Warning::warn(
                     wl.name.clone(),
-                    format!(
-                        "the logs cover {:.1} hours only; a month extrapolated from so little is a rough guess",
-                        days * 24.0
-                    ),
+                    "no samples in the logs for this workload; it is left out",
                 ));
             }
-            if wl.memory.count() == 0 {
-                self.warnings.push(Warning::warn(
-                    wl.name.clone(),
-                    "no memory figures in its logs: the memory peak is unknown",
-                ));
-            } else if wl.no_memory > 0 {
-                self.warnings.push(Warning::info(
-                    wl.name.clone(),
-                    format!(
-                        "{} of its samples have no memory figure; the peak and 95th percentile are of the other {}",
-                        wl.no_memory,
-                        wl.memory.count()
-                    ),
-                ));
-            }
-            let gib = |mib: f64| mib / 1024.0;
-            let active_hours_month = month_ms / 3.6e6;
-            actuals.push(Actual {
-                workload: wl.name.clone(),
-                gpus,
-                active_hours_month,
-                utilization: active_hours_month / (h * gpus as f64),
-                busy_utilization: (active_ms > 0.0).then(|| util_ms / active_ms / 100.0),
-                memory_peak_gib: wl.memory.peak().map(gib),
-                memory_p95_gib: wl.memory.p95().map(gib),
-                days_covered: days,
-                samples,
-                active_hours: active_ms / 3.6e6,
-                memory_total_gib: wl.total_mib.map(gib),
-                gpu_ids,
-            });
+            return None;
         }
-        if actuals.is_empty() {
-            let why = if self.mapping.is_some() {
-                "no sample in the logs belongs to a mapped GPU; check the Usage sheet (or --map) against the GPUs the warnings name"
-            } else {
-                "the logs hold no samples"
-            };
-            return Err(Error::Usage(format!(
-                "{why}{}",
-                self.warnings
-                    .iter()
-                    .map(|w| format!("\nwarning: {}: {}", w.location, w.message))
-                    .collect::<String>()
-            )));
-        }
-        Ok(Report {
-            actuals,
-            warnings: self.warnings,
+        let gpus = sums.gpu_ids.len();
+        let days = (sums.end - sums.start) / DAY_MS as f64;
+        wl.warn(days, &mut self.warnings);
+        let gib = |mib: f64| mib / 1024.0;
+        let active_hours_month = sums.month_ms / 3.6e6;
+        Some(Actual {
+            workload: wl.name.clone(),
+            gpus,
+            active_hours_month,
+            utilization: active_hours_month / (h * gpus as f64),
+            busy_utilization: (sums.active_ms > 0.0).then(|| sums.util_ms / sums.active_ms / 100.0),
+            memory_peak_gib: wl.memory.peak().map(gib),
+            memory_p95_gib: wl.memory.p95().map(gib),
+            days_covered: days,
+            samples: sums.samples,
+            active_hours: sums.active_ms / 3.6e6,
+            memory_total_gib: wl.total_mib.map(gib),
+            gpu_ids: sums.gpu_ids,
         })
     }
+
+    /// Workload `w`'s GPUs with samples added up, each GPU's hours extrapolated over its own
+    /// span; a GPU with a single sample is left out and one whose log has gaps warned of.
+    fn sums(&mut self, w: usize, logs: &[PathBuf]) -> Sums {
+        let h = self.settings.hours_in_month;
+        let mut sums = Sums {
+            gpu_ids: Vec::new(),
+            active_ms: 0.0,
+            util_ms: 0.0,
+            month_ms: 0.0,
+            start: f64::MAX,
+            end: f64::MIN,
+            samples: 0,
+        };
+        for g in self
+            .gpus
+            .iter()
+            .filter(|g| g.workload == Some(w) && g.samples > 0)
+        {
+            let Some(t) = g.intervals.totals(g.nominal, g.last_active, g.last_util) else {
+                self.warnings.push(Warning::warn(
+                    g.first_seen.clone(),
+                    format!(
+                        "the GPU {} has a single sample: no interval to count; it is left out",
+                        g.id.name()
+                    ),
+                ));
+                continue;
+            };
+            let span = (g.last_t - g.first_t) as f64 + t.median_ms;
+            if let Some(warning) = gaps_warning(g, span, t.logged_ms, logs) {
+                self.warnings.push(warning);
+            }
+            sums.active_ms += t.active_ms;
+            sums.util_ms += t.util_ms;
+            sums.month_ms += t.active_ms / span * h * 3.6e6;
+            sums.start = sums.start.min(g.first_t as f64);
+            sums.end = sums.end.max(g.last_t as f64 + t.median_ms);
+            sums.samples += g.samples;
+            sums.gpu_ids.push(g.id.name());
+        }
+        sums
+    }
+
+    /// The error when no workload has actuals, with every warning so far (they say why).
+    fn no_actuals(&self) -> Error {
+        let why = if self.mapping.is_some() {
+            "no sample in the logs belongs to a mapped GPU; check the Usage sheet (or --map) against the GPUs the warnings name"
+        } else {
+            "the logs hold no samples"
+        };
+        Error::Usage(format!(
+            "{why}{}",
+            self.warnings
+                .iter()
+                .map(|w| format!("\nwarning: {}: {}", w.location, w.message))
+                .collect::<String>()
+        ))
+    }
+}
+
+/// A workload's GPUs added up.
+struct Sums {
+    /// Its GPUs with samples, as messages name them.
+    gpu_ids: Vec<String>,
+    /// Active time, utilization × time while active, and active time extrapolated to a month
+    /// (each GPU over its own span), ms.
+    active_ms: f64,
+    util_ms: f64,
+    month_ms: f64,
+    /// The first sample and the end of the last one over all its GPUs, ms.
+    start: f64,
+    end: f64,
+    samples: u64,
+}
+
+/// The warning on a GPU whose log over `span` (ms) accounts for `logged_ms` only, when the gaps
+/// are more than 1 % of it: at the sample that ends the longest gap.
+fn gaps_warning(g: &Gpu, span: f64, logged_ms: f64, logs: &[PathBuf]) -> Option<Warning> {
+    let gaps = span - logged_ms;
+    (gaps > 0.01 * span).then(|| {
+        let (longest, file, line) = g.longest;
+        let file = logs
+            .get(file)
+            .map(|p| p.display().to_string())
+            .unwrap_or_default();
+        Warning::warn(
+            format!("{file}:{line}"),
+            format!(
+                "the log of GPU {} has gaps of {:.1} h in all over {:.1} days (the longest, {:.1} h, ends here); the gaps count as idle time",
+                g.id.name(),
+                gaps / 3.6e6,
+                span / DAY_MS as f64,
+                longest as f64 / 3.6e6
+            ),
+        )
+    })
 }
 
 /// A time as messages show it: `2026-11-02 10:00:05` (ms since 1970), or seconds from the start

@@ -90,6 +90,67 @@ pub struct Row<'a> {
     pub mixed_units: bool,
 }
 
+/// A data line's fields by their column's role, before the figures are read from them.
+#[derive(Default)]
+struct Fields<'a> {
+    /// The row, with its GPU fields (index, uuid, gpu, host) set.
+    row: Row<'a>,
+    /// The timestamp, or dmon's time of day.
+    stamp: &'a [u8],
+    /// dmon's date.
+    date: &'a [u8],
+    /// Utilization, memory used and memory total, each with whether the header gives a unit.
+    util: (&'a [u8], bool),
+    memory: (&'a [u8], bool),
+    total: (&'a [u8], bool),
+    /// Fields on the line.
+    count: usize,
+}
+
+impl<'a> Fields<'a> {
+    /// The line's next field, put where its column's role says (nowhere past the header's).
+    fn take(&mut self, layout: &Layout, f: &'a [u8]) {
+        let i = self.count;
+        self.count += 1;
+        let (Some(role), Some(unit)) = (layout.roles.get(i), layout.units.get(i)) else {
+            return;
+        };
+        match role {
+            Role::Skip => {}
+            Role::Timestamp | Role::Time => self.stamp = f,
+            Role::Date => self.date = f,
+            Role::Index => self.row.index = Some(f),
+            Role::Uuid => self.row.uuid = Some(f),
+            Role::Gpu => self.row.gpu = Some(f),
+            Role::Host => self.row.host = Some(f),
+            Role::Util => self.util = (f, *unit),
+            Role::Memory => self.memory = (f, *unit),
+            Role::Total => self.total = (f, *unit),
+        }
+    }
+}
+
+/// Checks that a row names its GPU: no empty (or N/A) index, uuid or gpu field, and an index
+/// that is a whole number.
+fn gpu_fields_named(row: &Row) -> Result<(), String> {
+    for (id, what) in [(row.index, "index"), (row.uuid, "uuid"), (row.gpu, "gpu")] {
+        if id.is_some_and(|v| v.is_empty() || missing(v)) {
+            return Err(format!(
+                "the {what} field is empty: each row must name its GPU"
+            ));
+        }
+    }
+    if let Some(i) = row.index {
+        if !i.iter().all(u8::is_ascii_digit) {
+            return Err(format!(
+                "expected the GPU index as a whole number, found {}",
+                shown(i)
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// A field as it reads in a message: quoted, at most 60 characters.
 pub fn shown(b: &[u8]) -> String {
     let s = String::from_utf8_lossy(b);
@@ -355,59 +416,60 @@ impl Layout {
 
     /// One data row. The message says which field is wrong and what it holds.
     pub fn row<'a>(&self, line: &'a [u8]) -> Result<Row<'a>, String> {
-        let mut row = Row::default();
-        let mut stamp_field: &[u8] = b"";
-        let mut date_field: &[u8] = b"";
-        let mut util_field: (&[u8], bool) = (b"", false);
-        let mut mem_field: (&[u8], bool) = (b"", false);
-        let mut total_field: (&[u8], bool) = (b"", false);
-        let mut n = 0;
-        let dmon = self.kind == Kind::Dmon;
-        let mut take = |i: usize, f: &'a [u8]| {
-            let (Some(role), Some(unit)) = (self.roles.get(i), self.units.get(i)) else {
-                return;
-            };
-            match role {
-                Role::Skip => {}
-                Role::Timestamp | Role::Time => stamp_field = f,
-                Role::Date => date_field = f,
-                Role::Index => row.index = Some(f),
-                Role::Uuid => row.uuid = Some(f),
-                Role::Gpu => row.gpu = Some(f),
-                Role::Host => row.host = Some(f),
-                Role::Util => util_field = (f, *unit),
-                Role::Memory => mem_field = (f, *unit),
-                Role::Total => total_field = (f, *unit),
-            }
-        };
-        if dmon {
-            for f in line
-                .split(u8::is_ascii_whitespace)
-                .filter(|f| !f.is_empty())
-            {
-                take(n, f);
-                n += 1;
-            }
-        } else {
-            for f in line.split(|c| *c == b',') {
-                take(n, field(f));
-                n += 1;
-            }
-        }
-        if n != self.roles.len() {
+        let Fields {
+            mut row,
+            stamp,
+            date,
+            util,
+            memory,
+            total,
+            count,
+        } = self.fields(line);
+        if count != self.roles.len() {
             return Err(format!(
-                "expected {} fields ({}), found {n}: {}",
+                "expected {} fields ({}), found {count}: {}",
                 self.roles.len(),
                 self.listed(),
                 shown(line)
             ));
         }
-        row.t = match self.timing {
-            Timing::Untimed => 0,
+        row.t = self.time(stamp, date)?;
+        gpu_fields_named(&row)?;
+        let mut mixed = false;
+        row.util = self.percent(util, &mut mixed)?;
+        row.memory = self.mib(memory, "memory used", &mut mixed)?;
+        row.total = self.mib(total, "memory total", &mut mixed)?;
+        row.mixed_units = mixed;
+        Ok(row)
+    }
+
+    /// A data line split into its fields (at whitespace for dmon, at commas otherwise), each
+    /// put where its column's role says.
+    fn fields<'a>(&self, line: &'a [u8]) -> Fields<'a> {
+        let mut fields = Fields::default();
+        if self.kind == Kind::Dmon {
+            for f in line
+                .split(u8::is_ascii_whitespace)
+                .filter(|f| !f.is_empty())
+            {
+                fields.take(self, f);
+            }
+        } else {
+            for f in line.split(|c| *c == b',') {
+                fields.take(self, field(f));
+            }
+        }
+        fields
+    }
+
+    /// A row's time from its time (or timestamp) and date fields, as [`Row::t`] holds it.
+    fn time(&self, stamp_field: &[u8], date_field: &[u8]) -> Result<i64, String> {
+        match self.timing {
+            Timing::Untimed => Ok(0),
             Timing::TimeOfDay => stamp::time_of_day(stamp_field).ok_or_else(|| {
                 format!("expected the time as HH:MM:SS, found {}", shown(stamp_field))
-            })?,
-            Timing::Stamp if dmon => stamp::compact_date(date_field)
+            }),
+            Timing::Stamp if self.kind == Kind::Dmon => stamp::compact_date(date_field)
                 .zip(stamp::time_of_day(stamp_field))
                 .map(|(d, t)| d + t)
                 .ok_or_else(|| {
@@ -416,35 +478,14 @@ impl Layout {
                         shown(date_field),
                         shown(stamp_field)
                     )
-                })?,
+                }),
             Timing::Stamp => stamp::parse(stamp_field).ok_or_else(|| {
                 format!(
                     "expected a timestamp such as 2026/11/02 10:00:00.123 (nvidia-smi), 2026-11-02T10:00:00Z or Unix seconds, found {}",
                     shown(stamp_field)
                 )
-            })?,
-        };
-        for (id, what) in [(row.index, "index"), (row.uuid, "uuid"), (row.gpu, "gpu")] {
-            if id.is_some_and(|v| v.is_empty() || missing(v)) {
-                return Err(format!(
-                    "the {what} field is empty: each row must name its GPU"
-                ));
-            }
+            }),
         }
-        if let Some(i) = row.index {
-            if !i.iter().all(u8::is_ascii_digit) {
-                return Err(format!(
-                    "expected the GPU index as a whole number, found {}",
-                    shown(i)
-                ));
-            }
-        }
-        let mut mixed = false;
-        row.util = self.percent(util_field, &mut mixed)?;
-        row.memory = self.mib(mem_field, "memory used", &mut mixed)?;
-        row.total = self.mib(total_field, "memory total", &mut mixed)?;
-        row.mixed_units = mixed;
-        Ok(row)
     }
 
     fn percent(

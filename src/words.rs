@@ -135,6 +135,17 @@ impl Row {
                 "unplanned: nothing to compare with".to_string()
             };
         };
+        let why = self
+            .reasons(p, lang)
+            .join(if lang == Lang::Zh { "，" } else { ", " });
+        let mut line = self.verdict(p, &why, money, lang);
+        line.push_str(&self.measured_budget(p, money, lang));
+        line
+    }
+
+    /// Why, as the advice's reasons: the measured hours against the plan's, then each rule the
+    /// measured figures meet (the monthly band, a smaller card, spot when the re-plan takes it).
+    fn reasons(&self, p: &Side, lang: Lang) -> Vec<String> {
         let a = &self.actual;
         let mut why = vec![if lang == Lang::Zh {
             format!(
@@ -193,13 +204,14 @@ impl Row {
                 .to_string(),
             );
         }
-        let why = why.join(if lang == Lang::Zh { "，" } else { ", " });
-        // The re-plan takes another card, count or mode and it saves against carrying on: say
-        // which and how much; otherwise keep. Then what the month costs at the measured use
-        // beside the plan (a budget to correct, not a saving: the same setup simply runs less or
-        // more).
+        why
+    }
+
+    /// The advice proper, `why` in it: when the re-plan takes another card, count or mode and
+    /// saves against carrying on, which and how much; otherwise keep the plan.
+    fn verdict(&self, p: &Side, why: &str, money: &dyn Fn(f64) -> String, lang: Lang) -> String {
         let other_card = |r: &Side| r.gpu != p.gpu || r.gpus_total != p.gpus_total;
-        let mut line = match &self.replanned {
+        match &self.replanned {
             Some(r) if self.saving > 0.0 && (other_card(r) || r.mode != p.mode) => {
                 let action = action(p, r, lang);
                 if lang == Lang::Zh {
@@ -222,10 +234,16 @@ impl Row {
                     format!("keep: {gpus} × {} {mode}; {why}", p.gpu)
                 }
             }
-        };
-        if let Some(r) = &self.replanned {
-            if (r.tco - p.tco).abs() > NOTHING {
-                line.push_str(&if lang == Lang::Zh {
+        }
+    }
+
+    /// The advice's tail: what the month costs at the measured use beside the plan (a budget
+    /// to correct, not a saving: the same setup simply runs less or more), or that the re-plan
+    /// found nothing; empty when the re-plan costs what the plan does.
+    fn measured_budget(&self, p: &Side, money: &dyn Fn(f64) -> String, lang: Lang) -> String {
+        match &self.replanned {
+            Some(r) if (r.tco - p.tco).abs() > NOTHING => {
+                if lang == Lang::Zh {
                     format!("；按实测每月预算 {}（计划 {}）", money(r.tco), money(p.tco))
                 } else {
                     format!(
@@ -233,16 +251,16 @@ impl Row {
                         money(r.tco),
                         money(p.tco)
                     )
-                });
+                }
             }
-        } else {
-            line.push_str(if lang == Lang::Zh {
+            Some(_) => String::new(),
+            None => if lang == Lang::Zh {
                 "；按实测重新规划找不到可用方案"
             } else {
                 "; re-planning at the measured figures plans nothing"
-            });
+            }
+            .to_string(),
         }
-        line
     }
 }
 

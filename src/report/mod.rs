@@ -10,6 +10,7 @@ pub use usage::{table as usage_table, write_json as write_usage_json};
 use crate::lang::Lang;
 use crate::model::{format_number, GpuOffer, ModelSpec, Severity};
 use crate::plan::{Plan, Trace};
+use crate::read::config::Imported;
 use serde_json::Value;
 
 /// `¥1,628.00`, `$12.50`, `¥1,628` (JPY), `1,000.00 CHF`.
@@ -84,20 +85,65 @@ pub fn table(rows: &[Vec<String>], right: &[bool]) -> String {
     out
 }
 
+/// `en` or `cn`, as `lang` reads.
+fn tr(lang: Lang, en: &'static str, cn: &'static str) -> &'static str {
+    if lang == Lang::Zh {
+        cn
+    } else {
+        en
+    }
+}
+
+/// The summary's terminal colours: bold, yellow, red and reset, all empty without colour.
+struct Paint {
+    bold: &'static str,
+    yellow: &'static str,
+    red: &'static str,
+    reset: &'static str,
+}
+
+impl Paint {
+    fn new(color: bool) -> Paint {
+        if color {
+            Paint {
+                bold: "\x1b[1m",
+                yellow: "\x1b[33m",
+                red: "\x1b[31m",
+                reset: "\x1b[0m",
+            }
+        } else {
+            Paint {
+                bold: "",
+                yellow: "",
+                red: "",
+                reset: "",
+            }
+        }
+    }
+}
+
 /// The terminal summary of a plan.
 pub fn summary(plan: &Plan, color: bool, lang: Lang) -> String {
-    let t_ = |en: &'static str, cn: &'static str| if lang == Lang::Zh { cn } else { en };
+    let paint = Paint::new(color);
+    let mut out = table(
+        &workload_rows(plan, &paint, lang),
+        &[false, false, false, true],
+    );
+    out.push('\n');
+    out.push_str(&table(&total_rows(plan, &paint, lang), &[false, true]));
+    out.push_str(&warning_lines(plan, &paint, lang));
+    out
+}
+
+/// The summary's first table: a header, then each workload's card, count, mode and monthly
+/// cost (or unplanned), at most 25 of them and a line saying how many more.
+fn workload_rows(plan: &Plan, paint: &Paint, lang: Lang) -> Vec<Vec<String>> {
     let cur = plan.input.assumptions.currency();
-    let (b, y, r, z) = if color {
-        ("\x1b[1m", "\x1b[33m", "\x1b[31m", "\x1b[0m")
-    } else {
-        ("", "", "", "")
-    };
     let mut rows = vec![vec![
-        t_("workload", "负载").to_string(),
-        t_("GPU × count", "GPU × 数量").to_string(),
-        t_("mode", "计费方式").to_string(),
-        t_("monthly cost", "月度成本").to_string(),
+        tr(lang, "workload", "负载").to_string(),
+        tr(lang, "GPU × count", "GPU × 数量").to_string(),
+        tr(lang, "mode", "计费方式").to_string(),
+        tr(lang, "monthly cost", "月度成本").to_string(),
     ]];
     // A terminal shows the first workloads; the workbook has them all.
     const ROWS: usize = 25;
@@ -115,7 +161,12 @@ pub fn summary(plan: &Plan, color: bool, lang: Lang) -> String {
             }
             None => rows.push(vec![
                 w.name.clone(),
-                format!("{r}{}{z}", t_("unplanned", "未规划")),
+                format!(
+                    "{}{}{}",
+                    paint.red,
+                    tr(lang, "unplanned", "未规划"),
+                    paint.reset
+                ),
                 "-".into(),
                 "-".into(),
             ]),
@@ -129,27 +180,49 @@ pub fn summary(plan: &Plan, color: bool, lang: Lang) -> String {
             format!("… and {more} more workloads (see the Summary tab)")
         }]);
     }
-    let mut out = table(&rows, &[false, false, false, true]);
+    rows
+}
+
+/// The summary's totals: each cost line that is not zero, the total, and the total with the
+/// safety margin in bold.
+fn total_rows(plan: &Plan, paint: &Paint, lang: Lang) -> Vec<Vec<String>> {
+    let cur = plan.input.assumptions.currency();
+    let (b, z) = (paint.bold, paint.reset);
     let t = |n: &str| plan.total(n).unwrap_or(0.0);
     let lines = [
-        (t_("GPU", "GPU"), t("gpu_cost")),
-        (t_("storage", "存储"), t("storage_cost")),
-        (t_("egress", "流量"), t("egress_cost")),
-        (t_("trial reserve", "试错预留"), t("trial_reserve_cost")),
-        (t_("ops labour", "运维人力"), t("ops_cost")),
+        (tr(lang, "GPU", "GPU"), t("gpu_cost")),
+        (tr(lang, "storage", "存储"), t("storage_cost")),
+        (tr(lang, "egress", "流量"), t("egress_cost")),
+        (
+            tr(lang, "trial reserve", "试错预留"),
+            t("trial_reserve_cost"),
+        ),
+        (tr(lang, "ops labour", "运维人力"), t("ops_cost")),
     ];
-    let mut trows: Vec<Vec<String>> = lines
+    let mut rows: Vec<Vec<String>> = lines
         .iter()
         .filter(|(_, v)| *v != 0.0)
         .map(|(l, v)| vec![l.to_string(), money(&cur, *v)])
         .collect();
-    trows.push(vec![t_("total", "合计").into(), money(&cur, t("total"))]);
-    trows.push(vec![
-        format!("{b}{}{z}", t_("total with safety margin", "含安全边际总计")),
+    rows.push(vec![
+        tr(lang, "total", "合计").into(),
+        money(&cur, t("total")),
+    ]);
+    rows.push(vec![
+        format!(
+            "{b}{}{z}",
+            tr(lang, "total with safety margin", "含安全边际总计")
+        ),
         format!("{b}{}{z}", money(&cur, t("total_with_margin"))),
     ]);
-    out.push('\n');
-    out.push_str(&table(&trows, &[false, true]));
+    rows
+}
+
+/// The summary's tail: the plan's warnings (at most 20, then how many more), and how many
+/// notes the Warnings tab holds besides.
+fn warning_lines(plan: &Plan, paint: &Paint, lang: Lang) -> String {
+    let (y, z) = (paint.yellow, paint.reset);
+    let mut out = String::new();
     let warn: Vec<_> = plan
         .warnings
         .iter()
@@ -162,7 +235,7 @@ pub fn summary(plan: &Plan, color: bool, lang: Lang) -> String {
         for w in warn.iter().take(WARNINGS) {
             out.push_str(&format!(
                 "{y}{}{z}: {}: {}\n",
-                t_("warning", "警告"),
+                tr(lang, "warning", "警告"),
                 w.location,
                 w.message
             ));
@@ -312,92 +385,106 @@ fn csv(rows: &[Vec<String>]) -> String {
 
 /// A model read by `gpuplan model`: each figure with its source (table), a Models row (csv),
 /// or both (json).
-pub fn imported(m: &crate::read::config::Imported, format: crate::cli::Format) -> String {
+pub fn imported(m: &Imported, format: crate::cli::Format) -> String {
     use crate::cli::Format;
-    let value = |f: &str| {
-        let v = m.spec.field(f);
-        if v > 0.0 {
-            format_number((v * 1e4).round() / 1e4)
-        } else {
-            String::new()
-        }
-    };
     match format {
-        Format::Csv => {
-            let mut header = vec!["name".to_string()];
-            header.extend(ModelSpec::FIELDS.iter().map(|f| f.to_string()));
-            header.push("source".into());
-            let mut row = vec![m.spec.name.clone()];
-            row.extend(ModelSpec::FIELDS.iter().map(|f| value(f)));
-            row.push(m.spec.source.clone());
-            csv(&[header, row])
-        }
-        Format::Json => {
-            let fields: serde_json::Map<String, Value> = ModelSpec::FIELDS
-                .iter()
-                .map(|f| {
-                    let v = m.spec.field(f);
-                    (
-                        f.to_string(),
-                        if v > 0.0 {
-                            serde_json::json!(v)
-                        } else {
-                            Value::Null
-                        },
-                    )
-                })
-                .collect();
-            let sources: serde_json::Map<String, Value> = m
-                .sources
-                .iter()
-                .map(|(f, s)| (f.to_string(), Value::String(s.clone())))
-                .collect();
-            let checkpoint = m.checkpoint.as_ref().map(|c| {
-                serde_json::json!({
-                    "elements": c.elements,
-                    "bytes": c.bytes,
-                    "files": c.files,
-                    "packed": c.packed,
-                    "by_dtype": c.by_dtype.iter().map(|(d, (e, b))| (d.clone(), serde_json::json!({"elements": e, "bytes": b}))).collect::<serde_json::Map<String, Value>>(),
-                })
-            });
-            let v = serde_json::json!({
-                "name": m.spec.name,
-                "architecture": m.architecture,
-                "fields": fields,
-                "sources": sources,
-                "missing": m.missing,
-                "notes": m.notes,
-                "checkpoint": checkpoint,
-            });
-            serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
-        }
-        Format::Table => {
-            let mut rows = vec![vec!["field".to_string(), "value".into(), "from".into()]];
-            for f in ModelSpec::FIELDS {
-                if let Some((_, from)) = m.sources.iter().rev().find(|(k, _)| k == f) {
-                    rows.push(vec![f.to_string(), value(f), from.clone()]);
-                }
-            }
-            let mut out = format!(
-                "{} ({})\n\n{}",
-                m.spec.name,
-                m.architecture,
-                table(&rows, &[false, true, false])
-            );
-            if !m.missing.is_empty() {
-                out.push_str(&format!(
-                    "\nnot in the files (left blank): {}\n",
-                    m.missing.join(", ")
-                ));
-            }
-            for n in &m.notes {
-                out.push_str(&format!("note: {n}\n"));
-            }
-            out.push_str("\nAdd it to the Models sheet: gpuplan model PATH --format csv\n");
-            out
+        Format::Csv => imported_csv(m),
+        Format::Json => imported_json(m),
+        Format::Table => imported_table(m),
+    }
+}
+
+/// Field `f` of an imported model as its row shows it: rounded to four decimals, blank when
+/// not above zero.
+fn imported_value(m: &Imported, f: &str) -> String {
+    let v = m.spec.field(f);
+    if v > 0.0 {
+        format_number((v * 1e4).round() / 1e4)
+    } else {
+        String::new()
+    }
+}
+
+/// An imported model as a Models row: the header and the row, its source last.
+fn imported_csv(m: &Imported) -> String {
+    let mut header = vec!["name".to_string()];
+    header.extend(ModelSpec::FIELDS.iter().map(|f| f.to_string()));
+    header.push("source".into());
+    let mut row = vec![m.spec.name.clone()];
+    row.extend(ModelSpec::FIELDS.iter().map(|f| imported_value(m, f)));
+    row.push(m.spec.source.clone());
+    csv(&[header, row])
+}
+
+/// An imported model as JSON: its fields (null where not above zero), their sources, what is
+/// missing, the notes and the checkpoint's figures.
+fn imported_json(m: &Imported) -> String {
+    let fields: serde_json::Map<String, Value> = ModelSpec::FIELDS
+        .iter()
+        .map(|f| {
+            let v = m.spec.field(f);
+            (
+                f.to_string(),
+                if v > 0.0 {
+                    serde_json::json!(v)
+                } else {
+                    Value::Null
+                },
+            )
+        })
+        .collect();
+    let sources: serde_json::Map<String, Value> = m
+        .sources
+        .iter()
+        .map(|(f, s)| (f.to_string(), Value::String(s.clone())))
+        .collect();
+    let checkpoint = m.checkpoint.as_ref().map(|c| {
+        serde_json::json!({
+            "elements": c.elements,
+            "bytes": c.bytes,
+            "files": c.files,
+            "packed": c.packed,
+            "by_dtype": c.by_dtype.iter().map(|(d, (e, b))| (d.clone(), serde_json::json!({"elements": e, "bytes": b}))).collect::<serde_json::Map<String, Value>>(),
+        })
+    });
+    let v = serde_json::json!({
+        "name": m.spec.name,
+        "architecture": m.architecture,
+        "fields": fields,
+        "sources": sources,
+        "missing": m.missing,
+        "notes": m.notes,
+        "checkpoint": checkpoint,
+    });
+    serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
+}
+
+/// An imported model for the terminal: each field read with where it came from (the last
+/// source of a field), what is missing, the notes, and how to add it to the Models sheet.
+fn imported_table(m: &Imported) -> String {
+    let mut rows = vec![vec!["field".to_string(), "value".into(), "from".into()]];
+    for f in ModelSpec::FIELDS {
+        if let Some((_, from)) = m.sources.iter().rev().find(|(k, _)| k == f) {
+            rows.push(vec![f.to_string(), imported_value(m, f), from.clone()]);
         }
     }
+    let mut out = format!(
+        "{} ({})\n\n{}",
+        m.spec.name,
+        m.architecture,
+        table(&rows, &[false, true, false])
+    );
+    if !m.missing.is_empty() {
+        out.push_str(&format!(
+            "\nnot in the files (left blank): {}\n",
+            m.missing.join(", ")
+        ));
+    }
+    for n in &m.notes {
+        out.push_str(&format!("note: {n}\n"));
+    }
+    out.push_str("\nAdd it to the Models sheet: gpuplan model PATH --format csv\n");
+    out
 }
 
 /// The built-in catalog in a format.

@@ -8,7 +8,10 @@
 use crate::catalog;
 use crate::error::{Error, Result};
 use crate::lang::Lang;
-use crate::model::{CellRef, GpuOffer, Input, Kind, Precision, Workload, WorkloadNumbers};
+use crate::model::{
+    Assumptions, CellRef, Engines, GpuOffer, Input, Kind, ModelSpec, Precision, Workload,
+    WorkloadNumbers,
+};
 use crate::plan::Engine;
 use crate::read::set_assumption;
 
@@ -216,184 +219,248 @@ fn fields(line: &str) -> Vec<String> {
     out
 }
 
-/// Parses a validation table.
-pub fn rows(csv: &str) -> std::result::Result<Vec<Row>, String> {
-    let mut lines = csv.lines().filter(|l| !l.trim().is_empty());
-    let header = fields(lines.next().ok_or("the table is empty")?);
-    let col = |name: &str| {
-        header
+/// The header of a validation table: the columns by name.
+struct Header(Vec<String>);
+
+impl Header {
+    /// The index of a column, or the error a row raises when the table lacks it.
+    fn col(&self, name: &str) -> std::result::Result<usize, String> {
+        self.0
             .iter()
             .position(|h| h == name)
             .ok_or(format!("no column {name}"))
-    };
-    let mut out = Vec::new();
-    for (n, line) in lines.enumerate() {
-        let f = fields(line);
-        let at = |name: &str| -> std::result::Result<String, String> {
-            Ok(f.get(col(name)?).cloned().unwrap_or_default())
-        };
-        let line_no = n + 2;
-        let num = |name: &str| -> std::result::Result<Option<f64>, String> {
-            let t = at(name)?;
-            if t.trim().is_empty() {
-                return Ok(None);
-            }
-            t.trim()
-                .parse()
-                .map(Some)
-                .map_err(|_| format!("line {line_no}: {name} is not a number: {t}"))
-        };
-        let yes =
-            |name: &str| -> std::result::Result<bool, String> { Ok(at(name)?.trim() == "yes") };
-        let kind = Kind::parse(&at("kind")?).ok_or(format!("line {line_no}: unknown kind"))?;
-        let precision = Precision::parse(&at("precision")?)
+    }
+}
+
+/// One data line of a validation table, read against its header; `no` is its line number in
+/// the file, for messages.
+struct Line<'a> {
+    header: &'a Header,
+    fields: Vec<String>,
+    no: usize,
+}
+
+impl Line<'_> {
+    /// A required column's text: blank where the line is short, an error where the table has
+    /// no such column.
+    fn at(&self, name: &str) -> std::result::Result<String, String> {
+        Ok(self
+            .fields
+            .get(self.header.col(name)?)
+            .cloned()
+            .unwrap_or_default())
+    }
+
+    /// An optional column's text: blank where the table or the line lacks it.
+    fn optional(&self, name: &str) -> String {
+        self.header
+            .col(name)
+            .ok()
+            .and_then(|i| self.fields.get(i).cloned())
+            .unwrap_or_default()
+    }
+
+    /// A required column's number, `None` where blank.
+    fn num(&self, name: &str) -> std::result::Result<Option<f64>, String> {
+        let t = self.at(name)?;
+        if t.trim().is_empty() {
+            return Ok(None);
+        }
+        t.trim()
+            .parse()
+            .map(Some)
+            .map_err(|_| format!("line {}: {name} is not a number: {t}", self.no))
+    }
+
+    /// Whether a required yes/no column says `yes`.
+    fn yes(&self, name: &str) -> std::result::Result<bool, String> {
+        Ok(self.at(name)?.trim() == "yes")
+    }
+
+    /// The weights', the KV cache's and the experts' precisions: the KV cache fp16 and the
+    /// experts the weights' where blank (expert_precision is an optional column).
+    fn precisions(&self) -> std::result::Result<(Precision, Precision, Precision), String> {
+        let line_no = self.no;
+        let precision = Precision::parse(&self.at("precision")?)
             .ok_or(format!("line {line_no}: unknown precision"))?;
-        let kv = at("kv_precision")?;
+        let kv = self.at("kv_precision")?;
         let kv_precision = if kv.trim().is_empty() {
             Precision::Fp16
         } else {
             Precision::parse(&kv).ok_or(format!("line {line_no}: unknown kv_precision"))?
         };
         // An optional column: blank or absent is the precision.
-        let ex = col("expert_precision")
-            .ok()
-            .and_then(|i| f.get(i).cloned())
-            .unwrap_or_default();
+        let ex = self.optional("expert_precision");
         let expert_precision = if ex.trim().is_empty() {
             precision
         } else {
             Precision::parse(&ex).ok_or(format!("line {line_no}: unknown expert_precision"))?
         };
-        let optional = |name: &str| {
-            col(name)
-                .ok()
-                .and_then(|i| f.get(i).cloned())
-                .unwrap_or_default()
-        };
-        let metric_text = optional("metric");
-        let metric = if metric_text.trim().is_empty() {
-            Metric::Memory
-        } else {
-            Metric::parse(&metric_text).ok_or(format!(
-                "line {line_no}: metric must be one of {}, found {metric_text}",
-                Metric::ALL.map(Metric::key).join(", ")
-            ))?
-        };
-        let role = match optional("role").trim() {
-            "" | "calibrate" => Role::Calibrate,
-            "holdout" => Role::Holdout,
-            other => {
-                return Err(format!(
-                    "line {line_no}: role must be calibrate or holdout, found {other}"
-                ))
-            }
-        };
-        let measured = num("measured")?.ok_or(format!("line {line_no}: no measurement"))?;
-        let unit = at("unit")?;
-        let measured_gib = match (unit.trim(), metric.family()) {
-            ("GiB", Family::Memory) => measured,
-            ("GB", Family::Memory) => measured * 1e9 / 2f64.powi(30),
-            ("MiB", Family::Memory) => measured / 1024.0,
-            ("tokens/s", Family::Speed) => measured,
-            ("requests", Family::Concurrency) => measured,
-            ("s", Family::Latency) => measured,
-            ("ms", Family::Latency) => measured / 1000.0,
-            (other, Family::Memory) => {
-                return Err(format!(
-                    "line {line_no}: unit must be GB, GiB or MiB, found {other}"
-                ))
-            }
-            (other, Family::Speed) => {
-                return Err(format!(
-                    "line {line_no}: a decode_tps row is in tokens/s, found {other}"
-                ))
-            }
-            (other, Family::Latency) => {
-                return Err(format!(
-                    "line {line_no}: a ttft_s row is in s or ms, found {other}"
-                ))
-            }
-            (other, Family::Concurrency) => {
-                return Err(format!(
-                    "line {line_no}: a max_concurrency row is in requests, found {other}"
-                ))
-            }
-        };
-        let mut settings = Vec::new();
+        Ok((precision, kv_precision, expert_precision))
+    }
+
+    /// What the line measured: memory where blank.
+    fn metric(&self) -> std::result::Result<Metric, String> {
+        let metric_text = self.optional("metric");
+        if metric_text.trim().is_empty() {
+            return Ok(Metric::Memory);
+        }
+        Metric::parse(&metric_text).ok_or(format!(
+            "line {}: metric must be one of {}, found {metric_text}",
+            self.no,
+            Metric::ALL.map(Metric::key).join(", ")
+        ))
+    }
+
+    /// Whether the line was used to fit a constant: calibrate where blank.
+    fn role(&self) -> std::result::Result<Role, String> {
+        match self.optional("role").trim() {
+            "" | "calibrate" => Ok(Role::Calibrate),
+            "holdout" => Ok(Role::Holdout),
+            other => Err(format!(
+                "line {}: role must be calibrate or holdout, found {other}",
+                self.no
+            )),
+        }
+    }
+
+    /// The measurement in the metric's unit (GiB, tokens/s, requests or seconds), converted
+    /// from the line's unit, which must suit the metric.
+    fn measured(&self, metric: Metric) -> std::result::Result<f64, String> {
+        let line_no = self.no;
+        let measured = self
+            .num("measured")?
+            .ok_or(format!("line {line_no}: no measurement"))?;
+        let unit = self.at("unit")?;
+        match (unit.trim(), metric.family()) {
+            ("GiB", Family::Memory) => Ok(measured),
+            ("GB", Family::Memory) => Ok(measured * 1e9 / 2f64.powi(30)),
+            ("MiB", Family::Memory) => Ok(measured / 1024.0),
+            ("tokens/s", Family::Speed) => Ok(measured),
+            ("requests", Family::Concurrency) => Ok(measured),
+            ("s", Family::Latency) => Ok(measured),
+            ("ms", Family::Latency) => Ok(measured / 1000.0),
+            (other, Family::Memory) => Err(format!(
+                "line {line_no}: unit must be GB, GiB or MiB, found {other}"
+            )),
+            (other, Family::Speed) => Err(format!(
+                "line {line_no}: a decode_tps row is in tokens/s, found {other}"
+            )),
+            (other, Family::Latency) => Err(format!(
+                "line {line_no}: a ttft_s row is in s or ms, found {other}"
+            )),
+            (other, Family::Concurrency) => Err(format!(
+                "line {line_no}: a max_concurrency row is in requests, found {other}"
+            )),
+        }
+    }
+
+    /// The assumptions the measured setup fixes, `key=value` pairs separated by `;`.
+    fn settings(&self) -> std::result::Result<Vec<(String, String)>, String> {
         // An optional column: a table without it fixes no assumptions.
-        let text = col("settings")
-            .ok()
-            .and_then(|i| f.get(i).cloned())
-            .unwrap_or_default();
+        let text = self.optional("settings");
+        let mut settings = Vec::new();
         for pair in text.split(';').filter(|p| !p.trim().is_empty()) {
             let (k, v) = pair.split_once('=').ok_or(format!(
-                "line {line_no}: settings are key=value pairs separated by ;, found {pair}"
+                "line {}: settings are key=value pairs separated by ;, found {pair}",
+                self.no
             ))?;
             settings.push((k.trim().to_string(), v.trim().to_string()));
         }
-        out.push(Row {
-            id: at("id")?,
-            model: at("model")?,
+        Ok(settings)
+    }
+
+    /// The GPUs of the replica measured: a whole number ≥ 1, 1 where blank.
+    fn gpus(&self) -> std::result::Result<f64, String> {
+        let g = self.optional("gpus");
+        if g.trim().is_empty() {
+            return Ok(1.0);
+        }
+        g.trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|v| *v >= 1.0 && v.fract() == 0.0)
+            .ok_or(format!(
+                "line {}: gpus must be a whole number ≥ 1, found {g}",
+                self.no
+            ))
+    }
+
+    /// The card's memory as the engine saw it, if the line gives it.
+    fn gpu_gib(&self) -> std::result::Result<Option<f64>, String> {
+        let g = self.optional("gpu_gib");
+        if g.trim().is_empty() {
+            return Ok(None);
+        }
+        g.trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|v| *v > 0.0 && v.is_finite())
+            .map(Some)
+            .ok_or(format!(
+                "line {}: gpu_gib must be a positive number of GiB, found {g}",
+                self.no
+            ))
+    }
+
+    /// The line as a row; the columns are checked in the order their errors are reported.
+    fn row(&self) -> std::result::Result<Row, String> {
+        let kind =
+            Kind::parse(&self.at("kind")?).ok_or(format!("line {}: unknown kind", self.no))?;
+        let (precision, kv_precision, expert_precision) = self.precisions()?;
+        let metric = self.metric()?;
+        let role = self.role()?;
+        let measured_gib = self.measured(metric)?;
+        let settings = self.settings()?;
+        Ok(Row {
+            id: self.at("id")?,
+            model: self.at("model")?,
             kind,
             precision,
             kv_precision,
             expert_precision,
-            context_len: num("context_len")?.unwrap_or(2048.0),
-            batch_size: num("batch_size")?.unwrap_or(1.0),
-            concurrency: num("concurrency")?.unwrap_or(1.0),
-            avg_tokens: num("avg_tokens")?,
-            lora_trainable_fraction: num("lora_trainable_fraction")?,
-            grad_checkpointing: yes("grad_checkpointing")?,
-            flash_attention: yes("flash_attention")?,
+            context_len: self.num("context_len")?.unwrap_or(2048.0),
+            batch_size: self.num("batch_size")?.unwrap_or(1.0),
+            concurrency: self.num("concurrency")?.unwrap_or(1.0),
+            avg_tokens: self.num("avg_tokens")?,
+            lora_trainable_fraction: self.num("lora_trainable_fraction")?,
+            grad_checkpointing: self.yes("grad_checkpointing")?,
+            flash_attention: self.yes("flash_attention")?,
             settings,
             metric,
             role,
-            gpus: {
-                let g = optional("gpus");
-                if g.trim().is_empty() {
-                    1.0
-                } else {
-                    g.trim()
-                        .parse::<f64>()
-                        .ok()
-                        .filter(|v| *v >= 1.0 && v.fract() == 0.0)
-                        .ok_or(format!(
-                            "line {line_no}: gpus must be a whole number ≥ 1, found {g}"
-                        ))?
-                }
-            },
-            gpu: at("gpu")?,
-            gpu_gib: {
-                let g = optional("gpu_gib");
-                if g.trim().is_empty() {
-                    None
-                } else {
-                    Some(
-                        g.trim()
-                            .parse::<f64>()
-                            .ok()
-                            .filter(|v| *v > 0.0 && v.is_finite())
-                            .ok_or(format!(
-                                "line {line_no}: gpu_gib must be a positive number of GiB, found {g}"
-                            ))?,
-                    )
-                }
-            },
+            gpus: self.gpus()?,
+            gpu: self.at("gpu")?,
+            gpu_gib: self.gpu_gib()?,
             measured_gib,
-            measure: at("measure")?,
-            framework: at("framework")?,
-            engine: Some(optional("engine").trim().to_string()).filter(|e| !e.is_empty()),
-            source: at("source")?,
-        });
+            measure: self.at("measure")?,
+            framework: self.at("framework")?,
+            engine: Some(self.optional("engine").trim().to_string()).filter(|e| !e.is_empty()),
+            source: self.at("source")?,
+        })
     }
-    Ok(out)
 }
 
-/// The estimate of one row: its workload on one GPU large enough to hold it, FlashAttention-2
-/// available or not as measured, the row's checkpointing and LoRA share.
-pub fn estimate(row: &Row) -> Result<f64> {
-    let models = catalog::models();
-    let model = models
+/// Parses a validation table.
+pub fn rows(csv: &str) -> std::result::Result<Vec<Row>, String> {
+    let mut lines = csv.lines().filter(|l| !l.trim().is_empty());
+    let header = Header(fields(lines.next().ok_or("the table is empty")?));
+    lines
+        .enumerate()
+        .map(|(n, line)| {
+            Line {
+                header: &header,
+                fields: fields(line),
+                no: n + 2,
+            }
+            .row()
+        })
+        .collect()
+}
+
+/// The catalog's model a row names.
+fn row_model(row: &Row, models: &[ModelSpec]) -> Result<ModelSpec> {
+    models
         .iter()
         .find(|m| m.name == row.model)
         .cloned()
@@ -402,9 +469,12 @@ pub fn estimate(row: &Row) -> Result<f64> {
                 "validation row {}: {} is not in the catalog",
                 row.id, row.model
             ))
-        })?;
-    // The row's own columns and its settings set assumptions the same way, checked as the
-    // Assumptions sheet would check them.
+        })
+}
+
+/// The default assumptions with the row's own columns and its settings applied, checked as
+/// the Assumptions sheet would check them.
+fn row_assumptions(row: &Row) -> Result<Assumptions> {
     let mut assumptions = catalog::assumptions(Lang::En);
     let checkpointing = if row.grad_checkpointing { "yes" } else { "no" };
     let fraction = row.lora_trainable_fraction.map(|f| f.to_string());
@@ -417,8 +487,12 @@ pub fn estimate(row: &Row) -> Result<f64> {
         set_assumption(&mut assumptions, key, value)
             .map_err(|e| Error::Usage(format!("validation row {}: {e}", row.id)))?;
     }
-    // The engine's profile applies as a workload's would; what the row's own setup fixes (its
-    // settings, its checkpointing and LoRA share) wins over it.
+    Ok(assumptions)
+}
+
+/// The built-in engine profiles, less the values the row's own setup fixes (its settings, its
+/// checkpointing and LoRA share), which win over its engine's profile.
+fn row_engines(row: &Row) -> Result<Engines> {
     let mut engines = catalog::engines();
     if let Some(e) = &row.engine {
         if engines.find(e).is_none() {
@@ -436,6 +510,11 @@ pub fn estimate(row: &Row) -> Result<f64> {
             .collect();
         engines.values.retain(|v| !fixed.contains(&v.key.as_str()));
     }
+    Ok(engines)
+}
+
+/// The row as a workload of its model, settings and GPUs, for one hour.
+fn row_workload(row: &Row, model: ModelSpec) -> Workload {
     let numbers = WorkloadNumbers {
         context_len: Some(row.context_len),
         batch_size: Some(row.batch_size),
@@ -451,7 +530,7 @@ pub fn estimate(row: &Row) -> Result<f64> {
         max_gpus: Some(row.gpus),
         ..WorkloadNumbers::default()
     };
-    let w = Workload {
+    Workload {
         name: row.id.clone(),
         kind: row.kind,
         model: Some(model),
@@ -468,7 +547,12 @@ pub fn estimate(row: &Row) -> Result<f64> {
         end_month: None,
         notes: String::new(),
         cell: CellRef::new("validation", 0, 0),
-    };
+    }
+}
+
+/// The GPU the row is evaluated on: the catalog's figures for the row's GPU where they count,
+/// memory enough for any workload unless the card's memory is what is measured.
+fn row_gpu(row: &Row) -> Result<GpuOffer> {
     // Memory does not depend on the GPU but for FlashAttention; speed depends on its bandwidth.
     let known = catalog::find_gpu(&row.gpu);
     if row.metric.is_speed() && known.is_none() {
@@ -494,7 +578,7 @@ pub fn estimate(row: &Row) -> Result<f64> {
     } else {
         1e6
     };
-    let gpu = GpuOffer {
+    Ok(GpuOffer {
         gpu: "validation".into(),
         platform: "cuda".into(),
         vram_gib,
@@ -518,8 +602,18 @@ pub fn estimate(row: &Row) -> Result<f64> {
         billing_granularity_min: 60.0,
         available: true,
         ..GpuOffer::default()
-    };
-    let input = Input {
+    })
+}
+
+/// The input of one row: its workload and GPU, the catalog's models and default formulas.
+fn row_input(row: &Row) -> Result<Input> {
+    let models = catalog::models();
+    let model = row_model(row, &models)?;
+    let assumptions = row_assumptions(row)?;
+    let engines = row_engines(row)?;
+    let w = row_workload(row, model);
+    let gpu = row_gpu(row)?;
+    Ok(Input {
         file: "validation".into(),
         workloads: vec![w],
         gpus: vec![gpu],
@@ -534,7 +628,13 @@ pub fn estimate(row: &Row) -> Result<f64> {
         apis: Vec::new(),
         ranges: Vec::new(),
         usage: Vec::new(),
-    };
+    })
+}
+
+/// The estimate of one row: its workload on one GPU large enough to hold it, FlashAttention-2
+/// available or not as measured, the row's checkpointing and LoRA share.
+pub fn estimate(row: &Row) -> Result<f64> {
+    let input = row_input(row)?;
     let engine = Engine::compile(&input)?;
     let values = engine
         .evaluate_one(&input, &input.workloads[0], 0, row.gpus)
@@ -559,21 +659,26 @@ pub fn estimate(row: &Row) -> Result<f64> {
     if row.metric != Metric::Memory {
         return Ok(v);
     }
-    // torch's allocator figures do not see the CUDA context; memory allocated once generation
-    // ends no longer holds the prefill's working set.
-    let mut m = v;
+    Ok(as_allocator_sees(row, v, |name| value(name) / per_gpu))
+}
+
+/// A memory row's estimate as its measurement sees it: torch's allocator figures do not see
+/// the CUDA context, and memory allocated once generation ends no longer holds the prefill's
+/// working set. `per_gpu` gives a formula's value on one GPU of the replica.
+fn as_allocator_sees(row: &Row, estimate: f64, per_gpu: impl Fn(&str) -> f64) -> f64 {
+    let mut m = estimate;
     let allocator = [
         "max_memory_allocated",
         "allocated after",
         "max_memory_reserved",
     ];
     if allocator.iter().any(|a| row.measure.contains(a)) {
-        m -= value("overhead_gib") / per_gpu;
+        m -= per_gpu("overhead_gib");
     }
     if row.measure.contains("allocated after") {
-        m -= value("prefill_activation_gib") / per_gpu;
+        m -= per_gpu("prefill_activation_gib");
     }
-    Ok(m)
+    m
 }
 
 /// Every row's estimate and error.

@@ -27,103 +27,19 @@ pub struct Engine {
 impl Engine {
     /// Compiles both scopes, checking the formulas the planner needs are there.
     pub fn compile(input: &Input) -> Result<Engine> {
-        let err = |problems: Vec<Problem>| Error::Input {
-            file: input.file.clone(),
-            problems,
-        };
         let (candidate_defs, portfolio_defs): (Vec<FormulaDef>, Vec<FormulaDef>) = input
             .formulas
             .iter()
             .cloned()
             .partition(|f| f.scope == Scope::Candidate);
-        let mut problems = Vec::new();
-        let sheet = input
-            .formulas
-            .iter()
-            .find_map(|f| f.cell.as_ref().map(|c| c.sheet.clone()));
-        let where_ = sheet.clone().unwrap_or_else(|| "Formulas".to_string());
-        let mut missing: Vec<&str> = Vec::new();
-        for (required, defs, scope) in [
-            (&REQUIRED_CANDIDATE[..], &candidate_defs, "candidate"),
-            (&REQUIRED_PORTFOLIO[..], &portfolio_defs, "portfolio"),
-        ] {
-            for (name, _) in required {
-                if defs.iter().any(|d| d.name == *name) {
-                    continue;
-                }
-                match input.formulas.iter().find(|f| f.name == *name) {
-                    Some(f) => problems.push(Problem::new(
-                        f.location(),
-                        format!("the formula `{name}` must have scope {scope}"),
-                    )),
-                    None => missing.push(name),
-                }
-            }
-        }
-        match missing.as_slice() {
-            [] => {}
-            [one] => problems.push(Problem::new(
-                where_.clone(),
-                format!("the formula `{one}` is missing; the planner needs it (restore its row from `gpuplan init`)"),
-            )),
-            many => problems.push(Problem::new(
-                where_.clone(),
-                format!(
-                    "{} formulas the planner needs are missing ({}); restore their rows from `gpuplan init`, or delete the sheet to use the built-in set",
-                    many.len(),
-                    many.join(", ")
-                ),
-            )),
-        }
+        let problems = required_problems(input, &candidate_defs, &portfolio_defs);
         if !problems.is_empty() {
-            return Err(err(problems));
+            return Err(input_error(input, problems));
         }
-        let (cin, mut p1) = inputs::candidate_inputs(&input.assumptions, &input.model_columns);
-        let portfolio_names: Vec<&str> = portfolio_defs.iter().map(|d| d.name.as_str()).collect();
-        let cand_refs: Vec<&FormulaDef> = candidate_defs.iter().collect();
-        let candidate =
-            Program::compile(&cin, &cand_refs, &portfolio_names).map_err(|mut ps| {
-                ps.append(&mut p1);
-                err(ps)
-            })?;
-        if !p1.is_empty() {
-            return Err(err(p1));
-        }
-        let (pin, p2) = inputs::portfolio_inputs(&candidate, &input.assumptions);
-        if !p2.is_empty() {
-            return Err(err(p2));
-        }
-        let cand_names: Vec<&str> = candidate_defs.iter().map(|d| d.name.as_str()).collect();
-        let port_refs: Vec<&FormulaDef> = portfolio_defs.iter().collect();
-        let portfolio = Program::compile(&pin, &port_refs, &cand_names).map_err(err)?;
-        let mut type_problems = Vec::new();
-        let scoped = REQUIRED_CANDIDATE
-            .iter()
-            .map(|r| (r, &candidate, &candidate_defs))
-            .chain(
-                REQUIRED_PORTFOLIO
-                    .iter()
-                    .map(|r| (r, &portfolio, &portfolio_defs)),
-            );
-        for (&(name, want), p, defs) in scoped {
-            if let (Some(slot), Some(d)) = (p.slot(name), defs.iter().find(|d| d.name == *name)) {
-                if p.ty(slot) != want {
-                    type_problems.push(Problem::new(
-                        d.location(),
-                        format!(
-                            "`{name}` must compute {}",
-                            if want == Ty::Bool {
-                                "a yes/no value"
-                            } else {
-                                "a number"
-                            }
-                        ),
-                    ));
-                }
-            }
-        }
-        if !type_problems.is_empty() {
-            return Err(err(type_problems));
+        let (candidate, portfolio) = compile_programs(input, &candidate_defs, &portfolio_defs)?;
+        let problems = type_problems(&candidate, &portfolio, &candidate_defs, &portfolio_defs);
+        if !problems.is_empty() {
+            return Err(input_error(input, problems));
         }
         let gpu_slots = inputs::GpuSlots::new(&candidate);
         let offer_dependents = candidate.dependents(&gpu_slots.slots());
@@ -270,6 +186,128 @@ impl Engine {
     pub fn portfolio_def(&self, def: usize) -> &FormulaDef {
         &self.portfolio_defs[def]
     }
+}
+
+/// The input error of `input`'s file listing `problems`.
+fn input_error(input: &Input, problems: Vec<Problem>) -> Error {
+    Error::Input {
+        file: input.file.clone(),
+        problems,
+    }
+}
+
+/// The formulas the planner needs that are in the wrong scope (each at its row), then one
+/// problem listing those missing altogether (at the Formulas sheet).
+fn required_problems(
+    input: &Input,
+    candidate_defs: &[FormulaDef],
+    portfolio_defs: &[FormulaDef],
+) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    let sheet = input
+        .formulas
+        .iter()
+        .find_map(|f| f.cell.as_ref().map(|c| c.sheet.clone()));
+    let where_ = sheet.clone().unwrap_or_else(|| "Formulas".to_string());
+    let mut missing: Vec<&str> = Vec::new();
+    for (required, defs, scope) in [
+        (&REQUIRED_CANDIDATE[..], candidate_defs, "candidate"),
+        (&REQUIRED_PORTFOLIO[..], portfolio_defs, "portfolio"),
+    ] {
+        for (name, _) in required {
+            if defs.iter().any(|d| d.name == *name) {
+                continue;
+            }
+            match input.formulas.iter().find(|f| f.name == *name) {
+                Some(f) => problems.push(Problem::new(
+                    f.location(),
+                    format!("the formula `{name}` must have scope {scope}"),
+                )),
+                None => missing.push(name),
+            }
+        }
+    }
+    match missing.as_slice() {
+        [] => {}
+        [one] => problems.push(Problem::new(
+            where_.clone(),
+            format!("the formula `{one}` is missing; the planner needs it (restore its row from `gpuplan init`)"),
+        )),
+        many => problems.push(Problem::new(
+            where_.clone(),
+            format!(
+                "{} formulas the planner needs are missing ({}); restore their rows from `gpuplan init`, or delete the sheet to use the built-in set",
+                many.len(),
+                many.join(", ")
+            ),
+        )),
+    }
+    problems
+}
+
+/// The candidate program, then the portfolio program that reads it. The problems of the
+/// candidate inputs (assumptions, model columns) come after the candidate formulas' own.
+fn compile_programs(
+    input: &Input,
+    candidate_defs: &[FormulaDef],
+    portfolio_defs: &[FormulaDef],
+) -> Result<(Program, Program)> {
+    let err = |problems: Vec<Problem>| input_error(input, problems);
+    let (cin, mut p1) = inputs::candidate_inputs(&input.assumptions, &input.model_columns);
+    let portfolio_names: Vec<&str> = portfolio_defs.iter().map(|d| d.name.as_str()).collect();
+    let cand_refs: Vec<&FormulaDef> = candidate_defs.iter().collect();
+    let candidate = Program::compile(&cin, &cand_refs, &portfolio_names).map_err(|mut ps| {
+        ps.append(&mut p1);
+        err(ps)
+    })?;
+    if !p1.is_empty() {
+        return Err(err(p1));
+    }
+    let (pin, p2) = inputs::portfolio_inputs(&candidate, &input.assumptions);
+    if !p2.is_empty() {
+        return Err(err(p2));
+    }
+    let cand_names: Vec<&str> = candidate_defs.iter().map(|d| d.name.as_str()).collect();
+    let port_refs: Vec<&FormulaDef> = portfolio_defs.iter().collect();
+    let portfolio = Program::compile(&pin, &port_refs, &cand_names).map_err(err)?;
+    Ok((candidate, portfolio))
+}
+
+/// The formulas the planner needs that compute the wrong type (a number for a yes/no value or
+/// the other way round), candidate ones first.
+fn type_problems(
+    candidate: &Program,
+    portfolio: &Program,
+    candidate_defs: &[FormulaDef],
+    portfolio_defs: &[FormulaDef],
+) -> Vec<Problem> {
+    let mut type_problems = Vec::new();
+    let scoped = REQUIRED_CANDIDATE
+        .iter()
+        .map(|r| (r, candidate, candidate_defs))
+        .chain(
+            REQUIRED_PORTFOLIO
+                .iter()
+                .map(|r| (r, portfolio, portfolio_defs)),
+        );
+    for (&(name, want), p, defs) in scoped {
+        if let (Some(slot), Some(d)) = (p.slot(name), defs.iter().find(|d| d.name == *name)) {
+            if p.ty(slot) != want {
+                type_problems.push(Problem::new(
+                    d.location(),
+                    format!(
+                        "`{name}` must compute {}",
+                        if want == Ty::Bool {
+                            "a yes/no value"
+                        } else {
+                            "a number"
+                        }
+                    ),
+                ));
+            }
+        }
+    }
+    type_problems
 }
 
 /// Slots of the values the planner reads, resolved once.

@@ -8,6 +8,7 @@ use super::evaluate::{evaluate_workload, evaluate_workload_into, Best, FullRow};
 use super::portfolio::portfolio;
 use super::{plan_with, Candidate, FormulaColumn, Options, Plan, WorkloadPlan};
 use crate::error::{Error, Result};
+use crate::formula::Program;
 use crate::model::{Input, RangeDef};
 use crate::read::Target;
 
@@ -198,117 +199,21 @@ impl<'a> Replanner<'a> {
     fn new(base: &'a Plan, engine: &'a Engine, ranges: &'a [RangeDef]) -> Result<Self> {
         let input = &base.input;
         let p = &engine.candidate;
-        let n_in = p.inputs();
         let columns = base.columns.clone();
         let keys = Keys::new(&columns);
-        // What a price may not reach: the sizing, fit and allowed modes.
-        let mut sizing: Vec<usize> = [
-            keys.gpus_per_replica,
-            keys.fits,
-            keys.replicas,
-            keys.gpus_total,
-        ]
-        .into_iter()
-        .chain(keys.allows)
-        .map(|c| n_in + c)
-        .collect();
-        sizing.sort_unstable();
-        let reaches_sizing = |slots: &[usize]| {
-            p.dependents(slots)
-                .iter()
-                .any(|&k| sizing.binary_search(&p.order[k].slot).is_ok())
-        };
-        let n = input.workloads.len();
-        let mut full = vec![false; n];
-        let mut priced = false;
-        let mut prices = Vec::new();
-        for (ri, r) in ranges.iter().enumerate() {
-            let Ok(o) = crate::read::Override::parse(&format!("{}=0", r.key)) else {
-                full.iter_mut().for_each(|f| *f = true);
-                continue;
-            };
-            let price = match &o.target {
-                Target::Gpu(name) => price_input(&o.key)
-                    .and_then(|v| p.slot(v))
-                    .map(|s| (s, (name != "*").then(|| name.clone()))),
-                Target::Assumption => p.slot(&o.key).map(|s| (s, None)),
-                Target::Workload(_) => None,
-            };
-            match (price, &o.target) {
-                // An assumption no candidate formula reads: the portfolio only.
-                (None, Target::Assumption) => {}
-                (Some((slot, offer)), _) if !reaches_sizing(&[slot]) => {
-                    if p.dependents(&[slot]).is_empty() {
-                        continue;
-                    }
-                    priced = true;
-                    let offers = offer.map(|name| {
-                        let n = crate::model::normalize(&name);
-                        input
-                            .gpus
-                            .iter()
-                            .map(|g| {
-                                crate::model::normalize(&g.gpu) == n
-                                    || crate::model::normalize(&g.label()) == n
-                            })
-                            .collect()
-                    });
-                    prices.push(PriceKey {
-                        range: ri,
-                        slot,
-                        offers,
-                    });
-                }
-                _ => {
-                    for (f, b) in full.iter_mut().zip(reach(input, engine, &r.key)) {
-                        *f |= b;
-                    }
-                }
-            }
-        }
+        let KeyReach {
+            full,
+            priced,
+            prices,
+        } = key_reach(input, engine, ranges, &keys);
         let slots: Vec<usize> = prices.iter().map(|k| k.slot).collect();
         let deps = p.dependents(&slots);
-        let mut choosing: Vec<usize> = keys
-            .costs
-            .into_iter()
-            .chain(keys.allows)
-            .chain(keys.hidden.into_iter().flatten())
-            .map(|c| n_in + c)
-            .collect();
-        choosing.sort_unstable();
-        // Fixed also needs what the keys reach to be the same for every candidate of a workload
-        // (a storage formula reading a GPU figure could favour one offer over another).
-        let choice_fixed = deps.iter().all(|&k| {
-            choosing.binary_search(&p.order[k].slot).is_err() && !engine.varies_by_candidate(k)
-        });
-        let mut rows: Vec<Option<Vec<FullRow>>> = (0..n).map(|_| None).collect();
-        if priced {
-            for (i, w) in input.workloads.iter().enumerate() {
-                if full[i] {
-                    continue;
-                }
-                let mut sink = Vec::new();
-                evaluate_workload_into(engine, input, w, &keys, 1, Some(&mut sink)).map_err(
-                    |p| Error::Input {
-                        file: input.file.clone(),
-                        problems: vec![p],
-                    },
-                )?;
-                if choice_fixed {
-                    // Only the chosen row matters (none for an unplanned workload).
-                    let chosen = base
-                        .chosen(i)
-                        .map(|(c, _)| (c.offer, c.values[keys.gpus_per_replica]));
-                    sink.retain(|r| {
-                        chosen.is_some_and(|(o, s)| {
-                            r.offer == o && r.values[n_in + keys.gpus_per_replica] == s
-                        })
-                    });
-                    sink.truncate(1);
-                }
-                rows[i] = Some(sink);
-            }
-        }
+        let choice_fixed = choice_stays(engine, &keys, &deps);
+        let rows = if priced {
+            base_rows(base, engine, &keys, &full, choice_fixed)?
+        } else {
+            (0..input.workloads.len()).map(|_| None).collect()
+        };
         Ok(Replanner {
             base,
             engine,
@@ -509,81 +414,19 @@ pub fn sensitivity(
     now: i64,
 ) -> Result<Sensitivity> {
     let ranges = &input.ranges;
-    // Each key's values must be ones its column accepts; whole-number columns are rounded.
-    let mut whole = Vec::with_capacity(ranges.len());
-    for r in ranges {
-        for v in [r.low, r.high] {
-            let (ok, _) = crate::read::value_rule(&r.key, v);
-            ok.map_err(|e| Error::input(&input.file, r.cell.clone(), e))?;
-        }
-        whole.push(crate::read::value_rule(&r.key, r.low).1);
-    }
+    let whole = whole_number_keys(input)?;
     let opts = Options {
         keep: Some(1),
         threads: 1,
         now,
     };
     let base = budget(input, engine, &[], &[], &opts)?;
-    let mut tornado = Vec::with_capacity(ranges.len());
-    for r in ranges {
-        let at = |v: f64| budget(input, engine, std::slice::from_ref(r), &[v], &opts);
-        tornado.push(TornadoRow {
-            key: r.key.clone(),
-            low: r.low,
-            high: r.high,
-            at_low: at(r.low)?,
-            at_high: at(r.high)?,
-        });
-    }
-    tornado.sort_by(|a, b| b.swing().total_cmp(&a.swing()));
+    let tornado = tornado_rows(input, engine, &opts)?;
     // The samples re-plan from a base plan that keeps each workload's chosen candidate.
     let base_plan = plan_with(input.clone(), engine, &opts)?;
     let replanner = Replanner::new(&base_plan, engine, ranges)?;
-    // The samples' values are drawn in order from one generator, then planned in parallel:
-    // the same seed gives the same samples whatever the number of threads.
-    let mut rng = SplitMix(seed);
-    let draws: Vec<Vec<f64>> = (0..samples)
-        .map(|_| {
-            ranges
-                .iter()
-                .zip(&whole)
-                .map(|(r, w)| {
-                    let v = draw(r, rng.unit());
-                    if *w {
-                        v.round()
-                    } else {
-                        v
-                    }
-                })
-                .collect()
-        })
-        .collect();
-    let workers = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(8);
-    let chunk = draws.len().div_ceil(workers.max(1)).max(1);
-    let mut totals: Vec<f64> = std::thread::scope(|s| {
-        let handles: Vec<_> = draws
-            .chunks(chunk)
-            .map(|part| {
-                let replanner = &replanner;
-                s.spawn(move || {
-                    let mut work = replanner.work();
-                    part.iter()
-                        .map(|values| replanner.budget(&mut work, values))
-                        .collect::<Result<Vec<f64>>>()
-                })
-            })
-            .collect();
-        let mut all = Vec::with_capacity(samples);
-        for h in handles {
-            match h.join() {
-                Ok(part) => all.extend(part?),
-                Err(e) => std::panic::resume_unwind(e),
-            }
-        }
-        Ok::<_, Error>(all)
-    })?;
+    let draws = draw_samples(ranges, &whole, samples, seed);
+    let mut totals = sample_budgets(&replanner, &draws)?;
     totals.sort_by(f64::total_cmp);
     Ok(Sensitivity {
         seed,
@@ -594,6 +437,246 @@ pub fn sensitivity(
         p90: quantile(&totals, 0.9),
         tornado,
     })
+}
+
+/// Per Ranges row, whether its key is a whole-number column (its samples are rounded), once
+/// its low and high are checked to be values the column accepts.
+fn whole_number_keys(input: &Input) -> Result<Vec<bool>> {
+    let ranges = &input.ranges;
+    // Each key's values must be ones its column accepts; whole-number columns are rounded.
+    let mut whole = Vec::with_capacity(ranges.len());
+    for r in ranges {
+        for v in [r.low, r.high] {
+            let (ok, _) = crate::read::value_rule(&r.key, v);
+            ok.map_err(|e| Error::input(&input.file, r.cell.clone(), e))?;
+        }
+        whole.push(crate::read::value_rule(&r.key, r.low).1);
+    }
+    Ok(whole)
+}
+
+/// The budget with each Ranges key at its low and at its high, the others at base; widest
+/// swing first.
+fn tornado_rows(input: &Input, engine: &Engine, opts: &Options) -> Result<Vec<TornadoRow>> {
+    let ranges = &input.ranges;
+    let mut tornado = Vec::with_capacity(ranges.len());
+    for r in ranges {
+        let at = |v: f64| budget(input, engine, std::slice::from_ref(r), &[v], opts);
+        tornado.push(TornadoRow {
+            key: r.key.clone(),
+            low: r.low,
+            high: r.high,
+            at_low: at(r.low)?,
+            at_high: at(r.high)?,
+        });
+    }
+    tornado.sort_by(|a, b| b.swing().total_cmp(&a.swing()));
+    Ok(tornado)
+}
+
+/// The values of every key for each of `samples` samples, drawn in order from one generator
+/// seeded with `seed` (whole-number keys rounded): the same seed gives the same samples
+/// whatever the number of threads that plan them.
+fn draw_samples(ranges: &[RangeDef], whole: &[bool], samples: usize, seed: u64) -> Vec<Vec<f64>> {
+    let mut rng = SplitMix(seed);
+    (0..samples)
+        .map(|_| {
+            ranges
+                .iter()
+                .zip(whole)
+                .map(|(r, w)| {
+                    let v = draw(r, rng.unit());
+                    if *w {
+                        v.round()
+                    } else {
+                        v
+                    }
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The budget of each sample, in the samples' order, planned in parallel (at most 8 threads,
+/// each on a contiguous chunk).
+fn sample_budgets(replanner: &Replanner, draws: &[Vec<f64>]) -> Result<Vec<f64>> {
+    let workers = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(8);
+    let chunk = draws.len().div_ceil(workers.max(1)).max(1);
+    std::thread::scope(|s| {
+        let handles: Vec<_> = draws
+            .chunks(chunk)
+            .map(|part| {
+                s.spawn(move || {
+                    let mut work = replanner.work();
+                    part.iter()
+                        .map(|values| replanner.budget(&mut work, values))
+                        .collect::<Result<Vec<f64>>>()
+                })
+            })
+            .collect();
+        let mut all = Vec::with_capacity(draws.len());
+        for h in handles {
+            match h.join() {
+                Ok(part) => all.extend(part?),
+                Err(e) => std::panic::resume_unwind(e),
+            }
+        }
+        Ok::<_, Error>(all)
+    })
+}
+
+/// How the Ranges keys reach the workloads: what a sample re-evaluates in full, and the keys
+/// that only price candidates.
+struct KeyReach {
+    /// Per workload: re-evaluate it in full.
+    full: Vec<bool>,
+    /// Whether a price key reaches a candidate formula (then the base rows are kept).
+    priced: bool,
+    prices: Vec<PriceKey>,
+}
+
+/// Sorts the Ranges keys into those that only price candidates (a price no sizing, fit or
+/// allowed mode depends on) and those that re-evaluate the workloads they reach in full.
+fn key_reach(input: &Input, engine: &Engine, ranges: &[RangeDef], keys: &Keys) -> KeyReach {
+    let p = &engine.candidate;
+    let n_in = p.inputs();
+    // What a price may not reach: the sizing, fit and allowed modes.
+    let mut sizing: Vec<usize> = [
+        keys.gpus_per_replica,
+        keys.fits,
+        keys.replicas,
+        keys.gpus_total,
+    ]
+    .into_iter()
+    .chain(keys.allows)
+    .map(|c| n_in + c)
+    .collect();
+    sizing.sort_unstable();
+    let reaches_sizing = |slots: &[usize]| {
+        p.dependents(slots)
+            .iter()
+            .any(|&k| sizing.binary_search(&p.order[k].slot).is_ok())
+    };
+    let n = input.workloads.len();
+    let mut full = vec![false; n];
+    let mut priced = false;
+    let mut prices = Vec::new();
+    for (ri, r) in ranges.iter().enumerate() {
+        let Ok(o) = crate::read::Override::parse(&format!("{}=0", r.key)) else {
+            full.iter_mut().for_each(|f| *f = true);
+            continue;
+        };
+        match (price_slot(p, &o), &o.target) {
+            // An assumption no candidate formula reads: the portfolio only.
+            (None, Target::Assumption) => {}
+            (Some((slot, offer)), _) if !reaches_sizing(&[slot]) => {
+                if p.dependents(&[slot]).is_empty() {
+                    continue;
+                }
+                priced = true;
+                prices.push(PriceKey {
+                    range: ri,
+                    slot,
+                    offers: offer.map(|name| offers_named(input, &name)),
+                });
+            }
+            _ => {
+                for (f, b) in full.iter_mut().zip(reach(input, engine, &r.key)) {
+                    *f |= b;
+                }
+            }
+        }
+    }
+    KeyReach {
+        full,
+        priced,
+        prices,
+    }
+}
+
+/// The candidate input slot a Ranges key sets where it may only price candidates (a GPU price
+/// or term column, or an assumption), with the GPU it names (None: every offer).
+fn price_slot(p: &Program, o: &crate::read::Override) -> Option<(usize, Option<String>)> {
+    match &o.target {
+        Target::Gpu(name) => price_input(&o.key)
+            .and_then(|v| p.slot(v))
+            .map(|s| (s, (name != "*").then(|| name.clone()))),
+        Target::Assumption => p.slot(&o.key).map(|s| (s, None)),
+        Target::Workload(_) => None,
+    }
+}
+
+/// Per offer, whether `name` names it (by GPU or by label).
+fn offers_named(input: &Input, name: &str) -> Vec<bool> {
+    let n = crate::model::normalize(name);
+    input
+        .gpus
+        .iter()
+        .map(|g| crate::model::normalize(&g.gpu) == n || crate::model::normalize(&g.label()) == n)
+        .collect()
+}
+
+/// Whether the price keys leave every workload's choice as it is: the formulas they reach
+/// (`deps`) are no mode's cost, no allowed mode and no hidden cost, and are the same for every
+/// candidate of a workload.
+fn choice_stays(engine: &Engine, keys: &Keys, deps: &[usize]) -> bool {
+    let p = &engine.candidate;
+    let n_in = p.inputs();
+    let mut choosing: Vec<usize> = keys
+        .costs
+        .into_iter()
+        .chain(keys.allows)
+        .chain(keys.hidden.into_iter().flatten())
+        .map(|c| n_in + c)
+        .collect();
+    choosing.sort_unstable();
+    // Fixed also needs what the keys reach to be the same for every candidate of a workload
+    // (a storage formula reading a GPU figure could favour one offer over another).
+    deps.iter().all(|&k| {
+        choosing.binary_search(&p.order[k].slot).is_err() && !engine.varies_by_candidate(k)
+    })
+}
+
+/// The evaluated rows of every workload a sample does not re-evaluate in full: all of them, or
+/// only the chosen one where the choice stays (none for an unplanned workload).
+fn base_rows(
+    base: &Plan,
+    engine: &Engine,
+    keys: &Keys,
+    full: &[bool],
+    choice_fixed: bool,
+) -> Result<Vec<Option<Vec<FullRow>>>> {
+    let input = &base.input;
+    let n_in = engine.candidate.inputs();
+    let mut rows: Vec<Option<Vec<FullRow>>> = (0..input.workloads.len()).map(|_| None).collect();
+    for (i, w) in input.workloads.iter().enumerate() {
+        if full[i] {
+            continue;
+        }
+        let mut sink = Vec::new();
+        evaluate_workload_into(engine, input, w, keys, 1, Some(&mut sink)).map_err(|p| {
+            Error::Input {
+                file: input.file.clone(),
+                problems: vec![p],
+            }
+        })?;
+        if choice_fixed {
+            // Only the chosen row matters (none for an unplanned workload).
+            let chosen = base
+                .chosen(i)
+                .map(|(c, _)| (c.offer, c.values[keys.gpus_per_replica]));
+            sink.retain(|r| {
+                chosen.is_some_and(|(o, s)| {
+                    r.offer == o && r.values[n_in + keys.gpus_per_replica] == s
+                })
+            });
+            sink.truncate(1);
+        }
+        rows[i] = Some(sink);
+    }
+    Ok(rows)
 }
 
 #[cfg(test)]

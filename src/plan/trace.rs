@@ -26,6 +26,21 @@ pub struct Trace {
 
 /// The formula trace of workload `name` on `gpu` (default: the chosen offer, else the first).
 pub fn trace(input: Input, name: &str, gpu: Option<&str>) -> Result<Trace> {
+    let wi = workload_named(&input, name)?;
+    let offer = offer_named(&input, gpu)?;
+    let (offer, size) = offer_and_size(&input, wi, offer)?;
+    let engine = Engine::compile(&input)?;
+    let w = &input.workloads[wi];
+    let values = values_at(&engine, &input, wi, offer, size)?;
+    Ok(Trace {
+        workload: w.name.clone(),
+        offer: input.gpus[offer].label(),
+        lines: lines(&engine, &values),
+    })
+}
+
+/// The index of workload `name` (its case ignored where no name matches exactly).
+fn workload_named(input: &Input, name: &str) -> Result<usize> {
     let Some(wi) = input
         .workloads
         .iter()
@@ -37,29 +52,37 @@ pub fn trace(input: Input, name: &str, gpu: Option<&str>) -> Result<Trace> {
             input.file.display()
         )));
     };
-    let offer = match gpu {
-        Some(g) => Some(
-            input
-                .gpus
-                .iter()
-                .position(|o| {
-                    crate::model::normalize(&o.gpu) == crate::model::normalize(g)
-                        || crate::model::normalize(&o.label()) == crate::model::normalize(g)
-                })
-                .ok_or_else(|| {
-                    Error::Usage(format!(
-                        "there is no GPU offer \"{g}\"{}",
-                        crate::suggest::hint(g, input.gpus.iter().map(|o| o.gpu.as_str()))
-                    ))
-                })?,
-        ),
-        None => None,
+    Ok(wi)
+}
+
+/// The index of the offer `gpu` names, by GPU or by label, if one is named.
+fn offer_named(input: &Input, gpu: Option<&str>) -> Result<Option<usize>> {
+    let Some(g) = gpu else {
+        return Ok(None);
     };
-    // The replica size: the chosen one, else the best candidate's on that offer, else the
-    // fewest GPUs that hold the weights.
+    let offer = input
+        .gpus
+        .iter()
+        .position(|o| {
+            crate::model::normalize(&o.gpu) == crate::model::normalize(g)
+                || crate::model::normalize(&o.label()) == crate::model::normalize(g)
+        })
+        .ok_or_else(|| {
+            Error::Usage(format!(
+                "there is no GPU offer \"{g}\"{}",
+                crate::suggest::hint(g, input.gpus.iter().map(|o| o.gpu.as_str()))
+            ))
+        })?;
+    Ok(Some(offer))
+}
+
+/// The offer traced and its replica size: the chosen one, else the best candidate's on that
+/// offer, else 0 where that offer has no kept candidate ([`values_at`] then finds the fewest
+/// GPUs that hold the weights).
+fn offer_and_size(input: &Input, wi: usize, offer: Option<usize>) -> Result<(usize, f64)> {
     let p = plan(input.clone())?;
     let size_of = |c: &super::Candidate| p.value(c, "gpus_per_replica").unwrap_or(1.0);
-    let (offer, size) = match offer {
+    Ok(match offer {
         None => match p.chosen(wi) {
             Some((c, _)) => (c.offer, size_of(c)),
             None => p.workloads[wi]
@@ -75,12 +98,22 @@ pub fn trace(input: Input, name: &str, gpu: Option<&str>) -> Result<Trace> {
                 .find(|c| c.offer == o)
                 .map_or(0.0, size_of),
         ),
-    };
-    let engine = Engine::compile(&input)?;
+    })
+}
+
+/// The candidate values of workload `wi` on `offer` with `size` GPUs a replica; a size of 0
+/// is the one that holds the weights and one request.
+fn values_at(
+    engine: &Engine,
+    input: &Input,
+    wi: usize,
+    offer: usize,
+    size: f64,
+) -> Result<Vec<f64>> {
     let w = &input.workloads[wi];
     let evaluate = |size: f64| {
         engine
-            .evaluate_one(&input, w, offer, size)
+            .evaluate_one(input, w, offer, size)
             .map_err(|p| Error::Input {
                 file: input.file.clone(),
                 problems: vec![p],
@@ -96,7 +129,12 @@ pub fn trace(input: Input, name: &str, gpu: Option<&str>) -> Result<Trace> {
             }
         }
     }
-    let lines = engine
+    Ok(values)
+}
+
+/// One line per candidate formula, in evaluation order, with its value in `values`.
+fn lines(engine: &Engine, values: &[f64]) -> Vec<TraceLine> {
+    engine
         .candidate
         .order
         .iter()
@@ -110,10 +148,5 @@ pub fn trace(input: Input, name: &str, gpu: Option<&str>) -> Result<Trace> {
                 unit: d.unit.clone(),
             }
         })
-        .collect();
-    Ok(Trace {
-        workload: w.name.clone(),
-        offer: input.gpus[offer].label(),
-        lines,
-    })
+        .collect()
 }

@@ -350,17 +350,7 @@ pub fn plan(input: Input) -> Result<Plan> {
 
 /// Plans every workload of `input` with compiled `engine`.
 pub fn plan_with(input: Input, engine: &Engine, opts: &Options) -> Result<Plan> {
-    let p = &engine.candidate;
-    let columns: Vec<FormulaColumn> = engine
-        .candidate_defs
-        .iter()
-        .enumerate()
-        .map(|(i, d)| FormulaColumn {
-            name: d.name.clone(),
-            unit: d.unit.clone(),
-            is_bool: p.ty(p.inputs() + i) == Ty::Bool,
-        })
-        .collect();
+    let columns = candidate_columns(engine);
     let keys = Keys::new(&columns);
     let started = std::time::Instant::now();
     let keep = opts.keep.unwrap_or(usize::MAX);
@@ -381,65 +371,186 @@ pub fn plan_with(input: Input, engine: &Engine, opts: &Options) -> Result<Plan> 
         });
     }
     let mut warnings: Vec<Warning> = input.notices.clone();
+    let plans = choose_all(engine, &input, evaluated, &keys, &mut warnings);
+    exclusion_warnings(&plans.excluded, &mut warnings);
+    let WorkloadPlans { workloads, cut, .. } = plans;
+    unread_assumption_warnings(engine, &input, &mut warnings);
+    formula_and_price_warnings(&input, &mut warnings);
+
+    let totals = portfolio(engine, &input, &workloads, &columns)?;
+    let year = year::year(engine, &input, &workloads, &columns, opts.now)?;
+    let plan_s = started.elapsed().as_secs_f64();
+    let inputs = input_columns(engine);
+    Ok(Plan {
+        input,
+        inputs,
+        workloads,
+        totals,
+        year,
+        kept: keep,
+        cut,
+        scenarios: Vec::new(),
+        scenario: None,
+        sensitivity: None,
+        compared: None,
+        actuals: Vec::new(),
+        bills: None,
+        warnings,
+        timings: vec![("evaluate", evaluate_s), ("plan", plan_s)],
+        index: columns
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.name.clone(), i))
+            .collect(),
+        columns,
+    })
+}
+
+/// The candidate formulas' columns, in slot order after the inputs.
+fn candidate_columns(engine: &Engine) -> Vec<FormulaColumn> {
+    let p = &engine.candidate;
+    engine
+        .candidate_defs
+        .iter()
+        .enumerate()
+        .map(|(i, d)| FormulaColumn {
+            name: d.name.clone(),
+            unit: d.unit.clone(),
+            is_bool: p.ty(p.inputs() + i) == Ty::Bool,
+        })
+        .collect()
+}
+
+/// The candidate program's input columns, unitless, in slot order.
+fn input_columns(engine: &Engine) -> Vec<FormulaColumn> {
+    let p = &engine.candidate;
+    (0..p.inputs())
+        .map(|i| FormulaColumn {
+            name: p.name(i).to_string(),
+            unit: String::new(),
+            is_bool: p.ty(i) == Ty::Bool,
+        })
+        .collect()
+}
+
+/// GPUs excluded by precision support, grouped: the same exclusion (the GPUs' names, what they
+/// lack) is one warning for all the workloads it concerns.
+type ExcludedGroup<'a> = ((String, String), Vec<&'a Workload>);
+
+/// Every workload's plan, in workload order, with what the warnings after them need.
+struct WorkloadPlans<'a> {
+    workloads: Vec<WorkloadPlan>,
+    /// How many workloads had candidates cut to those kept.
+    cut: usize,
+    excluded: Vec<ExcludedGroup<'a>>,
+}
+
+/// Chooses every workload's plan from its evaluation (all of them evaluated without a
+/// problem), pushing each one's warnings in workload order and grouping its excluded GPUs.
+fn choose_all<'a>(
+    engine: &Engine,
+    input: &'a Input,
+    evaluated: Vec<std::result::Result<evaluate::Evaluated, Problem>>,
+    keys: &Keys,
+    warnings: &mut Vec<Warning>,
+) -> WorkloadPlans<'a> {
     let monthly_min = input.assumptions.number("monthly_min_utilization", 0.4);
     let mut workloads = Vec::with_capacity(input.workloads.len());
     let mut cut = 0usize;
-    // GPUs excluded by precision support, grouped: the same exclusion is one warning for all the
-    // workloads it concerns.
-    type Exclusion<'a> = ((String, String), Vec<&'a Workload>);
-    let mut excluded: Vec<Exclusion> = Vec::new();
+    let mut excluded: Vec<ExcludedGroup> = Vec::new();
     for (w, e) in input.workloads.iter().zip(evaluated.into_iter().flatten()) {
         if e.candidates.len() < e.evaluated {
             cut += 1;
         }
         if !e.incompatible.is_empty() {
-            // What the excluded GPUs lack, each once (weights and KV cache may share a format).
-            let mut need: Vec<&str> = Vec::new();
-            for n in e.incompatible.iter().flat_map(|(_, n)| n) {
-                if !need.contains(&n.as_str()) {
-                    need.push(n);
-                }
-            }
-            let names: Vec<&str> = e.incompatible.iter().map(|(g, _)| g.as_str()).collect();
-            let key = (names.join(", "), need.join(" and "));
-            match excluded.iter_mut().find(|(k, _)| *k == key) {
-                Some((_, ws)) => ws.push(w),
-                None => excluded.push((key, vec![w])),
-            }
+            group_exclusion(&mut excluded, w, &e.incompatible);
         }
-        let mut chosen = choose(&e.candidates, &e.best, &keys, monthly_min);
-        if let Some(c) = chosen.as_mut() {
-            let cand = &e.candidates[c.candidate];
-            c.inputs =
-                engine.input_values(&input, w, cand.offer, cand.values[keys.gpus_per_replica]);
-        }
-        match &chosen {
-            Some(c) => chosen_warnings(
-                w,
-                &input,
-                &e.candidates[c.candidate],
-                c,
-                &keys,
-                monthly_min,
-                &mut warnings,
-            ),
-            None => warnings.push(Warning::warn(
-                w.cell.to_string(),
-                e.unplanned.clone().unwrap_or_default(),
-            )),
-        }
-        let unplanned = if chosen.is_none() {
-            Some(e.unplanned.unwrap_or_default())
-        } else {
-            None
-        };
-        workloads.push(WorkloadPlan {
-            candidates: e.candidates,
-            chosen,
-            unplanned,
-        });
+        workloads.push(workload_plan(
+            engine,
+            input,
+            w,
+            e,
+            keys,
+            monthly_min,
+            warnings,
+        ));
     }
-    for ((gpus, need), ws) in &excluded {
+    WorkloadPlans {
+        workloads,
+        cut,
+        excluded,
+    }
+}
+
+/// Adds workload `w` to the group of its GPUs excluded by precision support, opening the group
+/// when it is the first workload with that exclusion.
+fn group_exclusion<'a>(
+    excluded: &mut Vec<ExcludedGroup<'a>>,
+    w: &'a Workload,
+    incompatible: &[(String, Vec<String>)],
+) {
+    // What the excluded GPUs lack, each once (weights and KV cache may share a format).
+    let mut need: Vec<&str> = Vec::new();
+    for n in incompatible.iter().flat_map(|(_, n)| n) {
+        if !need.contains(&n.as_str()) {
+            need.push(n);
+        }
+    }
+    let names: Vec<&str> = incompatible.iter().map(|(g, _)| g.as_str()).collect();
+    let key = (names.join(", "), need.join(" and "));
+    match excluded.iter_mut().find(|(k, _)| *k == key) {
+        Some((_, ws)) => ws.push(w),
+        None => excluded.push((key, vec![w])),
+    }
+}
+
+/// Chooses workload `w`'s plan from its evaluation `e`, pushing the chosen candidate's
+/// warnings, or why nothing was planned.
+fn workload_plan(
+    engine: &Engine,
+    input: &Input,
+    w: &Workload,
+    e: evaluate::Evaluated,
+    keys: &Keys,
+    monthly_min: f64,
+    warnings: &mut Vec<Warning>,
+) -> WorkloadPlan {
+    let mut chosen = choose(&e.candidates, &e.best, keys, monthly_min);
+    if let Some(c) = chosen.as_mut() {
+        let cand = &e.candidates[c.candidate];
+        c.inputs = engine.input_values(input, w, cand.offer, cand.values[keys.gpus_per_replica]);
+    }
+    match &chosen {
+        Some(c) => chosen_warnings(
+            w,
+            input,
+            &e.candidates[c.candidate],
+            c,
+            keys,
+            monthly_min,
+            warnings,
+        ),
+        None => warnings.push(Warning::warn(
+            w.cell.to_string(),
+            e.unplanned.clone().unwrap_or_default(),
+        )),
+    }
+    let unplanned = if chosen.is_none() {
+        Some(e.unplanned.unwrap_or_default())
+    } else {
+        None
+    };
+    WorkloadPlan {
+        candidates: e.candidates,
+        chosen,
+        unplanned,
+    }
+}
+
+/// One warning per group of GPUs excluded by precision support, naming the workloads concerned
+/// (the first five, then how many more).
+fn exclusion_warnings(excluded: &[ExcludedGroup], warnings: &mut Vec<Warning>) {
+    for ((gpus, need), ws) in excluded {
         let (location, who) = match ws.as_slice() {
             [one] => (one.cell.to_string(), one.name.clone()),
             many => {
@@ -457,8 +568,11 @@ pub fn plan_with(input: Input, engine: &Engine, opts: &Options) -> Result<Plan> 
         };
         warnings.push(Warning::warn(location, format!("{gpus} excluded for {who}: {need}; choose another precision (e.g. fp16) to consider them")));
     }
+}
 
-    // An assumption of the user's own that no formula reads is most likely a misspelt key.
+/// Warns of each numeric assumption of the user's own that no formula reads: most likely a
+/// misspelt key.
+fn unread_assumption_warnings(engine: &Engine, input: &Input, warnings: &mut Vec<Warning>) {
     let defaults = crate::catalog::assumptions(Lang::En);
     for a in &input.assumptions.items {
         if defaults.get(&a.key).is_none()
@@ -480,7 +594,11 @@ pub fn plan_with(input: Input, engine: &Engine, opts: &Options) -> Result<Plan> 
             ));
         }
     }
-    // Warnings about the formulas and prices themselves.
+}
+
+/// Notes about the formulas and prices themselves: each default formula the sheet replaced,
+/// then each billing mode no available offer has a price for.
+fn formula_and_price_warnings(input: &Input, warnings: &mut Vec<Warning>) {
     for f in &input.formulas {
         if f.origin == Origin::Replaced {
             warnings.push(Warning::info(
@@ -510,40 +628,6 @@ pub fn plan_with(input: Input, engine: &Engine, opts: &Options) -> Result<Plan> 
             ));
         }
     }
-
-    let totals = portfolio(engine, &input, &workloads, &columns)?;
-    let year = year::year(engine, &input, &workloads, &columns, opts.now)?;
-    let plan_s = started.elapsed().as_secs_f64();
-    let inputs = (0..p.inputs())
-        .map(|i| FormulaColumn {
-            name: p.name(i).to_string(),
-            unit: String::new(),
-            is_bool: p.ty(i) == Ty::Bool,
-        })
-        .collect();
-    Ok(Plan {
-        input,
-        inputs,
-        workloads,
-        totals,
-        year,
-        kept: keep,
-        cut,
-        scenarios: Vec::new(),
-        scenario: None,
-        sensitivity: None,
-        compared: None,
-        actuals: Vec::new(),
-        bills: None,
-        warnings,
-        timings: vec![("evaluate", evaluate_s), ("plan", plan_s)],
-        index: columns
-            .iter()
-            .enumerate()
-            .map(|(i, c)| (c.name.clone(), i))
-            .collect(),
-        columns,
-    })
 }
 
 #[cfg(test)]

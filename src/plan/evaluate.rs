@@ -6,7 +6,7 @@ use super::compat::{self, Verdict};
 use super::engine::{Engine, Keys};
 use super::{Candidate, Exclusion};
 use crate::error::Problem;
-use crate::model::{format_number, Input, Workload};
+use crate::model::{format_number, GpuOffer, Input, Workload};
 
 /// The best option of one billing mode over all feasible candidates of a workload.
 #[derive(Debug, Clone, Copy)]
@@ -92,19 +92,9 @@ pub(super) fn evaluate_workload_into(
     w: &Workload,
     keys: &Keys,
     keep: usize,
-    mut sink: Option<&mut Vec<FullRow>>,
+    sink: Option<&mut Vec<FullRow>>,
 ) -> std::result::Result<Evaluated, Problem> {
-    let p = &engine.candidate;
-    let n_in = p.inputs();
-    let width = p.width() - n_in;
-    let mut scratch = p.scratch();
-    let base = engine.workload_values(input, w, &mut scratch)?;
-    let mut values = base.clone();
-    // Per offer: (offer, values offset, exclusion, costs, rank key).
-    let mut arena: Vec<f64> = Vec::new();
-    let mut rows: Vec<Row> = Vec::new();
-    let mut best: [Option<Best>; 5] = [None; 5];
-    let mut incompatible: Vec<(String, Vec<String>)> = Vec::new();
+    let mut sweep = Sweep::new(engine, input, w, keys, sink)?;
     let pin = w.gpu.as_deref().map(crate::model::normalize);
     for (oi, offer) in input.gpus.iter().enumerate() {
         if !offer.available
@@ -114,10 +104,73 @@ pub(super) fn evaluate_workload_into(
         {
             continue;
         }
-        let verdict = compat::verdict(w, offer);
+        sweep.offer(oi, offer)?;
+    }
+    Ok(sweep.finish(keep))
+}
+
+/// One workload's evaluation in progress: the slot vectors it reuses, and every row evaluated
+/// so far with each mode's best.
+struct Sweep<'a> {
+    engine: &'a Engine,
+    input: &'a Input,
+    w: &'a Workload,
+    keys: &'a Keys,
+    /// How many of the slots are inputs (a row's values start after them).
+    n_in: usize,
+    /// How many values a row keeps (the slots after the inputs).
+    width: usize,
+    scratch: crate::formula::Scratch,
+    /// The workload's values before any offer is bound.
+    base: Vec<f64>,
+    /// The row being evaluated, inputs included.
+    values: Vec<f64>,
+    /// Every row's values, one after another (`Row::at`).
+    arena: Vec<f64>,
+    rows: Vec<Row>,
+    best: [Option<Best>; 5],
+    incompatible: Vec<(String, Vec<String>)>,
+    sink: Option<&'a mut Vec<FullRow>>,
+}
+
+impl<'a> Sweep<'a> {
+    /// Starts the evaluation of workload `w`, its own values computed once for all offers.
+    fn new(
+        engine: &'a Engine,
+        input: &'a Input,
+        w: &'a Workload,
+        keys: &'a Keys,
+        sink: Option<&'a mut Vec<FullRow>>,
+    ) -> std::result::Result<Self, Problem> {
+        let p = &engine.candidate;
+        let n_in = p.inputs();
+        let mut scratch = p.scratch();
+        let base = engine.workload_values(input, w, &mut scratch)?;
+        Ok(Sweep {
+            engine,
+            input,
+            w,
+            keys,
+            n_in,
+            width: p.width() - n_in,
+            scratch,
+            values: base.clone(),
+            base,
+            arena: Vec::new(),
+            rows: Vec::new(),
+            best: [None; 5],
+            incompatible: Vec::new(),
+            sink,
+        })
+    }
+
+    /// Evaluates offer `oi` at each replica size worth trying, noting first what the offer's
+    /// GPU lacks when it cannot run the workload's formats.
+    fn offer(&mut self, oi: usize, offer: &GpuOffer) -> std::result::Result<(), Problem> {
+        let verdict = compat::verdict(self.w, offer);
         if let Verdict::Excluded { needs, .. } = &verdict {
-            if !incompatible.iter().any(|(g, _)| *g == offer.gpu) {
-                incompatible.push((offer.gpu.clone(), needs.clone()));
+            if !self.incompatible.iter().any(|(g, _)| *g == offer.gpu) {
+                self.incompatible.push((offer.gpu.clone(), needs.clone()));
             }
         }
         // Replica sizes 1, 2, 4, … up to the workload's limit, each its own candidate: a
@@ -125,137 +178,177 @@ pub(super) fn evaluate_workload_into(
         // small for the weights jumps to the size that holds them; larger sizes are tried only
         // while the current one needs more than one replica (or does not fit), since one
         // replica on more GPUs can only cost more.
+        let (engine, input, w) = (self.engine, self.input, self.w);
         let limit = w.numbers.max_gpus.unwrap_or(offer.gpus_per_node).max(1.0);
         let mut size = 1.0;
-        values.copy_from_slice(&base);
-        engine.evaluate(input, w, oi, size, &mut values, &mut scratch)?;
+        self.values.copy_from_slice(&self.base);
+        engine.evaluate(input, w, oi, size, &mut self.values, &mut self.scratch)?;
         loop {
-            let vals = &values[n_in..];
-            let needs = vals[keys.gpus_per_replica];
+            let needs = self.values[self.n_in + self.keys.gpus_per_replica];
             if needs > size && needs <= limit {
                 size = needs;
-                engine.resize(input, w, oi, size, &mut values, &mut scratch)?;
+                engine.resize(input, w, oi, size, &mut self.values, &mut self.scratch)?;
                 continue;
             }
-            // Why a candidate is out; its text is written only for the candidates kept.
-            let mut exclusion = None;
-            if matches!(verdict, Verdict::Excluded { .. }) {
-                exclusion = Some(Why::Incompatible);
-            } else if vals[keys.fits] == 0.0 {
-                exclusion = Some(Why::Misfit);
-            }
-            let mut costs = [None; 5];
-            for (i, c) in costs.iter_mut().enumerate() {
-                let v = vals[keys.costs[i]];
-                if vals[keys.allows[i]] != 0.0 && v >= 0.0 {
-                    *c = Some(v);
-                }
-            }
-            if exclusion.is_none() && costs.iter().all(Option::is_none) {
-                exclusion = Some(Why::NoMode);
-            }
-            let extra = vals[keys.storage] + vals[keys.egress];
-            let gpus = vals[keys.gpus_total];
-            let mut cheapest = f64::INFINITY;
-            if exclusion.is_none() {
-                for (i, c) in costs.iter().enumerate() {
-                    if let Some(c) = c {
-                        let b = Best {
-                            tco: c + extra,
-                            gpus,
-                            offer: oi,
-                            size: needs,
-                        };
-                        cheapest = cheapest.min(b.tco);
-                        if best[i].is_none_or(|cur| b.better_than(&cur)) {
-                            best[i] = Some(b);
-                        }
-                    }
-                }
-            }
-            let rank = if exclusion.is_none() {
-                (0, cheapest, gpus, oi)
-            } else {
-                (1, -(offer.vram_gib * limit), 0.0, oi)
-            };
-            let try_larger = matches!(exclusion, None | Some(Why::Misfit))
-                && (vals[keys.fits] == 0.0 || vals[keys.replicas] > 1.0)
-                && needs <= limit
-                && size * 2.0 <= limit;
-            if let Some(sink) = sink.as_deref_mut() {
-                sink.push(FullRow {
-                    offer: oi,
-                    out: matches!(exclusion, Some(Why::Incompatible | Why::Misfit)),
-                    values: values.clone(),
-                });
-            }
-            rows.push(Row {
-                offer: oi,
-                at: arena.len(),
-                why: exclusion,
-                costs,
-                rank,
-            });
-            arena.extend_from_slice(vals);
+            let try_larger = self.record(oi, offer, &verdict, limit, size);
             if !try_larger {
                 break;
             }
             size *= 2.0;
-            engine.resize(input, w, oi, size, &mut values, &mut scratch)?;
+            engine.resize(input, w, oi, size, &mut self.values, &mut self.scratch)?;
+        }
+        Ok(())
+    }
+
+    /// Records the row just evaluated on offer `oi` at replica size `size` (within `limit`):
+    /// its exclusion, costs and rank, each mode's best, the sink's copy. Says whether a larger
+    /// replica is worth trying.
+    fn record(
+        &mut self,
+        oi: usize,
+        offer: &GpuOffer,
+        verdict: &Verdict,
+        limit: f64,
+        size: f64,
+    ) -> bool {
+        let keys = self.keys;
+        let vals = &self.values[self.n_in..];
+        let needs = vals[keys.gpus_per_replica];
+        let (exclusion, costs) = judge(vals, keys, verdict);
+        let extra = vals[keys.storage] + vals[keys.egress];
+        let gpus = vals[keys.gpus_total];
+        let mut cheapest = f64::INFINITY;
+        if exclusion.is_none() {
+            for (i, c) in costs.iter().enumerate() {
+                if let Some(c) = c {
+                    let b = Best {
+                        tco: c + extra,
+                        gpus,
+                        offer: oi,
+                        size: needs,
+                    };
+                    cheapest = cheapest.min(b.tco);
+                    if self.best[i].is_none_or(|cur| b.better_than(&cur)) {
+                        self.best[i] = Some(b);
+                    }
+                }
+            }
+        }
+        let rank = if exclusion.is_none() {
+            (0, cheapest, gpus, oi)
+        } else {
+            (1, -(offer.vram_gib * limit), 0.0, oi)
+        };
+        let try_larger = matches!(exclusion, None | Some(Why::Misfit))
+            && (vals[keys.fits] == 0.0 || vals[keys.replicas] > 1.0)
+            && needs <= limit
+            && size * 2.0 <= limit;
+        if let Some(sink) = self.sink.as_deref_mut() {
+            sink.push(FullRow {
+                offer: oi,
+                out: matches!(exclusion, Some(Why::Incompatible | Why::Misfit)),
+                values: self.values.clone(),
+            });
+        }
+        self.rows.push(Row {
+            offer: oi,
+            at: self.arena.len(),
+            why: exclusion,
+            costs,
+            rank,
+        });
+        self.arena.extend_from_slice(&self.values[self.n_in..]);
+        try_larger
+    }
+
+    /// Keeps the best `keep` rows (at least one) as candidates, best first, and says why
+    /// nothing fits when no mode has a best.
+    fn finish(self, keep: usize) -> Evaluated {
+        let Sweep {
+            input,
+            w,
+            keys,
+            width,
+            arena,
+            mut rows,
+            best,
+            incompatible,
+            ..
+        } = self;
+        let evaluated = rows.len();
+        rows.sort_by(|a, b| {
+            let (x, y) = (a.rank, b.rank);
+            x.0.cmp(&y.0)
+                .then(x.1.total_cmp(&y.1))
+                .then(x.2.total_cmp(&y.2))
+                .then(x.3.cmp(&y.3))
+        });
+        rows.truncate(keep.max(1));
+        // Collected into a new vector: collecting in place would keep the capacity of every row
+        // evaluated (4 KB a workload at 20 offers, 435 MB at 100,000 workloads) for the few kept.
+        let mut candidates: Vec<Candidate> = Vec::with_capacity(rows.len());
+        candidates.extend(rows.into_iter().map(|row| {
+            let values = &arena[row.at..row.at + width];
+            candidate(row, values, input, w, keys)
+        }));
+        let unplanned = best
+            .iter()
+            .all(Option::is_none)
+            .then(|| unplanned_reason(w, input, &candidates, keys));
+        Evaluated {
+            candidates,
+            evaluated,
+            best,
+            incompatible,
+            unplanned,
         }
     }
-    let evaluated = rows.len();
-    rows.sort_by(|a, b| {
-        let (x, y) = (a.rank, b.rank);
-        x.0.cmp(&y.0)
-            .then(x.1.total_cmp(&y.1))
-            .then(x.2.total_cmp(&y.2))
-            .then(x.3.cmp(&y.3))
+}
+
+/// Why a row is out, if it is (its text is written only for the candidates kept), and each
+/// mode's cost, where offered and allowed.
+fn judge(vals: &[f64], keys: &Keys, verdict: &Verdict) -> (Option<Why>, [Option<f64>; 5]) {
+    let mut exclusion = None;
+    if matches!(verdict, Verdict::Excluded { .. }) {
+        exclusion = Some(Why::Incompatible);
+    } else if vals[keys.fits] == 0.0 {
+        exclusion = Some(Why::Misfit);
+    }
+    let mut costs = [None; 5];
+    for (i, c) in costs.iter_mut().enumerate() {
+        let v = vals[keys.costs[i]];
+        if vals[keys.allows[i]] != 0.0 && v >= 0.0 {
+            *c = Some(v);
+        }
+    }
+    if exclusion.is_none() && costs.iter().all(Option::is_none) {
+        exclusion = Some(Why::NoMode);
+    }
+    (exclusion, costs)
+}
+
+/// A kept row as a candidate, with its `values` and the text of why it is out.
+fn candidate(row: Row, values: &[f64], input: &Input, w: &Workload, keys: &Keys) -> Candidate {
+    let Row {
+        offer, why, costs, ..
+    } = row;
+    let values = values.to_vec();
+    let exclusion = why.map(|why| match why {
+        Why::Incompatible => {
+            Exclusion::Incompatible(match compat::verdict(w, &input.gpus[offer]) {
+                Verdict::Excluded { reason, .. } => reason,
+                _ => String::new(),
+            })
+        }
+        Why::Misfit => Exclusion::Misfit(misfit_reason(&values, keys, w.numbers.max_ttft_s)),
+        Why::NoMode => Exclusion::NoMode,
     });
-    rows.truncate(keep.max(1));
-    // Collected into a new vector: collecting in place would keep the capacity of every row
-    // evaluated (4 KB a workload at 20 offers, 435 MB at 100,000 workloads) for the few kept.
-    let mut candidates: Vec<Candidate> = Vec::with_capacity(rows.len());
-    candidates.extend(rows.into_iter().map(
-        |Row {
-             offer,
-             at,
-             why,
-             costs,
-             ..
-         }| {
-            let values = arena[at..at + width].to_vec();
-            let exclusion = why.map(|why| match why {
-                Why::Incompatible => {
-                    Exclusion::Incompatible(match compat::verdict(w, &input.gpus[offer]) {
-                        Verdict::Excluded { reason, .. } => reason,
-                        _ => String::new(),
-                    })
-                }
-                Why::Misfit => {
-                    Exclusion::Misfit(misfit_reason(&values, keys, w.numbers.max_ttft_s))
-                }
-                Why::NoMode => Exclusion::NoMode,
-            });
-            Candidate {
-                offer,
-                values,
-                exclusion,
-                costs,
-            }
-        },
-    ));
-    let unplanned = best
-        .iter()
-        .all(Option::is_none)
-        .then(|| unplanned_reason(w, input, &candidates, keys));
-    Ok(Evaluated {
-        candidates,
-        evaluated,
-        best,
-        incompatible,
-        unplanned,
-    })
+    Candidate {
+        offer,
+        values,
+        exclusion,
+        costs,
+    }
 }
 
 /// Runs `f` on every item, on up to `threads` threads over contiguous chunks, results in order.

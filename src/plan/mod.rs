@@ -133,6 +133,54 @@ pub const REQUIRED_CANDIDATE: [(&str, Ty); 30] = [
     ("replica_vram_gib", Ty::Num),
 ];
 
+/// Whether two names are the same, in a `const fn` (so that a name is checked when compiled).
+pub const fn same_name(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// A required candidate formula (one of `REQUIRED_CANDIDATE`), named when compiled: every plan
+/// has it, so an evaluated candidate always has its value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Need(usize);
+
+impl Need {
+    /// The required formula `name`; in a `const` item, a name the list lacks fails the build.
+    pub const fn of(name: &str) -> Need {
+        let mut i = 0;
+        while i < REQUIRED_CANDIDATE.len() {
+            if same_name(REQUIRED_CANDIDATE[i].0, name) {
+                return Need(i);
+            }
+            i += 1;
+        }
+        panic!("not a required candidate formula")
+    }
+
+    pub fn name(self) -> &'static str {
+        REQUIRED_CANDIDATE[self.0].0
+    }
+
+    pub const GPUS_PER_REPLICA: Need = Need::of("gpus_per_replica");
+    pub const INSTANCES: Need = Need::of("instances");
+    pub const GPUS_TOTAL: Need = Need::of("gpus_total");
+    pub const STORAGE_COST: Need = Need::of("storage_cost");
+    pub const EGRESS_COST: Need = Need::of("egress_cost");
+    pub const TOTAL_VRAM_GIB: Need = Need::of("total_vram_gib");
+    pub const REQUIRED_VRAM_GIB: Need = Need::of("required_vram_gib");
+    pub const REPLICA_VRAM_GIB: Need = Need::of("replica_vram_gib");
+}
+
 /// Portfolio formulas the planner reads (numbers).
 pub const REQUIRED_PORTFOLIO: [(&str, Ty); 4] = [
     ("trial_reserve_cost", Ty::Num),
@@ -299,6 +347,12 @@ impl Plan {
     /// A candidate's value of a formula.
     pub fn value(&self, c: &Candidate, name: &str) -> Option<f64> {
         self.column(name).and_then(|i| c.values.get(i).copied())
+    }
+
+    /// A required formula's value for an evaluated candidate (a chosen one always is); NaN for
+    /// a candidate excluded before evaluation, which has no values.
+    pub fn need(&self, c: &Candidate, n: Need) -> f64 {
+        self.value(c, n.name()).unwrap_or(f64::NAN)
     }
 
     /// A portfolio formula's value, or a planned sum's.

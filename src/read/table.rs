@@ -520,7 +520,14 @@ pub fn raw_text(raw: &Raw) -> String {
 const FREE_TEXT: [&str; 4] = ["notes", "note", "description", "unit"];
 
 impl Record<'_> {
+    /// The cell of a column the sheet must have (its table refuses a sheet without it); for a
+    /// column that may be missing, [`Record::at`] names the row instead.
     pub fn cell(&self, key: &str) -> CellRef {
+        debug_assert!(
+            self.table.columns.contains_key(key),
+            "{key} is not a required column of {}",
+            self.table.sheet
+        );
         let col = self.table.columns.get(key).copied().unwrap_or(0);
         CellRef::new(&self.table.sheet, self.row, col)
     }

@@ -405,7 +405,7 @@ impl Reader {
             .clone()
             .unwrap_or_else(|| format!("a {params}B model"));
         self.notices.push(Warning::warn(
-            rec.cell(if given.is_some() { "model" } else { "params_b" }).to_string(),
+            rec.at(if given.is_some() { "model" } else { "params_b" }),
             format!(
                 "{name}: {label} is not in the Models sheet or the catalog; its layers and heads are guessed from {} ({}B). Add the model's real figures to the Models sheet for an accurate KV cache",
                 nearest.name, nearest.params_b

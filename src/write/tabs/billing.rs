@@ -3,7 +3,7 @@
 
 use super::live::{cell, cheapest_label};
 use super::plan_tab::{self, live_cell, live_text};
-use super::{Ctx, Extent, Tab};
+use super::{Ctx, Extent};
 use crate::lang::Lang;
 use crate::plan::Mode;
 use crate::write::style::{fit_header_height, number, text, widths};
@@ -104,7 +104,6 @@ fn columns() -> Vec<[&'static str; 4]> {
 fn write_row(ws: &mut Worksheet, cx: &Ctx, i: usize) -> Result<(), XlsxError> {
     let s = &cx.s;
     let plan = cx.plan;
-    let plan_sheet = cx.sheet(Tab::Plan);
     let r = i as u32 + 1;
     text(ws, r, 0, &plan.input.workloads[i].name, &s.text)?;
     let Some((c, ch)) = cx.chosen(i) else {
@@ -115,11 +114,7 @@ fn write_row(ws: &mut Worksheet, cx: &Ctx, i: usize) -> Result<(), XlsxError> {
     // Live: each mode's cost is the Plan tab's formula cell for this workload.
     for (k, m) in Mode::ALL.iter().enumerate() {
         if let Some(v) = c.cost(*m) {
-            let at = cell(
-                Some(plan_sheet),
-                r,
-                plan_tab::column(&format!("cost_{}", m.key())),
-            );
+            let at = plan_tab::cell_of(cx, i, plan_tab::cost_column(*m));
             live_cell(ws, r, FIRST_MODE + k as u16, Ok(at), v, &s.money, cx)?;
         }
     }
@@ -128,7 +123,7 @@ fn write_row(ws: &mut Worksheet, cx: &Ctx, i: usize) -> Result<(), XlsxError> {
         ws,
         r,
         8,
-        Ok(cell(Some(plan_sheet), r, plan_tab::column("gpu_cost"))),
+        Ok(plan_tab::cell_of(cx, i, plan_tab::GPU_COST)),
         ch.gpu_cost,
         &s.money_bold,
         cx,

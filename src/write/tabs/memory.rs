@@ -3,21 +3,22 @@
 
 use super::{Ctx, Extent, Tab};
 use crate::model::column_letters;
-use crate::plan::Candidate;
+use crate::plan::{Candidate, Need};
 use crate::write::charts::Point;
 use crate::write::style::{number, text, widths};
 use rust_xlsxwriter::{
     Chart, ChartLegendPosition, ChartType, ConditionalFormatFormula, Worksheet, XlsxError,
 };
 
-/// The parts of one replica's memory: formula name, labels, header notes.
-const PARTS: [(&str, &str, &str, &str, &str); 6] = [
-    ("weights_gib", "Weights", "模型参数", "Parameters × bytes per parameter (plus LoRA adapters).", "参数量 × 每参数字节（含 LoRA 适配器）。"),
-    ("kv_cache_gib", "KV cache", "KV Cache", "2 × layers × KV heads × head dim × bytes × tokens held by the requests one replica serves.", "2 × 层数 × KV头数 × 头维度 × 字节 × 单副本承载请求的 token 数。"),
-    ("activation_gib", "Activations", "激活值", "Serving: the prefill working set and the engine's buffers; training: activations of every GPU; image generation: working memory.", "推理：预填充工作显存与引擎缓冲；训练：各卡激活值；生图：工作显存。"),
-    ("grads_gib", "Gradients", "梯度", "2 bytes per trained parameter.", "每个训练参数 2 字节。"),
-    ("optimizer_gib", "Optimizer states", "优化器状态", "optimizer_bytes_per_param per trained parameter (12: AdamW with an fp32 master copy and two moments).", "每个训练参数 optimizer_bytes_per_param 字节（12：AdamW 的 fp32 主副本与两个动量）。"),
-    ("overhead_gib", "Overhead", "运行时开销", "CUDA context and framework on every GPU.", "每卡 CUDA 上下文与框架开销。"),
+/// The parts of one replica's memory: formula (required, checked when compiled), labels,
+/// header notes.
+const PARTS: [(Need, &str, &str, &str, &str); 6] = [
+    (Need::of("weights_gib"), "Weights", "模型参数", "Parameters × bytes per parameter (plus LoRA adapters).", "参数量 × 每参数字节（含 LoRA 适配器）。"),
+    (Need::of("kv_cache_gib"), "KV cache", "KV Cache", "2 × layers × KV heads × head dim × bytes × tokens held by the requests one replica serves.", "2 × 层数 × KV头数 × 头维度 × 字节 × 单副本承载请求的 token 数。"),
+    (Need::of("activation_gib"), "Activations", "激活值", "Serving: the prefill working set and the engine's buffers; training: activations of every GPU; image generation: working memory.", "推理：预填充工作显存与引擎缓冲；训练：各卡激活值；生图：工作显存。"),
+    (Need::of("grads_gib"), "Gradients", "梯度", "2 bytes per trained parameter.", "每个训练参数 2 字节。"),
+    (Need::of("optimizer_gib"), "Optimizer states", "优化器状态", "optimizer_bytes_per_param per trained parameter (12: AdamW with an fp32 master copy and two moments).", "每个训练参数 optimizer_bytes_per_param 字节（12：AdamW 的 fp32 主副本与两个动量）。"),
+    (Need::of("overhead_gib"), "Overhead", "运行时开销", "CUDA context and framework on every GPU.", "每卡 CUDA 上下文与框架开销。"),
 ];
 
 /// Columns after the parts: measured, total, headroom, required, replica memory, use.
@@ -144,19 +145,19 @@ fn write_row(ws: &mut Worksheet, cx: &Ctx, i: usize) -> Result<Row, XlsxError> {
         return Ok(row);
     };
     text(ws, r, 1, &plan.input.gpus[c.offer].label(), &s.text)?;
-    let total = cx.value(c, "total_vram_gib");
+    let total = cx.plan.need(c, Need::TOTAL_VRAM_GIB);
     if w.numbers.vram_gib.is_some() {
         number(ws, r, MEASURED, total, &s.gib)?;
         row[MEASURED as usize] = Some(total);
     } else {
-        for (k, (name, ..)) in PARTS.iter().enumerate() {
-            let v = cx.value(c, name);
+        for (k, (need, ..)) in PARTS.iter().enumerate() {
+            let v = cx.plan.need(c, *need);
             number(ws, r, 2 + k as u16, v, &s.gib)?;
             row[2 + k] = Some(v);
         }
     }
-    let required = cx.value(c, "required_vram_gib");
-    let replica = cx.value(c, "replica_vram_gib");
+    let required = cx.plan.need(c, Need::REQUIRED_VRAM_GIB);
+    let replica = cx.plan.need(c, Need::REPLICA_VRAM_GIB);
     row[HEADROOM as usize] = Some(required - total);
     number(ws, r, TOTAL, total, &s.gib)?;
     number(ws, r, HEADROOM, required - total, &s.gib)?;

@@ -46,10 +46,6 @@ impl Ctx<'_> {
         self.plan.chosen(w)
     }
 
-    pub fn value(&self, c: &Candidate, name: &str) -> f64 {
-        self.plan.value(c, name).unwrap_or(0.0)
-    }
-
     pub fn sheet(&self, tab: Tab) -> &'static str {
         tab.name(self.lang)
     }
@@ -232,18 +228,19 @@ impl Category {
 
     /// The live formula of a per-workload category over the Plan tab's cost columns, given how
     /// a column is referenced (one row's cell, or a sum over the rows); None for portfolio ones.
-    pub fn plan_formula(self, col: impl Fn(&str) -> String) -> Option<String> {
+    pub fn plan_formula(self, col: impl Fn(u16) -> String) -> Option<String> {
+        use plan_tab::{COLD_START_COST, EGRESS_COST, GPU_COST, REWORK_COST, STORAGE_COST};
         Some(match self {
             Category::GpuTime => format!(
                 "{}-{}-{}",
-                col("gpu_cost"),
-                col("cold_start_cost"),
-                col("rework_cost")
+                col(GPU_COST),
+                col(COLD_START_COST),
+                col(REWORK_COST)
             ),
-            Category::ColdStart => col("cold_start_cost"),
-            Category::SpotRework => col("rework_cost"),
-            Category::Storage => col("storage_cost"),
-            Category::Egress => col("egress_cost"),
+            Category::ColdStart => col(COLD_START_COST),
+            Category::SpotRework => col(REWORK_COST),
+            Category::Storage => col(STORAGE_COST),
+            Category::Egress => col(EGRESS_COST),
             Category::TrialReserve | Category::Ops => return None,
         })
     }

@@ -2,72 +2,210 @@
 //! redundancy, instances, GPUs, utilization — then its billing inputs (prices and terms, editable)
 //! and the monthly costs as live Excel formulas over them, and the advice in the seeds' terms.
 
-use super::live::{cell, result, Live};
+use super::live::{absolute, cell, range, result, Live};
 use super::{Ctx, Extent};
 use crate::lang::Lang;
 use crate::model::{GpuOffer, Workload};
-use crate::plan::{Candidate, Chosen, Hidden, Mode};
+use crate::plan::{Candidate, Chosen, Hidden, Mode, Need};
 use crate::write::style::{number, text, Styles};
 use rust_xlsxwriter::{Format, Formula, Note, Worksheet, XlsxError};
 use std::collections::HashMap;
 
-/// The columns, in order: key (a formula or input name, or a label), English and Chinese
-/// headers and notes.
-pub const COLUMNS: [[&str; 5]; 42] = [
-    ["name", "Workload", "负载", "The workload's name.", "负载名称。"],
-    ["kind", "Kind", "类型", "What it does.", "任务类型。"],
-    ["model", "Model", "模型", "The model as resolved (a ~ marks a guessed architecture).", "解析后的模型（~ 表示架构为推测）。"],
-    ["engine", "Engine", "引擎", "The serving engine or trainer whose profile sized it (the Assumptions tab lists the profile's figures); blank: the Assumptions sheet's figures.", "按其配置估算的推理引擎或训练框架（参数页列出配置数值）；空白表示使用参数表数值。"],
-    ["gpu", "GPU", "GPU", "The chosen GPU offer.", "选中的 GPU 报价。"],
-    ["required_vram_gib", "Required memory (GiB)", "所需显存(GiB)", "Peak memory of one replica plus the headroom (vram_headroom).", "单副本峰值显存加余量。"],
-    ["replica_vram_gib", "Replica memory (GiB)", "副本显存(GiB)", "Memory of the GPUs of one replica.", "单副本所有 GPU 的显存。"],
-    ["concurrency_per_replica", "Concurrency per replica", "单副本并发", "Concurrent requests one replica serves (memory and latency goal).", "单副本可服务的并发请求数（受显存与时延目标限制）。"],
-    ["replicas", "Replicas", "副本数", "Replicas for the peak concurrency and target throughput, before redundancy.", "满足峰值并发与目标吞吐的副本数（未含冗余）。"],
-    ["redundancy_used", "Redundancy", "冗余", "Extra share of instances (rounded up).", "冗余比例（向上取整）。"],
-    ["instances", "Instances", "实例数", "ceil(replicas × (1 + redundancy)).", "ceil(副本数 × (1 + 冗余))。"],
-    ["gpus_per_replica", "GPUs per replica", "单副本 GPU", "A power of two (tensor parallel), at most max_gpus.", "2 的幂（张量并行），不超过 max_gpus。"],
-    ["gpus_total", "GPUs", "GPU 数", "Instances × GPUs per replica.", "实例数 × 单副本 GPU 数。"],
-    ["run_hours", "Hours per month", "每月小时", "Hours each instance runs per month.", "每个实例每月运行小时数。"],
-    ["utilization", "Utilization", "利用率", "Hours ÷ hours in the month.", "运行小时 ÷ 当月小时数。"],
-    ["mode", "Billing mode", "计费方式", "The cheapest allowed mode when planned. It stays the plan's choice when prices are edited; the Billing tab shows if another becomes cheaper.", "规划时最便宜的可用方式；修改价格后仍按此方式计费，计费对比页可看其他方式。"],
-    ["price_on_demand", "On-demand price per GPU-hour", "按量单价(每卡每小时)", "Editable: the costs to the right recompute. A later row on the same offer repeats the first row's prices by formula, so one edit there reprices every workload on the offer. Inputs are orange; formula cells are locked: to price a later row's workload alone, unprotect the sheet (Review → Unprotect Sheet; no password) and type over its cell.", "可修改：右侧费用自动重算。同一报价的后续行以公式引用第一行的价格，改第一行即更新该报价的所有负载；输入单元格为橙色，公式单元格已锁定：如需单独修改后续某行的价格，请先撤销工作表保护（审阅 → 撤销工作表保护，无密码）再改该单元格。"],
-    ["price_monthly", "Monthly price per GPU", "包月单价(每卡)", "Editable.", "可修改。"],
-    ["price_spot", "Spot price per GPU-hour", "竞价单价(每卡每小时)", "Editable.", "可修改。"],
-    ["price_reserved", "Reserved price per GPU-month", "预留单价(每卡每月)", "Editable.", "可修改。"],
-    ["billing_granularity_min", "Billing granularity (min)", "计费粒度(分钟)", "Editable: on-demand time is billed up to the next multiple.", "可修改：按量时长按此向上取整。"],
-    ["min_rental_min", "Minimum rental (min)", "最小起租(分钟)", "Editable: least minutes billed per start.", "可修改：每次启动最少计费分钟。"],
-    ["runs_per_month", "Runs per month", "每月启动次数", "Starts per month (each pays a cold start).", "每月启动次数（每次有冷启动）。"],
-    ["storage_gb", "Storage (GB)", "存储(GB)", "GB kept in cloud storage.", "云存储 GB。"],
-    ["egress_gb", "Egress (GB)", "出口流量(GB)", "GB transferred out per month.", "每月出口流量 GB。"],
-    ["cost_on_demand", "On-demand cost", "按量费用", "Live formula: the Formulas sheet's cost_on_demand over this row and the Assumptions tab.", "实时公式：公式表 cost_on_demand。"],
-    ["cost_monthly", "Monthly cost", "包月费用", "Live formula: cost_monthly.", "实时公式：cost_monthly。"],
-    ["cost_spot", "Spot cost", "竞价费用", "Live formula: cost_spot; blank where spot is not allowed.", "实时公式：cost_spot；不允许时为空。"],
-    ["cost_reserved", "Reserved cost", "预留费用", "Live formula: cost_reserved.", "实时公式：cost_reserved。"],
-    ["cost_mixed", "Base + burst cost", "保底+弹性费用", "Live formula: cost_mixed.", "实时公式：cost_mixed。"],
-    ["cold_start_cost", "Of which cold starts", "其中冷启动", "Of the chosen mode's cost, what pays for cold starts and billing rounding.", "所选方式费用中冷启动与取整的部分。"],
-    ["rework_cost", "Of which spot rework", "其中竞价重跑", "Of the chosen mode's cost, the hours re-done after preemptions.", "所选方式费用中竞价回收重跑的部分。"],
-    ["gpu_cost", "GPU cost", "GPU 费用", "The chosen mode's cost.", "所选方式的费用。"],
-    ["storage_cost", "Storage cost", "存储费用", "Live formula: storage_cost.", "实时公式：storage_cost。"],
-    ["egress_cost", "Egress cost", "流量费用", "Live formula: egress_cost.", "实时公式：egress_cost。"],
-    ["tco", "Monthly TCO", "月度总成本", "GPU + storage + egress, per month.", "GPU + 存储 + 流量，每月。"],
-    ["api", "Compared API", "对比 API", "The APIs row the workload names (its api column): what the same requests would cost through an API.", "负载 api 列指定的 API：相同请求量通过 API 调用的费用。"],
-    ["api_monthly_cost", "API monthly cost", "API 月费用", "Live formula: api_monthly_cost, requests a day × tokens × the API's prices per million, × the days of the month.", "实时公式：api_monthly_cost，日请求量 × token 数 × 每百万 token 价格 × 当月天数。"],
-    ["api_breakeven", "Break-even requests/day", "盈亏平衡日请求量", "Live: the requests a day at which the API would cost the self-hosted monthly TCO (requests a day × TCO ÷ API cost); below it the API is cheaper, above it renting GPUs is (as long as the planned GPUs carry that volume).", "实时公式：API 费用等于自建月度总成本时的日请求量（日请求量 × 总成本 ÷ API 费用）；低于此值 API 更便宜，高于此值租用 GPU 更便宜（前提是规划的 GPU 能承载该请求量）。"],
-    ["cheapest_now", "Cheapest mode now", "当前最便宜方式", "Live: the mode with the lowest cost in this row's cost columns after any edit of prices or assumptions. When it differs from the billing mode, rerun gpuplan to re-plan.", "实时公式：修改价格或参数后本行费用最低的计费方式；与计费方式不同时，请重新运行 gpuplan。"],
-    ["advice", "Advice (as planned)", "建议（规划时）", "Utilization, the rule of thumb, and the saving against the next best mode, as planned: it does not follow edits (the Cheapest mode now column does).", "利用率、经验法则，以及相对次优方案的节省（规划时，不随修改变化；“当前最便宜方式”列会随之变化）。"],
-    ["notes", "Notes", "备注", "From the Workloads sheet.", "来自负载表。"],
+/// What a Plan column holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Holds {
+    /// Text: the workload's own fields, the choice, the compared API, the advice.
+    Text,
+    /// An editable input of the row: the offer's prices and terms, and the row's quantities.
+    Input,
+    /// A sizing figure: a value, or a live formula of its own where it depends on edits.
+    Sizing,
+    /// A live formula over the row's inputs and sizing: a cost, the TCO, the API's figures.
+    Live,
+}
+
+/// How a Plan column's numbers are shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Look {
+    Text,
+    Gib,
+    Pct,
+    Integer,
+    General,
+    Money,
+    /// A plain number: as many decimals as the value needs (or the live number format).
+    Plain,
+}
+
+/// One Plan column: its key (a formula or input name, or a label), what it holds, how it looks,
+/// its width, and its English and Chinese headers and notes.
+pub struct Column {
+    pub key: &'static str,
+    pub holds: Holds,
+    pub look: Look,
+    pub width: f64,
+    /// `[en, zh, en note, zh note]`.
+    pub head: [&'static str; 4],
+}
+
+impl Column {
+    const fn new(
+        key: &'static str,
+        holds: Holds,
+        look: Look,
+        width: f64,
+        head: [&'static str; 4],
+    ) -> Column {
+        Column {
+            key,
+            holds,
+            look,
+            width,
+            head,
+        }
+    }
+}
+
+/// The columns, in order: every fact about a Plan column is stated here once.
+#[rustfmt::skip]
+pub const COLUMNS: [Column; 42] = [
+    Column::new("name", Holds::Text, Look::Text, 22.0, ["Workload", "负载", "The workload's name.", "负载名称。"]),
+    Column::new("kind", Holds::Text, Look::Text, 12.0, ["Kind", "类型", "What it does.", "任务类型。"]),
+    Column::new("model", Holds::Text, Look::Text, 22.0, ["Model", "模型", "The model as resolved (a ~ marks a guessed architecture).", "解析后的模型（~ 表示架构为推测）。"]),
+    Column::new("engine", Holds::Text, Look::Text, 13.0, ["Engine", "引擎", "The serving engine or trainer whose profile sized it (the Assumptions tab lists the profile's figures); blank: the Assumptions sheet's figures.", "按其配置估算的推理引擎或训练框架（参数页列出配置数值）；空白表示使用参数表数值。"]),
+    Column::new("gpu", Holds::Text, Look::Text, 22.0, ["GPU", "GPU", "The chosen GPU offer.", "选中的 GPU 报价。"]),
+    Column::new("required_vram_gib", Holds::Sizing, Look::Gib, 13.0, ["Required memory (GiB)", "所需显存(GiB)", "Peak memory of one replica plus the headroom (vram_headroom).", "单副本峰值显存加余量。"]),
+    Column::new("replica_vram_gib", Holds::Sizing, Look::Gib, 13.0, ["Replica memory (GiB)", "副本显存(GiB)", "Memory of the GPUs of one replica.", "单副本所有 GPU 的显存。"]),
+    Column::new("concurrency_per_replica", Holds::Sizing, Look::Integer, 13.0, ["Concurrency per replica", "单副本并发", "Concurrent requests one replica serves (memory and latency goal).", "单副本可服务的并发请求数（受显存与时延目标限制）。"]),
+    Column::new("replicas", Holds::Sizing, Look::Integer, 13.0, ["Replicas", "副本数", "Replicas for the peak concurrency and target throughput, before redundancy.", "满足峰值并发与目标吞吐的副本数（未含冗余）。"]),
+    Column::new("redundancy_used", Holds::Sizing, Look::Pct, 13.0, ["Redundancy", "冗余", "Extra share of instances (rounded up).", "冗余比例（向上取整）。"]),
+    Column::new("instances", Holds::Sizing, Look::Integer, 13.0, ["Instances", "实例数", "ceil(replicas × (1 + redundancy)).", "ceil(副本数 × (1 + 冗余))。"]),
+    Column::new("gpus_per_replica", Holds::Sizing, Look::Integer, 13.0, ["GPUs per replica", "单副本 GPU", "A power of two (tensor parallel), at most max_gpus.", "2 的幂（张量并行），不超过 max_gpus。"]),
+    Column::new("gpus_total", Holds::Sizing, Look::Integer, 13.0, ["GPUs", "GPU 数", "Instances × GPUs per replica.", "实例数 × 单副本 GPU 数。"]),
+    Column::new("run_hours", Holds::Sizing, Look::Plain, 13.0, ["Hours per month", "每月小时", "Hours each instance runs per month.", "每个实例每月运行小时数。"]),
+    Column::new("utilization", Holds::Sizing, Look::Pct, 13.0, ["Utilization", "利用率", "Hours ÷ hours in the month.", "运行小时 ÷ 当月小时数。"]),
+    Column::new("mode", Holds::Text, Look::Text, 16.0, ["Billing mode", "计费方式", "The cheapest allowed mode when planned. It stays the plan's choice when prices are edited; the Billing tab shows if another becomes cheaper.", "规划时最便宜的可用方式；修改价格后仍按此方式计费，计费对比页可看其他方式。"]),
+    Column::new("price_on_demand", Holds::Input, Look::Money, 13.0, ["On-demand price per GPU-hour", "按量单价(每卡每小时)", "Editable: the costs to the right recompute. A later row on the same offer repeats the first row's prices by formula, so one edit there reprices every workload on the offer. Inputs are orange; formula cells are locked: to price a later row's workload alone, unprotect the sheet (Review → Unprotect Sheet; no password) and type over its cell.", "可修改：右侧费用自动重算。同一报价的后续行以公式引用第一行的价格，改第一行即更新该报价的所有负载；输入单元格为橙色，公式单元格已锁定：如需单独修改后续某行的价格，请先撤销工作表保护（审阅 → 撤销工作表保护，无密码）再改该单元格。"]),
+    Column::new("price_monthly", Holds::Input, Look::Money, 13.0, ["Monthly price per GPU", "包月单价(每卡)", "Editable.", "可修改。"]),
+    Column::new("price_spot", Holds::Input, Look::Money, 13.0, ["Spot price per GPU-hour", "竞价单价(每卡每小时)", "Editable.", "可修改。"]),
+    Column::new("price_reserved", Holds::Input, Look::Money, 13.0, ["Reserved price per GPU-month", "预留单价(每卡每月)", "Editable.", "可修改。"]),
+    Column::new("billing_granularity_min", Holds::Input, Look::General, 13.0, ["Billing granularity (min)", "计费粒度(分钟)", "Editable: on-demand time is billed up to the next multiple.", "可修改：按量时长按此向上取整。"]),
+    Column::new("min_rental_min", Holds::Input, Look::General, 13.0, ["Minimum rental (min)", "最小起租(分钟)", "Editable: least minutes billed per start.", "可修改：每次启动最少计费分钟。"]),
+    Column::new("runs_per_month", Holds::Input, Look::Integer, 13.0, ["Runs per month", "每月启动次数", "Starts per month (each pays a cold start).", "每月启动次数（每次有冷启动）。"]),
+    Column::new("storage_gb", Holds::Input, Look::Plain, 13.0, ["Storage (GB)", "存储(GB)", "GB kept in cloud storage.", "云存储 GB。"]),
+    Column::new("egress_gb", Holds::Input, Look::Plain, 13.0, ["Egress (GB)", "出口流量(GB)", "GB transferred out per month.", "每月出口流量 GB。"]),
+    Column::new("cost_on_demand", Holds::Live, Look::Money, 13.0, ["On-demand cost", "按量费用", "Live formula: the Formulas sheet's cost_on_demand over this row and the Assumptions tab.", "实时公式：公式表 cost_on_demand。"]),
+    Column::new("cost_monthly", Holds::Live, Look::Money, 13.0, ["Monthly cost", "包月费用", "Live formula: cost_monthly.", "实时公式：cost_monthly。"]),
+    Column::new("cost_spot", Holds::Live, Look::Money, 13.0, ["Spot cost", "竞价费用", "Live formula: cost_spot; blank where spot is not allowed.", "实时公式：cost_spot；不允许时为空。"]),
+    Column::new("cost_reserved", Holds::Live, Look::Money, 13.0, ["Reserved cost", "预留费用", "Live formula: cost_reserved.", "实时公式：cost_reserved。"]),
+    Column::new("cost_mixed", Holds::Live, Look::Money, 13.0, ["Base + burst cost", "保底+弹性费用", "Live formula: cost_mixed.", "实时公式：cost_mixed。"]),
+    Column::new("cold_start_cost", Holds::Live, Look::Money, 13.0, ["Of which cold starts", "其中冷启动", "Of the chosen mode's cost, what pays for cold starts and billing rounding.", "所选方式费用中冷启动与取整的部分。"]),
+    Column::new("rework_cost", Holds::Live, Look::Money, 13.0, ["Of which spot rework", "其中竞价重跑", "Of the chosen mode's cost, the hours re-done after preemptions.", "所选方式费用中竞价回收重跑的部分。"]),
+    Column::new("gpu_cost", Holds::Live, Look::Money, 13.0, ["GPU cost", "GPU 费用", "The chosen mode's cost.", "所选方式的费用。"]),
+    Column::new("storage_cost", Holds::Live, Look::Money, 13.0, ["Storage cost", "存储费用", "Live formula: storage_cost.", "实时公式：storage_cost。"]),
+    Column::new("egress_cost", Holds::Live, Look::Money, 13.0, ["Egress cost", "流量费用", "Live formula: egress_cost.", "实时公式：egress_cost。"]),
+    Column::new("tco", Holds::Live, Look::Money, 13.0, ["Monthly TCO", "月度总成本", "GPU + storage + egress, per month.", "GPU + 存储 + 流量，每月。"]),
+    Column::new("api", Holds::Text, Look::Text, 16.0, ["Compared API", "对比 API", "The APIs row the workload names (its api column): what the same requests would cost through an API.", "负载 api 列指定的 API：相同请求量通过 API 调用的费用。"]),
+    Column::new("api_monthly_cost", Holds::Live, Look::Money, 13.0, ["API monthly cost", "API 月费用", "Live formula: api_monthly_cost, requests a day × tokens × the API's prices per million, × the days of the month.", "实时公式：api_monthly_cost，日请求量 × token 数 × 每百万 token 价格 × 当月天数。"]),
+    Column::new("api_breakeven", Holds::Live, Look::Integer, 13.0, ["Break-even requests/day", "盈亏平衡日请求量", "Live: the requests a day at which the API would cost the self-hosted monthly TCO (requests a day × TCO ÷ API cost); below it the API is cheaper, above it renting GPUs is (as long as the planned GPUs carry that volume).", "实时公式：API 费用等于自建月度总成本时的日请求量（日请求量 × 总成本 ÷ API 费用）；低于此值 API 更便宜，高于此值租用 GPU 更便宜（前提是规划的 GPU 能承载该请求量）。"]),
+    Column::new("cheapest_now", Holds::Text, Look::Text, 16.0, ["Cheapest mode now", "当前最便宜方式", "Live: the mode with the lowest cost in this row's cost columns after any edit of prices or assumptions. When it differs from the billing mode, rerun gpuplan to re-plan.", "实时公式：修改价格或参数后本行费用最低的计费方式；与计费方式不同时，请重新运行 gpuplan。"]),
+    Column::new("advice", Holds::Text, Look::Text, 90.0, ["Advice (as planned)", "建议（规划时）", "Utilization, the rule of thumb, and the saving against the next best mode, as planned: it does not follow edits (the Cheapest mode now column does).", "利用率、经验法则，以及相对次优方案的节省（规划时，不随修改变化；“当前最便宜方式”列会随之变化）。"]),
+    Column::new("notes", Holds::Text, Look::Text, 40.0, ["Notes", "备注", "From the Workloads sheet.", "来自负载表。"]),
 ];
 
-/// The column of a key.
-pub fn column(key: &str) -> u16 {
-    COLUMNS.iter().position(|c| c[0] == key).unwrap_or(0) as u16
+/// The column of a key, for `const` items only: a key the table lacks fails the build there.
+const fn column(key: &str) -> u16 {
+    let mut i = 0;
+    while i < COLUMNS.len() {
+        if crate::plan::same_name(COLUMNS[i].key, key) {
+            return i as u16;
+        }
+        i += 1;
+    }
+    panic!("the Plan tab has no such column")
 }
 
-/// The sizing columns, from the required memory to the utilization: values, or live formulas of
-/// their own.
-fn sizing() -> std::ops::RangeInclusive<usize> {
-    column("required_vram_gib") as usize..=column("utilization") as usize
+/// The column of a key, if the Plan tab has one (a name a formula reads).
+pub fn position(key: &str) -> Option<u16> {
+    COLUMNS.iter().position(|c| c.key == key).map(|i| i as u16)
 }
+
+pub const NAME: u16 = column("name");
+pub const KIND: u16 = column("kind");
+pub const MODEL: u16 = column("model");
+pub const ENGINE: u16 = column("engine");
+pub const GPU: u16 = column("gpu");
+pub const MODE: u16 = column("mode");
+pub const COLD_START_COST: u16 = column("cold_start_cost");
+pub const REWORK_COST: u16 = column("rework_cost");
+pub const GPU_COST: u16 = column("gpu_cost");
+pub const STORAGE_COST: u16 = column("storage_cost");
+pub const EGRESS_COST: u16 = column("egress_cost");
+pub const TCO: u16 = column("tco");
+pub const API: u16 = column("api");
+pub const API_MONTHLY_COST: u16 = column("api_monthly_cost");
+pub const API_BREAKEVEN: u16 = column("api_breakeven");
+pub const CHEAPEST_NOW: u16 = column("cheapest_now");
+pub const ADVICE: u16 = column("advice");
+pub const NOTES: u16 = column("notes");
+
+/// Each mode's cost column, in `Mode::ALL`'s order.
+const COSTS: [u16; 5] = [
+    column("cost_on_demand"),
+    column("cost_monthly"),
+    column("cost_spot"),
+    column("cost_reserved"),
+    column("cost_mixed"),
+];
+
+/// The column of a mode's cost.
+pub fn cost_column(m: Mode) -> u16 {
+    COSTS[Mode::ALL.iter().position(|x| *x == m).unwrap_or(0)]
+}
+
+/// The Plan tab's row of workload `w` (the header is row 0).
+pub fn row(w: usize) -> u32 {
+    w as u32 + 1
+}
+
+/// The cell of workload `w`'s column `col` on the Plan tab, as another tab reads it.
+pub fn cell_of(cx: &Ctx, w: usize, col: u16) -> String {
+    cell(Some(cx.sheet(super::Tab::Plan)), row(w), col)
+}
+
+/// The same cell with an absolute reference (`'Plan'!$AJ$2`).
+pub fn absolute_of(cx: &Ctx, w: usize, col: u16) -> String {
+    absolute(cx.sheet(super::Tab::Plan), row(w), col)
+}
+
+/// Column `col` over every workload's row; None when the plan has no workloads.
+pub fn range_of(cx: &Ctx, col: u16) -> Option<String> {
+    let n = cx.plan.workloads.len();
+    (n > 0).then(|| range(cx.sheet(super::Tab::Plan), row(0), row(n - 1), col))
+}
+
+/// The numeric column named `name` (a formula or input) over every workload's row, where the
+/// Plan tab has one: what a `total_<name>` sums.
+pub fn range_named(cx: &Ctx, name: &str) -> Option<String> {
+    let at = position(name).filter(|at| COLUMNS[*at as usize].holds != Holds::Text)?;
+    range_of(cx, at)
+}
+
+/// The sizing columns, from the required memory to the utilization (values, or live formulas
+/// of their own), each a required formula: checked when compiled.
+const SIZING: [(u16, Need); 10] = {
+    let mut out = [(0, Need::GPUS_TOTAL); 10];
+    let (mut i, mut n) = (0, 0);
+    while i < COLUMNS.len() {
+        if matches!(COLUMNS[i].holds, Holds::Sizing) {
+            out[n] = (i as u16, Need::of(COLUMNS[i].key));
+            n += 1;
+        }
+        i += 1;
+    }
+    assert!(n == out.len(), "SIZING lists every sizing column");
+    out
+};
 
 /// Writes a live formula with its cached result, or the value with a note if it cannot be
 /// translated.
@@ -138,25 +276,40 @@ pub fn cheapest_now(c: &crate::plan::Candidate, lang: Lang) -> &'static str {
     best.map_or("", |(m, _)| m.label(lang))
 }
 
+/// The columns of the offer's prices and terms, in `GpuOffer::TERMS`'s order.
+const TERMS: [u16; 6] = {
+    let mut out = [0; 6];
+    let mut i = 0;
+    while i < out.len() {
+        out[i] = column(GpuOffer::TERMS[i]);
+        i += 1;
+    }
+    out
+};
+
 /// The quantities of a workload written as editable inputs on its row.
-const ROW_QUANTITIES: [&str; 3] = ["runs_per_month", "storage_gb", "egress_gb"];
+const ROW_QUANTITIES: [u16; 3] = [
+    column("runs_per_month"),
+    column("storage_gb"),
+    column("egress_gb"),
+];
 
 /// Writes the Plan tab: the header, one row per workload, the column widths and the frozen
 /// header and names.
 pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &Live) -> Result<Extent, XlsxError> {
     let s = &cx.s;
     let plan = cx.plan;
-    let cols: Vec<[&str; 4]> = COLUMNS.iter().map(|c| [c[1], c[2], c[3], c[4]]).collect();
+    let cols: Vec<[&str; 4]> = COLUMNS.iter().map(|c| c.head).collect();
     cx.header(ws, 0, &cols)?;
     // The row that holds each offer's prices.
     let mut first_row: HashMap<usize, u32> = HashMap::new();
     for (i, w) in plan.input.workloads.iter().enumerate() {
-        let r = i as u32 + 1;
+        let r = row(i);
         write_workload(ws, cx, r, w)?;
         let Some((c, ch)) = cx.chosen(i) else {
-            text(ws, r, column("gpu"), cx.t("unplanned", "未规划"), &s.bad)?;
+            text(ws, r, GPU, cx.t("unplanned", "未规划"), &s.bad)?;
             let why = plan.workloads[i].unplanned.as_deref().unwrap_or("");
-            text(ws, r, column("advice"), why, &s.text)?;
+            text(ws, r, ADVICE, why, &s.text)?;
             continue;
         };
         let first = *first_row.entry(c.offer).or_insert(r);
@@ -170,9 +323,9 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &Live) -> Result<Extent, XlsxEr
         };
         row.write(ws, first)?;
     }
-    let widths = column_widths();
+    let widths: Vec<f64> = COLUMNS.iter().map(|c| c.width).collect();
     crate::write::style::widths(ws, &widths)?;
-    let labels: Vec<&str> = COLUMNS.iter().map(|c| cx.t(c[1], c[2])).collect();
+    let labels: Vec<&str> = COLUMNS.iter().map(|c| cx.t(c.head[0], c.head[1])).collect();
     crate::write::style::fit_header_height(ws, 0, &labels, &widths)?;
     ws.set_freeze_panes(1, 1)?;
     Ok(Extent::new(
@@ -181,30 +334,14 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &Live) -> Result<Extent, XlsxEr
     ))
 }
 
-/// The width of each column.
-fn column_widths() -> Vec<f64> {
-    COLUMNS
-        .iter()
-        .map(|c| match c[0] {
-            "name" | "model" | "gpu" => 22.0,
-            "engine" => 13.0,
-            "kind" => 12.0,
-            "advice" => 90.0,
-            "notes" => 40.0,
-            "mode" | "cheapest_now" | "api" => 16.0,
-            _ => 13.0,
-        })
-        .collect()
-}
-
 /// What every row has, planned or not: the workload's name, kind, model, engine and notes.
 fn write_workload(ws: &mut Worksheet, cx: &Ctx, r: u32, w: &Workload) -> Result<(), XlsxError> {
     let s = &cx.s;
-    text(ws, r, column("name"), &w.name, &s.text)?;
+    text(ws, r, NAME, &w.name, &s.text)?;
     text(
         ws,
         r,
-        column("kind"),
+        KIND,
         if cx.lang == Lang::Zh {
             w.kind.zh()
         } else {
@@ -215,49 +352,38 @@ fn write_workload(ws: &mut Worksheet, cx: &Ctx, r: u32, w: &Workload) -> Result<
     text(
         ws,
         r,
-        column("model"),
+        MODEL,
         w.model.as_ref().map_or("", |m| m.name.as_str()),
         &s.text,
     )?;
     text(
         ws,
         r,
-        column("engine"),
+        ENGINE,
         w.engine.as_deref().unwrap_or(""),
         &s.text,
     )?;
-    text(ws, r, column("notes"), &w.notes, &s.text)
+    text(ws, r, NOTES, &w.notes, &s.text)
 }
 
-/// The format of a key's cell: `live` for a formula whose value may change with edits.
-fn value_format<'s>(s: &'s Styles, key: &str, v: f64, live: bool) -> &'s Format {
-    match key {
-        "required_vram_gib" | "replica_vram_gib" => &s.gib,
-        "redundancy_used" | "utilization" => &s.pct,
-        "concurrency_per_replica"
-        | "replicas"
-        | "instances"
-        | "gpus_per_replica"
-        | "gpus_total"
-        | "runs_per_month" => &s.integer,
-        "billing_granularity_min" | "min_rental_min" => &s.general,
-        k if k.starts_with("price_")
-            || k.starts_with("cost_")
-            || k.ends_with("_cost")
-            || k == "tco" =>
-        {
-            &s.money
-        }
-        _ if live => &s.live_number,
-        _ => s.number_for(v),
+/// The format of a column's number: `live` for a formula whose value may change with edits.
+fn value_format<'s>(s: &'s Styles, look: Look, v: f64, live: bool) -> &'s Format {
+    match look {
+        Look::Gib => &s.gib,
+        Look::Pct => &s.pct,
+        Look::Integer => &s.integer,
+        Look::General => &s.general,
+        Look::Money => &s.money,
+        Look::Text | Look::Plain if live => &s.live_number,
+        Look::Text | Look::Plain => s.number_for(v),
     }
 }
 
 /// The format of an editable input.
-fn input_format<'s>(s: &'s Styles, key: &str) -> &'s Format {
-    match key {
-        k if k.starts_with("price_") => &s.input_money,
-        "runs_per_month" => &s.input_integer,
+fn input_format(s: &Styles, look: Look) -> &Format {
+    match look {
+        Look::Money => &s.input_money,
+        Look::Integer => &s.input_integer,
         _ => &s.input,
     }
 }
@@ -309,10 +435,8 @@ impl PlanRow<'_> {
     /// The cell of this row a live formula reads `v` from: the row inputs, and the sizing
     /// columns (values, or formulas of their own); `None` for any other name.
     fn in_row(&self, v: &str) -> Option<String> {
-        let at = COLUMNS.iter().position(|c| c[0] == v)? as u16;
-        let usable = GpuOffer::TERMS.contains(&v)
-            || ROW_QUANTITIES.contains(&v)
-            || sizing().contains(&(at as usize));
+        let at = position(v)?;
+        let usable = matches!(COLUMNS[at as usize].holds, Holds::Input | Holds::Sizing);
         usable.then(|| cell(None, self.r, at))
     }
 
@@ -326,14 +450,8 @@ impl PlanRow<'_> {
     fn write_choice(&self, ws: &mut Worksheet) -> Result<(), XlsxError> {
         let (cx, r, ch, plan) = (self.cx, self.r, self.ch, self.cx.plan);
         let s = &cx.s;
-        text(
-            ws,
-            r,
-            column("gpu"),
-            &plan.input.gpus[self.c.offer].label(),
-            &s.text,
-        )?;
-        text(ws, r, column("mode"), ch.mode.label(cx.lang), &s.text)?;
+        text(ws, r, GPU, &plan.input.gpus[self.c.offer].label(), &s.text)?;
+        text(ws, r, MODE, ch.mode.label(cx.lang), &s.text)?;
         let mut advice = ch.advice.text(cx.lang);
         if let Some(api) = &self.w.api {
             let cost = plan.value(self.c, "api_monthly_cost").unwrap_or(0.0);
@@ -350,7 +468,7 @@ impl PlanRow<'_> {
                 cx.lang,
             ));
         }
-        text(ws, r, column("advice"), &advice, &s.text)
+        text(ws, r, ADVICE, &advice, &s.text)
     }
 
     /// Row inputs: the offer's prices and terms (blank where not offered), and quantities.
@@ -360,25 +478,20 @@ impl PlanRow<'_> {
         let (cx, r) = (self.cx, self.r);
         let s = &cx.s;
         let offer = &cx.plan.input.gpus[self.c.offer];
-        for (key, v) in GpuOffer::TERMS.iter().zip(offer.terms()) {
+        for (at, v) in TERMS.into_iter().zip(offer.terms()) {
             let Some(v) = v else { continue };
+            let look = COLUMNS[at as usize].look;
             if first == r {
-                number(ws, r, column(key), v, input_format(s, key))?;
+                number(ws, r, at, v, input_format(s, look))?;
             } else {
-                live_cell(
-                    ws,
-                    r,
-                    column(key),
-                    Ok(cell(None, first, column(key))),
-                    v,
-                    value_format(s, key, v, true),
-                    cx,
-                )?;
+                let fmt = value_format(s, look, v, true);
+                live_cell(ws, r, at, Ok(cell(None, first, at)), v, fmt, cx)?;
             }
         }
-        for key in ROW_QUANTITIES {
-            let v = self.input_value(key).unwrap_or(0.0);
-            number(ws, r, column(key), v, input_format(s, key))?;
+        for at in ROW_QUANTITIES {
+            let col = &COLUMNS[at as usize];
+            let v = self.input_value(col.key).unwrap_or(0.0);
+            number(ws, r, at, v, input_format(s, col.look))?;
         }
         Ok(())
     }
@@ -386,13 +499,13 @@ impl PlanRow<'_> {
     /// Sizing: values, or live formulas where they depend on editable figures.
     fn write_sizing(&self, ws: &mut Worksheet) -> Result<(), XlsxError> {
         let (cx, r) = (self.cx, self.r);
-        for key in COLUMNS[sizing()].iter().map(|c| c[0]) {
-            let v = self.value(key).unwrap_or(0.0);
-            if self.live.is_live(key) {
-                let fmt = value_format(&cx.s, key, v, true);
-                live_cell(ws, r, column(key), self.formula(key), v, fmt, cx)?;
+        for (at, need) in SIZING {
+            let (v, look) = (cx.plan.need(self.c, need), COLUMNS[at as usize].look);
+            if self.live.is_live(need.name()) {
+                let fmt = value_format(&cx.s, look, v, true);
+                live_cell(ws, r, at, self.formula(need.name()), v, fmt, cx)?;
             } else {
-                number(ws, r, column(key), v, value_format(&cx.s, key, v, false))?;
+                number(ws, r, at, v, value_format(&cx.s, look, v, false))?;
             }
         }
         Ok(())
@@ -404,19 +517,19 @@ impl PlanRow<'_> {
         let (cx, r, ch) = (self.cx, self.r, self.ch);
         let s = &cx.s;
         for m in Mode::ALL {
-            let key = format!("cost_{}", m.key());
+            let at = cost_column(m);
             if let Some(v) = self.c.cost(m) {
-                live_cell(ws, r, column(&key), self.formula(&key), v, &s.money, cx)?;
+                let f = self.formula(COLUMNS[at as usize].key);
+                live_cell(ws, r, at, f, v, &s.money, cx)?;
             }
         }
-        let (cold_col, rework_col) = (column("cold_start_cost"), column("rework_cost"));
         let hidden_formula = ch
             .mode
             .hidden_formula()
             .filter(|h| cx.plan.column(h).is_some());
         for (col, kind, v) in [
-            (cold_col, Hidden::ColdStarts, ch.cold_start_cost),
-            (rework_col, Hidden::Rework, ch.rework_cost),
+            (COLD_START_COST, Hidden::ColdStarts, ch.cold_start_cost),
+            (REWORK_COST, Hidden::Rework, ch.rework_cost),
         ] {
             match hidden_formula {
                 Some(h) if ch.mode.hidden() == Some(kind) => {
@@ -432,27 +545,22 @@ impl PlanRow<'_> {
     fn write_totals(&self, ws: &mut Worksheet) -> Result<(), XlsxError> {
         let (cx, r, ch) = (self.cx, self.r, self.ch);
         let s = &cx.s;
-        let chosen_cost = cell(None, r, column(&format!("cost_{}", ch.mode.key())));
-        live_cell(
-            ws,
-            r,
-            column("gpu_cost"),
-            Ok(chosen_cost),
-            ch.gpu_cost,
-            &s.money_bold,
-            cx,
-        )?;
-        for key in ["storage_cost", "egress_cost"] {
-            let v = self.value(key).unwrap_or(0.0);
-            live_cell(ws, r, column(key), self.formula(key), v, &s.money, cx)?;
+        let chosen_cost = cell(None, r, cost_column(ch.mode));
+        live_cell(ws, r, GPU_COST, Ok(chosen_cost), ch.gpu_cost, &s.money_bold, cx)?;
+        for (at, need) in [
+            (STORAGE_COST, Need::STORAGE_COST),
+            (EGRESS_COST, Need::EGRESS_COST),
+        ] {
+            let v = cx.plan.need(self.c, need);
+            live_cell(ws, r, at, self.formula(need.name()), v, &s.money, cx)?;
         }
         let tco = format!(
             "{}+{}+{}",
-            cell(None, r, column("gpu_cost")),
-            cell(None, r, column("storage_cost")),
-            cell(None, r, column("egress_cost"))
+            cell(None, r, GPU_COST),
+            cell(None, r, STORAGE_COST),
+            cell(None, r, EGRESS_COST)
         );
-        live_cell(ws, r, column("tco"), Ok(tco), ch.tco, &s.money_bold, cx)
+        live_cell(ws, r, TCO, Ok(tco), ch.tco, &s.money_bold, cx)
     }
 
     /// The compared API: its name, its monthly cost and the requests a day at which it would
@@ -460,26 +568,23 @@ impl PlanRow<'_> {
     fn write_api(&self, ws: &mut Worksheet, api: &str) -> Result<(), XlsxError> {
         let (cx, r, ch) = (self.cx, self.r, self.ch);
         let s = &cx.s;
-        text(ws, r, column("api"), api, &s.text)?;
+        text(ws, r, API, api, &s.text)?;
         let cost = self.value("api_monthly_cost").unwrap_or(0.0);
         live_cell(
             ws,
             r,
-            column("api_monthly_cost"),
+            API_MONTHLY_COST,
             self.formula("api_monthly_cost"),
             cost,
             &s.money,
             cx,
         )?;
         let per_day = self.w.numbers.requests_per_day.unwrap_or(0.0);
-        let (api_cell, tco_cell) = (
-            cell(None, r, column("api_monthly_cost")),
-            cell(None, r, column("tco")),
-        );
+        let (api_cell, tco_cell) = (cell(None, r, API_MONTHLY_COST), cell(None, r, TCO));
         live_cell(
             ws,
             r,
-            column("api_breakeven"),
+            API_BREAKEVEN,
             Ok(format!(
                 "IF({api_cell}=0,0,{}*{tco_cell}/{api_cell})",
                 crate::formula::excel_number(per_day)
@@ -496,20 +601,57 @@ impl PlanRow<'_> {
         let labels: Vec<&str> = Mode::ALL.iter().map(|m| m.label(cx.lang)).collect();
         let costs = format!(
             "{}:{}",
-            cell(None, r, column(&format!("cost_{}", Mode::ALL[0].key()))),
-            cell(
-                None,
-                r,
-                column(&format!("cost_{}", Mode::ALL[Mode::ALL.len() - 1].key()))
-            )
+            cell(None, r, COSTS[0]),
+            cell(None, r, COSTS[COSTS.len() - 1])
         );
         live_text(
             ws,
             r,
-            column("cheapest_now"),
+            CHEAPEST_NOW,
             &super::live::cheapest_label(&costs, &labels),
             cheapest_now(self.c, cx.lang),
             &cx.s.text,
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_mode_and_term_finds_its_own_column() {
+        for m in Mode::ALL {
+            assert_eq!(
+                COLUMNS[cost_column(m) as usize].key,
+                format!("cost_{}", m.key())
+            );
+        }
+        for (at, key) in TERMS.iter().zip(GpuOffer::TERMS) {
+            assert_eq!(COLUMNS[*at as usize].key, key);
+        }
+        // The cheapest-now formula reads the cost columns as one range: they are adjacent.
+        assert_eq!(COSTS[COSTS.len() - 1] - COSTS[0], COSTS.len() as u16 - 1);
+    }
+
+    #[test]
+    fn keys_are_unique_and_looked_up_by_name() {
+        for (i, c) in COLUMNS.iter().enumerate() {
+            assert_eq!(position(c.key), Some(i as u16), "{}", c.key);
+        }
+        assert_eq!(position("no_such_column"), None);
+        // Columns A..: name, kind, model, engine, then the GPU in E (index 4); the TCO in AJ.
+        assert_eq!((GPU, TCO), (4, 35));
+        assert_eq!(row(0), 1);
+    }
+
+    #[test]
+    fn the_sizing_columns_are_required_formulas_in_order() {
+        let keys: Vec<&str> = SIZING.iter().map(|(_, n)| n.name()).collect();
+        assert_eq!(keys.first(), Some(&"required_vram_gib"));
+        assert_eq!(keys.last(), Some(&"utilization"));
+        for (at, n) in SIZING {
+            assert_eq!(COLUMNS[at as usize].key, n.name());
+        }
     }
 }

@@ -3,10 +3,11 @@
 
 use super::live::{cell, excel_text, local_range, Live};
 use super::plan_tab::{self, live_cell, live_text};
-use super::tco::{plan_sum, Layout};
+use super::tco::Layout;
 use super::{Category, Ctx, Extent, Tab};
 use crate::lang::Lang;
 use crate::model::format_number;
+use crate::plan::Need;
 use crate::write::charts::Point;
 use crate::write::style::{money_format, number, text, widths};
 use rust_xlsxwriter::{Chart, ChartLegendPosition, ChartType, Worksheet, XlsxError};
@@ -179,7 +180,7 @@ fn write_budget(
     cx.header(ws, row, &BUDGET_COLUMNS)?;
     let first_cat = row + 1;
     let tco_sheet = cx.sheet(Tab::Tco);
-    let sum = |key: &str| plan_sum(cx, key).unwrap_or_else(|| "0".to_string());
+    let sum = |col: u16| plan_tab::range_of(cx, col).map_or("0".to_string(), |r| format!("SUM({r})"));
     for c in Category::ALL {
         row += 1;
         text(ws, row, 0, c.label(cx.lang), &s.text)?;
@@ -290,14 +291,10 @@ fn write_workloads(ws: &mut Worksheet, cx: &Ctx, mut row: u32) -> Result<(u32, u
             Some((c, ch)) => {
                 text(ws, row, 2, &plan.input.gpus[c.offer].label(), &s.text)?;
                 // Centred, so that a count does not run into the billing mode's text.
-                number(ws, row, 3, cx.value(c, "gpus_total"), &s.count)?;
-                number(ws, row, 4, cx.value(c, "instances"), &s.count)?;
+                number(ws, row, 3, plan.need(c, Need::GPUS_TOTAL), &s.count)?;
+                number(ws, row, 4, plan.need(c, Need::INSTANCES), &s.count)?;
                 text(ws, row, 5, ch.mode.label(cx.lang), &s.text)?;
-                let at = cell(
-                    Some(cx.sheet(Tab::Plan)),
-                    i as u32 + 1,
-                    plan_tab::column("tco"),
-                );
+                let at = plan_tab::cell_of(cx, i, plan_tab::TCO);
                 live_cell(ws, row, 6, Ok(at), ch.tco, &s.money, cx)?;
                 let share = format!("IF(SUM({tcos})=0,0,{}/SUM({tcos}))", cell(None, row, 6));
                 let v = if sum_tco > 0.0 { ch.tco / sum_tco } else { 0.0 };

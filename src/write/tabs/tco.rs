@@ -2,7 +2,7 @@
 //! the portfolio lines, the total and the total with the safety margin — all live formulas over
 //! the Plan tab and the Assumptions tab.
 
-use super::live::{absolute, cell, range, Live};
+use super::live::{absolute, Live};
 use super::plan_tab::{self, live_cell};
 use super::{Category, Ctx, Extent, Tab};
 use crate::model::Scope;
@@ -97,14 +97,7 @@ impl Layout {
 
 /// `total_<name>` as a SUM over a Plan column, where the Plan tab has one.
 pub fn plan_sum(cx: &Ctx, name: &str) -> Option<String> {
-    plan_range(cx, name).map(|r| format!("SUM({r})"))
-}
-
-/// The Plan tab's cells of a numeric column over every workload's row, where it has one.
-pub fn plan_range(cx: &Ctx, name: &str) -> Option<String> {
-    let at = plan_tab::COLUMNS.iter().position(|c| c[0] == name)?;
-    let n = cx.plan.workloads.len() as u32;
-    (at >= 4 && n > 0).then(|| range(cx.sheet(Tab::Plan), 1, n, at as u16))
+    plan_tab::range_named(cx, name).map(|r| format!("SUM({r})"))
 }
 
 /// Writes the TCO tab: the header, each cost line, the total, margin and total with margin, and
@@ -215,7 +208,6 @@ impl<'a> TcoTab<'a> {
     fn write_lines(&self, ws: &mut Worksheet) -> Result<(), XlsxError> {
         let cx = self.cx;
         let s = &cx.s;
-        let ps = cx.sheet(Tab::Plan);
         for (c, w, row) in &self.layout.lines {
             text(ws, *row, 0, c.label(cx.lang), &s.text)?;
             if let Some(name) = c.portfolio_name() {
@@ -226,8 +218,7 @@ impl<'a> TcoTab<'a> {
                 continue;
             };
             text(ws, *row, 1, &cx.plan.input.workloads[i].name, &s.text)?;
-            let r = i as u32 + 1;
-            let at = |key: &str| cell(Some(ps), r, plan_tab::column(key));
+            let at = |col: u16| plan_tab::cell_of(cx, i, col);
             let f = c
                 .plan_formula(at)
                 .ok_or_else(|| format!("{c:?} is not a per-workload line"));

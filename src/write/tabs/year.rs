@@ -5,8 +5,7 @@
 
 use super::live::{cell, Live};
 use super::plan_tab::{self, live_cell};
-use super::tco::plan_range;
-use super::{Category, Ctx, Extent, Tab};
+use super::{Category, Ctx, Extent};
 use crate::plan::year::MONTHS;
 use crate::write::style::{number, text, widths};
 use rust_xlsxwriter::{Worksheet, XlsxError};
@@ -117,7 +116,6 @@ impl<'a> YearTab<'a> {
         let cx = self.cx;
         let s = &cx.s;
         let year = &cx.plan.year;
-        let ps = cx.sheet(Tab::Plan);
         for (i, w) in cx.plan.input.workloads.iter().enumerate() {
             let r = i as u32 + 1;
             text(ws, r, 0, &w.name, &s.text)?;
@@ -139,7 +137,7 @@ impl<'a> YearTab<'a> {
                 text(ws, r, FIRST, cx.t("unplanned", "未规划"), &s.bad)?;
                 continue;
             };
-            let tco = super::live::absolute(ps, r, plan_tab::column("tco"));
+            let tco = plan_tab::absolute_of(cx, i, plan_tab::TCO);
             let mut annual = 0.0;
             for k in 0..MONTHS {
                 let on = year.costs[i][k];
@@ -181,7 +179,7 @@ impl<'a> YearTab<'a> {
                     .sum();
                 annual += v;
                 let f = c
-                    .plan_formula(|key| match plan_range(cx, key) {
+                    .plan_formula(|col| match plan_tab::range_of(cx, col) {
                         Some(r) => {
                             format!("SUMPRODUCT({r},{})", self.flag_range(self.grid_first, k))
                         }
@@ -253,7 +251,7 @@ impl<'a> YearTab<'a> {
             .map(|(n, pr)| (n.to_string(), cell(None, *pr, FIRST + k as u16)))
             .collect();
         let sums = |key: &str| {
-            plan_range(cx, key)
+            plan_tab::range_named(cx, key)
                 .map(|r| format!("SUMPRODUCT({r},{})", self.flag_range(self.grid_first, k)))
         };
         let value = |v: &str| year.months[k].variable(v);
@@ -296,7 +294,7 @@ impl<'a> YearTab<'a> {
                 .map(|(_, ch)| ch.gpu_cost)
                 .sum();
             annual += v;
-            let f = plan_range(cx, "gpu_cost")
+            let f = plan_tab::range_of(cx, plan_tab::GPU_COST)
                 .map(|r| {
                     format!(
                         "SUMPRODUCT({r},{})",

@@ -798,14 +798,14 @@ mod tests {
     /// Holdout memory rows past the 12% bound of #16 today, with what is known of why. The
     /// bound test fails when any other row passes the bound, and when one of these comes back
     /// within it (then it leaves this list): the list can only shrink.
-    const OVER_BOUND: [(&str, &str); 2] = [
-        // 8 × A100 under DeepSpeed ZeRO-2, LoRA at 8k: estimated 20.90 GiB against 23.93 GiB
-        // (-12.7%); the paper's per-GPU peak includes what DeepSpeed's bucketed reductions and
-        // the allocator hold, which the zero2 profile does not model.
-        ("longlora-lora-8k", "DeepSpeed ZeRO-2 buffers"),
+    const OVER_BOUND: [(&str, &str); 1] = [
         // Qwen3-4B-FP8 through transformers: 4.39 GiB against 5.16 GiB (-14.9%). The gap,
-        // 0.77 GiB, is one bf16 copy of the tied 151,936 × 2,560 embedding (0.72 GiB): the
-        // FP8 load seems to keep an untied head. Its bf16 and AWQ rows, tied too, are within 4%.
+        // 0.77 GiB, is one bf16 copy of the tied 151,936 × 2,560 embedding (0.72 GiB). The
+        // FP8 quantizer of transformers 4.51.3 keeps lm_head in bf16 and from_pretrained ties
+        // it when the config says so, so the likely cause is the FP8 checkpoint's own config
+        // (tie_word_embeddings false, a separate head): unconfirmed, no copy of it is at hand.
+        // The same page's 0.6B and 1.7B FP8 tables show the same one-matrix excess; its bf16
+        // and AWQ rows, tied, are within 4%.
         ("q3tf-4b-fp8-in1", "tied embedding held twice under FP8"),
     ];
 

@@ -1109,10 +1109,12 @@ fn data_parallel_training_copies_the_state_to_every_gpu_and_fsdp_shards_it() {
     //   16 × 2,048 × 32,000 bytes with checkpointing): 63.575 GiB for the state per GPU.
     // FSDP (zero_stage 3): 100.433 / 63.575 = 1.58 → a 2-GPU replica.
     // DDP (hf-peft, zero_stage 0): every GPU needs all 100.433 GiB: no number of GPUs holds it.
-    // ZeRO-2: each GPU holds the weights whole (12.554) and half the rest: (100.433 − 12.554)
-    //   / (63.575 − 12.554) = 1.72 → 2 GPUs, the second GPU's copy of the weights in overhead:
-    //   (1 + 0.35) × 2 + 12.554 = 15.254 GiB.
-    let run = |engine: Option<&str>| {
+    // ZeRO-2 (deepspeed-zero2): each GPU also holds DeepSpeed's default reduction bucket,
+    //   5e8 × 2 B / 2^30 = 0.9313 GiB, leaving 63.575 − 0.931 = 62.644 GiB; it holds the weights
+    //   whole (12.554) and half the rest: (100.433 − 12.554) / (62.644 − 12.554) = 1.75 → 2 GPUs,
+    //   the second GPU's copy of the weights in overhead:
+    //   (1 + 0.35 + 0.9313) × 2 + 12.554 = 17.117 GiB.
+    let run_with = |engine: Option<&str>, set: &[(&str, f64)]| {
         let mut w = workload("ft", Kind::FullFinetune, Some("Llama-2-7B"));
         w.engine = engine.map(str::to_string);
         w.numbers.context_len = Some(2048.0);
@@ -1120,10 +1122,11 @@ fn data_parallel_training_copies_the_state_to_every_gpu_and_fsdp_shards_it() {
         plan(input(
             vec![w],
             vec![offer("A100-80G", 80.0, Some(10.0), None, None, None)],
-            &[],
+            set,
         ))
         .unwrap()
     };
+    let run = |engine: Option<&str>| run_with(engine, &[]);
     let fsdp = run(Some("fsdp"));
     let (c, _) = fsdp.chosen(0).expect("FSDP plans it");
     let vals = values_on(&fsdp, 0, "A100-80G");
@@ -1146,10 +1149,17 @@ fn data_parallel_training_copies_the_state_to_every_gpu_and_fsdp_shards_it() {
     let vals = values_on(&zero2, 0, "A100-80G");
     assert_eq!(v(&vals, "gpus_per_replica"), 2.0);
     assert!(close(v(&vals, "replicated_gib"), 12.554, 0.001));
+    assert!(close(v(&vals, "zero_bucket_gib"), 0.9313, 0.0001));
     assert!(
-        close(v(&vals, "overhead_gib"), 15.254, 0.001),
+        close(v(&vals, "overhead_gib"), 17.117, 0.001),
         "{}",
         v(&vals, "overhead_gib")
+    );
+    // The bucket is ZeRO-2's: under FSDP (stage 3) the same figure adds nothing.
+    let sharded = run_with(Some("fsdp"), &[("zero_bucket_elems", 1e9)]);
+    assert_eq!(
+        v(&values_on(&sharded, 0, "A100-80G"), "zero_bucket_gib"),
+        0.0
     );
 }
 

@@ -356,13 +356,7 @@ fn write_workload(ws: &mut Worksheet, cx: &Ctx, r: u32, w: &Workload) -> Result<
         w.model.as_ref().map_or("", |m| m.name.as_str()),
         &s.text,
     )?;
-    text(
-        ws,
-        r,
-        ENGINE,
-        w.engine.as_deref().unwrap_or(""),
-        &s.text,
-    )?;
+    text(ws, r, ENGINE, w.engine.as_deref().unwrap_or(""), &s.text)?;
     text(ws, r, NOTES, &w.notes, &s.text)
 }
 
@@ -546,7 +540,15 @@ impl PlanRow<'_> {
         let (cx, r, ch) = (self.cx, self.r, self.ch);
         let s = &cx.s;
         let chosen_cost = cell(None, r, cost_column(ch.mode));
-        live_cell(ws, r, GPU_COST, Ok(chosen_cost), ch.gpu_cost, &s.money_bold, cx)?;
+        live_cell(
+            ws,
+            r,
+            GPU_COST,
+            Ok(chosen_cost),
+            ch.gpu_cost,
+            &s.money_bold,
+            cx,
+        )?;
         for (at, need) in [
             (STORAGE_COST, Need::STORAGE_COST),
             (EGRESS_COST, Need::EGRESS_COST),

@@ -180,7 +180,8 @@ fn write_budget(
     cx.header(ws, row, &BUDGET_COLUMNS)?;
     let first_cat = row + 1;
     let tco_sheet = cx.sheet(Tab::Tco);
-    let sum = |col: u16| plan_tab::range_of(cx, col).map_or("0".to_string(), |r| format!("SUM({r})"));
+    let sum =
+        |col: u16| plan_tab::range_of(cx, col).map_or("0".to_string(), |r| format!("SUM({r})"));
     for c in Category::ALL {
         row += 1;
         text(ws, row, 0, c.label(cx.lang), &s.text)?;

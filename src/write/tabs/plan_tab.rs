@@ -361,7 +361,7 @@ fn write_workload(ws: &mut Worksheet, cx: &Ctx, r: u32, w: &Workload) -> Result<
 }
 
 /// The format of a column's number: `live` for a formula whose value may change with edits.
-fn value_format<'s>(s: &'s Styles, look: Look, v: f64, live: bool) -> &'s Format {
+fn value_format(s: &Styles, look: Look, v: f64, live: bool) -> &Format {
     match look {
         Look::Gib => &s.gib,
         Look::Pct => &s.pct,

@@ -181,6 +181,35 @@ impl Need {
     pub const REPLICA_VRAM_GIB: Need = Need::of("replica_vram_gib");
 }
 
+/// A required portfolio formula (one of `REQUIRED_PORTFOLIO`), named when compiled: every plan
+/// computes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NeedSum(usize);
+
+impl NeedSum {
+    /// The required portfolio formula `name`; in a `const` item, a name the list lacks fails
+    /// the build.
+    pub const fn of(name: &str) -> NeedSum {
+        let mut i = 0;
+        while i < REQUIRED_PORTFOLIO.len() {
+            if same_name(REQUIRED_PORTFOLIO[i].0, name) {
+                return NeedSum(i);
+            }
+            i += 1;
+        }
+        panic!("not a required portfolio formula")
+    }
+
+    pub fn name(self) -> &'static str {
+        REQUIRED_PORTFOLIO[self.0].0
+    }
+
+    pub const TRIAL_RESERVE_COST: NeedSum = NeedSum::of("trial_reserve_cost");
+    pub const OPS_COST: NeedSum = NeedSum::of("ops_cost");
+    pub const TOTAL: NeedSum = NeedSum::of("total");
+    pub const TOTAL_WITH_MARGIN: NeedSum = NeedSum::of("total_with_margin");
+}
+
 /// Portfolio formulas the planner reads (numbers).
 pub const REQUIRED_PORTFOLIO: [(&str, Ty); 4] = [
     ("trial_reserve_cost", Ty::Num),
@@ -353,6 +382,11 @@ impl Plan {
     /// a candidate excluded before evaluation, which has no values.
     pub fn need(&self, c: &Candidate, n: Need) -> f64 {
         self.value(c, n.name()).unwrap_or(f64::NAN)
+    }
+
+    /// A required portfolio formula's value (NaN only if the portfolio was never evaluated).
+    pub fn sum(&self, n: NeedSum) -> f64 {
+        self.total(n.name()).unwrap_or(f64::NAN)
     }
 
     /// A portfolio formula's value, or a planned sum's.

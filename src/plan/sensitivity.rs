@@ -106,7 +106,7 @@ fn budget(
             .map_err(|e| Error::input(&input.file, r.cell.clone(), e))?;
     }
     let p = plan_with(inp, engine, opts)?;
-    Ok(p.total("total_with_margin").unwrap_or(0.0))
+    Ok(p.sum(super::NeedSum::TOTAL_WITH_MARGIN))
 }
 
 /// Which workloads a Ranges key can change: a workload column its workloads (`*` all), a GPU

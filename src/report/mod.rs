@@ -9,7 +9,7 @@ pub use usage::{table as usage_table, write_json as write_usage_json};
 
 use crate::lang::Lang;
 use crate::model::{format_number, GpuOffer, ModelSpec, Severity};
-use crate::plan::{Plan, Trace};
+use crate::plan::{NeedSum, Plan, Trace};
 use crate::read::config::Imported;
 use serde_json::Value;
 
@@ -188,16 +188,17 @@ fn workload_rows(plan: &Plan, paint: &Paint, lang: Lang) -> Vec<Vec<String>> {
 fn total_rows(plan: &Plan, paint: &Paint, lang: Lang) -> Vec<Vec<String>> {
     let cur = plan.input.assumptions.currency();
     let (b, z) = (paint.bold, paint.reset);
-    let t = |n: &str| plan.total(n).unwrap_or(0.0);
+    let t = |n: NeedSum| plan.sum(n);
+    let planned = &plan.totals.planned;
     let lines = [
-        (tr(lang, "GPU", "GPU"), t("gpu_cost")),
-        (tr(lang, "storage", "存储"), t("storage_cost")),
-        (tr(lang, "egress", "流量"), t("egress_cost")),
+        (tr(lang, "GPU", "GPU"), planned.gpu_cost),
+        (tr(lang, "storage", "存储"), planned.storage_cost),
+        (tr(lang, "egress", "流量"), planned.egress_cost),
         (
             tr(lang, "trial reserve", "试错预留"),
-            t("trial_reserve_cost"),
+            t(NeedSum::TRIAL_RESERVE_COST),
         ),
-        (tr(lang, "ops labour", "运维人力"), t("ops_cost")),
+        (tr(lang, "ops labour", "运维人力"), t(NeedSum::OPS_COST)),
     ];
     let mut rows: Vec<Vec<String>> = lines
         .iter()
@@ -206,14 +207,14 @@ fn total_rows(plan: &Plan, paint: &Paint, lang: Lang) -> Vec<Vec<String>> {
         .collect();
     rows.push(vec![
         tr(lang, "total", "合计").into(),
-        money(&cur, t("total")),
+        money(&cur, t(NeedSum::TOTAL)),
     ]);
     rows.push(vec![
         format!(
             "{b}{}{z}",
             tr(lang, "total with safety margin", "含安全边际总计")
         ),
-        format!("{b}{}{z}", money(&cur, t("total_with_margin"))),
+        format!("{b}{}{z}", money(&cur, t(NeedSum::TOTAL_WITH_MARGIN))),
     ]);
     rows
 }

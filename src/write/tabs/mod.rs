@@ -21,7 +21,7 @@ mod year;
 use super::style::Styles;
 use crate::lang::Lang;
 use crate::model::Warning;
-use crate::plan::{Candidate, Chosen, Plan};
+use crate::plan::{Candidate, Chosen, NeedSum, Plan};
 use rust_xlsxwriter::{ExcelDateTime, Workbook, XlsxError};
 
 /// What every tab needs: the plan, the language, the formats and the tab names.
@@ -218,10 +218,10 @@ impl Category {
     }
 
     /// The portfolio formula that holds a portfolio category; None for per-workload ones.
-    pub fn portfolio_name(self) -> Option<&'static str> {
+    pub fn portfolio_name(self) -> Option<NeedSum> {
         match self {
-            Category::TrialReserve => Some("trial_reserve_cost"),
-            Category::Ops => Some("ops_cost"),
+            Category::TrialReserve => Some(NeedSum::TRIAL_RESERVE_COST),
+            Category::Ops => Some(NeedSum::OPS_COST),
             _ => None,
         }
     }
@@ -248,7 +248,7 @@ impl Category {
     /// This category's amount over the whole plan.
     pub fn total(self, plan: &Plan) -> f64 {
         match self.portfolio_name() {
-            Some(name) => plan.total(name).unwrap_or(0.0),
+            Some(n) => plan.sum(n),
             None => (0..plan.workloads.len())
                 .filter_map(|w| plan.chosen(w))
                 .map(|(_, ch)| self.of_workload(ch))

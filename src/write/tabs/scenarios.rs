@@ -8,7 +8,7 @@ use super::live::{absolute, cell};
 use super::plan_tab::live_cell;
 use super::tco::Layout;
 use super::{Ctx, Extent, Tab};
-use crate::plan::Plan;
+use crate::plan::{NeedSum, Plan};
 use crate::write::style::{number, text, widths};
 use rust_xlsxwriter::{Worksheet, XlsxError};
 
@@ -24,10 +24,7 @@ const COLUMNS: [[&str; 4]; 6] = [
 
 /// One plan's row figures: total and budget.
 fn totals(p: &Plan) -> (f64, f64) {
-    (
-        p.total("total").unwrap_or(0.0),
-        p.total("total_with_margin").unwrap_or(0.0),
-    )
+    (p.sum(NeedSum::TOTAL), p.sum(NeedSum::TOTAL_WITH_MARGIN))
 }
 
 /// Writes the Scenarios tab: the totals of the main plan and of each scenario, then the

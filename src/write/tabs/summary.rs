@@ -7,7 +7,7 @@ use super::tco::Layout;
 use super::{Category, Ctx, Extent, Tab};
 use crate::lang::Lang;
 use crate::model::format_number;
-use crate::plan::Need;
+use crate::plan::{Need, NeedSum};
 use crate::write::charts::Point;
 use crate::write::style::{money_format, number, text, widths};
 use rust_xlsxwriter::{Chart, ChartLegendPosition, ChartType, Worksheet, XlsxError};
@@ -190,21 +190,21 @@ fn write_budget(
             let r = layout
                 .portfolio
                 .iter()
-                .find(|(n, _)| Some(n.as_str()) == c.portfolio_name())
+                .find(|(n, _)| Some(n.as_str()) == c.portfolio_name().map(NeedSum::name))
                 .map_or(layout.total, |(_, r)| *r);
             layout.amount(tco_sheet, r)
         });
         live_cell(ws, row, 1, Ok(f), c.total(plan), &s.money, cx)?;
     }
-    let t = |n: &str| plan.total(n).unwrap_or(0.0);
+    let t = |n: NeedSum| plan.sum(n);
     row += 1;
     text(ws, row, 0, cx.t("Total", "合计"), &s.bold)?;
     let total = Ok(layout.amount(tco_sheet, layout.total));
-    live_cell(ws, row, 1, total, t("total"), &s.money_bold, cx)?;
+    live_cell(ws, row, 1, total, t(NeedSum::TOTAL), &s.money_bold, cx)?;
     row += 1;
     write_margin_label(ws, cx, live, row)?;
     let margin = Ok(layout.amount(tco_sheet, layout.margin));
-    let v = t("total_with_margin") - t("total");
+    let v = t(NeedSum::TOTAL_WITH_MARGIN) - t(NeedSum::TOTAL);
     live_cell(ws, row, 1, margin, v, &s.money, cx)?;
     row += 1;
     text(
@@ -220,7 +220,7 @@ fn write_budget(
         row,
         1,
         budget,
-        t("total_with_margin"),
+        t(NeedSum::TOTAL_WITH_MARGIN),
         &s.money_total,
         cx,
     )?;

@@ -6,7 +6,7 @@ use super::live::{absolute, Live};
 use super::plan_tab::{self, live_cell};
 use super::{Category, Ctx, Extent, Tab};
 use crate::model::Scope;
-use crate::plan::{Hidden, Mode};
+use crate::plan::{Hidden, Mode, NeedSum};
 use crate::write::style::{text, widths};
 use rust_xlsxwriter::{Worksheet, XlsxError};
 use std::collections::HashMap;
@@ -59,10 +59,10 @@ impl Layout {
                     lines.push((c, Some(i), r));
                 }
             }
-            if let Some(name) = c.portfolio_name() {
+            if let Some(n) = c.portfolio_name() {
                 r += 1;
                 lines.push((c, None, r));
-                portfolio.push((name.to_string(), r));
+                portfolio.push((n.name().to_string(), r));
             }
         }
         let (total, margin, with_margin) = (r + 2, r + 3, r + 4);
@@ -190,9 +190,9 @@ impl<'a> TcoTab<'a> {
         } else {
             Err(format!("no portfolio formula {name}"))
         };
-        let v = plan.total(name).unwrap_or_else(|| {
-            plan.total("total_with_margin").unwrap_or(0.0) - plan.total("total").unwrap_or(0.0)
-        });
+        let v = plan
+            .total(name)
+            .unwrap_or_else(|| plan.sum(NeedSum::TOTAL_WITH_MARGIN) - plan.sum(NeedSum::TOTAL));
         let fmt = if name == "total_with_margin" {
             &s.money_total
         } else if bold {
@@ -210,8 +210,8 @@ impl<'a> TcoTab<'a> {
         let s = &cx.s;
         for (c, w, row) in &self.layout.lines {
             text(ws, *row, 0, c.label(cx.lang), &s.text)?;
-            if let Some(name) = c.portfolio_name() {
-                self.portfolio_cell(ws, *row, name, false)?;
+            if let Some(n) = c.portfolio_name() {
+                self.portfolio_cell(ws, *row, n.name(), false)?;
                 continue;
             }
             let Some((i, (_, ch))) = w.and_then(|i| Some((i, cx.chosen(i)?))) else {

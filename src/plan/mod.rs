@@ -149,6 +149,19 @@ pub const fn same_name(a: &str, b: &str) -> bool {
     true
 }
 
+/// The position of `name` in a list of required formulas; in a `const` item, a name the list
+/// lacks fails the build.
+const fn required_position(list: &[(&str, Ty)], name: &str) -> usize {
+    let mut i = 0;
+    while i < list.len() {
+        if same_name(list[i].0, name) {
+            return i;
+        }
+        i += 1;
+    }
+    panic!("not a required formula")
+}
+
 /// A required candidate formula (one of `REQUIRED_CANDIDATE`), named when compiled: every plan
 /// has it, so an evaluated candidate always has its value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -157,14 +170,7 @@ pub struct Need(usize);
 impl Need {
     /// The required formula `name`; in a `const` item, a name the list lacks fails the build.
     pub const fn of(name: &str) -> Need {
-        let mut i = 0;
-        while i < REQUIRED_CANDIDATE.len() {
-            if same_name(REQUIRED_CANDIDATE[i].0, name) {
-                return Need(i);
-            }
-            i += 1;
-        }
-        panic!("not a required candidate formula")
+        Need(required_position(&REQUIRED_CANDIDATE, name))
     }
 
     pub fn name(self) -> &'static str {
@@ -190,14 +196,7 @@ impl NeedSum {
     /// The required portfolio formula `name`; in a `const` item, a name the list lacks fails
     /// the build.
     pub const fn of(name: &str) -> NeedSum {
-        let mut i = 0;
-        while i < REQUIRED_PORTFOLIO.len() {
-            if same_name(REQUIRED_PORTFOLIO[i].0, name) {
-                return NeedSum(i);
-            }
-            i += 1;
-        }
-        panic!("not a required portfolio formula")
+        NeedSum(required_position(&REQUIRED_PORTFOLIO, name))
     }
 
     pub fn name(self) -> &'static str {

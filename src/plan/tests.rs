@@ -937,6 +937,32 @@ fn an_moe_decodes_at_active_speed_for_one_request_and_nears_total_at_a_batch() {
 }
 
 #[test]
+fn an_eager_moe_block_pays_for_every_expert_it_walks_each_layer() {
+    // transformers 4.51's Qwen3MoeSparseMoeBlock loops over all 128 experts of each of 48
+    // layers (a torch.where host sync and the expert's kernels each, picked or not), so with
+    // the transformers profile's eager_layer_us 610 and eager_expert_us 81 one decode step is
+    // at least (48 × 610 + 48 × 128 × 81) µs = (29,280 + 497,664) µs = 0.526944 s: 1.898
+    // tokens/s, against 1.89 measured on an H20. Reading its 3.35e9 active parameters at
+    // 2,000 × 0.7 GB/s takes about 5 ms, so the eager bound is the step.
+    let step = |model: &str, set: &[(&str, f64)]| {
+        let mut w = workload("eager", Kind::Inference, Some(model));
+        w.numbers.concurrency = Some(1.0);
+        w.numbers.context_len = Some(2049.0);
+        let vals = values_of(w, offer("H20", 96.0, Some(2.0), None, None, None), set);
+        v(&vals, "decode_step_s")
+    };
+    let eager = [("eager_layer_us", 610.0), ("eager_expert_us", 81.0)];
+    assert!(close(step("Qwen3-30B-A3B", &eager), 0.526944, 1e-12));
+    // Without the profile (every engine but transformers) the step is the memory time again.
+    assert!(step("Qwen3-30B-A3B", &[]) < 0.01);
+    // DeepSeek-V2-Lite's first layer is dense (dense_layers 1): 27 × 610 + 26 × 64 × 81
+    // = 16,470 + 134,784 µs = 0.151254 s.
+    assert!(close(step("DeepSeek-V2-Lite", &eager), 0.151254, 1e-12));
+    // A dense model walks no experts: Qwen3-0.6B stays at 28 × 610 µs = 0.01708 s.
+    assert!(close(step("Qwen3-0.6B", &eager), 0.01708, 1e-12));
+}
+
+#[test]
 fn moe_training_flops_come_from_active_parameters() {
     // Full fine-tuning of Qwen3-30B-A3B on 100 M tokens: 6 × 3.353e9 × 1e8 = 2.0118e18 FLOP,
     // not 6 × 30.53e9 × 1e8 = 1.8318e19. At 312 TFLOPS × mfu 0.35 on one replica:

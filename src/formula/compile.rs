@@ -231,6 +231,9 @@ impl Gen<'_> {
         Ok(result)
     }
 
+    /// Translates one node of the tree, appending its code, and returns its type. Operators map
+    /// to one op each; equality, the prefix operators, constants, names and calls have their
+    /// own steps below.
     fn node(&mut self, n: &Node) -> Result<Ty, String> {
         use Operator as O;
         match n.operator() {
@@ -239,75 +242,27 @@ impl Gen<'_> {
                 [] => Err("the expression is empty".to_string()),
                 _ => Err("a formula is one expression".to_string()),
             },
+            // Arithmetic: numbers to a number.
             O::Add => self.binary(n, Op::Add, Ty::Num, Ty::Num, "+"),
             O::Sub => self.binary(n, Op::Sub, Ty::Num, Ty::Num, "-"),
             O::Mul => self.binary(n, Op::Mul, Ty::Num, Ty::Num, "*"),
             O::Div => self.binary(n, Op::Div, Ty::Num, Ty::Num, "/"),
             O::Mod => self.binary(n, Op::Mod, Ty::Num, Ty::Num, "%"),
             O::Exp => self.binary(n, Op::Pow, Ty::Num, Ty::Num, "^"),
+            // Ordering: numbers to a yes/no value.
             O::Gt => self.binary(n, Op::Gt, Ty::Num, Ty::Bool, ">"),
             O::Lt => self.binary(n, Op::Lt, Ty::Num, Ty::Bool, "<"),
             O::Geq => self.binary(n, Op::Ge, Ty::Num, Ty::Bool, ">="),
             O::Leq => self.binary(n, Op::Le, Ty::Num, Ty::Bool, "<="),
+            // Logic: yes/no values to a yes/no value.
             O::And => self.binary(n, Op::And, Ty::Bool, Ty::Bool, "&&"),
             O::Or => self.binary(n, Op::Or, Ty::Bool, Ty::Bool, "||"),
-            O::Eq | O::Neq => {
-                let [a, b] = n.children() else {
-                    return Err("a comparison needs two operands".to_string());
-                };
-                let ta = self.node(a)?;
-                let symbol = if matches!(n.operator(), O::Eq) {
-                    "=="
-                } else {
-                    "!="
-                };
-                self.expect(b, ta, &format!("`{symbol}`"))?;
-                self.emit(if symbol == "==" { Op::Eq } else { Op::Ne });
-                Ok(Ty::Bool)
-            }
-            O::Neg => {
-                let [a] = n.children() else {
-                    return Err("`-` needs an operand".to_string());
-                };
-                self.expect(a, Ty::Num, "`-`")?;
-                self.emit(Op::Neg);
-                Ok(Ty::Num)
-            }
-            O::Not => {
-                let [a] = n.children() else {
-                    return Err("`!` needs an operand".to_string());
-                };
-                self.expect(a, Ty::Bool, "`!`")?;
-                self.emit(Op::Not);
-                Ok(Ty::Bool)
-            }
-            O::Const { value } => match value {
-                // Every number is a float: `7 / 2` is 3.5 as in a spreadsheet, not 3.
-                Value::Int(i) => {
-                    self.code.push(Op::Const(*i as f64));
-                    Ok(Ty::Num)
-                }
-                Value::Float(f) => {
-                    self.code.push(Op::Const(*f));
-                    Ok(Ty::Num)
-                }
-                Value::Boolean(b) => {
-                    self.code.push(Op::Const(if *b { 1.0 } else { 0.0 }));
-                    Ok(Ty::Bool)
-                }
-                Value::String(_) => Err("text values are not allowed in formulas".to_string()),
-                Value::Tuple(_) | Value::Empty => {
-                    Err("a formula must compute a number or a yes/no value".to_string())
-                }
-            },
-            O::VariableIdentifierRead { identifier } => {
-                let slot = *self
-                    .index
-                    .get(identifier)
-                    .ok_or_else(|| format!("unknown name `{identifier}`"))?;
-                self.code.push(Op::Load(slot as u32));
-                Ok(self.types[slot])
-            }
+            O::Eq => self.equality(n, Op::Eq, "=="),
+            O::Neq => self.equality(n, Op::Ne, "!="),
+            O::Neg => self.prefix(n, Op::Neg, Ty::Num, "-"),
+            O::Not => self.prefix(n, Op::Not, Ty::Bool, "!"),
+            O::Const { value } => self.constant(value),
+            O::VariableIdentifierRead { identifier } => self.load(identifier),
             O::FunctionIdentifier { identifier } => self.call(identifier, n),
             O::Tuple => Err(
                 "a list of values `(a, b)` is allowed only as a function's arguments".to_string(),
@@ -320,94 +275,152 @@ impl Gen<'_> {
         }
     }
 
+    /// `a == b` or `a != b` (`op`, written `symbol`): operands of either type, both the same.
+    fn equality(&mut self, n: &Node, op: Op, symbol: &str) -> Result<Ty, String> {
+        let [a, b] = n.children() else {
+            return Err("a comparison needs two operands".to_string());
+        };
+        let ta = self.node(a)?;
+        self.expect(b, ta, &format!("`{symbol}`"))?;
+        self.emit(op);
+        Ok(Ty::Bool)
+    }
+
+    /// A prefix operator (`-x`, `!x`) whose operand and result are both of type `ty`.
+    fn prefix(&mut self, n: &Node, op: Op, ty: Ty, symbol: &str) -> Result<Ty, String> {
+        let [a] = n.children() else {
+            return Err(format!("`{symbol}` needs an operand"));
+        };
+        let what = format!("`{symbol}`");
+        self.expect(a, ty, &what)?;
+        self.emit(op);
+        Ok(ty)
+    }
+
+    /// A literal: a number (every number a float, so `7 / 2` is 3.5 as in a spreadsheet, not 3)
+    /// or a yes/no value; text, lists and nothing are refused.
+    fn constant(&mut self, value: &Value) -> Result<Ty, String> {
+        let (c, ty) = match value {
+            Value::Int(i) => (*i as f64, Ty::Num),
+            Value::Float(f) => (*f, Ty::Num),
+            Value::Boolean(b) => (if *b { 1.0 } else { 0.0 }, Ty::Bool),
+            Value::String(_) => return Err("text values are not allowed in formulas".to_string()),
+            Value::Tuple(_) | Value::Empty => {
+                return Err("a formula must compute a number or a yes/no value".to_string())
+            }
+        };
+        self.code.push(Op::Const(c));
+        Ok(ty)
+    }
+
+    /// A name: loads its slot; its type is the slot's.
+    fn load(&mut self, identifier: &str) -> Result<Ty, String> {
+        let slot = *self
+            .index
+            .get(identifier)
+            .ok_or_else(|| format!("unknown name `{identifier}`"))?;
+        self.code.push(Op::Load(slot as u32));
+        Ok(self.types[slot])
+    }
+
+    /// A call of the function `name`: `if`, `min` and `max` have their own rules; the others
+    /// take a fixed number of numbers (see [`numeric_function`]).
     fn call(&mut self, name: &str, n: &Node) -> Result<Ty, String> {
         let args = call_args(n);
-        let arity = |want: usize| -> Result<(), String> {
-            if args.len() == want {
-                Ok(())
-            } else {
-                Err(format!(
-                    "{name}() takes {want} argument(s), found {}",
-                    args.len()
-                ))
-            }
-        };
+        match name {
+            "if" => self.call_if(&args),
+            "min" => self.call_min_max(name, &args, Op::Min),
+            "max" => self.call_min_max(name, &args, Op::Max),
+            _ => match numeric_function(name) {
+                Some((want, op)) => self.call_numeric(name, &args, want, op),
+                None => Err(format!(
+                    "unknown function `{name}`{}; allowed: {}",
+                    crate::suggest::hint(name, FUNCTIONS.iter().copied()),
+                    FUNCTIONS.join(", ")
+                )),
+            },
+        }
+    }
+
+    /// `if(condition, then, else)`: a yes/no condition, two branches of one type, that type.
+    fn call_if(&mut self, args: &[&Node]) -> Result<Ty, String> {
+        check_arity("if", args, 3)?;
+        self.expect(args[0], Ty::Bool, "the condition of if()")?;
+        let ty = self.node(args[1])?;
+        self.expect(args[2], ty, "both branches of if()")?;
+        self.emit(Op::Select);
+        Ok(ty)
+    }
+
+    /// `min(…)` or `max(…)` (`op` builds the op for the argument count): one number or more.
+    fn call_min_max(
+        &mut self,
+        name: &str,
+        args: &[&Node],
+        op: fn(u32) -> Op,
+    ) -> Result<Ty, String> {
+        if args.is_empty() {
+            return Err(format!("{name}() needs at least one argument"));
+        }
         let what = format!("{name}()");
-        let f1 = |f: &str| -> Option<F1> {
-            Some(match f {
-                "ceil" => F1::Ceil,
-                "floor" => F1::Floor,
-                "round" => F1::Round,
-                "abs" | "math::abs" => F1::Abs,
-                "sqrt" | "math::sqrt" => F1::Sqrt,
-                "math::cbrt" => F1::Cbrt,
-                "math::ln" => F1::Ln,
-                "math::log2" => F1::Log2,
-                "math::log10" => F1::Log10,
-                "math::exp" => F1::Exp,
-                "pow2ceil" => F1::Pow2Ceil,
-                _ => return None,
-            })
-        };
-        let f2 = |f: &str| -> Option<F2> {
-            Some(match f {
-                "roundup" => F2::RoundUp,
-                "rounddown" => F2::RoundDown,
-                "math::pow" => F2::Pow,
-                "math::log" => F2::Log,
-                "math::hypot" => F2::Hypot,
-                _ => return None,
-            })
-        };
-        if name == "if" {
-            arity(3)?;
-            self.expect(args[0], Ty::Bool, "the condition of if()")?;
-            let ty = self.node(args[1])?;
-            self.expect(args[2], ty, "both branches of if()")?;
-            self.emit(Op::Select);
-            return Ok(ty);
+        for a in args {
+            self.expect(a, Ty::Num, &what)?;
         }
-        if name == "min" || name == "max" {
-            if args.is_empty() {
-                return Err(format!("{name}() needs at least one argument"));
-            }
-            for a in &args {
-                self.expect(a, Ty::Num, &what)?;
-            }
-            let count = args.len() as u32;
-            self.emit(if name == "min" {
-                Op::Min(count)
-            } else {
-                Op::Max(count)
-            });
-            return Ok(Ty::Num);
+        self.emit(op(args.len() as u32));
+        Ok(Ty::Num)
+    }
+
+    /// A function of `want` numbers to a number, computed by `op`.
+    fn call_numeric(
+        &mut self,
+        name: &str,
+        args: &[&Node],
+        want: usize,
+        op: Op,
+    ) -> Result<Ty, String> {
+        check_arity(name, args, want)?;
+        let what = format!("{name}()");
+        for a in args {
+            self.expect(a, Ty::Num, &what)?;
         }
-        if name == "clamp" {
-            arity(3)?;
-            for a in &args {
-                self.expect(a, Ty::Num, &what)?;
-            }
-            self.emit(Op::Clamp);
-            return Ok(Ty::Num);
-        }
-        if let Some(f) = f1(name) {
-            arity(1)?;
-            self.expect(args[0], Ty::Num, &what)?;
-            self.emit(Op::F1(f));
-            return Ok(Ty::Num);
-        }
-        if let Some(f) = f2(name) {
-            arity(2)?;
-            for a in &args {
-                self.expect(a, Ty::Num, &what)?;
-            }
-            self.emit(Op::F2(f));
-            return Ok(Ty::Num);
-        }
+        self.emit(op);
+        Ok(Ty::Num)
+    }
+}
+
+/// Refuses a call of `name` with other than `want` arguments.
+fn check_arity(name: &str, args: &[&Node], want: usize) -> Result<(), String> {
+    if args.len() == want {
+        Ok(())
+    } else {
         Err(format!(
-            "unknown function `{name}`{}; allowed: {}",
-            crate::suggest::hint(name, FUNCTIONS.iter().copied()),
-            FUNCTIONS.join(", ")
+            "{name}() takes {want} argument(s), found {}",
+            args.len()
         ))
     }
+}
+
+/// The built-ins of a fixed number of numeric arguments: how many they take and the op that
+/// computes them; `None` for any other name.
+fn numeric_function(name: &str) -> Option<(usize, Op)> {
+    Some(match name {
+        "clamp" => (3, Op::Clamp),
+        "ceil" => (1, Op::F1(F1::Ceil)),
+        "floor" => (1, Op::F1(F1::Floor)),
+        "round" => (1, Op::F1(F1::Round)),
+        "abs" | "math::abs" => (1, Op::F1(F1::Abs)),
+        "sqrt" | "math::sqrt" => (1, Op::F1(F1::Sqrt)),
+        "math::cbrt" => (1, Op::F1(F1::Cbrt)),
+        "math::ln" => (1, Op::F1(F1::Ln)),
+        "math::log2" => (1, Op::F1(F1::Log2)),
+        "math::log10" => (1, Op::F1(F1::Log10)),
+        "math::exp" => (1, Op::F1(F1::Exp)),
+        "pow2ceil" => (1, Op::F1(F1::Pow2Ceil)),
+        "roundup" => (2, Op::F2(F2::RoundUp)),
+        "rounddown" => (2, Op::F2(F2::RoundDown)),
+        "math::pow" => (2, Op::F2(F2::Pow)),
+        "math::log" => (2, Op::F2(F2::Log)),
+        "math::hypot" => (2, Op::F2(F2::Hypot)),
+        _ => return None,
+    })
 }

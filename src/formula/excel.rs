@@ -60,6 +60,9 @@ impl Expressions {
     }
 }
 
+/// Translates one node of the tree to an Excel formula body: operators here, constants and
+/// function calls in their own steps. Operands are translated left to right, so `resolve` sees
+/// the variables in the order they are written.
 fn node_to_excel(n: &Node, resolve: &mut Resolve) -> Result<String, String> {
     use Operator as O;
     let mut sub = |i: usize| -> Result<String, String> {
@@ -71,6 +74,7 @@ fn node_to_excel(n: &Node, resolve: &mut Resolve) -> Result<String, String> {
     let bin = |a: String, op: &str, b: String| format!("({a}{op}{b})");
     Ok(match n.operator() {
         O::RootNode => sub(0)?,
+        // Arithmetic.
         O::Add => bin(sub(0)?, "+", sub(1)?),
         O::Sub => bin(sub(0)?, "-", sub(1)?),
         O::Mul => bin(sub(0)?, "*", sub(1)?),
@@ -81,74 +85,103 @@ fn node_to_excel(n: &Node, resolve: &mut Resolve) -> Result<String, String> {
             format!("({a}-{b}*TRUNC({a}/{b}))")
         }
         O::Neg => format!("(-{})", sub(0)?),
+        // Comparisons.
         O::Eq => bin(sub(0)?, "=", sub(1)?),
         O::Neq => bin(sub(0)?, "<>", sub(1)?),
         O::Gt => bin(sub(0)?, ">", sub(1)?),
         O::Lt => bin(sub(0)?, "<", sub(1)?),
         O::Geq => bin(sub(0)?, ">=", sub(1)?),
         O::Leq => bin(sub(0)?, "<=", sub(1)?),
+        // Logic.
         O::And => format!("AND({},{})", sub(0)?, sub(1)?),
         O::Or => format!("OR({},{})", sub(0)?, sub(1)?),
         O::Not => format!("NOT({})", sub(0)?),
-        O::Const { value } => match value {
-            Value::Int(i) => excel_number(*i as f64),
-            Value::Float(f) => excel_number(*f),
-            Value::Boolean(b) => if *b { "TRUE" } else { "FALSE" }.to_string(),
-            _ => return Err("only numbers and yes/no values translate".to_string()),
-        },
+        O::Const { value } => constant_to_excel(value)?,
         O::VariableIdentifierRead { identifier } => resolve(identifier)?,
-        O::FunctionIdentifier { identifier } => {
-            let a: Vec<String> = call_args(n)
-                .into_iter()
-                .map(|c| node_to_excel(c, resolve))
-                .collect::<Result<_, _>>()?;
-            let one = |f: &dyn Fn(&str) -> String| -> Result<String, String> {
-                match a.as_slice() {
-                    [x] => Ok(f(x)),
-                    _ => Err(format!("{identifier}() takes one argument")),
-                }
-            };
-            let two = |f: &dyn Fn(&str, &str) -> String| -> Result<String, String> {
-                match a.as_slice() {
-                    [x, y] => Ok(f(x, y)),
-                    _ => Err(format!("{identifier}() takes two arguments")),
-                }
-            };
-            match identifier.as_str() {
-                "if" => match a.as_slice() {
-                    [c, t, e] => format!("IF({c},{t},{e})"),
-                    _ => return Err("if() takes three arguments".to_string()),
-                },
-                "min" => format!("MIN({})", a.join(",")),
-                "max" => format!("MAX({})", a.join(",")),
-                // Forgiving float noise as the engine does: round to 9 decimals first.
-                "ceil" => one(&|x| format!("(-INT(-ROUND({x},9)))"))?,
-                "floor" => one(&|x| format!("INT(ROUND({x},9))"))?,
-                "round" => one(&|x| format!("ROUND({x},0)"))?,
-                "roundup" => two(&|x, d| format!("ROUNDUP({x},{d})"))?,
-                "rounddown" => two(&|x, d| format!("ROUNDDOWN({x},{d})"))?,
-                "clamp" => match a.as_slice() {
-                    [x, lo, hi] => format!("MIN(MAX({x},{lo}),{hi})"),
-                    _ => return Err("clamp() takes three arguments".to_string()),
-                },
-                "pow2ceil" => {
-                    one(&|x| format!("IF({x}<=1,1,POWER(2,-INT(-ROUND(LOG({x},2),9))))"))?
-                }
-                "abs" | "math::abs" => one(&|x| format!("ABS({x})"))?,
-                "sqrt" | "math::sqrt" => one(&|x| format!("SQRT({x})"))?,
-                "math::cbrt" => one(&|x| format!("POWER({x},1/3)"))?,
-                "math::ln" => one(&|x| format!("LN({x})"))?,
-                "math::log2" => one(&|x| format!("LOG({x},2)"))?,
-                "math::log10" => one(&|x| format!("LOG10({x})"))?,
-                "math::exp" => one(&|x| format!("EXP({x})"))?,
-                "math::log" => two(&|x, b| format!("LOG({x},{b})"))?,
-                "math::pow" => two(&|x, y| format!("POWER({x},{y})"))?,
-                "math::hypot" => two(&|x, y| format!("SQRT(POWER({x},2)+POWER({y},2))"))?,
-                other => return Err(format!("{other}() has no Excel translation")),
-            }
-        }
+        O::FunctionIdentifier { identifier } => call_to_excel(identifier, n, resolve)?,
         _ => return Err("this expression has no Excel translation".to_string()),
     })
+}
+
+/// A literal as Excel writes it: a number or TRUE / FALSE.
+fn constant_to_excel(value: &Value) -> Result<String, String> {
+    Ok(match value {
+        Value::Int(i) => excel_number(*i as f64),
+        Value::Float(f) => excel_number(*f),
+        Value::Boolean(b) => if *b { "TRUE" } else { "FALSE" }.to_string(),
+        _ => return Err("only numbers and yes/no values translate".to_string()),
+    })
+}
+
+/// A call of the function `name` (node `n`): its arguments translated first, then the Excel
+/// function or expression that computes the same.
+fn call_to_excel(name: &str, n: &Node, resolve: &mut Resolve) -> Result<String, String> {
+    let a: Vec<String> = call_args(n)
+        .into_iter()
+        .map(|c| node_to_excel(c, resolve))
+        .collect::<Result<_, _>>()?;
+    Ok(match name {
+        "if" => match a.as_slice() {
+            [c, t, e] => format!("IF({c},{t},{e})"),
+            _ => return Err("if() takes three arguments".to_string()),
+        },
+        "min" => format!("MIN({})", a.join(",")),
+        "max" => format!("MAX({})", a.join(",")),
+        "clamp" => match a.as_slice() {
+            [x, lo, hi] => format!("MIN(MAX({x},{lo}),{hi})"),
+            _ => return Err("clamp() takes three arguments".to_string()),
+        },
+        _ => {
+            if let Some(f) = function_of_one(name) {
+                match a.as_slice() {
+                    [x] => f(x),
+                    _ => return Err(format!("{name}() takes one argument")),
+                }
+            } else if let Some(f) = function_of_two(name) {
+                match a.as_slice() {
+                    [x, y] => f(x, y),
+                    _ => return Err(format!("{name}() takes two arguments")),
+                }
+            } else {
+                return Err(format!("{name}() has no Excel translation"));
+            }
+        }
+    })
+}
+
+/// The Excel form of a built-in of one argument, given the argument's translation; `None` for
+/// any other name.
+fn function_of_one(name: &str) -> Option<fn(&str) -> String> {
+    let f: fn(&str) -> String = match name {
+        // Forgiving float noise as the engine does: round to 9 decimals first.
+        "ceil" => |x| format!("(-INT(-ROUND({x},9)))"),
+        "floor" => |x| format!("INT(ROUND({x},9))"),
+        "round" => |x| format!("ROUND({x},0)"),
+        "pow2ceil" => |x| format!("IF({x}<=1,1,POWER(2,-INT(-ROUND(LOG({x},2),9))))"),
+        "abs" | "math::abs" => |x| format!("ABS({x})"),
+        "sqrt" | "math::sqrt" => |x| format!("SQRT({x})"),
+        "math::cbrt" => |x| format!("POWER({x},1/3)"),
+        "math::ln" => |x| format!("LN({x})"),
+        "math::log2" => |x| format!("LOG({x},2)"),
+        "math::log10" => |x| format!("LOG10({x})"),
+        "math::exp" => |x| format!("EXP({x})"),
+        _ => return None,
+    };
+    Some(f)
+}
+
+/// The Excel form of a built-in of two arguments, given the arguments' translations; `None` for
+/// any other name.
+fn function_of_two(name: &str) -> Option<fn(&str, &str) -> String> {
+    let f: fn(&str, &str) -> String = match name {
+        "roundup" => |x, d| format!("ROUNDUP({x},{d})"),
+        "rounddown" => |x, d| format!("ROUNDDOWN({x},{d})"),
+        "math::log" => |x, b| format!("LOG({x},{b})"),
+        "math::pow" => |x, y| format!("POWER({x},{y})"),
+        "math::hypot" => |x, y| format!("SQRT(POWER({x},2)+POWER({y},2))"),
+        _ => return None,
+    };
+    Some(f)
 }
 
 #[cfg(test)]

@@ -161,6 +161,91 @@ fn div(x: f64, y: f64) -> f64 {
     }
 }
 
+/// `x % y` with the dividend's sign, as evalexpr's `%`: an error (NaN) for a non-finite divisor
+/// (a zero divisor gives NaN by itself).
+#[inline]
+fn modulo(x: f64, y: f64) -> f64 {
+    if y.is_finite() {
+        x % y
+    } else {
+        f64::NAN
+    }
+}
+
+/// `if(c, t, e)`: the chosen branch, or an error (NaN) when the condition is one.
+#[inline]
+fn select(c: f64, t: f64, e: f64) -> f64 {
+    if !c.is_finite() {
+        f64::NAN
+    } else if c != 0.0 {
+        t
+    } else {
+        e
+    }
+}
+
+/// `clamp(x, lo, hi)`: `x` held within `lo..=hi`, or an error (NaN) when any operand is one.
+#[inline]
+fn clamp(x: f64, lo: f64, hi: f64) -> f64 {
+    if !(x.is_finite() && lo.is_finite() && hi.is_finite()) {
+        f64::NAN
+    } else {
+        x.max(lo).min(hi)
+    }
+}
+
+/// Replaces the top `n` values of the stack with their minimum (`is_min`) or maximum; an error
+/// (NaN) if any of them is one, or if there are none.
+#[inline]
+fn min_max(st: &mut Vec<f64>, n: u32, is_min: bool) {
+    let start = st.len().saturating_sub(n as usize);
+    // f64::min and max skip NaN; a spreadsheet's MIN and MAX return the error.
+    let acc = st[start..].iter().copied().reduce(|acc, v| {
+        if !acc.is_finite() || !v.is_finite() {
+            f64::NAN
+        } else if is_min {
+            acc.min(v)
+        } else {
+            acc.max(v)
+        }
+    });
+    st.truncate(start);
+    st.push(acc.unwrap_or(f64::NAN));
+}
+
+/// A built-in function of one argument applied to `x`.
+#[inline]
+fn call1(f: F1, x: f64) -> f64 {
+    match f {
+        F1::Ceil => ceil(x),
+        F1::Floor => floor(x),
+        F1::Round => x.round(),
+        F1::Abs => x.abs(),
+        F1::Sqrt => x.sqrt(),
+        F1::Cbrt => x.cbrt(),
+        F1::Ln => x.ln(),
+        F1::Log2 => x.log2(),
+        F1::Log10 => x.log10(),
+        F1::Exp => x.exp(),
+        F1::Pow2Ceil => pow2ceil(x),
+    }
+}
+
+/// A built-in function of two arguments applied to `x` and `y`.
+#[inline]
+fn call2(f: F2, x: f64, y: f64) -> f64 {
+    match f {
+        F2::RoundUp => round_digits(x, y, true),
+        F2::RoundDown => round_digits(x, y, false),
+        F2::Pow => x.powf(y),
+        F2::Log => x.log(y),
+        F2::Hypot => x.hypot(y),
+    }
+}
+
+/// Runs `code` over `values` and returns the value it leaves on top of the stack (NaN for code
+/// that leaves none). The dispatch stays one match, the hot loop of every candidate evaluation;
+/// what an arm computes beyond a single operation is an inlined helper above.
 #[inline]
 pub fn run(code: &[Op], values: &[f64], s: &mut Scratch) -> f64 {
     let st = &mut s.stack;
@@ -170,6 +255,12 @@ pub fn run(code: &[Op], values: &[f64], s: &mut Scratch) -> f64 {
             st.pop().unwrap_or(f64::NAN)
         };
     }
+    macro_rules! unary {
+        ($f:expr) => {{
+            let x = pop!();
+            st.push($f(x));
+        }};
+    }
     macro_rules! bin {
         ($f:expr) => {{
             let y = pop!();
@@ -177,16 +268,28 @@ pub fn run(code: &[Op], values: &[f64], s: &mut Scratch) -> f64 {
             st.push($f(x, y));
         }};
     }
+    macro_rules! ternary {
+        ($f:expr) => {{
+            let z = pop!();
+            let y = pop!();
+            let x = pop!();
+            st.push($f(x, y, z));
+        }};
+    }
     for op in code {
         match *op {
+            // Operands.
             Op::Const(c) => st.push(c),
             Op::Load(i) => st.push(values.get(i as usize).copied().unwrap_or(f64::NAN)),
+            // Arithmetic.
             Op::Add => bin!(|x, y| x + y),
             Op::Sub => bin!(|x, y| x - y),
             Op::Mul => bin!(|x, y| x * y),
             Op::Div => bin!(div),
-            Op::Mod => bin!(|x: f64, y: f64| if y.is_finite() { x % y } else { f64::NAN }),
+            Op::Mod => bin!(modulo),
             Op::Pow => bin!(|x: f64, y: f64| x.powf(y)),
+            Op::Neg => unary!(|x: f64| -x),
+            // Comparisons and logic.
             Op::Eq => bin!(|x, y| test(x, y, x == y)),
             Op::Ne => bin!(|x, y| test(x, y, x != y)),
             Op::Lt => bin!(|x, y| test(x, y, x < y)),
@@ -195,79 +298,14 @@ pub fn run(code: &[Op], values: &[f64], s: &mut Scratch) -> f64 {
             Op::Ge => bin!(|x, y| test(x, y, x >= y)),
             Op::And => bin!(|x, y| test(x, y, x != 0.0 && y != 0.0)),
             Op::Or => bin!(|x, y| test(x, y, x != 0.0 || y != 0.0)),
-            Op::Neg => {
-                let x = pop!();
-                st.push(-x);
-            }
-            Op::Not => {
-                let x = pop!();
-                st.push(test(x, 0.0, x == 0.0));
-            }
-            Op::Select => {
-                let e = pop!();
-                let t = pop!();
-                let c = pop!();
-                st.push(if !c.is_finite() {
-                    f64::NAN
-                } else if c != 0.0 {
-                    t
-                } else {
-                    e
-                });
-            }
-            Op::Min(n) | Op::Max(n) => {
-                let is_min = matches!(op, Op::Min(_));
-                let start = st.len().saturating_sub(n as usize);
-                // f64::min and max skip NaN; a spreadsheet's MIN and MAX return the error.
-                let acc = st[start..].iter().copied().reduce(|acc, v| {
-                    if !acc.is_finite() || !v.is_finite() {
-                        f64::NAN
-                    } else if is_min {
-                        acc.min(v)
-                    } else {
-                        acc.max(v)
-                    }
-                });
-                st.truncate(start);
-                st.push(acc.unwrap_or(f64::NAN));
-            }
-            Op::Clamp => {
-                let hi = pop!();
-                let lo = pop!();
-                let x = pop!();
-                st.push(if !(x.is_finite() && lo.is_finite() && hi.is_finite()) {
-                    f64::NAN
-                } else {
-                    x.max(lo).min(hi)
-                });
-            }
-            Op::F1(f) => {
-                let x = pop!();
-                st.push(match f {
-                    F1::Ceil => ceil(x),
-                    F1::Floor => floor(x),
-                    F1::Round => x.round(),
-                    F1::Abs => x.abs(),
-                    F1::Sqrt => x.sqrt(),
-                    F1::Cbrt => x.cbrt(),
-                    F1::Ln => x.ln(),
-                    F1::Log2 => x.log2(),
-                    F1::Log10 => x.log10(),
-                    F1::Exp => x.exp(),
-                    F1::Pow2Ceil => pow2ceil(x),
-                });
-            }
-            Op::F2(f) => {
-                let y = pop!();
-                let x = pop!();
-                st.push(match f {
-                    F2::RoundUp => round_digits(x, y, true),
-                    F2::RoundDown => round_digits(x, y, false),
-                    F2::Pow => x.powf(y),
-                    F2::Log => x.log(y),
-                    F2::Hypot => x.hypot(y),
-                });
-            }
+            Op::Not => unary!(|x: f64| test(x, 0.0, x == 0.0)),
+            // Built-in functions.
+            Op::Select => ternary!(select),
+            Op::Min(n) => min_max(st, n, true),
+            Op::Max(n) => min_max(st, n, false),
+            Op::Clamp => ternary!(clamp),
+            Op::F1(f) => unary!(|x| call1(f, x)),
+            Op::F2(f) => bin!(|x, y| call2(f, x, y)),
         }
     }
     st.pop().unwrap_or(f64::NAN)

@@ -597,10 +597,9 @@ fn base_plus_burst_prices_monthly_base_and_daily_on_demand_peaks() {
     assert_eq!(ch.mode, Mode::Mixed);
 }
 
-/// The compiled stack code and evalexpr itself agree, value for value, on the default formula
-/// set: on sample workloads of every kind over every catalog GPU, and on random inputs.
-#[test]
-fn compiled_code_matches_evalexpr_on_the_default_set() {
+/// An input with one workload of every kind (each with the numbers its kind reads) on every
+/// catalog GPU.
+fn one_workload_of_every_kind() -> Input {
     let mut inp = input(Vec::new(), catalog::gpus(), &[]);
     for (kind, model) in [
         (Kind::Inference, Some("Qwen2.5-7B")),
@@ -619,21 +618,31 @@ fn compiled_code_matches_evalexpr_on_the_default_set() {
         w.numbers.concurrency = Some(8.0);
         inp.workloads.push(w);
     }
-    let engine = Engine::compile(&inp).unwrap();
-    let defs: Vec<&crate::model::FormulaDef> = engine.candidate_defs().iter().collect();
+    inp
+}
+
+/// The same value from the compiled code and from evalexpr: equal, both NaN, or within a
+/// relative 1e-12 (the two may round differently in the last bits).
+fn same_value(a: f64, b: f64) -> bool {
+    a == b || (a.is_nan() && b.is_nan()) || (a - b).abs() <= 1e-12 * a.abs().max(b.abs())
+}
+
+/// Compares every formula of every workload of `inp` on every GPU with evalexpr; returns the
+/// number of candidates compared.
+fn compare_every_candidate(
+    engine: &Engine,
+    inp: &Input,
+    defs: &[&crate::model::FormulaDef],
+) -> usize {
     let p = &engine.candidate;
-    let mut scratch = p.scratch();
-    let same = |a: f64, b: f64| {
-        a == b || (a.is_nan() && b.is_nan()) || (a - b).abs() <= 1e-12 * a.abs().max(b.abs())
-    };
     let mut compared = 0;
     for w in &inp.workloads {
         for offer in 0..inp.gpus.len() {
-            let values = engine.evaluate_one(&inp, w, offer, 1.0).unwrap();
-            let reference = crate::formula::reference_eval(p, &defs, &values).unwrap();
+            let values = engine.evaluate_one(inp, w, offer, 1.0).unwrap();
+            let reference = crate::formula::reference_eval(p, defs, &values).unwrap();
             for (s, (a, b)) in values.iter().zip(&reference).enumerate() {
                 assert!(
-                    same(*a, *b),
+                    same_value(*a, *b),
                     "{} on {}: {} is {a} compiled, {b} in evalexpr",
                     w.name,
                     inp.gpus[offer].gpu,
@@ -643,48 +652,81 @@ fn compiled_code_matches_evalexpr_on_the_default_set() {
             compared += 1;
         }
     }
-    // Random inputs: xorshift, numbers in [0, 5000) (a fifth of them 0), booleans at random.
-    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
-    let mut next = || {
+    compared
+}
+
+/// A xorshift generator from `seed`: reproducible random inputs without a dependency.
+fn xorshift(mut x: u64) -> impl FnMut() -> u64 {
+    move || {
         x ^= x << 13;
         x ^= x >> 7;
         x ^= x << 17;
         x
-    };
-    for _ in 0..2000 {
-        let mut values = vec![0.0; p.width()];
-        for (s, v) in values.iter_mut().enumerate().take(p.inputs()) {
-            let r = next();
-            *v = match p.ty(s) {
-                crate::formula::Ty::Bool => (r & 1) as f64,
-                crate::formula::Ty::Num if r % 5 == 0 => 0.0,
-                crate::formula::Ty::Num => (r >> 11) as f64 / (1u64 << 53) as f64 * 5000.0,
-            };
-        }
-        let reference = crate::formula::reference_eval(p, &defs, &values).unwrap();
-        let mut compiled = values.clone();
-        // Random inputs may divide by zero: compare every formula evaluated before the first
-        // error, which the engine stops at. The engine propagates an error through max, min and
-        // comparisons where evalexpr swallows an inf, so evalexpr may be finite at the stop; but
-        // it must have met a non-finite value at or before it (the engine makes no error up).
-        let stopped = p.eval(&mut compiled, &mut scratch).err().map(|e| e.def);
-        for (k, f) in p.order.iter().enumerate() {
-            if Some(f.def) == stopped {
-                assert!(
-                    p.order[..=k].iter().any(|g| !reference[g.slot].is_finite()),
-                    "{}: evalexpr met no error where compiled stopped",
-                    f.name
-                );
-                break;
-            }
+    }
+}
+
+/// A values array for `p` with random inputs: numbers in [0, 5000) (a fifth of them 0),
+/// booleans at random; the formulas' slots are left 0.
+fn random_inputs(p: &crate::formula::Program, next: &mut impl FnMut() -> u64) -> Vec<f64> {
+    let mut values = vec![0.0; p.width()];
+    for (s, v) in values.iter_mut().enumerate().take(p.inputs()) {
+        let r = next();
+        *v = match p.ty(s) {
+            crate::formula::Ty::Bool => (r & 1) as f64,
+            crate::formula::Ty::Num if r % 5 == 0 => 0.0,
+            crate::formula::Ty::Num => (r >> 11) as f64 / (1u64 << 53) as f64 * 5000.0,
+        };
+    }
+    values
+}
+
+/// Evaluates `p` on `values` compiled and with evalexpr and compares every formula evaluated
+/// before the first error, which the engine stops at. Random inputs may divide by zero. The
+/// engine propagates an error through max, min and comparisons where evalexpr swallows an inf,
+/// so evalexpr may be finite at the stop; but it must have met a non-finite value at or before
+/// it (the engine makes no error up).
+fn compare_up_to_the_first_error(
+    p: &crate::formula::Program,
+    defs: &[&crate::model::FormulaDef],
+    values: &[f64],
+    scratch: &mut crate::formula::Scratch,
+) {
+    let reference = crate::formula::reference_eval(p, defs, values).unwrap();
+    let mut compiled = values.to_vec();
+    let stopped = p.eval(&mut compiled, scratch).err().map(|e| e.def);
+    for (k, f) in p.order.iter().enumerate() {
+        if Some(f.def) == stopped {
             assert!(
-                same(compiled[f.slot], reference[f.slot]),
-                "{}: {} compiled, {} evalexpr",
-                f.name,
-                compiled[f.slot],
-                reference[f.slot]
+                p.order[..=k].iter().any(|g| !reference[g.slot].is_finite()),
+                "{}: evalexpr met no error where compiled stopped",
+                f.name
             );
+            break;
         }
+        assert!(
+            same_value(compiled[f.slot], reference[f.slot]),
+            "{}: {} compiled, {} evalexpr",
+            f.name,
+            compiled[f.slot],
+            reference[f.slot]
+        );
+    }
+}
+
+/// The compiled stack code and evalexpr itself agree, value for value, on the default formula
+/// set: on sample workloads of every kind over every catalog GPU, and on random inputs.
+#[test]
+fn compiled_code_matches_evalexpr_on_the_default_set() {
+    let inp = one_workload_of_every_kind();
+    let engine = Engine::compile(&inp).unwrap();
+    let defs: Vec<&crate::model::FormulaDef> = engine.candidate_defs().iter().collect();
+    let p = &engine.candidate;
+    let mut scratch = p.scratch();
+    let mut compared = compare_every_candidate(&engine, &inp, &defs);
+    let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
+    for _ in 0..2000 {
+        let values = random_inputs(p, &mut next);
+        compare_up_to_the_first_error(p, &defs, &values, &mut scratch);
         compared += 1;
     }
     assert!(compared > 2000);

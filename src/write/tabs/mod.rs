@@ -446,6 +446,43 @@ fn page_setup(
     Ok(())
 }
 
+/// One column of a tab, stated once: the key code names it by, its width (characters) and its
+/// header `[English, Chinese, note in English, note in Chinese]`.
+#[derive(Debug, Clone, Copy)]
+pub struct Col {
+    pub key: &'static str,
+    pub width: f64,
+    pub head: [&'static str; 4],
+}
+
+impl Col {
+    pub const fn new(key: &'static str, width: f64, head: [&'static str; 4]) -> Col {
+        Col { key, width, head }
+    }
+}
+
+/// The position of `key` among `cols`, for `const` items: a key the table lacks fails the build.
+pub const fn at(cols: &[Col], key: &str) -> u16 {
+    let mut i = 0;
+    while i < cols.len() {
+        if crate::plan::same_name(cols[i].key, key) {
+            return i as u16;
+        }
+        i += 1;
+    }
+    panic!("the tab has no such column")
+}
+
+/// The headers of a column table, for [`Ctx::header`].
+pub fn heads_of(cols: &[Col]) -> Vec<[&'static str; 4]> {
+    cols.iter().map(|c| c.head).collect()
+}
+
+/// The widths of a column table, for [`crate::write::style::widths`].
+pub fn widths_of(cols: &[Col]) -> Vec<f64> {
+    cols.iter().map(|c| c.width).collect()
+}
+
 /// Header cells from `[English, Chinese, note in English, note in Chinese]`.
 pub fn heads(cx: &Ctx, cols: &[[&str; 4]]) -> Vec<(String, String)> {
     cols.iter()

@@ -127,11 +127,12 @@ pub fn model(a: &ModelArgs) -> Result<()> {
 pub fn validate(a: &ValidateArgs) -> Result<()> {
     let (text, name) = match &a.table {
         Some(p) => {
-            let bytes = files::read_bounded(p, MAX_TABLE_BYTES, "a validation table")?;
-            let text = String::from_utf8(bytes).map_err(|_| Error::Unreadable {
-                file: p.clone(),
-                reason: "the table is not UTF-8 text; save it as CSV (UTF-8)".to_string(),
-            })?;
+            let text = files::read_text_bounded(
+                p,
+                MAX_TABLE_BYTES,
+                "a validation table",
+                "the table is not UTF-8 text; save it as CSV (UTF-8)",
+            )?;
             (text, p.display().to_string())
         }
         None => (

@@ -101,6 +101,16 @@ pub enum Error {
 /// wrong unit), and the first screenful says how.
 pub const SHOWN_PROBLEMS: usize = 100;
 
+impl Error {
+    /// [`Error::Lines`] from every problem found: the first [`SHOWN_PROBLEMS`] kept, the rest
+    /// counted.
+    pub fn lines(mut problems: Vec<Problem>) -> Error {
+        let more = problems.len().saturating_sub(SHOWN_PROBLEMS);
+        problems.truncate(SHOWN_PROBLEMS);
+        Error::Lines { problems, more }
+    }
+}
+
 fn render_problems(file: &std::path::Path, problems: &[Problem]) -> String {
     render_problems_in(file, problems, Lang::En)
 }

@@ -54,6 +54,20 @@ pub fn regular_input(path: &Path, what: &str) -> Result<std::fs::Metadata> {
     Ok(meta)
 }
 
+/// A text file of at most `max` bytes: UTF-8 (else `not_utf8` is the reason given), without a
+/// byte-order mark.
+pub fn read_text_bounded(path: &Path, max: u64, what: &str, not_utf8: &str) -> Result<String> {
+    let bytes = read_bounded(path, max, what)?;
+    let text = String::from_utf8(bytes).map_err(|_| Error::Unreadable {
+        file: path.to_path_buf(),
+        reason: not_utf8.to_string(),
+    })?;
+    Ok(match text.strip_prefix('\u{feff}') {
+        Some(rest) => rest.to_string(),
+        None => text,
+    })
+}
+
 /// The bytes of a regular file of at most `max` bytes.
 pub fn read_bounded(path: &Path, max: u64, what: &str) -> Result<Vec<u8>> {
     let meta = regular_input(path, what)?;
@@ -342,6 +356,22 @@ pub fn to_stdout(f: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> Resul
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_bounded_text_loses_its_byte_order_mark_and_refuses_other_encodings() {
+        let d = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let p = d.path().join("t.csv");
+        std::fs::write(&p, b"\xef\xbb\xbfid,model\n").unwrap_or_else(|e| panic!("{e}"));
+        let text = read_text_bounded(&p, 100, "a table", "not UTF-8").unwrap();
+        assert_eq!(text, "id,model\n");
+        // GBK bytes are not UTF-8: the caller's reason, naming the file.
+        std::fs::write(&p, b"\xd5\xe2,x\n").unwrap_or_else(|e| panic!("{e}"));
+        let e = read_text_bounded(&p, 100, "a table", "not UTF-8").unwrap_err();
+        assert_eq!(e.to_string(), format!("{}: not UTF-8", p.display()));
+        // Over the bound: refused before it is read.
+        let e = read_text_bounded(&p, 3, "a table", "not UTF-8").unwrap_err();
+        assert!(e.to_string().contains("reads a table of at most"), "{e}");
+    }
 
     #[test]
     fn a_hard_link_and_a_symlink_are_the_same_file_and_a_new_path_is_compared_by_folder() {

@@ -61,24 +61,19 @@ pub fn read_bills(path: &Path) -> Result<Vec<BillLine>> {
         }
     }
     if !problems.is_empty() {
-        let more = problems.len().saturating_sub(100);
-        problems.truncate(100);
-        return Err(Error::Lines { problems, more });
+        return Err(Error::lines(problems));
     }
     Ok(out)
 }
 
 /// The bills file as text: at most [`MAX_BILL_BYTES`], UTF-8, without a byte-order mark.
 fn bills_text(path: &Path) -> Result<String> {
-    let bytes = crate::files::read_bounded(path, MAX_BILL_BYTES, "a bills export (CSV)")?;
-    let text = String::from_utf8(bytes).map_err(|_| Error::Unreadable {
-        file: path.to_path_buf(),
-        reason: "the bills are not UTF-8 text; save them as CSV (UTF-8)".to_string(),
-    })?;
-    Ok(match text.strip_prefix('\u{feff}') {
-        Some(rest) => rest.to_string(),
-        None => text,
-    })
+    crate::files::read_text_bounded(
+        path,
+        MAX_BILL_BYTES,
+        "a bills export (CSV)",
+        "the bills are not UTF-8 text; save them as CSV (UTF-8)",
+    )
 }
 
 /// The error for a bills file that cannot be read past its header: one problem at `file:line`.

@@ -175,24 +175,19 @@ pub fn read_map(path: &Path, workloads: Option<&[String]>) -> Result<Vec<GpuMapp
         }
     }
     if !problems.is_empty() {
-        let more = problems.len().saturating_sub(crate::error::SHOWN_PROBLEMS);
-        problems.truncate(crate::error::SHOWN_PROBLEMS);
-        return Err(Error::Lines { problems, more });
+        return Err(Error::lines(problems));
     }
     Ok(out)
 }
 
 /// The map file as text: at most [`MAX_MAP_BYTES`], UTF-8, without a byte-order mark.
 fn map_text(path: &Path) -> Result<String> {
-    let bytes = crate::files::read_bounded(path, MAX_MAP_BYTES, "a GPU-to-workload map (CSV)")?;
-    let text = String::from_utf8(bytes).map_err(|_| Error::Unreadable {
-        file: path.to_path_buf(),
-        reason: "the map is not UTF-8 text; save it as CSV (UTF-8)".to_string(),
-    })?;
-    Ok(match text.strip_prefix('\u{feff}') {
-        Some(rest) => rest.to_string(),
-        None => text,
-    })
+    crate::files::read_text_bounded(
+        path,
+        MAX_MAP_BYTES,
+        "a GPU-to-workload map (CSV)",
+        "the map is not UTF-8 text; save it as CSV (UTF-8)",
+    )
 }
 
 /// The error for a map that cannot be read past its header: one problem at `location`.

@@ -2,46 +2,93 @@
 //! `--set`), its unit and note. Key in column A, value in column B.
 
 use super::live::Live;
-use super::{Ctx, Extent};
+use super::{at, heads_of, widths_of, Col, Ctx, Extent};
 use crate::lang::Lang;
 use crate::model::{Assumption, Assumptions, EngineValue, Source, Value};
 use crate::write::style::{number, text, widths};
 use rust_xlsxwriter::{Worksheet, XlsxError};
 
-/// The columns: `[English, Chinese, note in English, note in Chinese]`.
-const COLUMNS: [[&str; 4]; 6] = [
-    [
-        "Key",
-        "参数名",
-        "The assumption's name (a formula variable).",
-        "参数名（公式变量）。",
-    ],
-    [
-        "Value",
-        "取值",
-        "The value used for this plan.",
-        "本方案使用的取值。",
-    ],
-    ["Unit", "单位", "Unit of the value.", "单位。"],
-    [
-        "Source",
-        "来源",
-        "Where it came from: a cell of the input, the built-in default, or --set.",
-        "来源：输入表单元格、内置默认值或 --set。",
-    ],
-    [
-        "Live",
-        "实时",
-        "yes: money or billing, recomputed by the workbook's formulas when you edit the value here (input style); no: it sizes memory, speed or GPUs, so a change needs a rerun of gpuplan (--set key=value).",
-        "是：金额或计费参数，在此修改后工作簿公式自动重算（输入样式）；否：影响显存、速度或 GPU 数量，修改需重新运行 gpuplan（--set key=value）。",
-    ],
-    ["Note", "说明", "What it means.", "含义。"],
+/// The columns, one row per assumption.
+const COLUMNS: [Col; 6] = [
+    Col::new(
+        "key",
+        22.0,
+        [
+            "Key",
+            "参数名",
+            "The assumption's name (a formula variable).",
+            "参数名（公式变量）。",
+        ],
+    ),
+    Col::new(
+        "value",
+        10.0,
+        [
+            "Value",
+            "取值",
+            "The value used for this plan.",
+            "本方案使用的取值。",
+        ],
+    ),
+    Col::new("unit", 9.0, ["Unit", "单位", "Unit of the value.", "单位。"]),
+    Col::new(
+        "source",
+        13.0,
+        [
+            "Source",
+            "来源",
+            "Where it came from: a cell of the input, the built-in default, or --set.",
+            "来源：输入表单元格、内置默认值或 --set。",
+        ],
+    ),
+    Col::new(
+        "live",
+        6.0,
+        [
+            "Live",
+            "实时",
+            "yes: money or billing, recomputed by the workbook's formulas when you edit the value here (input style); no: it sizes memory, speed or GPUs, so a change needs a rerun of gpuplan (--set key=value).",
+            "是：金额或计费参数，在此修改后工作簿公式自动重算（输入样式）；否：影响显存、速度或 GPU 数量，修改需重新运行 gpuplan（--set key=value）。",
+        ],
+    ),
+    Col::new("note", 74.0, ["Note", "说明", "What it means.", "含义。"]),
 ];
+const KEY: u16 = at(&COLUMNS, "key");
+/// The value's column, where the other tabs' live formulas read the money assumptions
+/// (`Live::new` in live.rs, which still spells it `1`).
+pub(super) const VALUE: u16 = at(&COLUMNS, "value");
+const UNIT: u16 = at(&COLUMNS, "unit");
+const SOURCE: u16 = at(&COLUMNS, "source");
+const LIVE: u16 = at(&COLUMNS, "live");
+const NOTE: u16 = at(&COLUMNS, "note");
+const LAST_COL: u16 = COLUMNS.len() as u16 - 1;
+
+/// The engine profiles' columns, below the assumptions. Headers without notes; `width` is not
+/// applied: the block lies under the assumptions' columns, whose widths hold.
+#[rustfmt::skip]
+const ENGINES: [Col; 6] = [
+    Col::new("engine", 0.0, ["Engine", "引擎", "", ""]),
+    Col::new("key", 0.0, ["Key", "参数名", "", ""]),
+    Col::new("value", 0.0, ["Value", "取值", "", ""]),
+    Col::new("applies_to", 0.0, ["Applies to", "适用于", "", ""]),
+    // Under Live, left blank so that the version and source reach the wide Note column.
+    Col::new("blank", 0.0, ["", "", "", ""]),
+    Col::new("version_source", 0.0, ["Version / source", "版本 / 来源", "", ""]),
+];
+const ENGINE_ENGINE: u16 = at(&ENGINES, "engine");
+const ENGINE_KEY: u16 = at(&ENGINES, "key");
+const ENGINE_VALUE: u16 = at(&ENGINES, "value");
+const ENGINE_APPLIES_TO: u16 = at(&ENGINES, "applies_to");
+const ENGINE_VERSION_SOURCE: u16 = at(&ENGINES, "version_source");
+const _: () = assert!(
+    ENGINE_VERSION_SOURCE == NOTE,
+    "the version and source go in the wide Note column"
+);
 
 /// Writes the Assumptions tab: one row per assumption, then the engine profiles the workloads
 /// use, if any.
 pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &Live) -> Result<Extent, XlsxError> {
-    cx.header(ws, 0, &COLUMNS)?;
+    cx.header(ws, 0, &heads_of(&COLUMNS))?;
     let zh_notes = crate::catalog::assumptions(Lang::Zh);
     for (i, a) in cx.plan.input.assumptions.items.iter().enumerate() {
         write_assumption(ws, cx, live, &zh_notes, i as u32 + 1, a)?;
@@ -52,9 +99,9 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &Live) -> Result<Extent, XlsxEr
     } else {
         write_engines(ws, cx, &used)?
     };
-    widths(ws, &[22.0, 10.0, 9.0, 13.0, 6.0, 74.0])?;
+    widths(ws, &widths_of(&COLUMNS))?;
     ws.set_freeze_panes(1, 0)?;
-    Ok(Extent::new(last, 5))
+    Ok(Extent::new(last, LAST_COL))
 }
 
 /// Row `r`: one assumption's key, value (an input cell where the live formulas read it), unit,
@@ -68,15 +115,17 @@ fn write_assumption(
     a: &Assumption,
 ) -> Result<(), XlsxError> {
     let s = &cx.s;
-    text(ws, r, 0, &a.key, &s.bold)?;
+    text(ws, r, KEY, &a.key, &s.bold)?;
     match &a.value {
         // Money assumptions are inputs of the live formulas; the others need a rerun.
-        Value::Number(n) if live.is_editable_assumption(&a.key) => number(ws, r, 1, *n, &s.input)?,
-        Value::Number(n) => number(ws, r, 1, *n, s.number_for(*n))?,
-        Value::Bool(b) => text(ws, r, 1, cx.yes_no(*b), &s.text)?,
-        Value::Text(t) => text(ws, r, 1, t, &s.text)?,
+        Value::Number(n) if live.is_editable_assumption(&a.key) => {
+            number(ws, r, VALUE, *n, &s.input)?
+        }
+        Value::Number(n) => number(ws, r, VALUE, *n, s.number_for(*n))?,
+        Value::Bool(b) => text(ws, r, VALUE, cx.yes_no(*b), &s.text)?,
+        Value::Text(t) => text(ws, r, VALUE, t, &s.text)?,
     }
-    text(ws, r, 2, &a.unit, &s.text)?;
+    text(ws, r, UNIT, &a.unit, &s.text)?;
     let src = match &a.source {
         Source::Default => cx.t("default", "默认").to_string(),
         Source::Set => "--set".to_string(),
@@ -85,7 +134,7 @@ fn write_assumption(
     text(
         ws,
         r,
-        3,
+        SOURCE,
         &src,
         if a.source == Source::Default {
             &s.muted
@@ -102,11 +151,11 @@ fn write_assumption(
     text(
         ws,
         r,
-        4,
+        LIVE,
         cx.yes_no(live.is_editable_assumption(&a.key)),
         &s.text,
     )?;
-    text(ws, r, 5, note, &s.wrap)
+    text(ws, r, NOTE, note, &s.wrap)
 }
 
 /// The engine profiles' figures the workloads use: each replaces the assumption above for the
@@ -142,31 +191,27 @@ fn write_engines(ws: &mut Worksheet, cx: &Ctx, used: &[&EngineValue]) -> Result<
         &s.bold,
     )?;
     r += 1;
-    // The version and source go in the wide Note column.
-    for (c, h) in [
-        cx.t("Engine", "引擎"),
-        cx.t("Key", "参数名"),
-        cx.t("Value", "取值"),
-        cx.t("Applies to", "适用于"),
-        "",
-        cx.t("Version / source", "版本 / 来源"),
-    ]
-    .iter()
-    .enumerate()
-    {
-        text(ws, r, c as u16, h, &s.header)?;
+    // Header cells without notes or cx.header's row height: the block sits inside the tab.
+    for (c, [en, zh, ..]) in heads_of(&ENGINES).into_iter().enumerate() {
+        text(ws, r, c as u16, cx.t(en, zh), &s.header)?;
     }
     for v in used {
         r += 1;
-        text(ws, r, 0, &v.engine, &s.text)?;
-        text(ws, r, 1, &v.key, &s.bold)?;
-        number(ws, r, 2, v.value, s.number_for(v.value))?;
-        text(ws, r, 3, v.applies.key(), &s.text)?;
+        text(ws, r, ENGINE_ENGINE, &v.engine, &s.text)?;
+        text(ws, r, ENGINE_KEY, &v.key, &s.bold)?;
+        number(ws, r, ENGINE_VALUE, v.value, s.number_for(v.value))?;
+        text(ws, r, ENGINE_APPLIES_TO, v.applies.key(), &s.text)?;
         let from = match &v.cell {
             Some(c) => format!("{} ({c})", v.source),
             None => v.source.clone(),
         };
-        text(ws, r, 5, &format!("{}: {from}", v.version), &s.wrap)?;
+        text(
+            ws,
+            r,
+            ENGINE_VERSION_SOURCE,
+            &format!("{}: {from}", v.version),
+            &s.wrap,
+        )?;
     }
     Ok(r)
 }

@@ -1,37 +1,53 @@
 //! Warnings: every warning and note of the run, with where it applies and what to do.
 
-use super::{Ctx, Extent};
+use super::{at, heads_of, widths_of, Col, Ctx, Extent};
 use crate::model::{Severity, Warning};
 use crate::write::style::{text, widths};
 use rust_xlsxwriter::{Worksheet, XlsxError};
 
+/// The columns, one row per warning. The message wraps, so the tab prints one page wide at 8 pt
+/// or more.
+const COLUMNS: [Col; 3] = [
+    Col::new(
+        "severity",
+        9.0,
+        [
+            "Severity",
+            "级别",
+            "warning: check before relying on the plan; info: for the record.",
+            "warning：使用方案前请核对；info：备查。",
+        ],
+    ),
+    Col::new(
+        "location",
+        20.0,
+        [
+            "Where",
+            "位置",
+            "Sheet and cell, workload, or formula.",
+            "工作表与单元格、负载或公式。",
+        ],
+    ),
+    Col::new(
+        "message",
+        103.0,
+        [
+            "Message",
+            "内容",
+            "What happened and what to do.",
+            "问题与处理建议。",
+        ],
+    ),
+];
+const SEVERITY: u16 = at(&COLUMNS, "severity");
+const LOCATION: u16 = at(&COLUMNS, "location");
+const MESSAGE: u16 = at(&COLUMNS, "message");
+const LAST_COL: u16 = COLUMNS.len() as u16 - 1;
+
 /// Writes the plan's warnings and `more` (those raised while writing the workbook).
 pub fn write(ws: &mut Worksheet, cx: &Ctx, more: &[Warning]) -> Result<Extent, XlsxError> {
     let s = &cx.s;
-    cx.header(
-        ws,
-        0,
-        &[
-            [
-                "Severity",
-                "级别",
-                "warning: check before relying on the plan; info: for the record.",
-                "warning：使用方案前请核对；info：备查。",
-            ],
-            [
-                "Where",
-                "位置",
-                "Sheet and cell, workload, or formula.",
-                "工作表与单元格、负载或公式。",
-            ],
-            [
-                "Message",
-                "内容",
-                "What happened and what to do.",
-                "问题与处理建议。",
-            ],
-        ],
-    )?;
+    cx.header(ws, 0, &heads_of(&COLUMNS))?;
     let mut sorted: Vec<_> = cx.plan.warnings.iter().chain(more).collect();
     sorted.sort_by_key(|w| std::cmp::Reverse(w.severity));
     for (i, w) in sorted.iter().enumerate() {
@@ -40,15 +56,14 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, more: &[Warning]) -> Result<Extent, X
             Severity::Warning => ("warning", &s.bad),
             Severity::Info => ("info", &s.muted),
         };
-        text(ws, r, 0, label, fmt)?;
-        text(ws, r, 1, &w.location, &s.wrap)?;
-        text(ws, r, 2, &w.message, &s.wrap)?;
+        text(ws, r, SEVERITY, label, fmt)?;
+        text(ws, r, LOCATION, &w.location, &s.wrap)?;
+        text(ws, r, MESSAGE, &w.message, &s.wrap)?;
     }
     if sorted.is_empty() {
-        text(ws, 1, 2, cx.t("No warnings.", "没有提示。"), &s.muted)?;
+        text(ws, 1, MESSAGE, cx.t("No warnings.", "没有提示。"), &s.muted)?;
     }
-    // The message wraps, so the tab prints one page wide at 8 pt or more.
-    widths(ws, &[9.0, 20.0, 103.0])?;
+    widths(ws, &widths_of(&COLUMNS))?;
     ws.set_freeze_panes(1, 0)?;
-    Ok(Extent::new(sorted.len().max(1) as u32, 2))
+    Ok(Extent::new(sorted.len().max(1) as u32, LAST_COL))
 }

@@ -57,6 +57,11 @@ const KEY: u16 = at(&COLUMNS, "key");
 /// The value's column, where the other tabs' live formulas read the money assumptions
 /// (`Live::new` in live.rs, which still spells it `1`).
 pub(super) const VALUE: u16 = at(&COLUMNS, "value");
+
+/// The tab's row of assumption `i` (the header is row 0), as the live formulas read it.
+pub(super) fn row(i: usize) -> u32 {
+    i as u32 + 1
+}
 const UNIT: u16 = at(&COLUMNS, "unit");
 const SOURCE: u16 = at(&COLUMNS, "source");
 const LIVE: u16 = at(&COLUMNS, "live");
@@ -91,7 +96,7 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &Live) -> Result<Extent, XlsxEr
     cx.header(ws, 0, &heads_of(&COLUMNS))?;
     let zh_notes = crate::catalog::assumptions(Lang::Zh);
     for (i, a) in cx.plan.input.assumptions.items.iter().enumerate() {
-        write_assumption(ws, cx, live, &zh_notes, i as u32 + 1, a)?;
+        write_assumption(ws, cx, live, &zh_notes, row(i), a)?;
     }
     let used = engines_used(cx);
     let last = if used.is_empty() {

@@ -84,7 +84,14 @@ impl Live {
         let mut editable_assumptions = HashSet::new();
         for (i, a) in input.assumptions.items.iter().enumerate() {
             if let Value::Number(_) = a.value {
-                assumptions.insert(a.key.clone(), absolute(assumptions_sheet, i as u32 + 1, 1));
+                assumptions.insert(
+                    a.key.clone(),
+                    absolute(
+                        assumptions_sheet,
+                        super::assumptions::row(i),
+                        super::assumptions::VALUE,
+                    ),
+                );
                 // Money and billing assumptions (templates/assumptions.tsv, role money) and the
                 // user's own are recomputed by the workbook; the others size the GPUs, which
                 // needs a rerun of gpuplan.

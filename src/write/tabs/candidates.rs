@@ -1,7 +1,7 @@
 //! Candidates: every (workload, GPU offer) evaluated — whether it is feasible and why not, the
 //! price of each mode, and every candidate formula's value — as an Excel table with autofilter.
 
-use super::{heads, Ctx, Extent};
+use super::{at, heads, heads_of, widths_of, Col, Ctx, Extent};
 use crate::lang::Lang;
 use crate::plan::{Candidate, Mode};
 use crate::write::style::{clip, header, text, widths};
@@ -13,41 +13,75 @@ use rust_xlsxwriter::{Table, TableColumn, TableStyle, Worksheet, XlsxError};
 /// cells). A million cells is 10,000 candidates of 100 columns.
 const TABLE_CELLS: usize = 1_000_000;
 
-/// The columns before the modes' costs: `[English, Chinese, note in English, note in Chinese]`.
-const FIXED: [[&str; 4]; 7] = [
-    ["Workload", "负载", "The workload's name.", "负载名称。"],
-    ["GPU", "GPU", "The GPU offer.", "GPU 报价。"],
-    ["Provider", "服务商", "Who rents it.", "服务商。"],
-    [
-        "Feasible",
-        "可行",
-        "The candidate fits and can run the workload's precision.",
-        "能装下且支持该精度。",
-    ],
-    [
-        "Why not",
-        "不可行原因",
-        "Why the candidate cannot be chosen.",
-        "不能选用的原因。",
-    ],
-    [
-        "Cheapest mode",
-        "最便宜方式",
-        "The cheapest priced mode on this offer.",
-        "该报价下最便宜的计费方式。",
-    ],
-    [
-        "Cheapest cost",
-        "最低费用",
-        "Its monthly GPU cost.",
-        "对应月度 GPU 费用。",
-    ],
+/// The columns before the modes' costs.
+const FIXED: [Col; 7] = [
+    Col::new(
+        "workload",
+        20.0,
+        ["Workload", "负载", "The workload's name.", "负载名称。"],
+    ),
+    Col::new("gpu", 14.0, ["GPU", "GPU", "The GPU offer.", "GPU 报价。"]),
+    Col::new(
+        "provider",
+        12.0,
+        ["Provider", "服务商", "Who rents it.", "服务商。"],
+    ),
+    Col::new(
+        "fits",
+        9.0,
+        [
+            "Feasible",
+            "可行",
+            "The candidate fits and can run the workload's precision.",
+            "能装下且支持该精度。",
+        ],
+    ),
+    Col::new(
+        "exclusion",
+        40.0,
+        [
+            "Why not",
+            "不可行原因",
+            "Why the candidate cannot be chosen.",
+            "不能选用的原因。",
+        ],
+    ),
+    Col::new(
+        "cheapest_mode",
+        14.0,
+        [
+            "Cheapest mode",
+            "最便宜方式",
+            "The cheapest priced mode on this offer.",
+            "该报价下最便宜的计费方式。",
+        ],
+    ),
+    Col::new(
+        "cheapest_cost",
+        14.0,
+        [
+            "Cheapest cost",
+            "最低费用",
+            "Its monthly GPU cost.",
+            "对应月度 GPU 费用。",
+        ],
+    ),
 ];
+const WORKLOAD: u16 = at(&FIXED, "workload");
+const GPU: u16 = at(&FIXED, "gpu");
+const PROVIDER: u16 = at(&FIXED, "provider");
+const FITS: u16 = at(&FIXED, "fits");
+const EXCLUSION: u16 = at(&FIXED, "exclusion");
+const CHEAPEST_MODE: u16 = at(&FIXED, "cheapest_mode");
+const CHEAPEST_COST: u16 = at(&FIXED, "cheapest_cost");
 
 /// The column of the first mode's cost, in `Mode::ALL` order; the formula columns follow the
 /// last.
 const FIRST_MODE: u16 = FIXED.len() as u16;
 const FIRST_FORMULA: u16 = FIRST_MODE + Mode::ALL.len() as u16;
+/// The width of each mode's cost column and of each formula column.
+const MODE_WIDTH: f64 = 14.0;
+const FORMULA_WIDTH: f64 = 14.0;
 
 /// Writes the Candidates tab: the columns' layout and the table (or autofilter) first, as the
 /// constant-memory sheet needs, then the header and one row per candidate of every workload.
@@ -71,7 +105,7 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<Extent, XlsxError> {
 /// The header's labels and notes, in the chosen language: the fixed columns, each mode's cost,
 /// then every candidate formula with its unit.
 fn columns(cx: &Ctx) -> Vec<(String, String)> {
-    let mut fixed = FIXED.to_vec();
+    let mut fixed = heads_of(&FIXED);
     let mode_labels: Vec<(String, String)> = Mode::ALL
         .iter()
         .map(|m| {
@@ -112,17 +146,22 @@ fn lay_out(
     last_col: u16,
 ) -> Result<(), XlsxError> {
     let s = &cx.s;
-    widths(ws, &[20.0, 14.0, 12.0, 9.0, 40.0])?;
-    for c in 5..=last_col {
-        ws.set_column_width(c, 14)?;
+    widths(ws, &widths_of(&FIXED))?;
+    for c in FIRST_MODE..FIRST_FORMULA {
+        ws.set_column_width(c, MODE_WIDTH)?;
     }
-    ws.set_column_format(6, &s.money)?;
+    for c in FIRST_FORMULA..=last_col {
+        ws.set_column_width(c, FORMULA_WIDTH)?;
+    }
+    ws.set_column_format(CHEAPEST_COST, &s.money)?;
     for k in 0..Mode::ALL.len() as u16 {
         ws.set_column_format(FIRST_MODE + k, &s.money)?;
     }
     // The formula columns stay in General, which shows each value's digits and never a
     // trailing point.
-    ws.set_freeze_panes(1, 2)?;
+
+    // The workload and the GPU stay in view.
+    ws.set_freeze_panes(1, GPU + 1)?;
     // Past TABLE_CELLS the tab gets a plain autofilter instead, which streams.
     if rows * (last_col as usize + 1) <= TABLE_CELLS {
         let columns: Vec<TableColumn> = cols
@@ -133,9 +172,9 @@ fn lay_out(
             .set_columns(&columns)
             .set_style(TableStyle::Light9)
             .set_autofilter(true);
-        ws.add_table(0, 0, (rows as u32).max(1), last_col, &table)?;
+        ws.add_table(0, WORKLOAD, (rows as u32).max(1), last_col, &table)?;
     } else {
-        ws.autofilter(0, 0, rows as u32, last_col)?;
+        ws.autofilter(0, WORKLOAD, rows as u32, last_col)?;
     }
     Ok(())
 }
@@ -153,26 +192,26 @@ fn write_candidate(
     let g = &cx.plan.input.gpus[c.offer];
     // Plain writes with column formats: a format per cell costs a hash lookup each, and
     // this tab can hold millions of cells.
-    ws.write_string(r, 0, clip(workload))?;
-    ws.write_string(r, 1, clip(&g.gpu))?;
-    ws.write_string(r, 2, clip(&g.provider))?;
+    ws.write_string(r, WORKLOAD, clip(workload))?;
+    ws.write_string(r, GPU, clip(&g.gpu))?;
+    ws.write_string(r, PROVIDER, clip(&g.provider))?;
     // Formatted directly: LibreOffice's PDF export fails on a conditional format over a
     // boolean column, and these values never change.
     if c.fits() {
-        ws.write_boolean(r, 3, true)?;
+        ws.write_boolean(r, FITS, true)?;
     } else {
-        ws.write_boolean_with_format(r, 3, false, &s.bad)?;
+        ws.write_boolean_with_format(r, FITS, false, &s.bad)?;
         text(
             ws,
             r,
-            4,
+            EXCLUSION,
             c.exclusion.as_ref().map_or("", |e| e.text()),
             &s.bad,
         )?;
     }
     if let Some((m, v)) = c.cheapest() {
-        ws.write_string(r, 5, m.label(cx.lang))?;
-        ws.write_number(r, 6, v)?;
+        ws.write_string(r, CHEAPEST_MODE, m.label(cx.lang))?;
+        ws.write_number(r, CHEAPEST_COST, v)?;
     }
     for (k, m) in Mode::ALL.iter().enumerate() {
         if let Some(v) = c.cost(*m) {

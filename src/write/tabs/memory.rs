@@ -1,7 +1,7 @@
 //! Memory: per workload the breakdown of one replica's GPU memory (weights, KV cache,
 //! activations, gradients, optimizer states, overhead, headroom) and a stacked bar chart.
 
-use super::{Ctx, Extent, Tab};
+use super::{at, heads_of, widths_of, Col, Ctx, Extent, Tab};
 use crate::model::column_letters;
 use crate::plan::{Candidate, Need};
 use crate::write::charts::Point;
@@ -10,24 +10,114 @@ use rust_xlsxwriter::{
     Chart, ChartLegendPosition, ChartType, ConditionalFormatFormula, Worksheet, XlsxError,
 };
 
-/// The parts of one replica's memory: formula (required, checked when compiled), labels,
-/// header notes.
-const PARTS: [(Need, &str, &str, &str, &str); 6] = [
-    (Need::of("weights_gib"), "Weights", "模型参数", "Parameters × bytes per parameter (plus LoRA adapters).", "参数量 × 每参数字节（含 LoRA 适配器）。"),
-    (Need::of("kv_cache_gib"), "KV cache", "KV Cache", "2 × layers × KV heads × head dim × bytes × tokens held by the requests one replica serves.", "2 × 层数 × KV头数 × 头维度 × 字节 × 单副本承载请求的 token 数。"),
-    (Need::of("activation_gib"), "Activations", "激活值", "Serving: the prefill working set and the engine's buffers; training: activations of every GPU; image generation: working memory.", "推理：预填充工作显存与引擎缓冲；训练：各卡激活值；生图：工作显存。"),
-    (Need::of("grads_gib"), "Gradients", "梯度", "2 bytes per trained parameter.", "每个训练参数 2 字节。"),
-    (Need::of("optimizer_gib"), "Optimizer states", "优化器状态", "optimizer_bytes_per_param per trained parameter (12: AdamW with an fp32 master copy and two moments).", "每个训练参数 optimizer_bytes_per_param 字节（12：AdamW 的 fp32 主副本与两个动量）。"),
-    (Need::of("overhead_gib"), "Overhead", "运行时开销", "CUDA context and framework on every GPU.", "每卡 CUDA 上下文与框架开销。"),
+/// The columns before the parts.
+const LEAD: [Col; 2] = [
+    Col::new(
+        "workload",
+        22.0,
+        ["Workload", "负载", "The workload's name.", "负载名称。"],
+    ),
+    Col::new(
+        "gpu",
+        24.0,
+        [
+            "GPU",
+            "GPU",
+            "The chosen offer (unplanned: the largest offer, which still does not fit).",
+            "选中的报价（未规划时为最大的报价，仍装不下）。",
+        ],
+    ),
+];
+const WORKLOAD: u16 = at(&LEAD, "workload");
+const GPU: u16 = at(&LEAD, "gpu");
+
+/// The parts of one replica's memory, a column each: formula (required, checked when
+/// compiled), width, labels, header notes.
+#[rustfmt::skip]
+const PARTS: [(Need, f64, &str, &str, &str, &str); 6] = [
+    (Need::of("weights_gib"), 12.0, "Weights", "模型参数", "Parameters × bytes per parameter (plus LoRA adapters).", "参数量 × 每参数字节（含 LoRA 适配器）。"),
+    (Need::of("kv_cache_gib"), 12.0, "KV cache", "KV Cache", "2 × layers × KV heads × head dim × bytes × tokens held by the requests one replica serves.", "2 × 层数 × KV头数 × 头维度 × 字节 × 单副本承载请求的 token 数。"),
+    (Need::of("activation_gib"), 12.0, "Activations", "激活值", "Serving: the prefill working set and the engine's buffers; training: activations of every GPU; image generation: working memory.", "推理：预填充工作显存与引擎缓冲；训练：各卡激活值；生图：工作显存。"),
+    (Need::of("grads_gib"), 12.0, "Gradients", "梯度", "2 bytes per trained parameter.", "每个训练参数 2 字节。"),
+    (Need::of("optimizer_gib"), 12.0, "Optimizer states", "优化器状态", "optimizer_bytes_per_param per trained parameter (12: AdamW with an fp32 master copy and two moments).", "每个训练参数 optimizer_bytes_per_param 字节（12：AdamW 的 fp32 主副本与两个动量）。"),
+    (Need::of("overhead_gib"), 12.0, "Overhead", "运行时开销", "CUDA context and framework on every GPU.", "每卡 CUDA 上下文与框架开销。"),
 ];
 
-/// Columns after the parts: measured, total, headroom, required, replica memory, use.
-const MEASURED: u16 = 2 + PARTS.len() as u16;
-const TOTAL: u16 = MEASURED + 1;
-const HEADROOM: u16 = TOTAL + 1;
-const REQUIRED: u16 = HEADROOM + 1;
-const REPLICA: u16 = REQUIRED + 1;
-const USE: u16 = REPLICA + 1;
+/// The columns of the parts, in `PARTS` order.
+const FIRST_PART: u16 = LEAD.len() as u16;
+const LAST_PART: u16 = FIRST_PART + PARTS.len() as u16 - 1;
+
+/// The columns after the parts.
+const AFTER_PARTS: [Col; 6] = [
+    Col::new(
+        "measured",
+        12.0,
+        [
+            "Measured (GiB)",
+            "实测(GiB)",
+            "A measured vram_gib from the Workloads sheet: it replaces the estimate, whose parts are then left blank.",
+            "负载表中实测的 vram_gib：替代估算，各分项留空。",
+        ],
+    ),
+    Col::new(
+        "total_vram_gib",
+        12.0,
+        [
+            "Total (GiB)",
+            "合计(GiB)",
+            "Peak memory of one replica.",
+            "单副本峰值显存。",
+        ],
+    ),
+    Col::new(
+        "headroom",
+        12.0,
+        [
+            "Headroom (GiB)",
+            "余量(GiB)",
+            "Kept free for peaks (vram_headroom).",
+            "为峰值预留（vram_headroom）。",
+        ],
+    ),
+    Col::new(
+        "required_vram_gib",
+        12.0,
+        [
+            "Required (GiB)",
+            "需求(GiB)",
+            "Total plus headroom: what must fit.",
+            "合计加余量：必须装得下的量。",
+        ],
+    ),
+    Col::new(
+        "replica_vram_gib",
+        12.0,
+        [
+            "Replica memory (GiB)",
+            "副本显存(GiB)",
+            "Memory of the GPUs of one replica. Red: the requirement does not fit.",
+            "单副本 GPU 显存。红色表示装不下。",
+        ],
+    ),
+    Col::new(
+        "use",
+        12.0,
+        [
+            "Use",
+            "占用",
+            "Total ÷ replica memory.",
+            "合计 ÷ 副本显存。",
+        ],
+    ),
+];
+const MEASURED: u16 = LAST_PART + 1 + at(&AFTER_PARTS, "measured");
+const TOTAL_VRAM_GIB: u16 = LAST_PART + 1 + at(&AFTER_PARTS, "total_vram_gib");
+const HEADROOM: u16 = LAST_PART + 1 + at(&AFTER_PARTS, "headroom");
+const REQUIRED_VRAM_GIB: u16 = LAST_PART + 1 + at(&AFTER_PARTS, "required_vram_gib");
+const REPLICA_VRAM_GIB: u16 = LAST_PART + 1 + at(&AFTER_PARTS, "replica_vram_gib");
+const USE: u16 = LAST_PART + 1 + at(&AFTER_PARTS, "use");
+/// The last column.
+const LAST_COL: u16 = LAST_PART + AFTER_PARTS.len() as u16;
 
 /// The candidate whose memory the tab shows: the chosen one, else (unplanned) the one on the
 /// offer with the most memory per node, to show how far off it is.
@@ -45,46 +135,6 @@ fn shown<'a>(cx: &'a Ctx, w: usize) -> Option<&'a Candidate> {
                 .total_cmp(&(g[b.offer].vram_gib * g[b.offer].gpus_per_node))
         })
 }
-
-/// The columns after the parts: `[English, Chinese, note in English, note in Chinese]`.
-const AFTER_PARTS: [[&str; 4]; 6] = [
-    [
-        "Measured (GiB)",
-        "实测(GiB)",
-        "A measured vram_gib from the Workloads sheet: it replaces the estimate, whose parts are then left blank.",
-        "负载表中实测的 vram_gib：替代估算，各分项留空。",
-    ],
-    [
-        "Total (GiB)",
-        "合计(GiB)",
-        "Peak memory of one replica.",
-        "单副本峰值显存。",
-    ],
-    [
-        "Headroom (GiB)",
-        "余量(GiB)",
-        "Kept free for peaks (vram_headroom).",
-        "为峰值预留（vram_headroom）。",
-    ],
-    [
-        "Required (GiB)",
-        "需求(GiB)",
-        "Total plus headroom: what must fit.",
-        "合计加余量：必须装得下的量。",
-    ],
-    [
-        "Replica memory (GiB)",
-        "副本显存(GiB)",
-        "Memory of the GPUs of one replica. Red: the requirement does not fit.",
-        "单副本 GPU 显存。红色表示装不下。",
-    ],
-    [
-        "Use",
-        "占用",
-        "Total ÷ replica memory.",
-        "合计 ÷ 副本显存。",
-    ],
-];
 
 /// The numbers written in one row, by column, for the chart's caches.
 type Row = Vec<Option<f64>>;
@@ -104,31 +154,29 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<Extent, XlsxError> {
         mark_misfits(ws, cx, n)?;
         insert_chart(ws, cx, &grid, &labels, n)?;
     }
-    widths(ws, &[22.0, 24.0])?;
-    for c in 2..=USE {
-        ws.set_column_width(c, 12)?;
-    }
-    ws.set_freeze_panes(1, 1)?;
+    widths(ws, &column_widths())?;
+    // The workload column stays in view.
+    ws.set_freeze_panes(1, WORKLOAD + 1)?;
     // The chart below the table: 360 px, 18 rows of 20 px.
-    Ok(Extent::new(if n > 0 { n + 3 + 18 } else { 0 }, USE))
+    Ok(Extent::new(if n > 0 { n + 3 + 18 } else { 0 }, LAST_COL))
 }
 
 /// The header's columns: the workload, the GPU, the parts, then measured to use.
 fn columns() -> Vec<[&'static str; 4]> {
-    let mut cols = vec![
-        ["Workload", "负载", "The workload's name.", "负载名称。"],
-        [
-            "GPU",
-            "GPU",
-            "The chosen offer (unplanned: the largest offer, which still does not fit).",
-            "选中的报价（未规划时为最大的报价，仍装不下）。",
-        ],
-    ];
-    for (_, en, zh, ne, nz) in PARTS {
+    let mut cols = heads_of(&LEAD);
+    for (_, _, en, zh, ne, nz) in PARTS {
         cols.push([en, zh, ne, nz]);
     }
-    cols.extend(AFTER_PARTS);
+    cols.extend(heads_of(&AFTER_PARTS));
     cols
+}
+
+/// The width of every column, in the header's order.
+fn column_widths() -> Vec<f64> {
+    let mut w = widths_of(&LEAD);
+    w.extend(PARTS.iter().map(|(_, width, ..)| *width));
+    w.extend(widths_of(&AFTER_PARTS));
+    w
 }
 
 /// Workload `i`'s row: its name, and for the candidate shown its GPU, the parts (or the
@@ -139,12 +187,12 @@ fn write_row(ws: &mut Worksheet, cx: &Ctx, i: usize) -> Result<Row, XlsxError> {
     let plan = cx.plan;
     let w = &plan.input.workloads[i];
     let r = i as u32 + 1;
-    let mut row = vec![None; USE as usize + 1];
-    text(ws, r, 0, &w.name, &s.text)?;
+    let mut row = vec![None; LAST_COL as usize + 1];
+    text(ws, r, WORKLOAD, &w.name, &s.text)?;
     let Some(c) = shown(cx, i) else {
         return Ok(row);
     };
-    text(ws, r, 1, &plan.input.gpus[c.offer].label(), &s.text)?;
+    text(ws, r, GPU, &plan.input.gpus[c.offer].label(), &s.text)?;
     let total = cx.plan.need(c, Need::TOTAL_VRAM_GIB);
     if w.numbers.vram_gib.is_some() {
         number(ws, r, MEASURED, total, &s.gib)?;
@@ -152,17 +200,18 @@ fn write_row(ws: &mut Worksheet, cx: &Ctx, i: usize) -> Result<Row, XlsxError> {
     } else {
         for (k, (need, ..)) in PARTS.iter().enumerate() {
             let v = cx.plan.need(c, *need);
-            number(ws, r, 2 + k as u16, v, &s.gib)?;
-            row[2 + k] = Some(v);
+            let col = FIRST_PART + k as u16;
+            number(ws, r, col, v, &s.gib)?;
+            row[col as usize] = Some(v);
         }
     }
     let required = cx.plan.need(c, Need::REQUIRED_VRAM_GIB);
     let replica = cx.plan.need(c, Need::REPLICA_VRAM_GIB);
     row[HEADROOM as usize] = Some(required - total);
-    number(ws, r, TOTAL, total, &s.gib)?;
+    number(ws, r, TOTAL_VRAM_GIB, total, &s.gib)?;
     number(ws, r, HEADROOM, required - total, &s.gib)?;
-    number(ws, r, REQUIRED, required, &s.gib)?;
-    number(ws, r, REPLICA, replica, &s.gib)?;
+    number(ws, r, REQUIRED_VRAM_GIB, required, &s.gib)?;
+    number(ws, r, REPLICA_VRAM_GIB, replica, &s.gib)?;
     number(
         ws,
         r,
@@ -180,13 +229,13 @@ fn mark_misfits(ws: &mut Worksheet, cx: &Ctx, n: u32) -> Result<(), XlsxError> {
         .set_rule(
             format!(
                 "=${}2>${}2",
-                column_letters(REQUIRED.into()),
-                column_letters(REPLICA.into())
+                column_letters(REQUIRED_VRAM_GIB.into()),
+                column_letters(REPLICA_VRAM_GIB.into())
             )
             .as_str(),
         )
         .set_format(&cx.s.bad);
-    ws.add_conditional_format(1, REQUIRED, n, REPLICA, &misfit)?;
+    ws.add_conditional_format(1, REQUIRED_VRAM_GIB, n, REPLICA_VRAM_GIB, &misfit)?;
     Ok(())
 }
 
@@ -211,7 +260,7 @@ fn insert_chart(
         .iter()
         .map(|w| Some(Point::Text(w.name.clone())))
         .collect();
-    for col in (2..=MEASURED).chain([HEADROOM]) {
+    for col in (FIRST_PART..=LAST_PART).chain([MEASURED, HEADROOM]) {
         let values = grid
             .iter()
             .map(|row| row[col as usize].map(Point::Number))
@@ -219,11 +268,11 @@ fn insert_chart(
         chart
             .add_series()
             .set_name(cx.charts.cell(sheet, 0, col, &labels[col as usize]))
-            .set_categories(cx.charts.range(sheet, 1, 0, names.clone()))
+            .set_categories(cx.charts.range(sheet, 1, WORKLOAD, names.clone()))
             .set_values(cx.charts.range(sheet, 1, col, values));
     }
     chart.legend().set_position(ChartLegendPosition::Bottom);
     chart.set_width(760).set_height(360);
-    ws.insert_chart(n + 3, 0, &chart)?;
+    ws.insert_chart(n + 3, WORKLOAD, &chart)?;
     Ok(())
 }

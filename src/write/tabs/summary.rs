@@ -4,7 +4,7 @@
 use super::live::{cell, excel_text, local_range, Live};
 use super::plan_tab::{self, live_cell, live_text};
 use super::tco::Layout;
-use super::{Category, Ctx, Extent, Tab};
+use super::{at, heads_of, widths_of, Category, Col, Ctx, Extent, Tab};
 use crate::lang::Lang;
 use crate::model::format_number;
 use crate::plan::{Need, NeedSum};
@@ -12,68 +12,138 @@ use crate::write::charts::Point;
 use crate::write::style::{money_format, number, text, widths};
 use rust_xlsxwriter::{Chart, ChartLegendPosition, ChartType, Worksheet, XlsxError};
 
-/// The columns of the budget table: `[en, zh, en note, zh note]`.
-const BUDGET_COLUMNS: [[&str; 4]; 2] = [
-    [
-        "Cost line",
-        "成本项",
-        "Each hidden cost is its own line, never folded into another.",
-        "每项隐性成本单列，不并入其他项。",
-    ],
-    [
-        "Monthly amount",
-        "月度金额",
-        "Per month, in the currency of the Assumptions sheet.",
-        "每月金额，货币见参数表。",
-    ],
+/// The budget table, in the sheet's first columns under the facts of the run.
+const BUDGET: [Col; 2] = [
+    Col::new(
+        "cost_line",
+        30.0,
+        [
+            "Cost line",
+            "成本项",
+            "Each hidden cost is its own line, never folded into another.",
+            "每项隐性成本单列，不并入其他项。",
+        ],
+    ),
+    Col::new(
+        "amount",
+        15.0,
+        [
+            "Monthly amount",
+            "月度金额",
+            "Per month, in the currency of the Assumptions sheet.",
+            "每月金额，货币见参数表。",
+        ],
+    ),
 ];
+const COST_LINE: u16 = at(&BUDGET, "cost_line");
+const AMOUNT: u16 = at(&BUDGET, "amount");
+/// The facts of the run above the budget: a label and a value a line, in the budget's columns.
+const FACT_LABEL: u16 = COST_LINE;
+const FACT_VALUE: u16 = AMOUNT;
 
-/// The columns of the workload table: `[en, zh, en note, zh note]`.
-const WORKLOAD_COLUMNS: [[&str; 4]; 8] = [
-    [
-        "Workload",
-        "负载",
-        "The workload's name from the Workloads sheet.",
-        "负载表中的名称。",
-    ],
-    ["Kind", "类型", "What it does.", "任务类型。"],
-    [
-        "GPU",
-        "GPU",
-        "The GPU offer chosen: the cheapest that fits.",
-        "选中的 GPU 报价：能装下的最便宜方案。",
-    ],
-    [
-        "GPUs",
-        "GPU 数",
-        "GPUs rented: instances × GPUs per replica.",
-        "租用 GPU 数 = 实例数 × 单副本 GPU 数。",
-    ],
-    [
-        "Instances",
-        "实例数",
-        "Instances including redundancy.",
-        "含冗余的实例数。",
-    ],
-    [
-        "Billing mode",
-        "计费方式",
-        "The cheapest billing mode for this workload.",
-        "最便宜的计费方式。",
-    ],
-    [
-        "Monthly TCO",
-        "月度总成本",
-        "GPU cost (cold starts and rework included) + storage + egress.",
-        "GPU 费用（含冷启动与重跑）+ 存储 + 流量。",
-    ],
-    [
-        "Share",
-        "占比",
-        "Share of the workloads' TCO.",
-        "占全部负载成本的比例。",
-    ],
+/// The workload table, below the budget, from the same first column.
+const WORKLOADS: [Col; 8] = [
+    Col::new(
+        "workload",
+        30.0,
+        [
+            "Workload",
+            "负载",
+            "The workload's name from the Workloads sheet.",
+            "负载表中的名称。",
+        ],
+    ),
+    Col::new(
+        "kind",
+        15.0,
+        ["Kind", "类型", "What it does.", "任务类型。"],
+    ),
+    Col::new(
+        "gpu",
+        18.0,
+        [
+            "GPU",
+            "GPU",
+            "The GPU offer chosen: the cheapest that fits.",
+            "选中的 GPU 报价：能装下的最便宜方案。",
+        ],
+    ),
+    Col::new(
+        "gpus_total",
+        8.0,
+        [
+            "GPUs",
+            "GPU 数",
+            "GPUs rented: instances × GPUs per replica.",
+            "租用 GPU 数 = 实例数 × 单副本 GPU 数。",
+        ],
+    ),
+    Col::new(
+        "instances",
+        9.0,
+        [
+            "Instances",
+            "实例数",
+            "Instances including redundancy.",
+            "含冗余的实例数。",
+        ],
+    ),
+    Col::new(
+        "mode",
+        13.0,
+        [
+            "Billing mode",
+            "计费方式",
+            "The cheapest billing mode for this workload.",
+            "最便宜的计费方式。",
+        ],
+    ),
+    Col::new(
+        "tco",
+        12.0,
+        [
+            "Monthly TCO",
+            "月度总成本",
+            "GPU cost (cold starts and rework included) + storage + egress.",
+            "GPU 费用（含冷启动与重跑）+ 存储 + 流量。",
+        ],
+    ),
+    Col::new(
+        "share",
+        8.0,
+        [
+            "Share",
+            "占比",
+            "Share of the workloads' TCO.",
+            "占全部负载成本的比例。",
+        ],
+    ),
 ];
+const WORKLOAD: u16 = at(&WORKLOADS, "workload");
+const KIND: u16 = at(&WORKLOADS, "kind");
+const GPU: u16 = at(&WORKLOADS, "gpu");
+const GPUS_TOTAL: u16 = at(&WORKLOADS, "gpus_total");
+const INSTANCES: u16 = at(&WORKLOADS, "instances");
+const MODE: u16 = at(&WORKLOADS, "mode");
+const TCO: u16 = at(&WORKLOADS, "tco");
+const SHARE: u16 = at(&WORKLOADS, "share");
+
+/// The tables' last column: the workload table is the wider.
+const LAST_COL: u16 = WORKLOADS.len() as u16 - 1;
+const _: () = assert!(BUDGET.len() <= WORKLOADS.len());
+/// The charts' column: right of the tables, past an empty one.
+const CHARTS: u16 = LAST_COL + 2;
+
+/// The sheet's column widths: the tables share their columns, each as wide as the wider of the
+/// two there. Narrow enough that the tables print on one A4 page at 9 pt or more, also where
+/// the default font is wider than Calibri (LibreOffice without Carlito).
+fn sheet_widths() -> Vec<f64> {
+    let mut w = widths_of(&WORKLOADS);
+    for (c, b) in w.iter_mut().zip(widths_of(&BUDGET)) {
+        *c = c.max(b);
+    }
+    w
+}
 
 /// Writes the Summary tab: the title and the facts of the run, the monthly budget, one row per
 /// workload, and the charts to their right.
@@ -93,24 +163,21 @@ pub fn write(
     ws.set_row_height(0, 24)?;
     let facts = facts(cx);
     for (i, (k, v)) in facts.iter().enumerate() {
-        text(ws, 1 + i as u32, 0, k, &cx.s.bold)?;
-        text(ws, 1 + i as u32, 1, v, &cx.s.text)?;
+        text(ws, 1 + i as u32, FACT_LABEL, k, &cx.s.bold)?;
+        text(ws, 1 + i as u32, FACT_VALUE, v, &cx.s.text)?;
     }
     let (first_cat, row) = write_budget(ws, cx, layout, live, facts.len() as u32 + 2)?;
     let (first_w, last_w) = write_workloads(ws, cx, row + 2)?;
-
-    // Narrow enough that the tables print on one A4 page at 9 pt or more, also where the
-    // default font is wider than Calibri (LibreOffice without Carlito).
-    widths(ws, &[30.0, 15.0, 18.0, 8.0, 9.0, 13.0, 12.0, 8.0])?;
+    widths(ws, &sheet_widths())?;
 
     // Charts to the right of the tables.
-    ws.insert_chart(1, 9, &cost_by_workload(cx, first_w))?;
-    ws.insert_chart(17, 9, &cost_by_category(cx, first_cat))?;
+    ws.insert_chart(1, CHARTS, &cost_by_workload(cx, first_w))?;
+    ws.insert_chart(17, CHARTS, &cost_by_category(cx, first_cat))?;
     if let Some(modes) = billing_modes(cx) {
-        ws.insert_chart(33, 9, &modes)?;
+        ws.insert_chart(33, CHARTS, &modes)?;
     }
     // The tables; the charts to their right are for the screen.
-    Ok(Extent::new(last_w, 7))
+    Ok(Extent::new(last_w, LAST_COL))
 }
 
 /// The facts of the run under the title: input, when, by what, the currency and how many
@@ -175,16 +242,22 @@ fn write_budget(
 ) -> Result<(u32, u32), XlsxError> {
     let s = &cx.s;
     let plan = cx.plan;
-    text(ws, row, 0, cx.t("Monthly budget", "月度预算"), &s.subtitle)?;
+    text(
+        ws,
+        row,
+        COST_LINE,
+        cx.t("Monthly budget", "月度预算"),
+        &s.subtitle,
+    )?;
     row += 1;
-    cx.header(ws, row, &BUDGET_COLUMNS)?;
+    cx.header(ws, row, &heads_of(&BUDGET))?;
     let first_cat = row + 1;
     let tco_sheet = cx.sheet(Tab::Tco);
     let sum =
         |col: u16| plan_tab::range_of(cx, col).map_or("0".to_string(), |r| format!("SUM({r})"));
     for c in Category::ALL {
         row += 1;
-        text(ws, row, 0, c.label(cx.lang), &s.text)?;
+        text(ws, row, COST_LINE, c.label(cx.lang), &s.text)?;
         // Live: sums over the Plan tab's cost columns, and the TCO tab's portfolio lines.
         let f = c.plan_formula(sum).unwrap_or_else(|| {
             let r = layout
@@ -194,23 +267,23 @@ fn write_budget(
                 .map_or(layout.total, |(_, r)| *r);
             layout.amount(tco_sheet, r)
         });
-        live_cell(ws, row, 1, Ok(f), c.total(plan), &s.money, cx)?;
+        live_cell(ws, row, AMOUNT, Ok(f), c.total(plan), &s.money, cx)?;
     }
     let t = |n: NeedSum| plan.sum(n);
     row += 1;
-    text(ws, row, 0, cx.t("Total", "合计"), &s.bold)?;
+    text(ws, row, COST_LINE, cx.t("Total", "合计"), &s.bold)?;
     let total = Ok(layout.amount(tco_sheet, layout.total));
-    live_cell(ws, row, 1, total, t(NeedSum::TOTAL), &s.money_bold, cx)?;
+    live_cell(ws, row, AMOUNT, total, t(NeedSum::TOTAL), &s.money_bold, cx)?;
     row += 1;
     write_margin_label(ws, cx, live, row)?;
     let margin = Ok(layout.amount(tco_sheet, layout.margin));
     let v = t(NeedSum::TOTAL_WITH_MARGIN) - t(NeedSum::TOTAL);
-    live_cell(ws, row, 1, margin, v, &s.money, cx)?;
+    live_cell(ws, row, AMOUNT, margin, v, &s.money, cx)?;
     row += 1;
     text(
         ws,
         row,
-        0,
+        COST_LINE,
         cx.t("Budget: total with safety margin", "预算：含安全边际总计"),
         &s.bold,
     )?;
@@ -218,7 +291,7 @@ fn write_budget(
     live_cell(
         ws,
         row,
-        1,
+        AMOUNT,
         budget,
         t(NeedSum::TOTAL_WITH_MARGIN),
         &s.money_total,
@@ -246,7 +319,7 @@ fn write_margin_label(
         Some(at) => live_text(
             ws,
             row,
-            0,
+            COST_LINE,
             &format!(
                 "{}&ROUND({at}*100,2)&\"%)\"",
                 excel_text(&format!("{label} ("))
@@ -254,7 +327,7 @@ fn write_margin_label(
             &m,
             &cx.s.text,
         ),
-        None => text(ws, row, 0, &m, &cx.s.text),
+        None => text(ws, row, COST_LINE, &m, &cx.s.text),
     }
 }
 
@@ -263,9 +336,9 @@ fn write_margin_label(
 fn write_workloads(ws: &mut Worksheet, cx: &Ctx, mut row: u32) -> Result<(u32, u32), XlsxError> {
     let s = &cx.s;
     let plan = cx.plan;
-    text(ws, row, 0, cx.t("Workloads", "负载"), &s.subtitle)?;
+    text(ws, row, WORKLOAD, cx.t("Workloads", "负载"), &s.subtitle)?;
     row += 1;
-    cx.header(ws, row, &WORKLOAD_COLUMNS)?;
+    cx.header(ws, row, &heads_of(&WORKLOADS))?;
     let first_w = row + 1;
     let sum_tco: f64 = (0..plan.workloads.len())
         .filter_map(|w| cx.chosen(w))
@@ -273,14 +346,14 @@ fn write_workloads(ws: &mut Worksheet, cx: &Ctx, mut row: u32) -> Result<(u32, u
         .sum();
     let n = plan.workloads.len() as u32;
     // Each share over the whole column of TCOs.
-    let tcos = local_range(first_w, first_w + n - 1, 6);
+    let tcos = local_range(first_w, first_w + n - 1, TCO);
     for (i, w) in plan.input.workloads.iter().enumerate() {
         row += 1;
-        text(ws, row, 0, &w.name, &s.text)?;
+        text(ws, row, WORKLOAD, &w.name, &s.text)?;
         text(
             ws,
             row,
-            1,
+            KIND,
             if cx.lang == Lang::Zh {
                 w.kind.zh()
             } else {
@@ -290,22 +363,28 @@ fn write_workloads(ws: &mut Worksheet, cx: &Ctx, mut row: u32) -> Result<(u32, u
         )?;
         match cx.chosen(i) {
             Some((c, ch)) => {
-                text(ws, row, 2, &plan.input.gpus[c.offer].label(), &s.text)?;
+                text(ws, row, GPU, &plan.input.gpus[c.offer].label(), &s.text)?;
                 // Centred, so that a count does not run into the billing mode's text.
-                number(ws, row, 3, plan.need(c, Need::GPUS_TOTAL), &s.count)?;
-                number(ws, row, 4, plan.need(c, Need::INSTANCES), &s.count)?;
-                text(ws, row, 5, ch.mode.label(cx.lang), &s.text)?;
+                number(
+                    ws,
+                    row,
+                    GPUS_TOTAL,
+                    plan.need(c, Need::GPUS_TOTAL),
+                    &s.count,
+                )?;
+                number(ws, row, INSTANCES, plan.need(c, Need::INSTANCES), &s.count)?;
+                text(ws, row, MODE, ch.mode.label(cx.lang), &s.text)?;
                 let at = plan_tab::cell_of(cx, i, plan_tab::TCO);
-                live_cell(ws, row, 6, Ok(at), ch.tco, &s.money, cx)?;
-                let share = format!("IF(SUM({tcos})=0,0,{}/SUM({tcos}))", cell(None, row, 6));
+                live_cell(ws, row, TCO, Ok(at), ch.tco, &s.money, cx)?;
+                let share = format!("IF(SUM({tcos})=0,0,{}/SUM({tcos}))", cell(None, row, TCO));
                 let v = if sum_tco > 0.0 { ch.tco / sum_tco } else { 0.0 };
-                live_cell(ws, row, 7, Ok(share), v, &s.pct, cx)?;
+                live_cell(ws, row, SHARE, Ok(share), v, &s.pct, cx)?;
             }
             None => {
                 text(
                     ws,
                     row,
-                    2,
+                    GPU,
                     cx.t("unplanned: see Warnings", "未规划：见提示页"),
                     &s.bad,
                 )?;
@@ -339,8 +418,11 @@ fn cost_by_workload(cx: &Ctx, first_w: u32) -> Chart {
     chart
         .add_series()
         .set_name(cx.t("Monthly TCO", "月度总成本"))
-        .set_categories(cx.charts.range(sheet, first_w, 0, workload_names(cx)))
-        .set_values(cx.charts.range(sheet, first_w, 6, tcos));
+        .set_categories(
+            cx.charts
+                .range(sheet, first_w, WORKLOAD, workload_names(cx)),
+        )
+        .set_values(cx.charts.range(sheet, first_w, TCO, tcos));
     chart.legend().set_hidden();
     chart
         .x_axis()
@@ -360,7 +442,7 @@ fn cost_by_category(cx: &Ctx, first_cat: u32) -> Chart {
             cx.charts.range(
                 sheet,
                 first_cat,
-                0,
+                COST_LINE,
                 Category::ALL
                     .iter()
                     .map(|c| Some(Point::Text(c.label(cx.lang).to_string())))
@@ -371,7 +453,7 @@ fn cost_by_category(cx: &Ctx, first_cat: u32) -> Chart {
             cx.charts.range(
                 sheet,
                 first_cat,
-                1,
+                AMOUNT,
                 Category::ALL
                     .iter()
                     .map(|c| Some(Point::Number(c.total(cx.plan))))
@@ -395,6 +477,8 @@ fn billing_modes(cx: &Ctx) -> Option<Chart> {
     chart
         .title()
         .set_name(cx.t("Billing modes compared", "计费方式对比"));
+    // The Billing tab's columns (its WORKLOAD at 0, its modes' costs from FIRST_MODE = 2), stated
+    // in billing.rs and private there.
     for (k, m) in crate::plan::Mode::ALL.iter().enumerate() {
         let col = 2 + k as u16;
         let costs = (0..plan.workloads.len())

@@ -27,7 +27,7 @@ const LEAD: [Col; 2] = [
         ],
     ),
 ];
-const WORKLOAD: u16 = at(&LEAD, "workload");
+pub(super) const WORKLOAD: u16 = at(&LEAD, "workload");
 const GPU: u16 = at(&LEAD, "gpu");
 
 /// Each mode's cost column, in `Mode::ALL` order: its width and what it means `(English,
@@ -41,7 +41,7 @@ const MODES: [(f64, &str, &str); 5] = [
     (20.0, "Monthly instances for the off-peak concurrency, on-demand ones during peak hours.", "非高峰并发用包月实例，高峰时段用按量实例。"),
 ];
 /// The columns of the modes' costs, in `Mode::ALL` order.
-const FIRST_MODE: u16 = LEAD.len() as u16;
+pub(super) const FIRST_MODE: u16 = LEAD.len() as u16;
 const LAST_MODE: u16 = FIRST_MODE + MODES.len() as u16 - 1;
 
 /// The columns after the modes' costs.

@@ -73,7 +73,7 @@ const PROVIDER: u16 = at(&FIXED, "provider");
 const FITS: u16 = at(&FIXED, "fits");
 const EXCLUSION: u16 = at(&FIXED, "exclusion");
 const CHEAPEST_MODE: u16 = at(&FIXED, "cheapest_mode");
-const CHEAPEST_COST: u16 = at(&FIXED, "cheapest_cost");
+pub(super) const CHEAPEST_COST: u16 = at(&FIXED, "cheapest_cost");
 
 /// The column of the first mode's cost, in `Mode::ALL` order; the formula columns follow the
 /// last.

@@ -385,11 +385,12 @@ fn page_setup(
     ws.set_landscape();
     ws.set_paper_size(A4);
     match tab {
-        // The Candidates tab prints its first seven columns (what each candidate is, whether it
-        // fits, why not, and its cheapest mode and cost) one page wide; the mode costs are the
-        // Billing tab's, the formula columns are for the screen.
+        // The Candidates tab prints its columns up to the cheapest cost (what each candidate is,
+        // whether it fits, why not, and its cheapest mode and cost) one page wide; the mode
+        // costs are the Billing tab's, the formula columns are for the screen.
         Tab::Candidates => {
-            ws.set_print_area(0, 0, extent.last_row.max(1), extent.last_col.min(6))?;
+            let last = extent.last_col.min(candidates::CHEAPEST_COST);
+            ws.set_print_area(0, 0, extent.last_row.max(1), last)?;
         }
         _ => {
             ws.set_print_area(0, 0, extent.last_row.max(1), extent.last_col)?;

@@ -477,10 +477,9 @@ fn billing_modes(cx: &Ctx) -> Option<Chart> {
     chart
         .title()
         .set_name(cx.t("Billing modes compared", "计费方式对比"));
-    // The Billing tab's columns (its WORKLOAD at 0, its modes' costs from FIRST_MODE = 2), stated
-    // in billing.rs and private there.
+    // The Billing tab's columns: its workloads' names and its modes' costs.
     for (k, m) in crate::plan::Mode::ALL.iter().enumerate() {
-        let col = 2 + k as u16;
+        let col = super::billing::FIRST_MODE + k as u16;
         let costs = (0..plan.workloads.len())
             .map(|i| {
                 cx.chosen(i)
@@ -491,7 +490,12 @@ fn billing_modes(cx: &Ctx) -> Option<Chart> {
         chart
             .add_series()
             .set_name(m.label(cx.lang))
-            .set_categories(cx.charts.range(billing, 1, 0, workload_names(cx)))
+            .set_categories(cx.charts.range(
+                billing,
+                1,
+                super::billing::WORKLOAD,
+                workload_names(cx),
+            ))
             .set_values(cx.charts.range(billing, 1, col, costs));
     }
     chart.legend().set_position(ChartLegendPosition::Bottom);

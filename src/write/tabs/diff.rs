@@ -2,73 +2,141 @@
 //! mode and TCO before and after with the change, the budget before and after, and each input
 //! that differs. Values: the earlier plan is a file, not part of this workbook.
 
-use super::{Ctx, Extent};
+use super::{at, heads_of, widths_of, Col, Ctx, Extent};
 use crate::diff::{Diff, Outcome};
 use crate::write::style::{number, text, widths};
 use rust_xlsxwriter::{Worksheet, XlsxError};
 
-/// The columns: `[English, Chinese, note in English, note in Chinese]`.
-const COLUMNS: [[&str; 4]; 10] = [
-    [
-        "Workload",
-        "负载",
-        "Workloads of either plan.",
-        "两个方案中的负载。",
-    ],
-    [
-        "GPU before",
-        "原 GPU",
-        "The earlier plan's offer.",
-        "原方案的报价。",
-    ],
-    [
-        "GPUs before",
-        "原 GPU 数",
-        "GPUs rented then.",
-        "原租用 GPU 数。",
-    ],
-    [
-        "Mode before",
-        "原计费方式",
-        "Billing mode then.",
-        "原计费方式。",
-    ],
-    [
-        "TCO before",
-        "原月度总成本",
-        "Monthly TCO then.",
-        "原月度总成本。",
-    ],
-    ["GPU now", "现 GPU", "This plan's offer.", "本方案的报价。"],
-    [
-        "GPUs now",
-        "现 GPU 数",
-        "GPUs rented now.",
-        "现租用 GPU 数。",
-    ],
-    [
-        "Mode now",
-        "现计费方式",
-        "Billing mode now.",
-        "现计费方式。",
-    ],
-    [
-        "TCO now",
-        "现月度总成本",
-        "Monthly TCO now.",
-        "现月度总成本。",
-    ],
-    [
-        "Change",
-        "变化",
-        "TCO now less TCO before.",
-        "现总成本减原总成本。",
-    ],
+/// The columns: key, width and `[English, Chinese, note in English, note in Chinese]`.
+const COLUMNS: [Col; 10] = [
+    Col::new(
+        "workload",
+        30.0,
+        [
+            "Workload",
+            "负载",
+            "Workloads of either plan.",
+            "两个方案中的负载。",
+        ],
+    ),
+    Col::new(
+        "gpu_before",
+        22.0,
+        [
+            "GPU before",
+            "原 GPU",
+            "The earlier plan's offer.",
+            "原方案的报价。",
+        ],
+    ),
+    Col::new(
+        "gpus_before",
+        10.0,
+        [
+            "GPUs before",
+            "原 GPU 数",
+            "GPUs rented then.",
+            "原租用 GPU 数。",
+        ],
+    ),
+    Col::new(
+        "mode_before",
+        14.0,
+        [
+            "Mode before",
+            "原计费方式",
+            "Billing mode then.",
+            "原计费方式。",
+        ],
+    ),
+    Col::new(
+        "tco_before",
+        14.0,
+        [
+            "TCO before",
+            "原月度总成本",
+            "Monthly TCO then.",
+            "原月度总成本。",
+        ],
+    ),
+    Col::new(
+        "gpu_after",
+        22.0,
+        ["GPU now", "现 GPU", "This plan's offer.", "本方案的报价。"],
+    ),
+    Col::new(
+        "gpus_after",
+        10.0,
+        [
+            "GPUs now",
+            "现 GPU 数",
+            "GPUs rented now.",
+            "现租用 GPU 数。",
+        ],
+    ),
+    Col::new(
+        "mode_after",
+        14.0,
+        [
+            "Mode now",
+            "现计费方式",
+            "Billing mode now.",
+            "现计费方式。",
+        ],
+    ),
+    Col::new(
+        "tco_after",
+        14.0,
+        [
+            "TCO now",
+            "现月度总成本",
+            "Monthly TCO now.",
+            "现月度总成本。",
+        ],
+    ),
+    Col::new(
+        "tco_change",
+        14.0,
+        [
+            "Change",
+            "变化",
+            "TCO now less TCO before.",
+            "现总成本减原总成本。",
+        ],
+    ),
 ];
+const WORKLOAD: u16 = at(&COLUMNS, "workload");
+const TCO_CHANGE: u16 = at(&COLUMNS, "tco_change");
+/// The last column.
+const LAST: u16 = COLUMNS.len() as u16 - 1;
 
-/// The first column of the earlier plan's outcome and of this plan's.
-const BEFORE: u16 = 1;
-const AFTER: u16 = 5;
+/// Where one plan's outcome for a workload goes: its GPU, count, mode and TCO.
+struct OutcomeCols {
+    gpu: u16,
+    gpus: u16,
+    mode: u16,
+    tco: u16,
+}
+
+/// The earlier plan's outcome and this plan's. The inputs that differ show their value before
+/// and now in the outcomes' GPU columns.
+const BEFORE: OutcomeCols = OutcomeCols {
+    gpu: at(&COLUMNS, "gpu_before"),
+    gpus: at(&COLUMNS, "gpus_before"),
+    mode: at(&COLUMNS, "mode_before"),
+    tco: at(&COLUMNS, "tco_before"),
+};
+const AFTER: OutcomeCols = OutcomeCols {
+    gpu: at(&COLUMNS, "gpu_after"),
+    gpus: at(&COLUMNS, "gpus_after"),
+    mode: at(&COLUMNS, "mode_after"),
+    tco: at(&COLUMNS, "tco_after"),
+};
+
+/// The blocks below the workloads (the budgets, the inputs that differ): their titles and
+/// labels in the workload column; the budgets' figures in the GPU before column.
+const LABEL: u16 = WORKLOAD;
+const VALUE: u16 = BEFORE.gpu;
 
 /// Writes the Diff tab: one row per workload, then the budgets, then the inputs that differ.
 /// Empty when the run has no `--compare`.
@@ -76,16 +144,13 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<Extent, XlsxError> {
     let Some((old, d)) = &cx.plan.compared else {
         return Ok(Extent::new(0, 0));
     };
-    cx.header(ws, 0, &COLUMNS)?;
+    cx.header(ws, 0, &heads_of(&COLUMNS))?;
     let r = write_workloads(ws, cx, d)?;
     let r = write_budgets(ws, cx, old, d, r + 2)?;
     let r = write_inputs(ws, cx, d, r + 2)?;
-    widths(
-        ws,
-        &[30.0, 22.0, 10.0, 14.0, 14.0, 22.0, 10.0, 14.0, 14.0, 14.0],
-    )?;
+    widths(ws, &widths_of(&COLUMNS))?;
     ws.set_freeze_panes(1, 1)?;
-    Ok(Extent::new(r, 9))
+    Ok(Extent::new(r, LAST))
 }
 
 /// One row per workload of either plan: its outcome before and now, and the TCO's change.
@@ -95,23 +160,23 @@ fn write_workloads(ws: &mut Worksheet, cx: &Ctx, d: &Diff) -> Result<u32, XlsxEr
     let mut r = 0;
     for w in &d.workloads {
         r += 1;
-        text(ws, r, 0, &w.name, &s.text)?;
-        write_outcome(ws, cx, r, BEFORE, &w.before)?;
-        write_outcome(ws, cx, r, AFTER, &w.after)?;
+        text(ws, r, WORKLOAD, &w.name, &s.text)?;
+        write_outcome(ws, cx, r, &BEFORE, &w.before)?;
+        write_outcome(ws, cx, r, &AFTER, &w.after)?;
         if let Some(c) = w.tco_change {
-            number(ws, r, 9, c, &s.money_bold)?;
+            number(ws, r, TCO_CHANGE, c, &s.money_bold)?;
         }
     }
     Ok(r)
 }
 
-/// One plan's outcome for a workload from column `c`: its GPU, count, mode and TCO; or
+/// One plan's outcome for a workload in the columns `c`: its GPU, count, mode and TCO; or
 /// "unplanned" when the plan could not place it, "(absent)" when the plan lacks it.
 fn write_outcome(
     ws: &mut Worksheet,
     cx: &Ctx,
     r: u32,
-    c: u16,
+    c: &OutcomeCols,
     o: &Option<Outcome>,
 ) -> Result<(), XlsxError> {
     let s = &cx.s;
@@ -122,9 +187,9 @@ fn write_outcome(
             mode,
             tco,
         }) => {
-            text(ws, r, c, g, &s.text)?;
+            text(ws, r, c.gpu, g, &s.text)?;
             if let Some(n) = gpus {
-                number(ws, r, c + 1, *n, &s.integer)?;
+                number(ws, r, c.gpus, *n, &s.integer)?;
             }
             let m = mode
                 .as_deref()
@@ -132,13 +197,13 @@ fn write_outcome(
                 .map_or(mode.clone().unwrap_or_default(), |m| {
                     m.label(cx.lang).to_string()
                 });
-            text(ws, r, c + 2, &m, &s.text)?;
+            text(ws, r, c.mode, &m, &s.text)?;
             if let Some(t) = tco {
-                number(ws, r, c + 3, *t, &s.money)?;
+                number(ws, r, c.tco, *t, &s.money)?;
             }
         }
-        Some(_) => text(ws, r, c, cx.t("unplanned", "未规划"), &s.bad)?,
-        None => text(ws, r, c, cx.t("(absent)", "（无）"), &s.muted)?,
+        Some(_) => text(ws, r, c.gpu, cx.t("unplanned", "未规划"), &s.bad)?,
+        None => text(ws, r, c.gpu, cx.t("(absent)", "（无）"), &s.muted)?,
     }
     Ok(())
 }
@@ -156,7 +221,7 @@ fn write_budgets(
     text(
         ws,
         r,
-        0,
+        LABEL,
         &format!("{} {old}", cx.t("Compared with", "对比")),
         &s.subtitle,
     )?;
@@ -166,9 +231,9 @@ fn write_budgets(
         (cx.t("Change", "变化"), d.total_with_margin_change),
     ] {
         r += 1;
-        text(ws, r, 0, label, &s.bold)?;
+        text(ws, r, LABEL, label, &s.bold)?;
         if let Some(v) = v {
-            number(ws, r, 1, v, &s.money)?;
+            number(ws, r, VALUE, v, &s.money)?;
         }
     }
     Ok(r)
@@ -181,7 +246,7 @@ fn write_inputs(ws: &mut Worksheet, cx: &Ctx, d: &Diff, mut r: u32) -> Result<u3
     text(
         ws,
         r,
-        0,
+        LABEL,
         &if d.inputs_changed.is_empty() {
             cx.t("Inputs: the same", "输入：相同").to_string()
         } else {
@@ -195,16 +260,22 @@ fn write_inputs(ws: &mut Worksheet, cx: &Ctx, d: &Diff, mut r: u32) -> Result<u3
     )?;
     for c in &d.inputs_changed {
         r += 1;
-        text(ws, r, 0, &c.key, &s.text)?;
-        text(ws, r, BEFORE, c.before.as_deref().unwrap_or("—"), &s.text)?;
-        text(ws, r, AFTER, c.after.as_deref().unwrap_or("—"), &s.text)?;
+        text(ws, r, LABEL, &c.key, &s.text)?;
+        text(
+            ws,
+            r,
+            BEFORE.gpu,
+            c.before.as_deref().unwrap_or("—"),
+            &s.text,
+        )?;
+        text(ws, r, AFTER.gpu, c.after.as_deref().unwrap_or("—"), &s.text)?;
     }
     if !d.inputs_complete {
         r += 1;
         text(
             ws,
             r,
-            0,
+            LABEL,
             cx.t(
                 "A plan workbook records its assumptions, its offers' prices and terms and its input's SHA-256; compare with the earlier plan's JSON to see every workload column.",
                 "方案工作簿只记录参数、报价价格与条款和输入文件 SHA-256；与原方案的 JSON 对比可看到所有负载列。",

@@ -7,20 +7,50 @@
 use super::live::{absolute, cell};
 use super::plan_tab::live_cell;
 use super::tco::Layout;
-use super::{Ctx, Extent, Tab};
+use super::{at, heads_of, widths_of, Col, Ctx, Extent, Tab};
 use crate::plan::{NeedSum, Plan};
 use crate::write::style::{number, text, widths};
 use rust_xlsxwriter::{Worksheet, XlsxError};
 
-/// The totals' columns: `[English, Chinese, note in English, note in Chinese]`.
-const COLUMNS: [[&str; 4]; 6] = [
-    ["Plan", "方案", "The main plan first (the base, or the scenario --scenario named), then each scenario.", "首行为主方案（基准，或 --scenario 指定的情景），其后为各情景。"],
-    ["Changes", "改动", "The scenario's changes, in the --set syntax, from the Scenarios sheet.", "情景表中该情景的改动（--set 语法）。"],
-    ["Total", "合计", "Monthly total before the safety margin. The main plan's is live (the TCO tab); a scenario's is as planned.", "未含安全边际的月度合计。主方案为实时公式（总拥有成本页）；情景为规划时数值。"],
-    ["Total with safety margin", "含安全边际总计", "The monthly budget.", "月度预算。"],
-    ["Δ budget", "预算差额", "This plan's budget less the main plan's.", "本方案预算减主方案预算。"],
-    ["Δ %", "差额比例", "The difference as a share of the main plan's budget.", "差额占主方案预算的比例。"],
+/// The totals' columns: key, width and `[English, Chinese, note in English, note in Chinese]`.
+const COLUMNS: [Col; 6] = [
+    Col::new("plan", 26.0, ["Plan", "方案", "The main plan first (the base, or the scenario --scenario named), then each scenario.", "首行为主方案（基准，或 --scenario 指定的情景），其后为各情景。"]),
+    Col::new("changes", 40.0, ["Changes", "改动", "The scenario's changes, in the --set syntax, from the Scenarios sheet.", "情景表中该情景的改动（--set 语法）。"]),
+    Col::new("total", 14.0, ["Total", "合计", "Monthly total before the safety margin. The main plan's is live (the TCO tab); a scenario's is as planned.", "未含安全边际的月度合计。主方案为实时公式（总拥有成本页）；情景为规划时数值。"]),
+    Col::new("total_with_margin", 16.0, ["Total with safety margin", "含安全边际总计", "The monthly budget.", "月度预算。"]),
+    Col::new("budget_change", 14.0, ["Δ budget", "预算差额", "This plan's budget less the main plan's.", "本方案预算减主方案预算。"]),
+    Col::new("budget_change_pct", 10.0, ["Δ %", "差额比例", "The difference as a share of the main plan's budget.", "差额占主方案预算的比例。"]),
 ];
+const PLAN: u16 = at(&COLUMNS, "plan");
+const CHANGES: u16 = at(&COLUMNS, "changes");
+const TOTAL: u16 = at(&COLUMNS, "total");
+const TOTAL_WITH_MARGIN: u16 = at(&COLUMNS, "total_with_margin");
+const BUDGET_CHANGE: u16 = at(&COLUMNS, "budget_change");
+const BUDGET_CHANGE_PCT: u16 = at(&COLUMNS, "budget_change_pct");
+
+/// The per-workload block below the totals: its title and the workloads in the plan column,
+/// then each plan's columns from the next one.
+const WORKLOAD: u16 = PLAN;
+const FIRST_OUTCOME: u16 = WORKLOAD + 1;
+
+/// Each plan's columns in the per-workload block, in order: key, width and `[English, Chinese,
+/// "", ""]`; the header is the plan's name before the label, without a note. The main plan has
+/// no `tco_change`.
+const OUTCOME: [Col; 5] = [
+    Col::new("gpu", 14.0, ["GPU", "GPU", "", ""]),
+    Col::new("gpus_total", 14.0, ["GPUs", "GPU 数", "", ""]),
+    Col::new("mode", 14.0, ["mode", "计费方式", "", ""]),
+    Col::new("tco", 14.0, ["TCO", "TCO", "", ""]),
+    Col::new("tco_change", 14.0, ["Δ TCO", "Δ TCO", "", ""]),
+];
+/// Offsets from a plan's first column in the per-workload block.
+const GPU: u16 = at(&OUTCOME, "gpu");
+const GPUS_TOTAL: u16 = at(&OUTCOME, "gpus_total");
+const MODE: u16 = at(&OUTCOME, "mode");
+const TCO: u16 = at(&OUTCOME, "tco");
+const TCO_CHANGE: u16 = at(&OUTCOME, "tco_change");
+// The main plan's columns are the others' less the last, the change.
+const _: () = assert!(TCO_CHANGE as usize == OUTCOME.len() - 1);
 
 /// One plan's row figures: total and budget.
 fn totals(p: &Plan) -> (f64, f64) {
@@ -32,22 +62,29 @@ fn totals(p: &Plan) -> (f64, f64) {
 pub fn write(ws: &mut Worksheet, cx: &Ctx, layout: &Layout) -> Result<Extent, XlsxError> {
     let plan = cx.plan;
     let main_name = plan.scenario.clone().unwrap_or_else(|| "base".to_string());
-    cx.header(ws, 0, &COLUMNS)?;
+    cx.header(ws, 0, &heads_of(&COLUMNS))?;
     write_main_totals(ws, cx, layout, &main_name)?;
     write_scenario_totals(ws, cx)?;
     let plans: Vec<(&str, &Plan)> = std::iter::once((main_name.as_str(), plan))
         .chain(plan.scenarios.iter().map(|sc| (sc.name.as_str(), &sc.plan)))
         .collect();
     let top = plan.scenarios.len() as u32 + 3;
-    let (head, last_col) = write_per_workload(ws, cx, &plans, top)?;
-    let mut w = vec![26.0, 40.0, 14.0, 16.0, 14.0, 10.0];
-    w.resize((last_col as usize + 1).max(6), 14.0);
+    let (head, block_widths) = write_per_workload(ws, cx, &plans, top)?;
+    let w = column_widths(&block_widths);
     widths(ws, &w)?;
     ws.set_freeze_panes(1, 1)?;
     Ok(Extent::new(
         head + plan.workloads.len() as u32,
-        last_col.max(5),
+        w.len() as u16 - 1,
     ))
+}
+
+/// The width of every column: the totals' where they reach, then the per-workload block's
+/// (`block`, from column 0).
+fn column_widths(block: &[f64]) -> Vec<f64> {
+    let mut w = widths_of(&COLUMNS);
+    w.extend(block.iter().skip(w.len()));
+    w
 }
 
 /// The changes of the scenario `--scenario` made the main plan, in the --set syntax; empty
@@ -81,12 +118,12 @@ fn write_main_totals(
     let s = &cx.s;
     let tco = cx.sheet(Tab::Tco);
     let (t, m) = totals(cx.plan);
-    text(ws, 1, 0, main_name, &s.bold)?;
-    text(ws, 1, 1, &main_changes(cx.plan), &s.wrap)?;
+    text(ws, 1, PLAN, main_name, &s.bold)?;
+    text(ws, 1, CHANGES, &main_changes(cx.plan), &s.wrap)?;
     live_cell(
         ws,
         1,
-        2,
+        TOTAL,
         Ok(layout.amount(tco, layout.total)),
         t,
         &s.money,
@@ -95,7 +132,7 @@ fn write_main_totals(
     live_cell(
         ws,
         1,
-        3,
+        TOTAL_WITH_MARGIN,
         Ok(layout.amount(tco, layout.with_margin)),
         m,
         &s.money_bold,
@@ -108,19 +145,19 @@ fn write_main_totals(
 fn write_scenario_totals(ws: &mut Worksheet, cx: &Ctx) -> Result<(), XlsxError> {
     let s = &cx.s;
     let (_, m) = totals(cx.plan);
-    let budget = absolute(cx.sheet(Tab::Scenarios), 1, 3);
+    let budget = absolute(cx.sheet(Tab::Scenarios), 1, TOTAL_WITH_MARGIN);
     for (k, sc) in cx.plan.scenarios.iter().enumerate() {
         let r = 2 + k as u32;
         let (st, sm) = totals(&sc.plan);
-        text(ws, r, 0, &sc.name, &s.bold)?;
-        text(ws, r, 1, &sc.changes.join("; "), &s.wrap)?;
-        number(ws, r, 2, st, &s.money)?;
-        number(ws, r, 3, sm, &s.money_bold)?;
-        let here = cell(None, r, 3);
+        text(ws, r, PLAN, &sc.name, &s.bold)?;
+        text(ws, r, CHANGES, &sc.changes.join("; "), &s.wrap)?;
+        number(ws, r, TOTAL, st, &s.money)?;
+        number(ws, r, TOTAL_WITH_MARGIN, sm, &s.money_bold)?;
+        let here = cell(None, r, TOTAL_WITH_MARGIN);
         live_cell(
             ws,
             r,
-            4,
+            BUDGET_CHANGE,
             Ok(format!("{here}-{budget}")),
             sm - m,
             &s.money,
@@ -129,7 +166,7 @@ fn write_scenario_totals(ws: &mut Worksheet, cx: &Ctx) -> Result<(), XlsxError> 
         live_cell(
             ws,
             r,
-            5,
+            BUDGET_CHANGE_PCT,
             Ok(format!("IF({budget}=0,0,({here}-{budget})/{budget})")),
             if m != 0.0 { (sm - m) / m } else { 0.0 },
             &s.pct,
@@ -141,18 +178,18 @@ fn write_scenario_totals(ws: &mut Worksheet, cx: &Ctx) -> Result<(), XlsxError> 
 
 /// From row `top`: a title, a header row, then per workload the GPU, GPUs, mode and TCO of each
 /// plan (and the TCO's change from the main plan's after the first). Returns the header's row
-/// and the last column.
+/// and the block's column widths from column 0.
 fn write_per_workload(
     ws: &mut Worksheet,
     cx: &Ctx,
     plans: &[(&str, &Plan)],
     top: u32,
-) -> Result<(u32, u16), XlsxError> {
+) -> Result<(u32, Vec<f64>), XlsxError> {
     let s = &cx.s;
     text(
         ws,
         top,
-        0,
+        WORKLOAD,
         cx.t(
             "Per workload: GPU, GPUs, billing mode and monthly TCO of each plan (scenarios as planned)",
             "各负载：各方案的 GPU、GPU 数、计费方式与月度总成本（情景为规划时数值）",
@@ -160,10 +197,10 @@ fn write_per_workload(
         &s.subtitle,
     )?;
     let head = top + 1;
-    let (starts, last_col) = write_per_workload_header(ws, cx, plans, head)?;
+    let (starts, block_widths) = write_per_workload_header(ws, cx, plans, head)?;
     for (i, w) in cx.plan.input.workloads.iter().enumerate() {
         let r = head + 1 + i as u32;
-        text(ws, r, 0, &w.name, &s.text)?;
+        text(ws, r, WORKLOAD, &w.name, &s.text)?;
         let main_tco = cx.plan.chosen(i).map(|(_, ch)| ch.tco);
         for (k, (_, p)) in plans.iter().enumerate() {
             // The main plan has no change column.
@@ -171,39 +208,36 @@ fn write_per_workload(
             write_outcome(ws, cx, r, starts[k], p, i, base)?;
         }
     }
-    Ok((head, last_col))
+    Ok((head, block_widths))
 }
 
 /// The per-workload header at row `head`: the workload, then per plan GPU, GPUs, mode, TCO
-/// (and Δ TCO after the first). Returns each plan's first column and the last column.
+/// (and Δ TCO after the first). Returns each plan's first column and the widths of the block's
+/// columns from column 0, those up to the workload's from the totals' columns above them.
 fn write_per_workload_header(
     ws: &mut Worksheet,
     cx: &Ctx,
     plans: &[(&str, &Plan)],
     head: u32,
-) -> Result<(Vec<u16>, u16), XlsxError> {
+) -> Result<(Vec<u16>, Vec<f64>), XlsxError> {
     let s = &cx.s;
-    let mut c = 1u16;
-    text(ws, head, 0, cx.t("Workload", "负载"), &s.header)?;
+    text(ws, head, WORKLOAD, cx.t("Workload", "负载"), &s.header)?;
+    let mut block_widths = widths_of(&COLUMNS)[..FIRST_OUTCOME as usize].to_vec();
     let mut starts = Vec::new();
     for (k, (name, _)) in plans.iter().enumerate() {
-        starts.push(c);
-        let labels = [
-            format!("{name}: GPU"),
-            format!("{name}: {}", cx.t("GPUs", "GPU 数")),
-            format!("{name}: {}", cx.t("mode", "计费方式")),
-            format!("{name}: TCO"),
-        ];
-        for l in &labels {
-            text(ws, head, c, l, &s.header)?;
-            c += 1;
-        }
-        if k > 0 {
-            text(ws, head, c, &format!("{name}: Δ TCO"), &s.header)?;
-            c += 1;
+        let first = block_widths.len() as u16;
+        starts.push(first);
+        for (j, col) in OUTCOME.iter().enumerate() {
+            // The main plan has no change column.
+            if k == 0 && j as u16 == TCO_CHANGE {
+                continue;
+            }
+            let label = format!("{name}: {}", cx.t(col.head[0], col.head[1]));
+            text(ws, head, first + j as u16, &label, &s.header)?;
+            block_widths.push(col.width);
         }
     }
-    Ok((starts, c - 1))
+    Ok((starts, block_widths))
 }
 
 /// Workload `i` in plan `p` from column `at`: its GPU, count, mode and TCO, and the TCO less
@@ -220,21 +254,21 @@ fn write_outcome(
     let s = &cx.s;
     match p.chosen(i) {
         Some((cand, ch)) => {
-            text(ws, r, at, &p.input.gpus[cand.offer].label(), &s.text)?;
+            text(ws, r, at + GPU, &p.input.gpus[cand.offer].label(), &s.text)?;
             number(
                 ws,
                 r,
-                at + 1,
+                at + GPUS_TOTAL,
                 p.value(cand, "gpus_total").unwrap_or(0.0),
                 &s.integer,
             )?;
-            text(ws, r, at + 2, ch.mode.label(cx.lang), &s.text)?;
-            number(ws, r, at + 3, ch.tco, &s.money)?;
+            text(ws, r, at + MODE, ch.mode.label(cx.lang), &s.text)?;
+            number(ws, r, at + TCO, ch.tco, &s.money)?;
             if let Some(base) = main_tco {
-                number(ws, r, at + 4, ch.tco - base, &s.money)?;
+                number(ws, r, at + TCO_CHANGE, ch.tco - base, &s.money)?;
             }
         }
-        None => text(ws, r, at, cx.t("unplanned", "未规划"), &s.bad)?,
+        None => text(ws, r, at + GPU, cx.t("unplanned", "未规划"), &s.bad)?,
     }
     Ok(())
 }

@@ -2,24 +2,93 @@
 //! the others at base, widest swing first) with its chart, and the P10/P50/P90 of the budget over
 //! seeded random samples of every key at once. Figures as planned: each is a re-plan.
 
-use super::{Ctx, Extent, Tab};
+use super::{at, heads_of, widths_of, Col, Ctx, Extent, Tab};
 use crate::lang::Lang;
 use crate::plan::sensitivity::Sensitivity;
 use crate::write::charts::Point;
 use crate::write::style::{number, text, widths};
 use rust_xlsxwriter::{Chart, ChartLegendPosition, ChartType, Worksheet, XlsxError};
 
-/// The columns: `[English, Chinese, note in English, note in Chinese]`.
-const COLUMNS: [[&str; 4]; 8] = [
-    ["Key", "参数", "What varies (the Ranges sheet's key).", "变化的参数（范围表的 key）。"],
-    ["Low", "下限", "Its low value.", "下限取值。"],
-    ["High", "上限", "Its high value.", "上限取值。"],
-    ["Budget at low", "下限时预算", "The monthly budget (total with safety margin), re-planned with the key at its low and everything else at base.", "该参数取下限、其余取基准值时重新规划的月度预算（含安全边际）。"],
-    ["Budget at high", "上限时预算", "The same with the key at its high.", "该参数取上限时的月度预算。"],
-    ["Swing", "波动幅度", "How far the budget moves across the range; the widest first.", "预算在该范围内的变化幅度，从大到小排列。"],
-    ["Δ at low", "下限差额", "Budget at low less the base budget (the chart's left bar).", "下限时预算减基准预算（图中左侧条）。"],
-    ["Δ at high", "上限差额", "Budget at high less the base budget (the chart's right bar).", "上限时预算减基准预算（图中右侧条）。"],
+/// The tornado's columns: key, width and `[English, Chinese, note in English, note in Chinese]`.
+const COLUMNS: [Col; 8] = [
+    Col::new(
+        "key",
+        30.0,
+        [
+            "Key",
+            "参数",
+            "What varies (the Ranges sheet's key).",
+            "变化的参数（范围表的 key）。",
+        ],
+    ),
+    Col::new("low", 12.0, ["Low", "下限", "Its low value.", "下限取值。"]),
+    Col::new("high", 12.0, ["High", "上限", "Its high value.", "上限取值。"]),
+    Col::new(
+        "at_low",
+        16.0,
+        [
+            "Budget at low",
+            "下限时预算",
+            "The monthly budget (total with safety margin), re-planned with the key at its low and everything else at base.",
+            "该参数取下限、其余取基准值时重新规划的月度预算（含安全边际）。",
+        ],
+    ),
+    Col::new(
+        "at_high",
+        16.0,
+        [
+            "Budget at high",
+            "上限时预算",
+            "The same with the key at its high.",
+            "该参数取上限时的月度预算。",
+        ],
+    ),
+    Col::new(
+        "swing",
+        14.0,
+        [
+            "Swing",
+            "波动幅度",
+            "How far the budget moves across the range; the widest first.",
+            "预算在该范围内的变化幅度，从大到小排列。",
+        ],
+    ),
+    Col::new(
+        "delta_at_low",
+        14.0,
+        [
+            "Δ at low",
+            "下限差额",
+            "Budget at low less the base budget (the chart's left bar).",
+            "下限时预算减基准预算（图中左侧条）。",
+        ],
+    ),
+    Col::new(
+        "delta_at_high",
+        14.0,
+        [
+            "Δ at high",
+            "上限差额",
+            "Budget at high less the base budget (the chart's right bar).",
+            "上限时预算减基准预算（图中右侧条）。",
+        ],
+    ),
 ];
+const KEY: u16 = at(&COLUMNS, "key");
+const LOW: u16 = at(&COLUMNS, "low");
+const HIGH: u16 = at(&COLUMNS, "high");
+const AT_LOW: u16 = at(&COLUMNS, "at_low");
+const AT_HIGH: u16 = at(&COLUMNS, "at_high");
+const SWING: u16 = at(&COLUMNS, "swing");
+const DELTA_AT_LOW: u16 = at(&COLUMNS, "delta_at_low");
+const DELTA_AT_HIGH: u16 = at(&COLUMNS, "delta_at_high");
+/// The last column.
+const LAST: u16 = COLUMNS.len() as u16 - 1;
+
+/// The blocks below the tornado: the budget's distribution (its title and labels in the key
+/// column, each figure in the column after it), then the chart from the same column.
+const LABEL: u16 = KEY;
+const VALUE: u16 = KEY + 1;
 
 /// Writes the Sensitivity tab: the tornado's rows, the budget's distribution below them and
 /// the tornado chart below that. Empty when the input has no ranges.
@@ -27,16 +96,16 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<Extent, XlsxError> {
     let Some(sens) = &cx.plan.sensitivity else {
         return Ok(Extent::new(0, 0));
     };
-    cx.header(ws, 0, &COLUMNS)?;
+    cx.header(ws, 0, &heads_of(&COLUMNS))?;
     write_tornado(ws, cx, sens)?;
     let n = sens.tornado.len() as u32;
     let row = write_distribution(ws, cx, sens, n + 2)?;
     if n > 0 {
         insert_chart(ws, cx, sens, row + 2)?;
     }
-    widths(ws, &[30.0, 12.0, 12.0, 16.0, 16.0, 14.0, 14.0, 14.0])?;
+    widths(ws, &widths_of(&COLUMNS))?;
     ws.set_freeze_panes(1, 1)?;
-    Ok(Extent::new(row + 2 + (2 * n.max(4) + 6), 7))
+    Ok(Extent::new(row + 2 + (2 * n.max(4) + 6), LAST))
 }
 
 /// One row per key, widest swing first: its range, the budget at each end, the swing and each
@@ -45,14 +114,14 @@ fn write_tornado(ws: &mut Worksheet, cx: &Ctx, sens: &Sensitivity) -> Result<(),
     let s = &cx.s;
     for (i, t) in sens.tornado.iter().enumerate() {
         let r = i as u32 + 1;
-        text(ws, r, 0, &t.key, &s.bold)?;
-        number(ws, r, 1, t.low, s.number_for(t.low))?;
-        number(ws, r, 2, t.high, s.number_for(t.high))?;
-        number(ws, r, 3, t.at_low, &s.money)?;
-        number(ws, r, 4, t.at_high, &s.money)?;
-        number(ws, r, 5, t.swing(), &s.money_bold)?;
-        number(ws, r, 6, t.at_low - sens.base, &s.money)?;
-        number(ws, r, 7, t.at_high - sens.base, &s.money)?;
+        text(ws, r, KEY, &t.key, &s.bold)?;
+        number(ws, r, LOW, t.low, s.number_for(t.low))?;
+        number(ws, r, HIGH, t.high, s.number_for(t.high))?;
+        number(ws, r, AT_LOW, t.at_low, &s.money)?;
+        number(ws, r, AT_HIGH, t.at_high, &s.money)?;
+        number(ws, r, SWING, t.swing(), &s.money_bold)?;
+        number(ws, r, DELTA_AT_LOW, t.at_low - sens.base, &s.money)?;
+        number(ws, r, DELTA_AT_HIGH, t.at_high - sens.base, &s.money)?;
     }
     Ok(())
 }
@@ -69,7 +138,7 @@ fn write_distribution(
     text(
         ws,
         row,
-        0,
+        LABEL,
         &if cx.lang == Lang::Zh {
             format!(
                 "预算分布（{} 个随机样本，种子 {}，每个样本重新规划）",
@@ -90,8 +159,8 @@ fn write_distribution(
         ("P90", sens.p90),
     ] {
         row += 1;
-        text(ws, row, 0, label, &s.bold)?;
-        number(ws, row, 1, v, &s.money)?;
+        text(ws, row, LABEL, label, &s.bold)?;
+        number(ws, row, VALUE, v, &s.money)?;
     }
     Ok(row)
 }
@@ -117,8 +186,8 @@ fn insert_chart(
         "各参数导致的预算变化（相对基准）",
     ));
     for (col, name, pick) in [
-        (6u16, cx.t("at low", "取下限"), 0),
-        (7, cx.t("at high", "取上限"), 1),
+        (DELTA_AT_LOW, cx.t("at low", "取下限"), 0),
+        (DELTA_AT_HIGH, cx.t("at high", "取上限"), 1),
     ] {
         let values = sens
             .tornado
@@ -133,13 +202,13 @@ fn insert_chart(
             .add_series()
             .set_name(name)
             .set_overlap(100)
-            .set_categories(cx.charts.range(sheet, 1, 0, keys.clone()))
+            .set_categories(cx.charts.range(sheet, 1, KEY, keys.clone()))
             .set_values(cx.charts.range(sheet, 1, col, values));
     }
     // The widest swing at the top: a bar chart lists its categories bottom-up.
     chart.x_axis().set_reverse();
     chart.legend().set_position(ChartLegendPosition::Bottom);
     chart.set_width(620).set_height(40 * n.max(4) + 120);
-    ws.insert_chart(at, 0, &chart)?;
+    ws.insert_chart(at, LABEL, &chart)?;
     Ok(())
 }

@@ -4,14 +4,14 @@
 
 use super::live::{absolute, Live};
 use super::plan_tab::{self, live_cell};
-use super::{Category, Ctx, Extent, Tab};
+use super::{at, heads_of, widths_of, Category, Col, Ctx, Extent, Tab};
 use crate::model::Scope;
 use crate::plan::{Hidden, Mode, NeedSum};
 use crate::write::style::{text, widths};
 use rust_xlsxwriter::{Worksheet, XlsxError};
 use std::collections::HashMap;
 
-/// Where everything is on the TCO tab (0-based rows; amounts in column C).
+/// Where everything is on the TCO tab (0-based rows; amounts in the [`AMOUNT`] column).
 pub struct Layout {
     /// (category, workload, row)
     pub lines: Vec<(Category, Option<usize>, u32)>,
@@ -23,6 +23,46 @@ pub struct Layout {
     /// Row of the heading above the other portfolio figures, if any.
     pub others_heading: Option<u32>,
 }
+
+/// The columns: key, width and `[English, Chinese, note in English, note in Chinese]`.
+const COLUMNS: [Col; 3] = [
+    Col::new(
+        "category",
+        34.0,
+        [
+            "Category",
+            "类别",
+            "GPU time, cold starts and rounding, spot rework, storage, egress, trial reserve, ops labour.",
+            "GPU 计算、冷启动与取整、竞价重跑、存储、流量、试错预留、运维人力。",
+        ],
+    ),
+    Col::new(
+        "workload",
+        24.0,
+        [
+            "Workload",
+            "负载",
+            "The workload the line belongs to; blank for portfolio lines.",
+            "所属负载；汇总项为空。",
+        ],
+    ),
+    Col::new(
+        "amount",
+        18.0,
+        [
+            "Monthly amount",
+            "月度金额",
+            "Per month; live formulas over the Plan and Assumptions tabs.",
+            "每月金额；引用方案页与参数页的实时公式。",
+        ],
+    ),
+];
+/// A line's label: its category, a total's name or a portfolio figure's.
+const CATEGORY: u16 = at(&COLUMNS, "category");
+const WORKLOAD: u16 = at(&COLUMNS, "workload");
+const AMOUNT: u16 = at(&COLUMNS, "amount");
+/// The last column.
+const LAST: u16 = COLUMNS.len() as u16 - 1;
 
 const MAIN: [&str; 5] = [
     "trial_reserve_cost",
@@ -91,7 +131,7 @@ impl Layout {
     }
 
     pub fn amount(&self, sheet: &str, row: u32) -> String {
-        absolute(sheet, row, 2)
+        absolute(sheet, row, AMOUNT)
     }
 }
 
@@ -108,16 +148,12 @@ pub fn write(
     live: &Live,
     layout: &Layout,
 ) -> Result<Extent, XlsxError> {
-    cx.header(ws, 0, &[
-        ["Category", "类别", "GPU time, cold starts and rounding, spot rework, storage, egress, trial reserve, ops labour.", "GPU 计算、冷启动与取整、竞价重跑、存储、流量、试错预留、运维人力。"],
-        ["Workload", "负载", "The workload the line belongs to; blank for portfolio lines.", "所属负载；汇总项为空。"],
-        ["Monthly amount", "月度金额", "Per month; live formulas over the Plan and Assumptions tabs.", "每月金额；引用方案页与参数页的实时公式。"],
-    ])?;
+    cx.header(ws, 0, &heads_of(&COLUMNS))?;
     let tab = TcoTab::new(cx, live, layout);
     tab.write_lines(ws)?;
     tab.write_totals(ws)?;
     tab.write_others(ws)?;
-    widths(ws, &[34.0, 24.0, 18.0])?;
+    widths(ws, &widths_of(&COLUMNS))?;
     ws.set_freeze_panes(1, 0)?;
     let last = layout
         .portfolio
@@ -125,7 +161,7 @@ pub fn write(
         .map(|(_, r)| *r)
         .max()
         .unwrap_or(layout.with_margin);
-    Ok(Extent::new(last, 2))
+    Ok(Extent::new(last, LAST))
 }
 
 /// What the TCO tab's sections share: the context, the layout, this tab's name and each
@@ -200,7 +236,7 @@ impl<'a> TcoTab<'a> {
         } else {
             &s.money
         };
-        live_cell(ws, row, 2, f, v, fmt, cx)
+        live_cell(ws, row, AMOUNT, f, v, fmt, cx)
     }
 
     /// Each cost line: its category, and either a portfolio figure or the workload with its
@@ -209,7 +245,7 @@ impl<'a> TcoTab<'a> {
         let cx = self.cx;
         let s = &cx.s;
         for (c, w, row) in &self.layout.lines {
-            text(ws, *row, 0, c.label(cx.lang), &s.text)?;
+            text(ws, *row, CATEGORY, c.label(cx.lang), &s.text)?;
             if let Some(n) = c.portfolio_name() {
                 self.portfolio_cell(ws, *row, n.name(), false)?;
                 continue;
@@ -217,12 +253,18 @@ impl<'a> TcoTab<'a> {
             let Some((i, (_, ch))) = w.and_then(|i| Some((i, cx.chosen(i)?))) else {
                 continue;
             };
-            text(ws, *row, 1, &cx.plan.input.workloads[i].name, &s.text)?;
+            text(
+                ws,
+                *row,
+                WORKLOAD,
+                &cx.plan.input.workloads[i].name,
+                &s.text,
+            )?;
             let at = |col: u16| plan_tab::cell_of(cx, i, col);
             let f = c
                 .plan_formula(at)
                 .ok_or_else(|| format!("{c:?} is not a per-workload line"));
-            live_cell(ws, *row, 2, f, c.of_workload(ch), &s.money, cx)?;
+            live_cell(ws, *row, AMOUNT, f, c.of_workload(ch), &s.money, cx)?;
         }
         Ok(())
     }
@@ -247,7 +289,13 @@ impl<'a> TcoTab<'a> {
                 true,
             ),
         ] {
-            text(ws, row, 0, label, if bold { &s.bold } else { &s.text })?;
+            text(
+                ws,
+                row,
+                CATEGORY,
+                label,
+                if bold { &s.bold } else { &s.text },
+            )?;
             self.portfolio_cell(ws, row, name, bold)?;
         }
         Ok(())
@@ -260,14 +308,20 @@ impl<'a> TcoTab<'a> {
         let Some(h) = self.layout.others_heading else {
             return Ok(());
         };
-        text(ws, h, 0, cx.t("Portfolio figures", "汇总指标"), &s.subtitle)?;
+        text(
+            ws,
+            h,
+            CATEGORY,
+            cx.t("Portfolio figures", "汇总指标"),
+            &s.subtitle,
+        )?;
         for (name, row) in self
             .layout
             .portfolio
             .iter()
             .filter(|(n, _)| !MAIN.contains(&n.as_str()))
         {
-            text(ws, *row, 0, name, &s.text)?;
+            text(ws, *row, CATEGORY, name, &s.text)?;
             self.portfolio_cell(ws, *row, name, false)?;
         }
         Ok(())

@@ -5,15 +5,65 @@
 
 use super::live::{cell, Live};
 use super::plan_tab::{self, live_cell};
-use super::{Category, Ctx, Extent};
+use super::{at, heads_of, widths_of, Category, Col, Ctx, Extent};
 use crate::plan::year::MONTHS;
 use crate::write::style::{number, text, widths};
 use rust_xlsxwriter::{Worksheet, XlsxError};
 use std::collections::HashMap;
 
-/// Column of the first month; the annual total follows the twelfth.
-const FIRST: u16 = 3;
-const ANNUAL: u16 = FIRST + MONTHS as u16;
+/// The columns before the months.
+const LEAD: [Col; 3] = [
+    Col::new(
+        "workload",
+        28.0,
+        ["Workload", "负载", "The workload's name.", "负载名称。"],
+    ),
+    Col::new(
+        "start_month",
+        9.0,
+        [
+            "Start",
+            "开始",
+            "start_month of the Workloads sheet (blank: the first month).",
+            "负载表 start_month（空白表示首月）。",
+        ],
+    ),
+    Col::new(
+        "end_month",
+        9.0,
+        [
+            "End",
+            "结束",
+            "end_month of the Workloads sheet (blank: the last month); a reserved term may bind longer.",
+            "负载表 end_month（空白表示末月）；预留期限可能更长。",
+        ],
+    ),
+];
+const WORKLOAD: u16 = at(&LEAD, "workload");
+const START_MONTH: u16 = at(&LEAD, "start_month");
+const END_MONTH: u16 = at(&LEAD, "end_month");
+/// The lines below the workloads (cost lines, portfolio lines, the committed spend) and the
+/// grids of months: their titles and labels in the workload column.
+const LABEL: u16 = WORKLOAD;
+
+/// Each month's column, twelve from `plan_start`: its width and what it means `(English,
+/// Chinese)`; the header is the month's label. The grids below use the same columns.
+const MONTH: (f64, &str, &str) = (
+    12.0,
+    "Live: the Plan tab's monthly TCO × the month's 1/0 in the grid below.",
+    "实时公式：方案页月度总成本 × 下方表格中该月的 1/0。",
+);
+/// The columns of the months.
+const FIRST_MONTH: u16 = LEAD.len() as u16;
+const LAST_MONTH: u16 = FIRST_MONTH + MONTHS as u16 - 1;
+
+/// The columns after the months.
+const AFTER_MONTHS: [Col; 1] = [Col::new(
+    "annual",
+    14.0,
+    ["Year", "全年", "The twelve months' sum.", "十二个月合计。"],
+)];
+const ANNUAL: u16 = LAST_MONTH + 1 + at(&AFTER_MONTHS, "annual");
 
 /// The portfolio lines after the per-workload categories, in order.
 const PORTFOLIO: [(&str, &str, &str); 5] = [
@@ -38,10 +88,7 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &Live) -> Result<Extent, XlsxEr
     tab.write_portfolio_lines(ws, row)?;
     tab.write_committed(ws, row + PORTFOLIO.len() as u32)?;
     tab.write_grids(ws)?;
-    let mut w = vec![28.0, 9.0, 9.0];
-    w.extend(std::iter::repeat_n(12.0, MONTHS));
-    w.push(14.0);
-    widths(ws, &w)?;
+    widths(ws, &column_widths())?;
     ws.set_freeze_panes(1, 1)?;
     Ok(Extent::new(tab.committed_first + tab.n.max(1) - 1, ANNUAL))
 }
@@ -83,31 +130,23 @@ impl<'a> YearTab<'a> {
 
     /// The cell of the grid from row `grid` that says whether workload `w` counts in month `k`.
     fn flag(&self, grid: u32, w: usize, k: usize) -> String {
-        cell(None, grid + w as u32, FIRST + k as u16)
+        cell(None, grid + w as u32, FIRST_MONTH + k as u16)
     }
 
     /// Month `k`'s column of the grid from row `grid`, over every workload.
     fn flag_range(&self, grid: u32, k: usize) -> String {
-        let c = crate::model::column_letters((FIRST + k as u16).into());
+        let c = crate::model::column_letters((FIRST_MONTH + k as u16).into());
         format!("${c}${}:${c}${}", grid + 1, grid + self.n)
     }
 
     /// The header: the workload, its start and end, the twelve months and the year.
     fn write_header(&self, ws: &mut Worksheet) -> Result<(), XlsxError> {
-        let mut cols: Vec<[&str; 4]> = vec![
-            ["Workload", "负载", "The workload's name.", "负载名称。"],
-            ["Start", "开始", "start_month of the Workloads sheet (blank: the first month).", "负载表 start_month（空白表示首月）。"],
-            ["End", "结束", "end_month of the Workloads sheet (blank: the last month); a reserved term may bind longer.", "负载表 end_month（空白表示末月）；预留期限可能更长。"],
-        ];
+        let mut cols: Vec<[&str; 4]> = heads_of(&LEAD);
+        let (_, ne, nz) = MONTH;
         for m in &self.month_labels {
-            cols.push([
-                m,
-                m,
-                "Live: the Plan tab's monthly TCO × the month's 1/0 in the grid below.",
-                "实时公式：方案页月度总成本 × 下方表格中该月的 1/0。",
-            ]);
+            cols.push([m, m, ne, nz]);
         }
-        cols.push(["Year", "全年", "The twelve months' sum.", "十二个月合计。"]);
+        cols.extend(heads_of(&AFTER_MONTHS));
         self.cx.header(ws, 0, &cols)
     }
 
@@ -118,23 +157,23 @@ impl<'a> YearTab<'a> {
         let year = &cx.plan.year;
         for (i, w) in cx.plan.input.workloads.iter().enumerate() {
             let r = i as u32 + 1;
-            text(ws, r, 0, &w.name, &s.text)?;
+            text(ws, r, WORKLOAD, &w.name, &s.text)?;
             text(
                 ws,
                 r,
-                1,
+                START_MONTH,
                 &w.start_month.map_or(String::new(), |m| m.to_string()),
                 &s.text,
             )?;
             text(
                 ws,
                 r,
-                2,
+                END_MONTH,
                 &w.end_month.map_or(String::new(), |m| m.to_string()),
                 &s.text,
             )?;
             let Some((_, ch)) = cx.chosen(i) else {
-                text(ws, r, FIRST, cx.t("unplanned", "未规划"), &s.bad)?;
+                text(ws, r, FIRST_MONTH, cx.t("unplanned", "未规划"), &s.bad)?;
                 continue;
             };
             let tco = plan_tab::absolute_of(cx, i, plan_tab::TCO);
@@ -144,7 +183,7 @@ impl<'a> YearTab<'a> {
                 let v = if on { ch.tco } else { 0.0 };
                 annual += v;
                 let f = format!("{tco}*{}", self.flag(self.grid_first, i, k));
-                live_cell(ws, r, FIRST + k as u16, Ok(f), v, &s.money, cx)?;
+                live_cell(ws, r, FIRST_MONTH + k as u16, Ok(f), v, &s.money, cx)?;
             }
             live_cell(ws, r, ANNUAL, Ok(sum_row(r)), annual, &s.money_bold, cx)?;
         }
@@ -161,7 +200,7 @@ impl<'a> YearTab<'a> {
         text(
             ws,
             row - 1,
-            0,
+            LABEL,
             cx.t("Cost lines by month", "按月成本项"),
             &s.subtitle,
         )?;
@@ -169,7 +208,7 @@ impl<'a> YearTab<'a> {
             .iter()
             .filter(|c| c.portfolio_name().is_none())
         {
-            text(ws, row, 0, c.label(cx.lang), &s.text)?;
+            text(ws, row, LABEL, c.label(cx.lang), &s.text)?;
             let mut annual = 0.0;
             for k in 0..MONTHS {
                 let v: f64 = (0..cx.plan.workloads.len())
@@ -186,7 +225,7 @@ impl<'a> YearTab<'a> {
                         None => "0".to_string(),
                     })
                     .ok_or_else(|| "not a per-workload line".to_string());
-                live_cell(ws, row, FIRST + k as u16, f, v, &s.money, cx)?;
+                live_cell(ws, row, FIRST_MONTH + k as u16, f, v, &s.money, cx)?;
             }
             live_cell(ws, row, ANNUAL, Ok(sum_row(row)), annual, &s.money_bold, cx)?;
             row += 1;
@@ -207,7 +246,13 @@ impl<'a> YearTab<'a> {
         for (j, (name, en, zh)) in PORTFOLIO.iter().enumerate() {
             let r = row + j as u32;
             let bold = matches!(*name, "total" | "total_with_margin");
-            text(ws, r, 0, cx.t(en, zh), if bold { &s.bold } else { &s.text })?;
+            text(
+                ws,
+                r,
+                LABEL,
+                cx.t(en, zh),
+                if bold { &s.bold } else { &s.text },
+            )?;
             let mut annual = 0.0;
             for k in 0..MONTHS {
                 let f = self.portfolio_formula(name, &portfolio_rows, k);
@@ -221,7 +266,7 @@ impl<'a> YearTab<'a> {
                 } else {
                     &s.money
                 };
-                live_cell(ws, r, FIRST + k as u16, f, v, fmt, cx)?;
+                live_cell(ws, r, FIRST_MONTH + k as u16, f, v, fmt, cx)?;
             }
             let fmt = if *name == "total_with_margin" {
                 &s.money_total
@@ -248,7 +293,7 @@ impl<'a> YearTab<'a> {
         let year = &cx.plan.year;
         let cells: HashMap<String, String> = portfolio_rows
             .iter()
-            .map(|(n, pr)| (n.to_string(), cell(None, *pr, FIRST + k as u16)))
+            .map(|(n, pr)| (n.to_string(), cell(None, *pr, FIRST_MONTH + k as u16)))
             .collect();
         let sums = |key: &str| {
             plan_tab::range_named(cx, key)
@@ -279,7 +324,7 @@ impl<'a> YearTab<'a> {
         text(
             ws,
             row,
-            0,
+            LABEL,
             cx.t(
                 "Of which committed by reserved terms",
                 "其中预留期限承诺支出",
@@ -302,7 +347,7 @@ impl<'a> YearTab<'a> {
                     )
                 })
                 .ok_or_else(|| "no workloads".to_string());
-            live_cell(ws, row, FIRST + k as u16, f, v, &s.money, cx)?;
+            live_cell(ws, row, FIRST_MONTH + k as u16, f, v, &s.money, cx)?;
         }
         live_cell(ws, row, ANNUAL, Ok(sum_row(row)), annual, &s.money, cx)
     }
@@ -327,14 +372,14 @@ impl<'a> YearTab<'a> {
             (self.grid_first, &year.costs, true),
             (self.committed_first, &year.committed, false),
         ]) {
-            text(ws, first - 2, 0, title, &s.subtitle)?;
-            text(ws, first - 1, 0, cx.t("Workload", "负载"), &s.header)?;
+            text(ws, first - 2, LABEL, title, &s.subtitle)?;
+            text(ws, first - 1, LABEL, cx.t("Workload", "负载"), &s.header)?;
             for (k, m) in self.month_labels.iter().enumerate() {
-                text(ws, first - 1, FIRST + k as u16, m, &s.header)?;
+                text(ws, first - 1, FIRST_MONTH + k as u16, m, &s.header)?;
             }
             for (i, w) in cx.plan.input.workloads.iter().enumerate() {
                 let r = first + i as u32;
-                text(ws, r, 0, &w.name, &s.text)?;
+                text(ws, r, LABEL, &w.name, &s.text)?;
                 for (k, on) in grid[i].iter().enumerate() {
                     let v = f64::from(u8::from(*on));
                     let fmt = if editable {
@@ -342,7 +387,7 @@ impl<'a> YearTab<'a> {
                     } else {
                         &s.integer
                     };
-                    number(ws, r, FIRST + k as u16, v, fmt)?;
+                    number(ws, r, FIRST_MONTH + k as u16, v, fmt)?;
                 }
             }
         }
@@ -350,11 +395,19 @@ impl<'a> YearTab<'a> {
     }
 }
 
+/// The width of every column, in the header's order.
+fn column_widths() -> Vec<f64> {
+    let mut w = widths_of(&LEAD);
+    w.extend(std::iter::repeat_n(MONTH.0, MONTHS));
+    w.extend(widths_of(&AFTER_MONTHS));
+    w
+}
+
 /// The SUM of row `r`'s twelve months.
 fn sum_row(r: u32) -> String {
     format!(
         "SUM({}:{})",
-        cell(None, r, FIRST),
-        cell(None, r, FIRST + MONTHS as u16 - 1)
+        cell(None, r, FIRST_MONTH),
+        cell(None, r, LAST_MONTH)
     )
 }

@@ -894,9 +894,10 @@ mod tests {
                 o.error * 100.0
             );
         }
-        // Time to first token: the fit (prefill_mfu, prefill_layer_us) on its calibrate rows,
-        // and the holdout rows as they stand today (66% median: serving stacks' own latency on
-        // short prompts and 8-GPU MoE runs is not modelled), so that they cannot get worse.
+        // Time to first token: the fit (prefill_mfu, prefill_layer_us, and SGLang's eager
+        // prefill_layer_us) on its calibrate rows, and the holdout rows as they stand today
+        // (24.9% median; DeepSeek-R1 on 8 B200s and a 4-GPU vLLM run without NVLink are still
+        // 56-81% low), so that they cannot get worse.
         let (_, median) = summary(&group(&outcomes, Family::Latency, Role::Calibrate));
         assert!(
             median <= 0.20,
@@ -911,7 +912,7 @@ mod tests {
             latency.len()
         );
         assert!(
-            median <= 0.67,
+            median <= 0.25,
             "latency holdout median {:.1}%",
             median * 100.0
         );

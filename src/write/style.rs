@@ -52,6 +52,9 @@ pub fn money_format(currency: &str) -> String {
 impl Styles {
     pub fn new(currency: &str) -> Styles {
         let money = money_format(currency);
+        // Body cells sit at the top of their row, as wrapped notes do: a row made taller for a
+        // long note keeps its key, figures and note on one line.
+        let body = || Format::new().set_align(FormatAlign::Top);
         Styles {
             header: Format::new()
                 .set_bold()
@@ -68,38 +71,36 @@ impl Styles {
                 .set_bold()
                 .set_font_size(12)
                 .set_font_color(Color::RGB(0x1F4E78)),
-            bold: Format::new().set_bold(),
-            text: Format::new(),
+            bold: body().set_bold(),
+            text: body(),
             wrap: Format::new().set_text_wrap().set_align(FormatAlign::Top),
-            general: Format::new(),
-            decimals: Format::new().set_num_format("#,##0.##"),
-            live_number: Format::new().set_num_format("#,##0.0#"),
-            integer: Format::new().set_num_format("#,##0"),
-            count: Format::new()
+            general: body(),
+            decimals: body().set_num_format("#,##0.##"),
+            live_number: body().set_num_format("#,##0.0#"),
+            integer: body().set_num_format("#,##0"),
+            count: body()
                 .set_num_format("#,##0")
                 .set_align(FormatAlign::Center),
-            gib: Format::new().set_num_format("#,##0.0"),
-            pct: Format::new().set_num_format("0%"),
-            money: Format::new().set_num_format(&money),
-            money_bold: Format::new().set_num_format(&money).set_bold(),
+            gib: body().set_num_format("#,##0.0"),
+            pct: body().set_num_format("0%"),
+            money: body().set_num_format(&money),
+            money_bold: body().set_num_format(&money).set_bold(),
             money_total: Format::new()
                 .set_num_format(&money)
                 .set_bold()
                 .set_font_size(14)
                 .set_background_color(Color::RGB(0xE2EFDA))
                 .set_border(FormatBorder::Thin),
-            input: input_style(Format::new()),
-            input_money: input_style(Format::new().set_num_format(&money)),
-            input_integer: input_style(Format::new().set_num_format("#,##0")),
-            bad: Format::new()
+            input: input_style(body()),
+            input_money: input_style(body().set_num_format(&money)),
+            input_integer: input_style(body().set_num_format("#,##0")),
+            bad: body()
                 .set_background_color(Color::RGB(0xFFC7CE))
                 .set_font_color(Color::RGB(0x9C0006)),
-            good: Format::new()
+            good: body()
                 .set_background_color(Color::RGB(0xC6EFCE))
                 .set_font_color(Color::RGB(0x006100)),
-            muted: Format::new()
-                .set_font_color(Color::RGB(0x7F7F7F))
-                .set_italic(),
+            muted: body().set_font_color(Color::RGB(0x7F7F7F)).set_italic(),
         }
     }
 }
@@ -186,9 +187,15 @@ pub fn header(
 /// Lines a label takes when wrapped at word boundaries in a column `width` characters wide
 /// (display width: a CJK character counts two and may break anywhere).
 fn wrapped_lines(label: &str, width: f64) -> usize {
+    // Bold header text runs about a tenth wider than the width unit.
+    wrapped_lines_at(label, width, 1.1)
+}
+
+/// Lines a text takes when wrapped at word boundaries in a column `width` characters wide, its
+/// characters `factor` width units wide on average, less a character of padding.
+fn wrapped_lines_at(label: &str, width: f64, factor: f64) -> usize {
     use unicode_width::UnicodeWidthStr;
-    // Bold header text runs about a tenth wider than the width unit, less a character of padding.
-    let room = ((width - 1.0) / 1.1).max(1.0);
+    let room = ((width - 1.0) / factor).max(1.0);
     let mut lines = 1usize;
     let mut used = 0.0;
     for word in label.split(' ') {
@@ -229,6 +236,30 @@ pub fn fit_header_height(
     Ok(())
 }
 
+/// Sets a body row's height so that every wrapped text in it shows whole in its column (`cells`:
+/// each text with its column's width in characters): LibreOffice and WPS print a row at the
+/// height it is given, so wrapped notes ran into the rows below. A row of one line keeps the
+/// default height; the tallest row Excel allows (409 points) caps it.
+pub fn fit_row_height(
+    ws: &mut Worksheet,
+    row: u32,
+    cells: &[(&str, f64)],
+) -> Result<(), XlsxError> {
+    let lines = cells
+        .iter()
+        .map(|(text, width)| {
+            text.split('\n')
+                .map(|line| wrapped_lines_at(line, *width, 1.0))
+                .sum::<usize>()
+        })
+        .max()
+        .unwrap_or(1);
+    if lines > 1 {
+        ws.set_row_height(row, (15.0 * lines as f64).min(409.0))?;
+    }
+    Ok(())
+}
+
 /// Sets the widths of the first columns, from column A, in characters.
 pub fn widths(ws: &mut Worksheet, widths: &[f64]) -> Result<(), XlsxError> {
     for (c, w) in widths.iter().enumerate() {
@@ -263,6 +294,12 @@ mod tests {
         // 13 CJK characters are 26 columns: three lines of at most 10.9.
         assert_eq!(wrapped_lines("按量单价每卡每小时按量单价", 13.0), 3);
         assert_eq!(wrapped_lines("Workload", 22.0), 1);
+        // Body text at one width unit a character: a 20-wide column holds 19 (a character of
+        // padding). "aaaa bbbb cccc dddd" is 4 × 4 + 3 = 19: it fits; a fifth word wraps.
+        assert_eq!(wrapped_lines_at("aaaa bbbb cccc dddd", 20.0, 1.0), 1);
+        assert_eq!(wrapped_lines_at("aaaa bbbb cccc dddd eeee", 20.0, 1.0), 2);
+        // A 45-character word in that column breaks across ceil(45 / 19) = 3 lines.
+        assert_eq!(wrapped_lines_at(&"x".repeat(45), 20.0, 1.0), 3);
     }
 
     #[test]

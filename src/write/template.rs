@@ -289,6 +289,7 @@ fn assumptions_sheet(wb: &mut Workbook, lang: Lang, s: &Styles) -> Result<(), Xl
         }
         style::text(ws, r, 2, &a.unit, &s.text)?;
         style::text(ws, r, 3, &a.note, &s.wrap)?;
+        style::fit_row_height(ws, r, &[(&a.note, 90.0)])?;
     }
     Ok(())
 }
@@ -316,6 +317,7 @@ fn engines_sheet(wb: &mut Workbook, lang: Lang, s: &Styles) -> Result<(), XlsxEr
         }
         style::text(ws, r, 5, &v.version, &s.text)?;
         style::text(ws, r, 6, &v.source, &s.wrap)?;
+        style::fit_row_height(ws, r, &[(&v.source, 100.0)])?;
     }
     Ok(())
 }
@@ -335,6 +337,7 @@ fn formulas_sheet(wb: &mut Workbook, lang: Lang, s: &Styles) -> Result<(), XlsxE
         style::text(ws, r, 2, f.scope.key(), &s.text)?;
         style::text(ws, r, 3, &f.unit, &s.text)?;
         style::text(ws, r, 4, &f.description, &s.wrap)?;
+        style::fit_row_height(ws, r, &[(&f.expression, 70.0), (&f.description, 90.0)])?;
     }
     Ok(())
 }
@@ -353,6 +356,7 @@ fn apis_sheet(wb: &mut Workbook, lang: Lang, s: &Styles) -> Result<(), XlsxError
             style::number(ws, r, 4, c, &s.general)?;
         }
         style::text(ws, r, 5, &a.source, &s.wrap)?;
+        style::fit_row_height(ws, r, &[(&a.source, 90.0)])?;
     }
     Ok(())
 }

@@ -6,7 +6,7 @@ use super::{at, heads_of, widths_of, Col, Ctx, Extent};
 use crate::lang::Lang;
 use crate::plan::actuals;
 use crate::usage::bills::BillComparison;
-use crate::write::style::{number, text, widths};
+use crate::write::style::{fit_row_height, number, text, widths};
 use rust_xlsxwriter::{Worksheet, XlsxError};
 
 /// The measured figures' columns, one row per measured workload.
@@ -297,7 +297,9 @@ fn write_measured(
     if let Some(p) = &row.replanned {
         number(ws, r, REPLANNED_TCO, p.tco, &s.money)?;
     }
-    text(ws, r, ADVICE, &row.advice(money, cx.lang), &s.wrap)
+    let advice = row.advice(money, cx.lang);
+    text(ws, r, ADVICE, &advice, &s.wrap)?;
+    fit_row_height(ws, r, &[(&advice, MEASURED[ADVICE as usize].width)])
 }
 
 /// From row `r`: a title, a header, one row per workload of the bill `b` with the difference

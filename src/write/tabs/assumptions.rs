@@ -5,7 +5,7 @@ use super::live::Live;
 use super::{at, heads_of, widths_of, Col, Ctx, Extent};
 use crate::lang::Lang;
 use crate::model::{Assumption, Assumptions, EngineValue, Source, Value};
-use crate::write::style::{number, text, widths};
+use crate::write::style::{fit_row_height, number, text, widths};
 use rust_xlsxwriter::{Worksheet, XlsxError};
 
 /// The columns, one row per assumption.
@@ -160,7 +160,8 @@ fn write_assumption(
         cx.yes_no(live.is_editable_assumption(&a.key)),
         &s.text,
     )?;
-    text(ws, r, NOTE, note, &s.wrap)
+    text(ws, r, NOTE, note, &s.wrap)?;
+    fit_row_height(ws, r, &[(note, COLUMNS[NOTE as usize].width)])
 }
 
 /// The engine profiles' figures the workloads use: each replaces the assumption above for the
@@ -210,13 +211,11 @@ fn write_engines(ws: &mut Worksheet, cx: &Ctx, used: &[&EngineValue]) -> Result<
             Some(c) => format!("{} ({c})", v.source),
             None => v.source.clone(),
         };
-        text(
-            ws,
-            r,
-            ENGINE_VERSION_SOURCE,
-            &format!("{}: {from}", v.version),
-            &s.wrap,
-        )?;
+        let version_source = format!("{}: {from}", v.version);
+        text(ws, r, ENGINE_VERSION_SOURCE, &version_source, &s.wrap)?;
+        // The block's own widths are 0: its columns are the tab's.
+        let width = COLUMNS[ENGINE_VERSION_SOURCE as usize].width;
+        fit_row_height(ws, r, &[(&version_source, width)])?;
     }
     Ok(r)
 }

@@ -3,7 +3,7 @@
 
 use super::{at, heads_of, widths_of, Col, Ctx, Extent};
 use crate::model::Origin;
-use crate::write::style::{text, widths};
+use crate::write::style::{fit_row_height, text, widths};
 use rust_xlsxwriter::{Worksheet, XlsxError};
 
 /// The columns, one row per formula. Expression and description wrap, so the tab prints one
@@ -89,6 +89,15 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<Extent, XlsxError> {
         };
         text(ws, r, ORIGIN, origin, fmt)?;
         text(ws, r, DESCRIPTION, &f.description, &s.wrap)?;
+        let width = |c: u16| COLUMNS[c as usize].width;
+        fit_row_height(
+            ws,
+            r,
+            &[
+                (&f.expression, width(EXPRESSION)),
+                (&f.description, width(DESCRIPTION)),
+            ],
+        )?;
     }
     widths(ws, &widths_of(&COLUMNS))?;
     ws.set_freeze_panes(1, 1)?;

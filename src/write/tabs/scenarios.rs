@@ -9,7 +9,7 @@ use super::plan_tab::live_cell;
 use super::tco::Layout;
 use super::{at, heads_of, widths_of, Col, Ctx, Extent, Tab};
 use crate::plan::{NeedSum, Plan};
-use crate::write::style::{number, text, widths};
+use crate::write::style::{fit_row_height, number, text, widths};
 use rust_xlsxwriter::{Worksheet, XlsxError};
 
 /// The totals' columns: key, width and `[English, Chinese, note in English, note in Chinese]`.
@@ -119,7 +119,9 @@ fn write_main_totals(
     let tco = cx.sheet(Tab::Tco);
     let (t, m) = totals(cx.plan);
     text(ws, 1, PLAN, main_name, &s.bold)?;
-    text(ws, 1, CHANGES, &main_changes(cx.plan), &s.wrap)?;
+    let changes = main_changes(cx.plan);
+    text(ws, 1, CHANGES, &changes, &s.wrap)?;
+    fit_row_height(ws, 1, &[(&changes, COLUMNS[CHANGES as usize].width)])?;
     live_cell(
         ws,
         1,
@@ -150,7 +152,9 @@ fn write_scenario_totals(ws: &mut Worksheet, cx: &Ctx) -> Result<(), XlsxError> 
         let r = 2 + k as u32;
         let (st, sm) = totals(&sc.plan);
         text(ws, r, PLAN, &sc.name, &s.bold)?;
-        text(ws, r, CHANGES, &sc.changes.join("; "), &s.wrap)?;
+        let changes = sc.changes.join("; ");
+        text(ws, r, CHANGES, &changes, &s.wrap)?;
+        fit_row_height(ws, r, &[(&changes, COLUMNS[CHANGES as usize].width)])?;
         number(ws, r, TOTAL, st, &s.money)?;
         number(ws, r, TOTAL_WITH_MARGIN, sm, &s.money_bold)?;
         let here = cell(None, r, TOTAL_WITH_MARGIN);

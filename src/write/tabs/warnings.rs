@@ -2,7 +2,7 @@
 
 use super::{at, heads_of, widths_of, Col, Ctx, Extent};
 use crate::model::{Severity, Warning};
-use crate::write::style::{text, widths};
+use crate::write::style::{fit_row_height, text, widths};
 use rust_xlsxwriter::{Worksheet, XlsxError};
 
 /// The columns, one row per warning. The message wraps, so the tab prints one page wide at 8 pt
@@ -59,6 +59,12 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, more: &[Warning]) -> Result<Extent, X
         text(ws, r, SEVERITY, label, fmt)?;
         text(ws, r, LOCATION, &w.location, &s.wrap)?;
         text(ws, r, MESSAGE, &w.message, &s.wrap)?;
+        let width = |c: u16| COLUMNS[c as usize].width;
+        fit_row_height(
+            ws,
+            r,
+            &[(&w.location, width(LOCATION)), (&w.message, width(MESSAGE))],
+        )?;
     }
     if sorted.is_empty() {
         text(ws, 1, MESSAGE, cx.t("No warnings.", "没有提示。"), &s.muted)?;

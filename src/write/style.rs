@@ -87,6 +87,7 @@ impl Styles {
             money_bold: body().set_num_format(&money).set_bold(),
             money_total: Format::new()
                 .set_num_format(&money)
+                .set_align(FormatAlign::VerticalCenter)
                 .set_bold()
                 .set_font_size(14)
                 .set_background_color(Color::RGB(0xE2EFDA))

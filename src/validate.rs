@@ -896,8 +896,8 @@ mod tests {
         }
         // Time to first token: the fit (prefill_mfu, prefill_layer_us, and SGLang's eager
         // prefill_layer_us) on its calibrate rows, and the holdout rows as they stand today
-        // (24.9% median; DeepSeek-R1 on 8 B200s and a 4-GPU vLLM run without NVLink are still
-        // 56-81% low), so that they cannot get worse.
+        // (23.1% median; DeepSeek-R1 on 8 B200s and a 4-GPU vLLM run without NVLink are still
+        // 56-82% low), so that they cannot get worse.
         let (_, median) = summary(&group(&outcomes, Family::Latency, Role::Calibrate));
         assert!(
             median <= 0.20,
@@ -912,7 +912,7 @@ mod tests {
             latency.len()
         );
         assert!(
-            median <= 0.25,
+            median <= 0.235,
             "latency holdout median {:.1}%",
             median * 100.0
         );

@@ -1358,27 +1358,29 @@ fn lora_training_hours_follow_the_tokens() {
 #[test]
 fn time_to_first_token_is_the_prefill_at_prefill_mfu_and_a_goal_widens_the_replica() {
     // Llama-2-7B in fp16, an 8,192-token prompt, on a 312 TFLOPS card at prefill_mfu 0.5:
-    //   linear     2 × 6.74e9 × 8,192                          = 1.1042816e14 FLOP
+    //   linear     2 × (6.74e9 − 2 × 32,000 × 4,096 embedding and head) × 8,192
+    //                                                          = 1.06133193e14 FLOP
+    //   head       2 × 32,000 × 4,096, the last token only     = 2.62144e8 FLOP
     //   attention  4 × 32 heads × 128 × 32 layers × 8,192² / 2  = 1.7592186e13 FLOP
-    //   total      1.28020346e14 FLOP / (312e12 × 0.5) = 0.82064 s on one card,
-    //   plus 32 layers × prefill_layer_us 300 µs = 0.0096 s: 0.83024 s.
+    //   total      1.23725641e14 FLOP / (312e12 × 0.5) = 0.79311 s on one card,
+    //   plus 32 layers × prefill_layer_us 300 µs = 0.0096 s: 0.80271 s.
     // With max_ttft_s 0.5 one card is out; two cards under tensor parallelism take
-    // 0.41032 + 0.0096 = 0.41992 s.
+    // 0.39656 + 0.0096 = 0.40616 s.
     let mut w = workload("chat", Kind::Inference, Some("Llama-2-7B"));
     w.precision = Precision::Fp16;
     w.numbers.context_len = Some(8192.0);
     let set = [("prefill_mfu", 0.5)];
     let g = || offer("G80", 80.0, None, Some(1000.0), None, None);
     let vals = values_of(w.clone(), g(), &set);
-    assert!(close(v(&vals, "prefill_flops") / 1.28020346e14, 1.0, 1e-8));
-    assert!(close(v(&vals, "ttft_s"), 0.830243, 1e-5));
+    assert!(close(v(&vals, "prefill_flops") / 1.23725641e14, 1.0, 1e-8));
+    assert!(close(v(&vals, "ttft_s"), 0.802713, 1e-5));
     assert_eq!(v(&vals, "meets_ttft"), 1.0);
     assert_eq!(v(&vals, "gpus_per_replica"), 1.0);
     w.numbers.max_ttft_s = Some(0.5);
     let p = plan(input(vec![w], vec![g()], &set)).unwrap();
     let (c, _) = p.chosen(0).unwrap();
     assert_eq!(p.value(c, "gpus_per_replica"), Some(2.0));
-    assert!(close(p.value(c, "ttft_s").unwrap(), 0.419922, 1e-5));
+    assert!(close(p.value(c, "ttft_s").unwrap(), 0.406157, 1e-5));
     let out = p.workloads[0]
         .candidates
         .iter()
@@ -1386,7 +1388,7 @@ fn time_to_first_token_is_the_prefill_at_prefill_mfu_and_a_goal_widens_the_repli
         .expect("the one-card candidate is kept");
     assert_eq!(
         out.exclusion.as_ref().map(|e| e.text()),
-        Some("the first token takes 0.83 s at the workload's context; max_ttft_s is 0.5 s")
+        Some("the first token takes 0.8 s at the workload's context; max_ttft_s is 0.5 s")
     );
     // A card whose TFLOPS are not known: no time to first token (and no division by zero)
     // without a goal; with one, the card is out and says why.

@@ -604,3 +604,48 @@ fn a_sheet_wrong_in_every_row_shows_the_first_hundred_problems_and_the_count() {
     );
     assert!(!run.stderr.contains("Workloads!D102:"), "{}", run.stderr);
 }
+
+#[test]
+fn a_sheet_without_the_column_its_messages_point_at_is_refused_by_name() {
+    // An Assumptions sheet of keys and units, an Engines sheet without figures and a Models
+    // sheet without names: each is refused as a whole, naming the missing column (before, a
+    // row's message pointed at column A, and a debug build stopped on an assertion).
+    refused_book(
+        Book::new()
+            .sheet(
+                "Workloads",
+                &["name", "kind", "model", "concurrency", "hours_per_month"],
+                vec![vec![
+                    Some(s("chat")),
+                    Some(s("inference")),
+                    Some(s("Llama-2-7B")),
+                    Some(n(1.0)),
+                    Some(n(100.0)),
+                ]],
+            )
+            .sheet(
+                "Assumptions",
+                &["key", "unit"],
+                vec![vec![Some(s("safety_margin")), Some(s("share"))]],
+            )
+            .sheet(
+                "Engines",
+                &["engine", "applies_to", "key"],
+                vec![vec![
+                    Some(s("vllm")),
+                    Some(s("serving")),
+                    Some(s("gpu_memory_utilization")),
+                ]],
+            )
+            .sheet(
+                "Models",
+                &["params_b", "layers"],
+                vec![vec![Some(n(7.0)), Some(n(32.0))]],
+            ),
+        &[
+            "Assumptions!1: the Assumptions sheet needs a `value` column",
+            "Engines!1: the Engines sheet needs a `value` column",
+            "Models!1: the Models sheet needs a `name` column",
+        ],
+    );
+}

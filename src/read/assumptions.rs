@@ -22,7 +22,7 @@ impl Reader {
         match raw {
             None => self.defaulted("Assumptions", "assumptions"),
             Some(raw) => {
-                if let Some(t) = self.table(raw, "Assumptions") {
+                if let Some(t) = self.table_with(raw, "Assumptions", &["key", "value"]) {
                     items = self.sheet_assumptions(&t, &defaults);
                 }
             }

@@ -22,7 +22,7 @@ impl Reader {
         let Some(raw) = raw else {
             return engines;
         };
-        let Some(t) = self.table(raw, "Engines") else {
+        let Some(t) = self.table_with(raw, "Engines", &["value"]) else {
             return engines;
         };
         let mut seen: Seen = Vec::new();

@@ -20,7 +20,7 @@ impl Reader {
             self.defaulted("Formulas", "default formulas");
             return defaults;
         };
-        let Some(t) = self.table(raw, "Formulas") else {
+        let Some(t) = self.table_with(raw, "Formulas", &["name", "expression"]) else {
             return defaults;
         };
         let records = t.records();

@@ -278,6 +278,20 @@ impl Reader {
         )
     }
 
+    /// The sheet's table, if it has every column in `required` (the ones its rows' messages
+    /// point at); otherwise one problem per missing column, and no table.
+    fn table_with(&mut self, raw: RawSheet, sheet: &str, required: &[&str]) -> Option<Table> {
+        let t = self.table(raw, sheet)?;
+        let missing: Vec<&&str> = required.iter().filter(|k| !t.has(k)).collect();
+        for key in &missing {
+            self.problems.push(Problem::new(
+                format!("{}!1", t.sheet),
+                format!("the {sheet} sheet needs a `{key}` column"),
+            ));
+        }
+        missing.is_empty().then_some(t)
+    }
+
     fn defaulted(&mut self, sheet: &str, what: &str) {
         self.notices.push(Warning::info(
             sheet,

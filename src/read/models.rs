@@ -24,7 +24,7 @@ impl Reader {
         let Some(raw) = raw else {
             return (models, Vec::new());
         };
-        let Some(t) = self.table(raw, "Models") else {
+        let Some(t) = self.table_with(raw, "Models", &["name"]) else {
             return (models, Vec::new());
         };
         let user = user_columns(&t);

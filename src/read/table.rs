@@ -520,8 +520,9 @@ pub fn raw_text(raw: &Raw) -> String {
 const FREE_TEXT: [&str; 4] = ["notes", "note", "description", "unit"];
 
 impl Record<'_> {
-    /// The cell of a column the sheet must have (its table refuses a sheet without it); for a
-    /// column that may be missing, [`Record::at`] names the row instead.
+    /// The cell of a column the sheet must have (its reader refuses a sheet without it:
+    /// `Reader::table_with`, or the GPUs and Workloads readers' own checks); for a column that
+    /// may be missing, [`Record::at`] names the row instead.
     pub fn cell(&self, key: &str) -> CellRef {
         debug_assert!(
             self.table.columns.contains_key(key),

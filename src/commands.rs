@@ -406,17 +406,12 @@ impl Beside<'_> {
 /// The bills export beside the plan: per workload its planned GPU-hours and GPU cost.
 fn bills(plan: &plan::Plan, path: &Path) -> Result<Option<crate::usage::bills::BillComparison>> {
     let lines = crate::usage::bills::read_bills(path)?;
-    let names: Vec<String> = plan
-        .input
-        .workloads
-        .iter()
-        .map(|w| w.name.clone())
-        .collect();
+    let names = plan.input.workload_names();
     let planned = |name: &str| {
         let w = plan.input.workloads.iter().position(|w| w.name == name)?;
         let (c, ch) = plan.chosen(w)?;
-        let v = |n: &str| plan.value(c, n).unwrap_or(0.0);
-        Some((v("run_hours") * v("gpus_total"), ch.gpu_cost))
+        let hours = plan.need(c, plan::Need::RUN_HOURS) * plan.need(c, plan::Need::GPUS_TOTAL);
+        Some((hours, ch.gpu_cost))
     };
     Ok(crate::usage::bills::compare(&lines, &names, &planned))
 }
@@ -499,12 +494,7 @@ fn actuals(
     main_sets: &[read::Override],
     now: i64,
 ) -> Result<(Vec<plan::actuals::Row>, Vec<model::Warning>)> {
-    let names: Vec<String> = plan
-        .input
-        .workloads
-        .iter()
-        .map(|w| w.name.clone())
-        .collect();
+    let names = plan.input.workload_names();
     let mapping = match &a.map {
         Some(m) => usage::read_map(m, Some(&names))?,
         None => plan.input.usage.clone(),
@@ -635,7 +625,7 @@ impl UsageSource {
         match &a.workbook {
             Some(path) => {
                 let input = read::read(path, sets)?;
-                let names: Vec<String> = input.workloads.iter().map(|w| w.name.clone()).collect();
+                let names = input.workload_names();
                 Ok(UsageSource {
                     assumptions: input.assumptions,
                     sheet_rows: Some(input.usage),

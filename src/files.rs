@@ -58,14 +58,14 @@ pub fn regular_input(path: &Path, what: &str) -> Result<std::fs::Metadata> {
 /// byte-order mark.
 pub fn read_text_bounded(path: &Path, max: u64, what: &str, not_utf8: &str) -> Result<String> {
     let bytes = read_bounded(path, max, what)?;
-    let text = String::from_utf8(bytes).map_err(|_| Error::Unreadable {
+    let mut text = String::from_utf8(bytes).map_err(|_| Error::Unreadable {
         file: path.to_path_buf(),
         reason: not_utf8.to_string(),
     })?;
-    Ok(match text.strip_prefix('\u{feff}') {
-        Some(rest) => rest.to_string(),
-        None => text,
-    })
+    if text.starts_with('\u{feff}') {
+        text.drain(..'\u{feff}'.len_utf8());
+    }
+    Ok(text)
 }
 
 /// The bytes of a regular file of at most `max` bytes.

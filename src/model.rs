@@ -509,6 +509,12 @@ impl GpuOffer {
         ]
     }
 
+    /// Whether `name` (normalized) names this offer: its GPU (`rtx4090`) or its label
+    /// (`RTX 4090 @ example`).
+    pub fn is_named(&self, name: &str) -> bool {
+        normalize(&self.gpu) == name || normalize(&self.label()) == name
+    }
+
     /// `RTX 4090 @ example`.
     pub fn label(&self) -> String {
         if self.provider.is_empty() {
@@ -827,6 +833,13 @@ pub struct Input {
     pub ranges: Vec<RangeDef>,
     /// The Usage sheet: which GPU of the usage logs runs which workload (`gpuplan usage`).
     pub usage: Vec<GpuMapping>,
+}
+
+impl Input {
+    /// The workloads' names, in the sheet's order.
+    pub fn workload_names(&self) -> Vec<String> {
+        self.workloads.iter().map(|w| w.name.clone()).collect()
+    }
 }
 
 /// A per-token API price, for comparing renting GPUs with calling an API (the APIs sheet).

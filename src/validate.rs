@@ -228,7 +228,7 @@ impl Header {
         self.0
             .iter()
             .position(|h| h == name)
-            .ok_or(format!("no column {name}"))
+            .ok_or_else(|| format!("no column {name}"))
     }
 }
 
@@ -282,19 +282,20 @@ impl Line<'_> {
     fn precisions(&self) -> std::result::Result<(Precision, Precision, Precision), String> {
         let line_no = self.no;
         let precision = Precision::parse(&self.at("precision")?)
-            .ok_or(format!("line {line_no}: unknown precision"))?;
+            .ok_or_else(|| format!("line {line_no}: unknown precision"))?;
         let kv = self.at("kv_precision")?;
         let kv_precision = if kv.trim().is_empty() {
             Precision::Fp16
         } else {
-            Precision::parse(&kv).ok_or(format!("line {line_no}: unknown kv_precision"))?
+            Precision::parse(&kv).ok_or_else(|| format!("line {line_no}: unknown kv_precision"))?
         };
         // An optional column: blank or absent is the precision.
         let ex = self.optional("expert_precision");
         let expert_precision = if ex.trim().is_empty() {
             precision
         } else {
-            Precision::parse(&ex).ok_or(format!("line {line_no}: unknown expert_precision"))?
+            Precision::parse(&ex)
+                .ok_or_else(|| format!("line {line_no}: unknown expert_precision"))?
         };
         Ok((precision, kv_precision, expert_precision))
     }
@@ -305,11 +306,13 @@ impl Line<'_> {
         if metric_text.trim().is_empty() {
             return Ok(Metric::Memory);
         }
-        Metric::parse(&metric_text).ok_or(format!(
-            "line {}: metric must be one of {}, found {metric_text}",
-            self.no,
-            Metric::ALL.map(Metric::key).join(", ")
-        ))
+        Metric::parse(&metric_text).ok_or_else(|| {
+            format!(
+                "line {}: metric must be one of {}, found {metric_text}",
+                self.no,
+                Metric::ALL.map(Metric::key).join(", ")
+            )
+        })
     }
 
     /// Whether the line was used to fit a constant: calibrate where blank.
@@ -330,7 +333,7 @@ impl Line<'_> {
         let line_no = self.no;
         let measured = self
             .num("measured")?
-            .ok_or(format!("line {line_no}: no measurement"))?;
+            .ok_or_else(|| format!("line {line_no}: no measurement"))?;
         let unit = self.at("unit")?;
         match (unit.trim(), metric.family()) {
             ("GiB", Family::Memory) => Ok(measured),
@@ -361,10 +364,12 @@ impl Line<'_> {
         let text = self.optional("settings");
         let mut settings = Vec::new();
         for pair in text.split(';').filter(|p| !p.trim().is_empty()) {
-            let (k, v) = pair.split_once('=').ok_or(format!(
-                "line {}: settings are key=value pairs separated by ;, found {pair}",
-                self.no
-            ))?;
+            let (k, v) = pair.split_once('=').ok_or_else(|| {
+                format!(
+                    "line {}: settings are key=value pairs separated by ;, found {pair}",
+                    self.no
+                )
+            })?;
             settings.push((k.trim().to_string(), v.trim().to_string()));
         }
         Ok(settings)
@@ -380,10 +385,12 @@ impl Line<'_> {
             .parse::<f64>()
             .ok()
             .filter(|v| *v >= 1.0 && v.fract() == 0.0)
-            .ok_or(format!(
-                "line {}: gpus must be a whole number ≥ 1, found {g}",
-                self.no
-            ))
+            .ok_or_else(|| {
+                format!(
+                    "line {}: gpus must be a whole number ≥ 1, found {g}",
+                    self.no
+                )
+            })
     }
 
     /// The card's memory as the engine saw it, if the line gives it.
@@ -397,16 +404,18 @@ impl Line<'_> {
             .ok()
             .filter(|v| *v > 0.0 && v.is_finite())
             .map(Some)
-            .ok_or(format!(
-                "line {}: gpu_gib must be a positive number of GiB, found {g}",
-                self.no
-            ))
+            .ok_or_else(|| {
+                format!(
+                    "line {}: gpu_gib must be a positive number of GiB, found {g}",
+                    self.no
+                )
+            })
     }
 
     /// The line as a row; the columns are checked in the order their errors are reported.
     fn row(&self) -> std::result::Result<Row, String> {
-        let kind =
-            Kind::parse(&self.at("kind")?).ok_or(format!("line {}: unknown kind", self.no))?;
+        let kind = Kind::parse(&self.at("kind")?)
+            .ok_or_else(|| format!("line {}: unknown kind", self.no))?;
         let (precision, kv_precision, expert_precision) = self.precisions()?;
         let metric = self.metric()?;
         let role = self.role()?;

@@ -93,7 +93,7 @@ impl Mode {
     }
 
     /// Position in `Mode::ALL` (the declaration order).
-    fn index(self) -> usize {
+    pub fn index(self) -> usize {
         self as usize
     }
 }
@@ -177,9 +177,9 @@ impl Need {
         REQUIRED_CANDIDATE[self.0].0
     }
 
-    pub const GPUS_PER_REPLICA: Need = Need::of("gpus_per_replica");
     pub const INSTANCES: Need = Need::of("instances");
     pub const GPUS_TOTAL: Need = Need::of("gpus_total");
+    pub const RUN_HOURS: Need = Need::of("run_hours");
     pub const STORAGE_COST: Need = Need::of("storage_cost");
     pub const EGRESS_COST: Need = Need::of("egress_cost");
     pub const TOTAL_VRAM_GIB: Need = Need::of("total_vram_gib");
@@ -385,7 +385,7 @@ impl Plan {
 
     /// A required portfolio formula's value (NaN only if the portfolio was never evaluated).
     pub fn sum(&self, n: NeedSum) -> f64 {
-        self.total(n.name()).unwrap_or(f64::NAN)
+        self.totals.sum(n)
     }
 
     /// A portfolio formula's value, or a planned sum's.

@@ -51,6 +51,19 @@ impl Planned {
 }
 
 impl Totals {
+    /// A required portfolio formula's value (NaN only if it was never evaluated).
+    pub fn sum(&self, n: super::NeedSum) -> f64 {
+        self.get(n.name()).unwrap_or(f64::NAN)
+    }
+
+    /// A portfolio line's value: its formula's, else (the safety margin, which no formula
+    /// gives) the total with margin less the total.
+    pub fn line(&self, name: &str) -> f64 {
+        self.get(name).unwrap_or_else(|| {
+            self.sum(super::NeedSum::TOTAL_WITH_MARGIN) - self.sum(super::NeedSum::TOTAL)
+        })
+    }
+
     /// The portfolio formulas, then the planned sums (the JSON `totals`, in order).
     pub fn entries(&self) -> impl Iterator<Item = (&str, f64)> {
         self.formulas

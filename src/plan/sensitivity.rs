@@ -420,10 +420,11 @@ pub fn sensitivity(
         threads: 1,
         now,
     };
-    let base = budget(input, engine, &[], &[], &opts)?;
-    let tornado = tornado_rows(input, engine, &opts)?;
-    // The samples re-plan from a base plan that keeps each workload's chosen candidate.
+    // The base plan: its budget, and the samples re-plan from it (it keeps each workload's
+    // chosen candidate).
     let base_plan = plan_with(input.clone(), engine, &opts)?;
+    let base = base_plan.sum(super::NeedSum::TOTAL_WITH_MARGIN);
+    let tornado = tornado_rows(input, engine, &opts)?;
     let replanner = Replanner::new(&base_plan, engine, ranges)?;
     let draws = draw_samples(ranges, &whole, samples, seed);
     let mut totals = sample_budgets(&replanner, &draws)?;
@@ -611,11 +612,7 @@ fn price_slot(p: &Program, o: &crate::read::Override) -> Option<(usize, Option<S
 /// Per offer, whether `name` names it (by GPU or by label).
 fn offers_named(input: &Input, name: &str) -> Vec<bool> {
     let n = crate::model::normalize(name);
-    input
-        .gpus
-        .iter()
-        .map(|g| crate::model::normalize(&g.gpu) == n || crate::model::normalize(&g.label()) == n)
-        .collect()
+    input.gpus.iter().map(|g| g.is_named(&n)).collect()
 }
 
 /// Whether the price keys leave every workload's choice as it is: the formulas they reach

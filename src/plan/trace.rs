@@ -1,7 +1,6 @@
 //! The formula trace of `gpuplan explain`.
 
 use super::engine::Engine;
-use super::plan;
 use crate::error::{Error, Result};
 use crate::formula::Ty;
 use crate::model::Input;
@@ -28,8 +27,8 @@ pub struct Trace {
 pub fn trace(input: Input, name: &str, gpu: Option<&str>) -> Result<Trace> {
     let wi = workload_named(&input, name)?;
     let offer = offer_named(&input, gpu)?;
-    let (offer, size) = offer_and_size(&input, wi, offer)?;
     let engine = Engine::compile(&input)?;
+    let (offer, size) = offer_and_size(&input, &engine, wi, offer)?;
     let w = &input.workloads[wi];
     let values = values_at(&engine, &input, wi, offer, size)?;
     Ok(Trace {
@@ -60,13 +59,11 @@ fn offer_named(input: &Input, gpu: Option<&str>) -> Result<Option<usize>> {
     let Some(g) = gpu else {
         return Ok(None);
     };
+    let named = crate::model::normalize(g);
     let offer = input
         .gpus
         .iter()
-        .position(|o| {
-            crate::model::normalize(&o.gpu) == crate::model::normalize(g)
-                || crate::model::normalize(&o.label()) == crate::model::normalize(g)
-        })
+        .position(|o| o.is_named(&named))
         .ok_or_else(|| {
             Error::Usage(format!(
                 "there is no GPU offer \"{g}\"{}",
@@ -79,8 +76,13 @@ fn offer_named(input: &Input, gpu: Option<&str>) -> Result<Option<usize>> {
 /// The offer traced and its replica size: the chosen one, else the best candidate's on that
 /// offer, else 0 where that offer has no kept candidate ([`values_at`] then finds the fewest
 /// GPUs that hold the weights).
-fn offer_and_size(input: &Input, wi: usize, offer: Option<usize>) -> Result<(usize, f64)> {
-    let p = plan(input.clone())?;
+fn offer_and_size(
+    input: &Input,
+    engine: &Engine,
+    wi: usize,
+    offer: Option<usize>,
+) -> Result<(usize, f64)> {
+    let p = super::plan_with(input.clone(), engine, &super::Options::default())?;
     let size_of = |c: &super::Candidate| p.value(c, "gpus_per_replica").unwrap_or(1.0);
     Ok(match offer {
         None => match p.chosen(wi) {

@@ -215,12 +215,9 @@ fn read_terms(rec: &Record, offer: &mut GpuOffer, p: &mut Vec<Problem>) {
 
 /// The offers `gpu:NAME` names: each whose GPU or label is NAME (loosely), or every one for `*`.
 fn matching_offers(gpus: &[GpuOffer], name: &str) -> Vec<usize> {
+    let n = normalize(name);
     (0..gpus.len())
-        .filter(|&i| {
-            name == "*"
-                || normalize(&gpus[i].gpu) == normalize(name)
-                || normalize(&gpus[i].label()) == normalize(name)
-        })
+        .filter(|&i| name == "*" || gpus[i].is_named(&n))
         .collect()
 }
 

@@ -133,11 +133,12 @@ pub fn set_number(input: &mut Input, key: &str, v: f64) -> Result<(), String> {
         }
         Target::Gpu(name) => {
             let mut any = false;
-            for g in input.gpus.iter_mut().filter(|g| {
-                name == "*"
-                    || normalize(&g.gpu) == normalize(name)
-                    || normalize(&g.label()) == normalize(name)
-            }) {
+            let n = normalize(name);
+            for g in input
+                .gpus
+                .iter_mut()
+                .filter(|g| name == "*" || g.is_named(&n))
+            {
                 any = true;
                 if !super::gpus::set_numeric(g, &o.key, v) {
                     return Err(format!("{} is not a numeric GPU column", o.key));

@@ -85,15 +85,6 @@ pub fn table(rows: &[Vec<String>], right: &[bool]) -> String {
     out
 }
 
-/// `en` or `cn`, as `lang` reads.
-fn tr(lang: Lang, en: &'static str, cn: &'static str) -> &'static str {
-    if lang == Lang::Zh {
-        cn
-    } else {
-        en
-    }
-}
-
 /// The summary's terminal colours: bold, yellow, red and reset, all empty without colour.
 struct Paint {
     bold: &'static str,
@@ -140,10 +131,10 @@ pub fn summary(plan: &Plan, color: bool, lang: Lang) -> String {
 fn workload_rows(plan: &Plan, paint: &Paint, lang: Lang) -> Vec<Vec<String>> {
     let cur = plan.input.assumptions.currency();
     let mut rows = vec![vec![
-        tr(lang, "workload", "负载").to_string(),
-        tr(lang, "GPU × count", "GPU × 数量").to_string(),
-        tr(lang, "mode", "计费方式").to_string(),
-        tr(lang, "monthly cost", "月度成本").to_string(),
+        lang.t("workload", "负载").to_string(),
+        lang.t("GPU × count", "GPU × 数量").to_string(),
+        lang.t("mode", "计费方式").to_string(),
+        lang.t("monthly cost", "月度成本").to_string(),
     ]];
     // A terminal shows the first workloads; the workbook has them all.
     const ROWS: usize = 25;
@@ -151,7 +142,7 @@ fn workload_rows(plan: &Plan, paint: &Paint, lang: Lang) -> Vec<Vec<String>> {
         match plan.chosen(i) {
             Some((c, ch)) => {
                 let g = &plan.input.gpus[c.offer];
-                let n = plan.value(c, "gpus_total").unwrap_or(0.0);
+                let n = plan.need(c, crate::plan::Need::GPUS_TOTAL);
                 rows.push(vec![
                     w.name.clone(),
                     format!("{} × {}", g.gpu, format_number(n)),
@@ -164,7 +155,7 @@ fn workload_rows(plan: &Plan, paint: &Paint, lang: Lang) -> Vec<Vec<String>> {
                 format!(
                     "{}{}{}",
                     paint.red,
-                    tr(lang, "unplanned", "未规划"),
+                    lang.t("unplanned", "未规划"),
                     paint.reset
                 ),
                 "-".into(),
@@ -188,17 +179,17 @@ fn workload_rows(plan: &Plan, paint: &Paint, lang: Lang) -> Vec<Vec<String>> {
 fn total_rows(plan: &Plan, paint: &Paint, lang: Lang) -> Vec<Vec<String>> {
     let cur = plan.input.assumptions.currency();
     let (b, z) = (paint.bold, paint.reset);
-    let t = |n: NeedSum| plan.sum(n);
+    let t = |n| plan.sum(n);
     let planned = &plan.totals.planned;
     let lines = [
-        (tr(lang, "GPU", "GPU"), planned.gpu_cost),
-        (tr(lang, "storage", "存储"), planned.storage_cost),
-        (tr(lang, "egress", "流量"), planned.egress_cost),
+        (lang.t("GPU", "GPU"), planned.gpu_cost),
+        (lang.t("storage", "存储"), planned.storage_cost),
+        (lang.t("egress", "流量"), planned.egress_cost),
         (
-            tr(lang, "trial reserve", "试错预留"),
+            lang.t("trial reserve", "试错预留"),
             t(NeedSum::TRIAL_RESERVE_COST),
         ),
-        (tr(lang, "ops labour", "运维人力"), t(NeedSum::OPS_COST)),
+        (lang.t("ops labour", "运维人力"), t(NeedSum::OPS_COST)),
     ];
     let mut rows: Vec<Vec<String>> = lines
         .iter()
@@ -206,13 +197,13 @@ fn total_rows(plan: &Plan, paint: &Paint, lang: Lang) -> Vec<Vec<String>> {
         .map(|(l, v)| vec![l.to_string(), money(&cur, *v)])
         .collect();
     rows.push(vec![
-        tr(lang, "total", "合计").into(),
+        lang.t("total", "合计").into(),
         money(&cur, t(NeedSum::TOTAL)),
     ]);
     rows.push(vec![
         format!(
             "{b}{}{z}",
-            tr(lang, "total with safety margin", "含安全边际总计")
+            lang.t("total with safety margin", "含安全边际总计")
         ),
         format!("{b}{}{z}", money(&cur, t(NeedSum::TOTAL_WITH_MARGIN))),
     ]);
@@ -236,7 +227,7 @@ fn warning_lines(plan: &Plan, paint: &Paint, lang: Lang) -> String {
         for w in warn.iter().take(WARNINGS) {
             out.push_str(&format!(
                 "{y}{}{z}: {}: {}\n",
-                tr(lang, "warning", "警告"),
+                lang.t("warning", "警告"),
                 w.location,
                 w.message
             ));

@@ -40,8 +40,10 @@ pub fn read_bills(path: &Path) -> Result<Vec<BillLine>> {
         return Err(one_problem(
             &file,
             1,
-            "the bills are empty; expected a header month,workload,provider,gpu,hours,amount"
-                .into(),
+            format!(
+                "the bills are empty; expected a header {}",
+                COLUMNS.join(",")
+            ),
         ));
     };
     let columns =
@@ -78,10 +80,7 @@ fn bills_text(path: &Path) -> Result<String> {
 
 /// The error for a bills file that cannot be read past its header: one problem at `file:line`.
 fn one_problem(file: &str, line: usize, what: String) -> Error {
-    Error::Lines {
-        problems: vec![Problem::new(format!("{file}:{line}"), what)],
-        more: 0,
-    }
+    Error::lines(vec![Problem::new(format!("{file}:{line}"), what)])
 }
 
 /// Where the header puts each of [`COLUMNS`], and how the fields are separated.
@@ -109,8 +108,9 @@ impl BillColumns {
             .collect();
         if !missing.is_empty() {
             return Err(format!(
-                "the header lacks {}; expected month,workload,provider,gpu,hours,amount",
-                missing.join(", ")
+                "the header lacks {}; expected {}",
+                missing.join(", "),
+                COLUMNS.join(",")
             ));
         }
         Ok(BillColumns {

@@ -192,10 +192,7 @@ fn map_text(path: &Path) -> Result<String> {
 
 /// The error for a map that cannot be read past its header: one problem at `location`.
 fn one_problem(location: String, message: String) -> Error {
-    Error::Lines {
-        problems: vec![Problem::new(location, message)],
-        more: 0,
-    }
+    Error::lines(vec![Problem::new(location, message)])
 }
 
 /// Where the header puts the map's two columns, and how the fields are separated.

@@ -13,6 +13,8 @@ pub struct Styles {
     pub bold: Format,
     pub text: Format,
     pub wrap: Format,
+    /// The budget's label, level with the taller, centred total beside it.
+    pub total_label: Format,
     /// A value as typed: Excel's General format, which never shows a trailing point.
     pub general: Format,
     /// A computed value with decimals to show: at most two, chosen by [`Styles::number_for`]
@@ -73,7 +75,7 @@ impl Styles {
                 .set_font_color(Color::RGB(0x1F4E78)),
             bold: body().set_bold(),
             text: body(),
-            wrap: Format::new().set_text_wrap().set_align(FormatAlign::Top),
+            wrap: body().set_text_wrap(),
             general: body(),
             decimals: body().set_num_format("#,##0.##"),
             live_number: body().set_num_format("#,##0.0#"),
@@ -85,6 +87,9 @@ impl Styles {
             pct: body().set_num_format("0%"),
             money: body().set_num_format(&money),
             money_bold: body().set_num_format(&money).set_bold(),
+            total_label: Format::new()
+                .set_bold()
+                .set_align(FormatAlign::VerticalCenter),
             money_total: Format::new()
                 .set_num_format(&money)
                 .set_align(FormatAlign::VerticalCenter)
@@ -194,12 +199,12 @@ fn wrapped_lines(label: &str, width: f64) -> usize {
 
 /// Lines a text takes when wrapped at word boundaries in a column `width` characters wide, its
 /// characters `factor` width units wide on average, less a character of padding.
-fn wrapped_lines_at(label: &str, width: f64, factor: f64) -> usize {
+fn wrapped_lines_at(text: &str, width: f64, factor: f64) -> usize {
     use unicode_width::UnicodeWidthStr;
     let room = ((width - 1.0) / factor).max(1.0);
     let mut lines = 1usize;
     let mut used = 0.0;
-    for word in label.split(' ') {
+    for word in text.split(' ') {
         let w = word.width() as f64;
         let need = if used == 0.0 { w } else { used + 1.0 + w };
         if need <= room {

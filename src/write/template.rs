@@ -274,11 +274,20 @@ fn models_sheet(wb: &mut Workbook, lang: Lang, s: &Styles) -> Result<(), XlsxErr
     Ok(())
 }
 
+/// The width of the Assumptions sheet's note column (D), in characters.
+const NOTE_WIDTH: f64 = 90.0;
+/// The Engines sheet's column widths: engine, applies_to, key, value, unit, version, source.
+const ENGINE_WIDTHS: [f64; 7] = [14.0, 11.0, 30.0, 9.0, 9.0, 16.0, 100.0];
+/// The Formulas sheet's column widths: name, expression, scope, unit, description.
+const FORMULA_WIDTHS: [f64; 5] = [28.0, 70.0, 11.0, 9.0, 90.0];
+/// The APIs sheet's column widths: provider, model, three prices, source.
+const API_WIDTHS: [f64; 6] = [22.0, 14.0, 12.0, 12.0, 12.0, 90.0];
+
 /// The Assumptions sheet: each built-in assumption with its value, unit and note.
 fn assumptions_sheet(wb: &mut Workbook, lang: Lang, s: &Styles) -> Result<(), XlsxError> {
     let (ws, _) = input_sheet(wb, "Assumptions", lang, s)?;
     ws.set_column_width(0, 26)?;
-    ws.set_column_width(3, 90)?;
+    ws.set_column_width(3, NOTE_WIDTH)?;
     for (r, a) in catalog::assumptions(lang).items.iter().enumerate() {
         let r = r as u32 + 1;
         style::text(ws, r, 0, &a.key, &s.bold)?;
@@ -289,7 +298,7 @@ fn assumptions_sheet(wb: &mut Workbook, lang: Lang, s: &Styles) -> Result<(), Xl
         }
         style::text(ws, r, 2, &a.unit, &s.text)?;
         style::text(ws, r, 3, &a.note, &s.wrap)?;
-        style::fit_row_height(ws, r, &[(&a.note, 90.0)])?;
+        style::fit_row_height(ws, r, &[(&a.note, NOTE_WIDTH)])?;
     }
     Ok(())
 }
@@ -297,7 +306,7 @@ fn assumptions_sheet(wb: &mut Workbook, lang: Lang, s: &Styles) -> Result<(), Xl
 /// The Engines sheet: the built-in engine profiles, each value with its version and source.
 fn engines_sheet(wb: &mut Workbook, lang: Lang, s: &Styles) -> Result<(), XlsxError> {
     let (ws, _) = input_sheet(wb, "Engines", lang, s)?;
-    style::widths(ws, &[14.0, 11.0, 30.0, 9.0, 9.0, 16.0, 100.0])?;
+    style::widths(ws, &ENGINE_WIDTHS)?;
     let applies_dv = DataValidation::new()
         .allow_list_strings(&["serving", "training", "any"])?
         .ignore_blank(true);
@@ -317,7 +326,7 @@ fn engines_sheet(wb: &mut Workbook, lang: Lang, s: &Styles) -> Result<(), XlsxEr
         }
         style::text(ws, r, 5, &v.version, &s.text)?;
         style::text(ws, r, 6, &v.source, &s.wrap)?;
-        style::fit_row_height(ws, r, &[(&v.source, 100.0)])?;
+        style::fit_row_height(ws, r, &[(&v.source, ENGINE_WIDTHS[6])])?;
     }
     Ok(())
 }
@@ -325,7 +334,7 @@ fn engines_sheet(wb: &mut Workbook, lang: Lang, s: &Styles) -> Result<(), XlsxEr
 /// The Formulas sheet: the default formulas, to read and edit.
 fn formulas_sheet(wb: &mut Workbook, lang: Lang, s: &Styles) -> Result<(), XlsxError> {
     let (ws, _) = input_sheet(wb, "Formulas", lang, s)?;
-    style::widths(ws, &[28.0, 70.0, 11.0, 9.0, 90.0])?;
+    style::widths(ws, &FORMULA_WIDTHS)?;
     let scope_dv = DataValidation::new()
         .allow_list_strings(&["candidate", "portfolio"])?
         .ignore_blank(true);
@@ -337,7 +346,12 @@ fn formulas_sheet(wb: &mut Workbook, lang: Lang, s: &Styles) -> Result<(), XlsxE
         style::text(ws, r, 2, f.scope.key(), &s.text)?;
         style::text(ws, r, 3, &f.unit, &s.text)?;
         style::text(ws, r, 4, &f.description, &s.wrap)?;
-        style::fit_row_height(ws, r, &[(&f.expression, 70.0), (&f.description, 90.0)])?;
+        let (expression, description) = (FORMULA_WIDTHS[1], FORMULA_WIDTHS[4]);
+        style::fit_row_height(
+            ws,
+            r,
+            &[(&f.expression, expression), (&f.description, description)],
+        )?;
     }
     Ok(())
 }
@@ -345,7 +359,7 @@ fn formulas_sheet(wb: &mut Workbook, lang: Lang, s: &Styles) -> Result<(), XlsxE
 /// The APIs sheet: the built-in example prices, each with where and when it was read.
 fn apis_sheet(wb: &mut Workbook, lang: Lang, s: &Styles) -> Result<(), XlsxError> {
     let (ws, _) = input_sheet(wb, "APIs", lang, s)?;
-    style::widths(ws, &[22.0, 14.0, 12.0, 12.0, 12.0, 90.0])?;
+    style::widths(ws, &API_WIDTHS)?;
     for (r, a) in catalog::apis().iter().enumerate() {
         let r = r as u32 + 1;
         style::text(ws, r, 0, &a.provider, &s.text)?;
@@ -356,7 +370,7 @@ fn apis_sheet(wb: &mut Workbook, lang: Lang, s: &Styles) -> Result<(), XlsxError
             style::number(ws, r, 4, c, &s.general)?;
         }
         style::text(ws, r, 5, &a.source, &s.wrap)?;
-        style::fit_row_height(ws, r, &[(&a.source, 90.0)])?;
+        style::fit_row_height(ws, r, &[(&a.source, API_WIDTHS[5])])?;
     }
     Ok(())
 }

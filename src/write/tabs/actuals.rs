@@ -324,10 +324,7 @@ fn write_bill(
         &s.subtitle,
     )?;
     r += 1;
-    // Header cells without notes or cx.header's row height: the block sits inside the tab.
-    for (c, [en, zh, ..]) in heads_of(&BILL).into_iter().enumerate() {
-        text(ws, r, c as u16, cx.t(en, zh), &s.header)?;
-    }
+    cx.plain_header(ws, r, &BILL)?;
     for row in &b.rows {
         r += 1;
         text(ws, r, BILL_WORKLOAD, &row.workload, &s.text)?;

@@ -55,7 +55,7 @@ const COLUMNS: [Col; 6] = [
 ];
 const KEY: u16 = at(&COLUMNS, "key");
 /// The value's column, where the other tabs' live formulas read the money assumptions
-/// (`Live::new` in live.rs, which still spells it `1`).
+/// (`Live::new` in live.rs).
 pub(super) const VALUE: u16 = at(&COLUMNS, "value");
 
 /// The tab's row of assumption `i` (the header is row 0), as the live formulas read it.
@@ -197,10 +197,7 @@ fn write_engines(ws: &mut Worksheet, cx: &Ctx, used: &[&EngineValue]) -> Result<
         &s.bold,
     )?;
     r += 1;
-    // Header cells without notes or cx.header's row height: the block sits inside the tab.
-    for (c, [en, zh, ..]) in heads_of(&ENGINES).into_iter().enumerate() {
-        text(ws, r, c as u16, cx.t(en, zh), &s.header)?;
-    }
+    cx.plain_header(ws, r, &ENGINES)?;
     for v in used {
         r += 1;
         text(ws, r, ENGINE_ENGINE, &v.engine, &s.text)?;

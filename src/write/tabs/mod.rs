@@ -54,6 +54,20 @@ impl Ctx<'_> {
         super::style::yes_no(b, self.lang)
     }
 
+    /// A block's header row inside a tab, from column A: the labels in the chosen language,
+    /// without notes or the tab header's row height.
+    pub fn plain_header(
+        &self,
+        ws: &mut rust_xlsxwriter::Worksheet,
+        row: u32,
+        cols: &[Col],
+    ) -> Result<(), rust_xlsxwriter::XlsxError> {
+        for (c, col) in (0u16..).zip(cols) {
+            super::style::text(ws, row, c, self.t(col.head[0], col.head[1]), &self.s.header)?;
+        }
+        Ok(())
+    }
+
     /// A header row at `row` from `[en, zh, en note, zh note]` columns, in the chosen language.
     pub fn header(
         &self,

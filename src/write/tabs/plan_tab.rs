@@ -66,7 +66,9 @@ impl Column {
     }
 }
 
-/// The columns, in order: every fact about a Plan column is stated here once.
+/// The columns, in order, each with its key, what it holds, its look, width and headers. The
+/// look sets the format of the sizing and input columns; the cost, TCO and API columns are
+/// money (bold for the GPU cost and the TCO) and the break-even a whole number by their writers.
 #[rustfmt::skip]
 pub const COLUMNS: [Column; 42] = [
     Column::new("name", Holds::Text, Look::Text, 22.0, ["Workload", "负载", "The workload's name.", "负载名称。"]),
@@ -160,7 +162,7 @@ const COSTS: [u16; 5] = [
 
 /// The column of a mode's cost.
 pub fn cost_column(m: Mode) -> u16 {
-    COSTS[Mode::ALL.iter().position(|x| *x == m).unwrap_or(0)]
+    COSTS[m.index()]
 }
 
 /// The Plan tab's row of workload `w` (the header is row 0).
@@ -629,9 +631,10 @@ mod tests {
                 format!("cost_{}", m.key())
             );
         }
-        for (at, key) in TERMS.iter().zip(GpuOffer::TERMS) {
-            assert_eq!(COLUMNS[*at as usize].key, key);
-        }
+        // Counted by hand in the table: name, kind, model, engine, gpu (0-4), ten sizing columns
+        // (5-14), mode (15), then the four prices and two billing terms (16-21).
+        assert_eq!(TERMS, [16, 17, 18, 19, 20, 21]);
+        assert_eq!(ROW_QUANTITIES, [22, 23, 24]);
         // The cheapest-now formula reads the cost columns as one range: they are adjacent.
         assert_eq!(COSTS[COSTS.len() - 1] - COSTS[0], COSTS.len() as u16 - 1);
     }
@@ -652,8 +655,7 @@ mod tests {
         let keys: Vec<&str> = SIZING.iter().map(|(_, n)| n.name()).collect();
         assert_eq!(keys.first(), Some(&"required_vram_gib"));
         assert_eq!(keys.last(), Some(&"utilization"));
-        for (at, n) in SIZING {
-            assert_eq!(COLUMNS[at as usize].key, n.name());
-        }
+        let at: Vec<u16> = SIZING.iter().map(|(at, _)| *at).collect();
+        assert_eq!(at, (5..=14).collect::<Vec<u16>>());
     }
 }

@@ -263,7 +263,7 @@ fn write_outcome(
                 ws,
                 r,
                 at + GPUS_TOTAL,
-                p.value(cand, "gpus_total").unwrap_or(0.0),
+                p.need(cand, crate::plan::Need::GPUS_TOTAL),
                 &s.integer,
             )?;
             text(ws, r, at + MODE, ch.mode.label(cx.lang), &s.text)?;

@@ -285,10 +285,7 @@ fn write_budget(
         row,
         COST_LINE,
         cx.t("Budget: total with safety margin", "预算：含安全边际总计"),
-        // Level with the taller, centred total beside it.
-        &s.bold
-            .clone()
-            .set_align(rust_xlsxwriter::FormatAlign::VerticalCenter),
+        &s.total_label,
     )?;
     let budget = Ok(layout.amount(tco_sheet, layout.with_margin));
     live_cell(

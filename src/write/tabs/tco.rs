@@ -6,7 +6,7 @@ use super::live::{absolute, Live};
 use super::plan_tab::{self, live_cell};
 use super::{at, heads_of, widths_of, Category, Col, Ctx, Extent, Tab};
 use crate::model::Scope;
-use crate::plan::{Hidden, Mode, NeedSum};
+use crate::plan::{Hidden, Mode};
 use crate::write::style::{text, widths};
 use rust_xlsxwriter::{Worksheet, XlsxError};
 use std::collections::HashMap;
@@ -136,7 +136,7 @@ impl Layout {
 }
 
 /// `total_<name>` as a SUM over a Plan column, where the Plan tab has one.
-pub fn plan_sum(cx: &Ctx, name: &str) -> Option<String> {
+fn plan_sum(cx: &Ctx, name: &str) -> Option<String> {
     plan_tab::range_named(cx, name).map(|r| format!("SUM({r})"))
 }
 
@@ -226,9 +226,7 @@ impl<'a> TcoTab<'a> {
         } else {
             Err(format!("no portfolio formula {name}"))
         };
-        let v = plan
-            .total(name)
-            .unwrap_or_else(|| plan.sum(NeedSum::TOTAL_WITH_MARGIN) - plan.sum(NeedSum::TOTAL));
+        let v = plan.totals.line(name);
         let fmt = if name == "total_with_margin" {
             &s.money_total
         } else if bold {

@@ -256,10 +256,7 @@ impl<'a> YearTab<'a> {
             let mut annual = 0.0;
             for k in 0..MONTHS {
                 let f = self.portfolio_formula(name, &portfolio_rows, k);
-                let v = year.value(k, name).unwrap_or_else(|| {
-                    year.value(k, "total_with_margin").unwrap_or(0.0)
-                        - year.value(k, "total").unwrap_or(0.0)
-                });
+                let v = year.months[k].line(name);
                 annual += v;
                 let fmt = if *name == "total_with_margin" {
                     &s.money_bold

@@ -89,6 +89,10 @@ MODEL_CONFIGS = {
     # Qwen/Qwen3-* (aiconfigurator mirror; 8B and 30B-A3B also in tests/fixtures/configs)
     "Qwen3-0.6B": HERE / "configs" / "Qwen3-0.6B.json",
     "Qwen3-4B": HERE / "configs" / "Qwen3-4B.LLM-Prof.json",
+    # Qwen/Qwen3-0.6B-FP8 and Qwen/Qwen3-4B-FP8: their own config.json files (which set the
+    # quantization and whether the head is tied) are not in the stored mirrors
+    "Qwen3-0.6B-FP8": None,
+    "Qwen3-4B-FP8": None,
     "Qwen3-8B": HERE / "configs" / "Qwen3-8B.json",
     "Qwen3-14B": HERE / "configs" / "Qwen3-14B.inference-sim.json",
     "Qwen3-32B": HERE / "configs" / "Qwen3-32B.json",
@@ -302,7 +306,7 @@ def main():
         role = (r.get("role") or "").strip() or "calibrate"
         base = {"id": rid, "role": role, "kind": kind, "model": model, "precision": prec, "metric": metric or "memory"}
         if metric not in MEMORY_METRICS:
-            why = "speed row" if metric == "decode_tps" else f"{metric}: accelerate estimates weights only, no KV-cache figure"
+            why = "speed row" if metric in ("decode_tps", "ttft_s") else f"{metric}: accelerate estimates weights only, no KV-cache figure"
             skipped.append({**base, "status": "skipped", "why": why})
             continue
         path = config_path(model)

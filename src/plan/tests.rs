@@ -71,13 +71,17 @@ fn workload(name: &str, kind: Kind, model: Option<&str>) -> Workload {
 
 fn input(workloads: Vec<Workload>, gpus: Vec<GpuOffer>, set: &[(&str, f64)]) -> Input {
     let mut assumptions: Assumptions = catalog::assumptions(Lang::En);
+    // A yes/no assumption takes 0 as no and anything else as yes.
     for (k, v) in set {
-        assumptions
+        let a = assumptions
             .items
             .iter_mut()
             .find(|a| a.key == *k)
-            .expect("assumption")
-            .value = Value::Number(*v);
+            .expect("assumption");
+        a.value = match a.value {
+            Value::Bool(_) => Value::Bool(*v != 0.0),
+            _ => Value::Number(*v),
+        };
     }
     Input {
         file: "test.xlsx".into(),
@@ -1353,6 +1357,53 @@ fn lora_training_hours_follow_the_tokens() {
     let (_, ch) = p.chosen(0).unwrap();
     assert_eq!(ch.mode, Mode::OnDemand);
     assert!(close(ch.gpu_cost, 80.0, 1e-9), "{}", ch.gpu_cost);
+}
+
+#[test]
+fn a_prefill_that_materialises_its_attention_scores_pays_their_bytes() {
+    // Llama-2-7B in fp16, an 8,192-token prompt, on a 312 TFLOPS, 2,000 GB/s card at
+    // prefill_mfu 0.5, as in the test below (0.80271 s with flash attention), run without it:
+    //   scores     32 heads × 32 layers × 8,192² / 2           = 3.4359738368e10
+    //   traffic    24 bytes each (attention_score_bytes)        = 8.24633720832e11 B
+    //   at 2,000 GB/s × bandwidth_efficiency 0.7 = 1.4e12 B/s    = 0.589024 s
+    //   total      0.802713 + 0.589024                          = 1.391737 s.
+    // Two cards under tensor parallelism split the FLOPs and the traffic:
+    //   0.39656 + 0.294512 + 32 × 300 µs                         = 0.700669 s.
+    let mut w = workload("chat", Kind::Inference, Some("Llama-2-7B"));
+    w.precision = Precision::Fp16;
+    w.numbers.context_len = Some(8192.0);
+    let eager = [("prefill_mfu", 0.5), ("flash_attention", 0.0)];
+    let g = || offer("G80", 80.0, None, Some(1000.0), None, None);
+    let vals = values_of(w.clone(), g(), &eager);
+    assert!(close(v(&vals, "prefill_scores"), 3.4359738368e10, 1e-9));
+    assert!(close(v(&vals, "prefill_flops") / 1.23725641e14, 1.0, 1e-8));
+    assert!(close(v(&vals, "ttft_s"), 1.391737, 1e-5));
+    let mut two = g();
+    two.gpus_per_node = 8.0;
+    w.numbers.max_ttft_s = Some(1.0);
+    let p = plan(input(vec![w.clone()], vec![two], &eager)).unwrap();
+    let (c, _) = p.chosen(0).unwrap();
+    assert_eq!(p.value(c, "gpus_per_replica"), Some(2.0));
+    assert!(close(p.value(c, "ttft_s").unwrap(), 0.700669, 1e-5));
+    w.numbers.max_ttft_s = None;
+    // With flash attention on, a CUDA card before compute capability 8.0 still materialises
+    // them; a ROCm card, whose compute capability is not given, does not.
+    let flash = [("prefill_mfu", 0.5)];
+    let mut turing = g();
+    turing.compute_capability = 7.5;
+    assert!(close(
+        v(&values_of(w.clone(), turing, &flash), "ttft_s"),
+        1.391737,
+        1e-5
+    ));
+    let mut rocm = g();
+    rocm.compute_capability = 0.0;
+    rocm.platform = "rocm".to_string();
+    assert!(close(
+        v(&values_of(w, rocm, &flash), "ttft_s"),
+        0.802713,
+        1e-5
+    ));
 }
 
 #[test]

@@ -99,13 +99,24 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<Extent, XlsxError> {
     cx.header(ws, 0, &heads_of(&COLUMNS))?;
     write_tornado(ws, cx, sens)?;
     let n = sens.tornado.len() as u32;
-    let row = write_distribution(ws, cx, sens, n + 2)?;
+    let mut last = write_distribution(ws, cx, sens, n + 2)?;
     if n > 0 {
-        insert_chart(ws, cx, sens, row + 2)?;
+        insert_chart(ws, cx, sens, last + 2)?;
+        // The chart's rows, at the default row height, are part of the printed page.
+        last += 2 + chart_height(n).div_ceil(DEFAULT_ROW_PX);
     }
     widths(ws, &widths_of(&COLUMNS))?;
     ws.set_freeze_panes(1, 1)?;
-    Ok(Extent::new(row + 2 + (2 * n.max(4) + 6), LAST))
+    Ok(Extent::new(last, LAST))
+}
+
+/// Excel's default row height, in pixels (15 points).
+const DEFAULT_ROW_PX: u32 = 20;
+
+/// The tornado chart's height in pixels: 40 a key (room for four at least) and 120 for its
+/// title, axis and legend.
+fn chart_height(keys: u32) -> u32 {
+    40 * keys.max(4) + 120
 }
 
 /// One row per key, widest swing first: its range, the budget at each end, the swing and each
@@ -208,7 +219,7 @@ fn insert_chart(
     // The widest swing at the top: a bar chart lists its categories bottom-up.
     chart.x_axis().set_reverse();
     chart.legend().set_position(ChartLegendPosition::Bottom);
-    chart.set_width(620).set_height(40 * n.max(4) + 120);
+    chart.set_width(620).set_height(chart_height(n));
     ws.insert_chart(at, LABEL, &chart)?;
     Ok(())
 }

@@ -615,6 +615,7 @@ fn row_gpu(row: &Row) -> Result<GpuOffer> {
         },
         gpus_per_node: row.gpus,
         interconnect_gbs: known.as_ref().map_or(0.0, |k| k.interconnect_gbs),
+        nvlink: known.as_ref().is_some_and(|k| k.nvlink),
         on_demand_hourly: Some(1.0),
         billing_granularity_min: 60.0,
         available: true,
@@ -844,8 +845,10 @@ mod tests {
             "cookbook-b200x8-dsr1-tp8-in8000",
             "SGLang fixed time per layer",
         ),
-        // The 188 all-reduces of 8 MiB run through NCCL across PCIe and the socket link; the
-        // prefill's all-reduce bytes are not in ttft_s.
+        // The 188 all-reduces of 8 MiB run through NCCL across PCIe and the socket link:
+        // prefill_allreduce_s counts them at the median share of published PCIe runs (0.0804 s
+        // of the 0.127 s estimate; -82% without), and this box, every pair across sockets,
+        // reaches less.
         (
             "kubesimplify-rtxpro6000x4-qwen3-235b-fp8-tp4-1024-ttft",
             "prefill all-reduce across PCIe",

@@ -166,6 +166,7 @@ pub fn gpus() -> Vec<GpuOffer> {
             bandwidth_gbs: num(r, "bandwidth_gbs"),
             fp16_tflops: num(r, "fp16_tflops"),
             fp8_tflops: num(r, "fp8_tflops"),
+            fp16_acc16_tflops: num(r, "fp16_acc16_tflops"),
             compute_capability: num(r, "compute_capability"),
             nvlink: field(r, "nvlink") == "yes",
             interconnect_gbs: num(r, "interconnect_gbs"),

@@ -464,6 +464,9 @@ pub struct GpuOffer {
     pub fp16_tflops: f64,
     /// Dense 8-bit tensor TFLOPS (FP8, or INT8 where the card has no FP8); 0 = unknown.
     pub fp8_tflops: f64,
+    /// Dense 16-bit tensor TFLOPS accumulating in 16 bits where it differs from `fp16_tflops`
+    /// (GeForce cards: twice); 0 = the same as `fp16_tflops`.
+    pub fp16_acc16_tflops: f64,
     /// CUDA compute capability; 0 on other platforms.
     pub compute_capability: f64,
     pub nvlink: bool,

@@ -34,13 +34,15 @@ const FLAGS: [&str; 13] = [
     "experts_int4",
 ];
 /// The offer's specifications; its prices and terms (`GpuOffer::TERMS`) and `gpu_index` follow.
-const GPU_SPECS: [&str; 8] = [
+const GPU_SPECS: [&str; 9] = [
     "gpu_vram_gib",
     "gpu_bandwidth_gbs",
     "gpu_tflops",
     "gpu_cc",
     "gpus_per_node",
     "gpu_fp8_tflops",
+    // The 16-bit rate accumulating in 16 bits: the GPUs sheet's, or fp16_tflops where blank.
+    "gpu_fp16_acc16_tflops",
     "gpu_interconnect_gbs",
     "node_interconnect_gbs",
 ];
@@ -269,6 +271,11 @@ impl GpuSlots {
             offer.compute_capability,
             offer.gpus_per_node,
             offer.fp8_tflops,
+            if offer.fp16_acc16_tflops > 0.0 {
+                offer.fp16_acc16_tflops
+            } else {
+                offer.fp16_tflops
+            },
             offer.interconnect_gbs,
             offer.node_interconnect_gbs.unwrap_or(0.0),
         ];

@@ -1389,6 +1389,46 @@ fn a_tensor_parallel_prefill_over_pcie_pays_its_all_reduces() {
 }
 
 #[test]
+fn llama_cpp_of_2024_accumulates_in_16_bits_and_expands_quantized_weights_per_chunk() {
+    // Llama-2-7B in int4, a 1,024-token prompt prefilled in chunks of 512, on a card of
+    // 312 TFLOPS (624 accumulating in 16 bits) and 2,000 GB/s:
+    //   with prefill_accumulate_16bit the prefill runs at 624 TFLOPS, else at 312;
+    //   with prefill_dequantize each of the 2 chunks reads the int4 linear weights and writes
+    //   a 16-bit copy: (6.74e9 − 2 × 32,000 × 4,096) = 6.477856e9 parameters × (0.5 + 0.016
+    //   group scales + 2) B = 16,298,285,696 B a chunk; 2 chunks / (2,000 GB/s × 0.7)
+    //   = 0.0232833 s.
+    let mut w = workload("chat", Kind::Inference, Some("Llama-2-7B"));
+    w.precision = Precision::Int4;
+    w.numbers.context_len = Some(1024.0);
+    let mut g = offer("G80", 80.0, None, Some(1000.0), None, None);
+    g.fp16_acc16_tflops = 624.0;
+    let chunked = [("prefill_chunk_tokens", 512.0)];
+    let vals = values_of(w.clone(), g.clone(), &chunked);
+    assert_eq!(v(&vals, "prefill_tflops"), 312.0);
+    assert_eq!(v(&vals, "prefill_dequant_s"), 0.0);
+    let llama_cpp = [
+        ("prefill_chunk_tokens", 512.0),
+        ("prefill_accumulate_16bit", 1.0),
+        ("prefill_dequantize", 1.0),
+    ];
+    let vals = values_of(w.clone(), g.clone(), &llama_cpp);
+    assert_eq!(v(&vals, "prefill_tflops"), 624.0);
+    assert!(close(v(&vals, "prefill_dequant_s"), 0.0232833, 1e-5));
+    // A card with no 16-bit-accumulate figure runs at its fp16_tflops; fp16 weights expand
+    // nothing.
+    g.fp16_acc16_tflops = 0.0;
+    assert_eq!(
+        v(
+            &values_of(w.clone(), g.clone(), &llama_cpp),
+            "prefill_tflops"
+        ),
+        312.0
+    );
+    w.precision = Precision::Fp16;
+    assert_eq!(v(&values_of(w, g, &llama_cpp), "prefill_dequant_s"), 0.0);
+}
+
+#[test]
 fn a_prefill_that_materialises_its_attention_scores_pays_their_bytes() {
     // Llama-2-7B in fp16, an 8,192-token prompt, on a 312 TFLOPS, 2,000 GB/s card at
     // prefill_mfu 0.5, as in the test below (0.80271 s with flash attention), run without it:

@@ -177,6 +177,13 @@ fn read_specifications(
         spec("compute_capability", Some(0.0), p)
     };
     offer.fp8_tflops = spec("fp8_tflops", Some(known.map_or(0.0, |k| k.fp8_tflops)), p);
+    // Only the cards whose 16-bit-accumulate rate differs have one in the catalog; blank is
+    // fp16_tflops, not a figure taken from it.
+    let acc16 = "fp16_acc16_tflops";
+    offer.fp16_acc16_tflops = match known.map(|k| k.fp16_acc16_tflops).filter(|v| *v > 0.0) {
+        Some(v) => spec(acc16, Some(v), p),
+        None => rec.number(acc16, gpu_rule(acc16), p).unwrap_or(0.0),
+    };
     offer.interconnect_gbs = spec(
         "interconnect_gbs",
         Some(known.map_or(0.0, |k| k.interconnect_gbs)),
@@ -349,6 +356,7 @@ fn gpu_number(g: &GpuOffer, key: &str) -> Option<f64> {
         "fp16_tflops" => g.fp16_tflops,
         "compute_capability" => g.compute_capability,
         "fp8_tflops" => g.fp8_tflops,
+        "fp16_acc16_tflops" => return (g.fp16_acc16_tflops > 0.0).then_some(g.fp16_acc16_tflops),
         "interconnect_gbs" => g.interconnect_gbs,
         "node_interconnect_gbs" => return g.node_interconnect_gbs,
         "gpus_per_node" => g.gpus_per_node,
@@ -364,11 +372,12 @@ fn gpu_number(g: &GpuOffer, key: &str) -> Option<f64> {
 }
 
 /// The numeric columns of the GPUs sheet.
-const NUMERIC: [&str; 15] = [
+const NUMERIC: [&str; 16] = [
     "vram_gib",
     "bandwidth_gbs",
     "fp16_tflops",
     "fp8_tflops",
+    "fp16_acc16_tflops",
     "interconnect_gbs",
     "node_interconnect_gbs",
     "compute_capability",
@@ -400,6 +409,7 @@ fn set_gpu_number(g: &mut GpuOffer, key: &str, v: f64) {
         "fp16_tflops" => g.fp16_tflops = v,
         "compute_capability" => g.compute_capability = v,
         "fp8_tflops" => g.fp8_tflops = v,
+        "fp16_acc16_tflops" => g.fp16_acc16_tflops = v,
         "interconnect_gbs" => g.interconnect_gbs = v,
         "node_interconnect_gbs" => g.node_interconnect_gbs = Some(v),
         "gpus_per_node" => g.gpus_per_node = v,
@@ -419,7 +429,9 @@ pub(crate) fn gpu_rule(key: &str) -> Rule {
         "vram_gib" => Rule::positive().max(10_000.0),
         "bandwidth_gbs" | "fp16_tflops" => Rule::positive().max(1e6),
         "compute_capability" => Rule::range(0.0, 20.0),
-        "fp8_tflops" | "interconnect_gbs" | "node_interconnect_gbs" => Rule::at_least(0.0).max(1e6),
+        "fp8_tflops" | "fp16_acc16_tflops" | "interconnect_gbs" | "node_interconnect_gbs" => {
+            Rule::at_least(0.0).max(1e6)
+        }
         "gpus_per_node" => Rule::whole(1.0, 1024.0),
         "billing_granularity_min" => Rule::positive().max(44_640.0),
         "min_rental_min" => Rule::at_least(0.0).max(44_640.0),

@@ -14,6 +14,7 @@ pub mod error;
 pub mod files;
 pub mod formula;
 pub mod lang;
+pub mod layout;
 pub mod model;
 pub mod plan;
 pub mod provenance;

@@ -101,6 +101,43 @@ fn a_diff_names_the_changed_inputs_and_outcomes() {
 }
 
 #[test]
+fn a_chinese_plan_workbook_reads_back_as_its_json() {
+    // The Chinese tabs and headers are found by the same labels the writer used
+    // (src/layout.rs): outcomes, totals, the input's hash and the offers' terms.
+    let d = tempdir();
+    std::fs::copy(repo("samples/team.xlsx"), d.path().join("t.xlsx")).unwrap();
+    gpuplan(
+        d.path(),
+        &[
+            "calc", "t.xlsx", "-q", "--lang", "zh", "-o", "zh.xlsx", "--json", "a.json",
+        ],
+    )
+    .ok();
+    let j = json_of(&gpuplan(
+        d.path(),
+        &["diff", "zh.xlsx", "a.json", "--json", "-"],
+    ));
+    let workloads = j["workloads"].as_array().unwrap();
+    assert!(!workloads.is_empty());
+    for w in workloads {
+        assert!(w["before"]["gpu"].is_string(), "{w}");
+        assert_eq!(w["before"], w["after"], "{w}");
+    }
+    assert_eq!(j["total_with_margin_before"], j["total_with_margin_after"]);
+    assert!(close(
+        j["total_with_margin_before"].as_f64().unwrap(),
+        2268.96
+    ));
+    let changed = j["inputs_changed"].as_array().unwrap();
+    assert!(
+        changed
+            .iter()
+            .all(|c| !c["key"].as_str().unwrap().starts_with("gpus.")),
+        "{changed:?}"
+    );
+}
+
+#[test]
 fn identical_plans_exit_0_and_a_non_plan_exits_2() {
     let d = tempdir();
     team().write(&d.path().join("t.xlsx"));

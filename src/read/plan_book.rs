@@ -7,6 +7,7 @@ use super::table::raw_text;
 use super::xlsx::{Raw, RawSheet};
 use crate::diff::{Outcome, PlanView};
 use crate::error::{Error, Result};
+use crate::layout::{self, Label};
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -26,33 +27,6 @@ fn text(raw: Option<&&Raw>) -> Option<String> {
     raw.map(|r| raw_text(r)).filter(|t| !t.is_empty())
 }
 
-/// The priced offer's terms the Plan tab records for each workload: the key under `gpus.<offer>.`
-/// in the plan view, and the column's header in English and Chinese.
-const OFFER_TERMS: [(&str, &str, &str); 6] = [
-    (
-        "price_on_demand",
-        "On-demand price per GPU-hour",
-        "按量单价(每卡每小时)",
-    ),
-    ("price_monthly", "Monthly price per GPU", "包月单价(每卡)"),
-    (
-        "price_spot",
-        "Spot price per GPU-hour",
-        "竞价单价(每卡每小时)",
-    ),
-    (
-        "price_reserved",
-        "Reserved price per GPU-month",
-        "预留单价(每卡每月)",
-    ),
-    (
-        "billing_granularity_min",
-        "Billing granularity (min)",
-        "计费粒度(分钟)",
-    ),
-    ("min_rental_min", "Minimum rental (min)", "最小起租(分钟)"),
-];
-
 /// The plan view and the currency of a plan workbook.
 pub fn plan_view(path: &Path) -> Result<(PlanView, String)> {
     let bytes = crate::files::read_bounded(path, super::MAX_FILE_BYTES, "a plan workbook")?;
@@ -65,18 +39,18 @@ pub fn plan_view(path: &Path) -> Result<(PlanView, String)> {
             "not a gpuplan plan workbook: it lacks the Plan and TCO tabs (方案, 总拥有成本); give the workbook `gpuplan calc` wrote, or its --json",
         )
     };
-    let find = |en: &str, zh: &str| names.iter().find(|n| *n == en || *n == zh).cloned();
+    let find = |tab: Label| names.iter().find(|n| tab.is(n)).cloned();
     let mut cells = 0usize;
-    let mut sheet = |en: &str, zh: &str| -> Result<Option<RawSheet>> {
-        match find(en, zh) {
+    let mut sheet = |tab: Label| -> Result<Option<RawSheet>> {
+        match find(tab) {
             Some(n) => Ok(Some(wb.read_sheet(path, &n, &mut cells)?)),
             None => Ok(None),
         }
     };
-    let plan = sheet("Plan", "方案")?.ok_or_else(not_a_plan)?;
-    let tco = sheet("TCO", "总拥有成本")?.ok_or_else(not_a_plan)?;
-    let assumptions = sheet("Assumptions", "参数")?;
-    let summary = sheet("Summary", "总览")?;
+    let plan = sheet(layout::PLAN_TAB)?.ok_or_else(not_a_plan)?;
+    let tco = sheet(layout::TCO_TAB)?.ok_or_else(not_a_plan)?;
+    let assumptions = sheet(layout::ASSUMPTIONS_TAB)?;
+    let summary = sheet(layout::SUMMARY_TAB)?;
     let mut view = PlanView::default();
     read_plan_tab(&plan, &mut view).ok_or_else(not_a_plan)?;
     read_totals(&tco, &mut view);
@@ -100,22 +74,22 @@ fn read_plan_tab(plan: &RawSheet, view: &mut PlanView) -> Option<()> {
         .filter(|(r, _, _)| *r == 0)
         .map(|(_, c, v)| (raw_text(v), *c))
         .collect();
-    let col = |en: &str, zh: &str| header.get(en).or_else(|| header.get(zh)).copied();
-    let name_col = col("Workload", "负载")?;
+    let col = |l: Label| header.get(l.en).or_else(|| header.get(l.zh)).copied();
+    let name_col = col(layout::WORKLOAD)?;
     let (gpu, gpus, mode, tco_col) = (
-        col("GPU", "GPU"),
-        col("GPUs", "GPU 数"),
-        col("Billing mode", "计费方式"),
-        col("Monthly TCO", "月度总成本"),
+        col(layout::GPU),
+        col(layout::GPUS),
+        col(layout::BILLING_MODE),
+        col(layout::MONTHLY_TCO),
     );
-    let terms = OFFER_TERMS.map(|(key, en, zh)| (key, col(en, zh)));
+    let terms = layout::OFFER_TERMS.map(|(key, label)| (key, col(label)));
     let last = plan.cells.iter().map(|(r, _, _)| *r).max().unwrap_or(0);
     for r in 1..=last {
         let Some(name) = text(g.get(&(r, name_col))) else {
             continue;
         };
         let at = |c: Option<u32>| c.and_then(|c| g.get(&(r, c)));
-        let offer = text(at(gpu)).filter(|t| t != "unplanned" && t != "未规划");
+        let offer = text(at(gpu)).filter(|t| !layout::UNPLANNED.is(t));
         if let Some(label) = &offer {
             for (k, c) in terms {
                 if let Some(v) = number(at(c)) {
@@ -151,10 +125,10 @@ fn read_totals(tco: &RawSheet, view: &mut PlanView) {
         }
         let label = raw_text(v);
         let amount = number(t.get(&(*r, 2)));
-        match label.as_str() {
-            "Total" | "合计" => view.total = amount,
-            "Total with safety margin" | "含安全边际总计" => view.total_with_margin = amount,
-            _ => {}
+        if layout::TOTAL.is(&label) {
+            view.total = amount;
+        } else if layout::TOTAL_WITH_MARGIN.is(&label) {
+            view.total_with_margin = amount;
         }
     }
 }
@@ -185,18 +159,16 @@ fn read_summary(s: &RawSheet, view: &mut PlanView) -> String {
         if *c != 0 {
             continue;
         }
-        match raw_text(v).as_str() {
-            "Input SHA-256" | "输入文件 SHA-256" => {
-                if let Some(h) = text(gs.get(&(*r, 1))) {
-                    view.inputs.insert("input.sha256".into(), h);
-                }
+        let label = raw_text(v);
+        let value = || text(gs.get(&(*r, 1)));
+        if layout::INPUT_SHA256.is(&label) {
+            if let Some(h) = value() {
+                view.inputs.insert("input.sha256".into(), h);
             }
-            "Currency" | "货币" => {
-                if let Some(cur) = text(gs.get(&(*r, 1))) {
-                    currency = cur;
-                }
+        } else if layout::CURRENCY.is(&label) {
+            if let Some(cur) = value() {
+                currency = cur;
             }
-            _ => {}
         }
     }
     currency

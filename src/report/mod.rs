@@ -155,7 +155,7 @@ fn workload_rows(plan: &Plan, paint: &Paint, lang: Lang) -> Vec<Vec<String>> {
                 format!(
                     "{}{}{}",
                     paint.red,
-                    lang.t("unplanned", "未规划"),
+                    crate::layout::UNPLANNED.get(lang),
                     paint.reset
                 ),
                 "-".into(),

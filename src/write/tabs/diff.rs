@@ -202,7 +202,13 @@ fn write_outcome(
                 number(ws, r, c.tco, *t, &s.money)?;
             }
         }
-        Some(_) => text(ws, r, c.gpu, cx.t("unplanned", "未规划"), &s.bad)?,
+        Some(_) => text(
+            ws,
+            r,
+            c.gpu,
+            cx.t(crate::layout::UNPLANNED.en, crate::layout::UNPLANNED.zh),
+            &s.bad,
+        )?,
         None => text(ws, r, c.gpu, cx.t("(absent)", "（无）"), &s.muted)?,
     }
     Ok(())

@@ -5,6 +5,7 @@
 use super::live::{absolute, cell, range, result, Live};
 use super::{Ctx, Extent};
 use crate::lang::Lang;
+use crate::layout;
 use crate::model::{GpuOffer, Workload};
 use crate::plan::{Candidate, Chosen, Hidden, Mode, Need};
 use crate::write::style::{number, text, Styles};
@@ -71,11 +72,11 @@ impl Column {
 /// money (bold for the GPU cost and the TCO) and the break-even a whole number by their writers.
 #[rustfmt::skip]
 pub const COLUMNS: [Column; 42] = [
-    Column::new("name", Holds::Text, Look::Text, 22.0, ["Workload", "负载", "The workload's name.", "负载名称。"]),
+    Column::new("name", Holds::Text, Look::Text, 22.0, [layout::WORKLOAD.en, layout::WORKLOAD.zh, "The workload's name.", "负载名称。"]),
     Column::new("kind", Holds::Text, Look::Text, 12.0, ["Kind", "类型", "What it does.", "任务类型。"]),
     Column::new("model", Holds::Text, Look::Text, 22.0, ["Model", "模型", "The model as resolved (a ~ marks a guessed architecture).", "解析后的模型（~ 表示架构为推测）。"]),
     Column::new("engine", Holds::Text, Look::Text, 13.0, ["Engine", "引擎", "The serving engine or trainer whose profile sized it (the Assumptions tab lists the profile's figures); blank: the Assumptions sheet's figures.", "按其配置估算的推理引擎或训练框架（参数页列出配置数值）；空白表示使用参数表数值。"]),
-    Column::new("gpu", Holds::Text, Look::Text, 22.0, ["GPU", "GPU", "The chosen GPU offer.", "选中的 GPU 报价。"]),
+    Column::new("gpu", Holds::Text, Look::Text, 22.0, [layout::GPU.en, layout::GPU.zh, "The chosen GPU offer.", "选中的 GPU 报价。"]),
     Column::new("required_vram_gib", Holds::Sizing, Look::Gib, 13.0, ["Required memory (GiB)", "所需显存(GiB)", "Peak memory of one replica plus the headroom (vram_headroom).", "单副本峰值显存加余量。"]),
     Column::new("replica_vram_gib", Holds::Sizing, Look::Gib, 13.0, ["Replica memory (GiB)", "副本显存(GiB)", "Memory of the GPUs of one replica.", "单副本所有 GPU 的显存。"]),
     Column::new("concurrency_per_replica", Holds::Sizing, Look::Integer, 13.0, ["Concurrency per replica", "单副本并发", "Concurrent requests one replica serves (memory and latency goal).", "单副本可服务的并发请求数（受显存与时延目标限制）。"]),
@@ -83,16 +84,16 @@ pub const COLUMNS: [Column; 42] = [
     Column::new("redundancy_used", Holds::Sizing, Look::Pct, 13.0, ["Redundancy", "冗余", "Extra share of instances (rounded up).", "冗余比例（向上取整）。"]),
     Column::new("instances", Holds::Sizing, Look::Integer, 13.0, ["Instances", "实例数", "ceil(replicas × (1 + redundancy)).", "ceil(副本数 × (1 + 冗余))。"]),
     Column::new("gpus_per_replica", Holds::Sizing, Look::Integer, 13.0, ["GPUs per replica", "单副本 GPU", "A power of two (tensor parallel), at most max_gpus.", "2 的幂（张量并行），不超过 max_gpus。"]),
-    Column::new("gpus_total", Holds::Sizing, Look::Integer, 13.0, ["GPUs", "GPU 数", "Instances × GPUs per replica.", "实例数 × 单副本 GPU 数。"]),
+    Column::new("gpus_total", Holds::Sizing, Look::Integer, 13.0, [layout::GPUS.en, layout::GPUS.zh, "Instances × GPUs per replica.", "实例数 × 单副本 GPU 数。"]),
     Column::new("run_hours", Holds::Sizing, Look::Plain, 13.0, ["Hours per month", "每月小时", "Hours each instance runs per month.", "每个实例每月运行小时数。"]),
     Column::new("utilization", Holds::Sizing, Look::Pct, 13.0, ["Utilization", "利用率", "Hours ÷ hours in the month.", "运行小时 ÷ 当月小时数。"]),
-    Column::new("mode", Holds::Text, Look::Text, 16.0, ["Billing mode", "计费方式", "The cheapest allowed mode when planned. It stays the plan's choice when prices are edited; the Billing tab shows if another becomes cheaper.", "规划时最便宜的可用方式；修改价格后仍按此方式计费，计费对比页可看其他方式。"]),
-    Column::new("price_on_demand", Holds::Input, Look::Money, 13.0, ["On-demand price per GPU-hour", "按量单价(每卡每小时)", "Editable: the costs to the right recompute. A later row on the same offer repeats the first row's prices by formula, so one edit there reprices every workload on the offer. Inputs are orange; formula cells are locked: to price a later row's workload alone, unprotect the sheet (Review → Unprotect Sheet; no password) and type over its cell.", "可修改：右侧费用自动重算。同一报价的后续行以公式引用第一行的价格，改第一行即更新该报价的所有负载；输入单元格为橙色，公式单元格已锁定：如需单独修改后续某行的价格，请先撤销工作表保护（审阅 → 撤销工作表保护，无密码）再改该单元格。"]),
-    Column::new("price_monthly", Holds::Input, Look::Money, 13.0, ["Monthly price per GPU", "包月单价(每卡)", "Editable.", "可修改。"]),
-    Column::new("price_spot", Holds::Input, Look::Money, 13.0, ["Spot price per GPU-hour", "竞价单价(每卡每小时)", "Editable.", "可修改。"]),
-    Column::new("price_reserved", Holds::Input, Look::Money, 13.0, ["Reserved price per GPU-month", "预留单价(每卡每月)", "Editable.", "可修改。"]),
-    Column::new("billing_granularity_min", Holds::Input, Look::General, 13.0, ["Billing granularity (min)", "计费粒度(分钟)", "Editable: on-demand time is billed up to the next multiple.", "可修改：按量时长按此向上取整。"]),
-    Column::new("min_rental_min", Holds::Input, Look::General, 13.0, ["Minimum rental (min)", "最小起租(分钟)", "Editable: least minutes billed per start.", "可修改：每次启动最少计费分钟。"]),
+    Column::new("mode", Holds::Text, Look::Text, 16.0, [layout::BILLING_MODE.en, layout::BILLING_MODE.zh, "The cheapest allowed mode when planned. It stays the plan's choice when prices are edited; the Billing tab shows if another becomes cheaper.", "规划时最便宜的可用方式；修改价格后仍按此方式计费，计费对比页可看其他方式。"]),
+    Column::new("price_on_demand", Holds::Input, Look::Money, 13.0, [layout::offer_term("price_on_demand").en, layout::offer_term("price_on_demand").zh, "Editable: the costs to the right recompute. A later row on the same offer repeats the first row's prices by formula, so one edit there reprices every workload on the offer. Inputs are orange; formula cells are locked: to price a later row's workload alone, unprotect the sheet (Review → Unprotect Sheet; no password) and type over its cell.", "可修改：右侧费用自动重算。同一报价的后续行以公式引用第一行的价格，改第一行即更新该报价的所有负载；输入单元格为橙色，公式单元格已锁定：如需单独修改后续某行的价格，请先撤销工作表保护（审阅 → 撤销工作表保护，无密码）再改该单元格。"]),
+    Column::new("price_monthly", Holds::Input, Look::Money, 13.0, [layout::offer_term("price_monthly").en, layout::offer_term("price_monthly").zh, "Editable.", "可修改。"]),
+    Column::new("price_spot", Holds::Input, Look::Money, 13.0, [layout::offer_term("price_spot").en, layout::offer_term("price_spot").zh, "Editable.", "可修改。"]),
+    Column::new("price_reserved", Holds::Input, Look::Money, 13.0, [layout::offer_term("price_reserved").en, layout::offer_term("price_reserved").zh, "Editable.", "可修改。"]),
+    Column::new("billing_granularity_min", Holds::Input, Look::General, 13.0, [layout::offer_term("billing_granularity_min").en, layout::offer_term("billing_granularity_min").zh, "Editable: on-demand time is billed up to the next multiple.", "可修改：按量时长按此向上取整。"]),
+    Column::new("min_rental_min", Holds::Input, Look::General, 13.0, [layout::offer_term("min_rental_min").en, layout::offer_term("min_rental_min").zh, "Editable: least minutes billed per start.", "可修改：每次启动最少计费分钟。"]),
     Column::new("runs_per_month", Holds::Input, Look::Integer, 13.0, ["Runs per month", "每月启动次数", "Starts per month (each pays a cold start).", "每月启动次数（每次有冷启动）。"]),
     Column::new("storage_gb", Holds::Input, Look::Plain, 13.0, ["Storage (GB)", "存储(GB)", "GB kept in cloud storage.", "云存储 GB。"]),
     Column::new("egress_gb", Holds::Input, Look::Plain, 13.0, ["Egress (GB)", "出口流量(GB)", "GB transferred out per month.", "每月出口流量 GB。"]),
@@ -106,7 +107,7 @@ pub const COLUMNS: [Column; 42] = [
     Column::new("gpu_cost", Holds::Live, Look::Money, 13.0, ["GPU cost", "GPU 费用", "The chosen mode's cost.", "所选方式的费用。"]),
     Column::new("storage_cost", Holds::Live, Look::Money, 13.0, ["Storage cost", "存储费用", "Live formula: storage_cost.", "实时公式：storage_cost。"]),
     Column::new("egress_cost", Holds::Live, Look::Money, 13.0, ["Egress cost", "流量费用", "Live formula: egress_cost.", "实时公式：egress_cost。"]),
-    Column::new("tco", Holds::Live, Look::Money, 13.0, ["Monthly TCO", "月度总成本", "GPU + storage + egress, per month.", "GPU + 存储 + 流量，每月。"]),
+    Column::new("tco", Holds::Live, Look::Money, 13.0, [layout::MONTHLY_TCO.en, layout::MONTHLY_TCO.zh, "GPU + storage + egress, per month.", "GPU + 存储 + 流量，每月。"]),
     Column::new("api", Holds::Text, Look::Text, 16.0, ["Compared API", "对比 API", "The APIs row the workload names (its api column): what the same requests would cost through an API.", "负载 api 列指定的 API：相同请求量通过 API 调用的费用。"]),
     Column::new("api_monthly_cost", Holds::Live, Look::Money, 13.0, ["API monthly cost", "API 月费用", "Live formula: api_monthly_cost, requests a day × tokens × the API's prices per million, × the days of the month.", "实时公式：api_monthly_cost，日请求量 × token 数 × 每百万 token 价格 × 当月天数。"]),
     Column::new("api_breakeven", Holds::Live, Look::Integer, 13.0, ["Break-even requests/day", "盈亏平衡日请求量", "Live: the requests a day at which the API would cost the self-hosted monthly TCO (requests a day × TCO ÷ API cost); below it the API is cheaper, above it renting GPUs is (as long as the planned GPUs carry that volume).", "实时公式：API 费用等于自建月度总成本时的日请求量（日请求量 × 总成本 ÷ API 费用）；低于此值 API 更便宜，高于此值租用 GPU 更便宜（前提是规划的 GPU 能承载该请求量）。"]),
@@ -309,7 +310,13 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &Live) -> Result<Extent, XlsxEr
         let r = row(i);
         write_workload(ws, cx, r, w)?;
         let Some((c, ch)) = cx.chosen(i) else {
-            text(ws, r, GPU, cx.t("unplanned", "未规划"), &s.bad)?;
+            text(
+                ws,
+                r,
+                GPU,
+                cx.t(layout::UNPLANNED.en, layout::UNPLANNED.zh),
+                &s.bad,
+            )?;
             let why = plan.workloads[i].unplanned.as_deref().unwrap_or("");
             text(ws, r, ADVICE, why, &s.text)?;
             continue;

@@ -272,7 +272,13 @@ fn write_outcome(
                 number(ws, r, at + TCO_CHANGE, ch.tco - base, &s.money)?;
             }
         }
-        None => text(ws, r, at + GPU, cx.t("unplanned", "未规划"), &s.bad)?,
+        None => text(
+            ws,
+            r,
+            at + GPU,
+            cx.t(crate::layout::UNPLANNED.en, crate::layout::UNPLANNED.zh),
+            &s.bad,
+        )?,
     }
     Ok(())
 }

@@ -193,7 +193,7 @@ fn facts(cx: &Ctx) -> [(&'static str, String); 8] {
         ),
         (cx.t("Input saved", "输入保存日期"), cx.date.to_string()),
         (
-            cx.t("Input SHA-256", "输入文件 SHA-256"),
+            crate::layout::INPUT_SHA256.get(cx.lang),
             cx.stamp.input_sha256.clone(),
         ),
         (
@@ -218,7 +218,10 @@ fn facts(cx: &Ctx) -> [(&'static str, String); 8] {
             cx.t("By", "生成工具"),
             format!("gpuplan {}", cx.stamp.version),
         ),
-        (cx.t("Currency", "货币"), plan.input.assumptions.currency()),
+        (
+            crate::layout::CURRENCY.get(cx.lang),
+            plan.input.assumptions.currency(),
+        ),
         (
             cx.t("Workloads", "负载"),
             if cx.lang == Lang::Zh {

@@ -5,6 +5,7 @@
 use super::live::{absolute, Live};
 use super::plan_tab::{self, live_cell};
 use super::{at, heads_of, widths_of, Category, Col, Ctx, Extent, Tab};
+use crate::layout::{TOTAL, TOTAL_WITH_MARGIN};
 use crate::model::Scope;
 use crate::plan::{Hidden, Mode};
 use crate::write::style::{text, widths};
@@ -273,7 +274,7 @@ impl<'a> TcoTab<'a> {
         let s = &cx.s;
         let layout = self.layout;
         for (row, label, name, bold) in [
-            (layout.total, cx.t("Total", "合计"), "total", true),
+            (layout.total, cx.t(TOTAL.en, TOTAL.zh), "total", true),
             (
                 layout.margin,
                 cx.t("Safety margin", "安全边际"),
@@ -282,7 +283,7 @@ impl<'a> TcoTab<'a> {
             ),
             (
                 layout.with_margin,
-                cx.t("Total with safety margin", "含安全边际总计"),
+                cx.t(TOTAL_WITH_MARGIN.en, TOTAL_WITH_MARGIN.zh),
                 "total_with_margin",
                 true,
             ),

@@ -173,7 +173,13 @@ impl<'a> YearTab<'a> {
                 &s.text,
             )?;
             let Some((_, ch)) = cx.chosen(i) else {
-                text(ws, r, FIRST_MONTH, cx.t("unplanned", "未规划"), &s.bad)?;
+                text(
+                    ws,
+                    r,
+                    FIRST_MONTH,
+                    cx.t(crate::layout::UNPLANNED.en, crate::layout::UNPLANNED.zh),
+                    &s.bad,
+                )?;
                 continue;
             };
             let tco = plan_tab::absolute_of(cx, i, plan_tab::TCO);

@@ -36,7 +36,13 @@ pub fn plan_view(path: &Path) -> Result<(PlanView, String)> {
         Error::input(
             path,
             "",
-            "not a gpuplan plan workbook: it lacks the Plan and TCO tabs (方案, 总拥有成本); give the workbook `gpuplan calc` wrote, or its --json",
+            format!(
+                "not a gpuplan plan workbook: it lacks the {} and {} tabs ({}, {}); give the workbook `gpuplan calc` wrote, or its --json",
+                layout::PLAN_TAB.en,
+                layout::TCO_TAB.en,
+                layout::PLAN_TAB.zh,
+                layout::TCO_TAB.zh
+            ),
         )
     };
     let find = |tab: Label| names.iter().find(|n| tab.is(n)).cloned();

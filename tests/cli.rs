@@ -341,6 +341,15 @@ fn catalog_prints_gpus_and_models_in_three_formats() {
         "{}",
         r.stdout
     );
+    // The RTX 4090: 165 TFLOPS accumulating in 32 bits, 330 in 16 (and 330 in FP8).
+    let r = gpuplan(d.path(), &["catalog", "gpus", "--format", "csv"]);
+    assert!(
+        r.stdout
+            .lines()
+            .any(|l| l.starts_with("RTX 4090,example,cuda,24,1008,165,330,330,8.9,no,64,8,")),
+        "{}",
+        r.stdout
+    );
     let r = gpuplan(d.path(), &["catalog", "models", "--format", "csv"]);
     // Qwen2.5-7B's config.json: a dense model, every MoE, latent and local-attention field blank.
     assert!(

@@ -17,10 +17,7 @@ impl Label {
     }
 
     pub fn get(self, lang: Lang) -> &'static str {
-        match lang {
-            Lang::En => self.en,
-            Lang::Zh => self.zh,
-        }
+        lang.t(self.en, self.zh)
     }
 
     /// Whether `text` is this label in either language.

@@ -1445,6 +1445,7 @@ fn a_prefill_that_materialises_its_attention_scores_pays_their_bytes() {
     let g = || offer("G80", 80.0, None, Some(1000.0), None, None);
     let vals = values_of(w.clone(), g(), &eager);
     assert!(close(v(&vals, "prefill_scores"), 3.4359738368e10, 1e-9));
+    assert!(close(v(&vals, "prefill_score_s"), 0.589024, 1e-5));
     assert!(close(v(&vals, "prefill_flops") / 1.23725641e14, 1.0, 1e-8));
     assert!(close(v(&vals, "ttft_s"), 1.391737, 1e-5));
     let mut two = g();

@@ -3,7 +3,7 @@
 
 use super::live::{cell, cheapest_label};
 use super::plan_tab::{self, live_cell, live_text};
-use super::{at, heads_of, widths_of, Col, Ctx, Extent};
+use super::{at, heads_of, widths_of, workload_col, Col, Ctx, Extent};
 use crate::lang::Lang;
 use crate::plan::Mode;
 use crate::write::style::{fit_header_height, number, text, widths};
@@ -11,11 +11,7 @@ use rust_xlsxwriter::{ConditionalFormatFormula, Worksheet, XlsxError};
 
 /// The columns before the modes' costs.
 const LEAD: [Col; 2] = [
-    Col::new(
-        "workload",
-        22.0,
-        ["Workload", "负载", "The workload's name.", "负载名称。"],
-    ),
+    workload_col(22.0),
     Col::new(
         "gpu",
         24.0,
@@ -150,13 +146,7 @@ fn write_row(ws: &mut Worksheet, cx: &Ctx, i: usize) -> Result<(), XlsxError> {
     let r = i as u32 + 1;
     text(ws, r, WORKLOAD, &plan.input.workloads[i].name, &s.text)?;
     let Some((c, ch)) = cx.chosen(i) else {
-        text(
-            ws,
-            r,
-            GPU,
-            cx.t(crate::layout::UNPLANNED.en, crate::layout::UNPLANNED.zh),
-            &s.bad,
-        )?;
+        text(ws, r, GPU, crate::layout::UNPLANNED.get(cx.lang), &s.bad)?;
         return Ok(());
     };
     text(ws, r, GPU, &plan.input.gpus[c.offer].label(), &s.text)?;

@@ -1,7 +1,7 @@
 //! Candidates: every (workload, GPU offer) evaluated — whether it is feasible and why not, the
 //! price of each mode, and every candidate formula's value — as an Excel table with autofilter.
 
-use super::{at, heads, heads_of, widths_of, Col, Ctx, Extent};
+use super::{at, heads, heads_of, widths_of, workload_col, Col, Ctx, Extent};
 use crate::lang::Lang;
 use crate::plan::{Candidate, Mode};
 use crate::write::style::{clip, header, text, widths};
@@ -15,11 +15,7 @@ const TABLE_CELLS: usize = 1_000_000;
 
 /// The columns before the modes' costs.
 const FIXED: [Col; 7] = [
-    Col::new(
-        "workload",
-        20.0,
-        ["Workload", "负载", "The workload's name.", "负载名称。"],
-    ),
+    workload_col(20.0),
     Col::new("gpu", 14.0, ["GPU", "GPU", "The GPU offer.", "GPU 报价。"]),
     Col::new(
         "provider",

@@ -202,13 +202,7 @@ fn write_outcome(
                 number(ws, r, c.tco, *t, &s.money)?;
             }
         }
-        Some(_) => text(
-            ws,
-            r,
-            c.gpu,
-            cx.t(crate::layout::UNPLANNED.en, crate::layout::UNPLANNED.zh),
-            &s.bad,
-        )?,
+        Some(_) => text(ws, r, c.gpu, crate::layout::UNPLANNED.get(cx.lang), &s.bad)?,
         None => text(ws, r, c.gpu, cx.t("(absent)", "（无）"), &s.muted)?,
     }
     Ok(())

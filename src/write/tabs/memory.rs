@@ -1,7 +1,7 @@
 //! Memory: per workload the breakdown of one replica's GPU memory (weights, KV cache,
 //! activations, gradients, optimizer states, overhead, headroom) and a stacked bar chart.
 
-use super::{at, heads_of, widths_of, Col, Ctx, Extent, Tab};
+use super::{at, heads_of, widths_of, workload_col, Col, Ctx, Extent, Tab};
 use crate::model::column_letters;
 use crate::plan::{Candidate, Need};
 use crate::write::charts::Point;
@@ -12,11 +12,7 @@ use rust_xlsxwriter::{
 
 /// The columns before the parts.
 const LEAD: [Col; 2] = [
-    Col::new(
-        "workload",
-        22.0,
-        ["Workload", "负载", "The workload's name.", "负载名称。"],
-    ),
+    workload_col(22.0),
     Col::new(
         "gpu",
         24.0,

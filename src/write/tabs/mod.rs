@@ -476,6 +476,20 @@ impl Col {
     }
 }
 
+/// The workload's name, the first column of the per-workload tabs, at the tab's width.
+pub const fn workload_col(width: f64) -> Col {
+    Col::new(
+        "workload",
+        width,
+        [
+            crate::layout::WORKLOAD.en,
+            crate::layout::WORKLOAD.zh,
+            "The workload's name.",
+            "负载名称。",
+        ],
+    )
+}
+
 /// The position of `key` among `cols`, for `const` items: a key the table lacks fails the build.
 pub const fn at(cols: &[Col], key: &str) -> u16 {
     let mut i = 0;

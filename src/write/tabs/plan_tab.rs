@@ -310,13 +310,7 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &Live) -> Result<Extent, XlsxEr
         let r = row(i);
         write_workload(ws, cx, r, w)?;
         let Some((c, ch)) = cx.chosen(i) else {
-            text(
-                ws,
-                r,
-                GPU,
-                cx.t(layout::UNPLANNED.en, layout::UNPLANNED.zh),
-                &s.bad,
-            )?;
+            text(ws, r, GPU, layout::UNPLANNED.get(cx.lang), &s.bad)?;
             let why = plan.workloads[i].unplanned.as_deref().unwrap_or("");
             text(ws, r, ADVICE, why, &s.text)?;
             continue;

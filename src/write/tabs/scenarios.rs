@@ -276,7 +276,7 @@ fn write_outcome(
             ws,
             r,
             at + GPU,
-            cx.t(crate::layout::UNPLANNED.en, crate::layout::UNPLANNED.zh),
+            crate::layout::UNPLANNED.get(cx.lang),
             &s.bad,
         )?,
     }

@@ -274,7 +274,7 @@ impl<'a> TcoTab<'a> {
         let s = &cx.s;
         let layout = self.layout;
         for (row, label, name, bold) in [
-            (layout.total, cx.t(TOTAL.en, TOTAL.zh), "total", true),
+            (layout.total, TOTAL.get(cx.lang), "total", true),
             (
                 layout.margin,
                 cx.t("Safety margin", "安全边际"),
@@ -283,7 +283,7 @@ impl<'a> TcoTab<'a> {
             ),
             (
                 layout.with_margin,
-                cx.t(TOTAL_WITH_MARGIN.en, TOTAL_WITH_MARGIN.zh),
+                TOTAL_WITH_MARGIN.get(cx.lang),
                 "total_with_margin",
                 true,
             ),

@@ -5,7 +5,7 @@
 
 use super::live::{cell, Live};
 use super::plan_tab::{self, live_cell};
-use super::{at, heads_of, widths_of, Category, Col, Ctx, Extent};
+use super::{at, heads_of, widths_of, workload_col, Category, Col, Ctx, Extent};
 use crate::plan::year::MONTHS;
 use crate::write::style::{number, text, widths};
 use rust_xlsxwriter::{Worksheet, XlsxError};
@@ -13,11 +13,7 @@ use std::collections::HashMap;
 
 /// The columns before the months.
 const LEAD: [Col; 3] = [
-    Col::new(
-        "workload",
-        28.0,
-        ["Workload", "负载", "The workload's name.", "负载名称。"],
-    ),
+    workload_col(28.0),
     Col::new(
         "start_month",
         9.0,
@@ -177,7 +173,7 @@ impl<'a> YearTab<'a> {
                     ws,
                     r,
                     FIRST_MONTH,
-                    cx.t(crate::layout::UNPLANNED.en, crate::layout::UNPLANNED.zh),
+                    crate::layout::UNPLANNED.get(cx.lang),
                     &s.bad,
                 )?;
                 continue;

@@ -294,6 +294,41 @@ fn qlora_holds_4_bit_base_weights_and_a_few_percent_of_the_training_states() {
     assert!(close(states, 0.8788, 1e-3), "{states}");
 }
 
+/// Engine profiles (#16): Unsloth's QLoRA against transformers + PEFT's on the same workload.
+#[test]
+fn unsloth_offloads_its_checkpoints_and_never_holds_the_logits() {
+    // Llama-3.1-8B QLoRA at 21,848 tokens, batch 1 (Unsloth's 12 GB row):
+    //   hf-peft: (2 × 32 layers + 34) × 21,848 × 4,096 + 16 × 21,848 × 128,256 bytes
+    //            = 8,769,961,984 + 44,834,193,408 = 49.9228 GiB of activations
+    //   unsloth: checkpoints in CPU memory, no logits (Cut Cross Entropy), one layer recomputed
+    //            at 52 bytes: 52 × 21,848 × 4,096 = 4,653,449,216 B = 4.3339 GiB
+    //   embeddings and head (2 × 128,256 × 4,096 = 1,050,673,152 parameters) at 2 bytes, not 4:
+    //            1,050,673,152 × 2 / 2^30 = 1.9570 GiB less
+    //   8-bit AdamW: 1% of 8.03e9 × 2 B = 0.1496 GiB of optimizer states, against 12 B: 0.8974
+    let run = |engine: &str| {
+        let mut w = workload("ql", Kind::Qlora, Some("Llama-3.1-8B"));
+        w.engine = Some(engine.to_string());
+        w.numbers.context_len = Some(21848.0);
+        w.numbers.hours_per_month = Some(10.0);
+        let p = plan(input(
+            vec![w],
+            vec![offer("A100-80G", 80.0, Some(10.0), None, None, None)],
+            &[],
+        ))
+        .unwrap();
+        values_on(&p, 0, "A100-80G")
+    };
+    let peft = run("hf-peft");
+    let unsloth = run("unsloth");
+    let act = |vals: &[(String, f64)]| v(vals, "train_activation_per_gpu_gib");
+    assert!(close(act(&peft), 49.9228, 1e-3), "{}", act(&peft));
+    assert!(close(act(&unsloth), 4.3339, 1e-3), "{}", act(&unsloth));
+    let upcast = v(&peft, "base_weights_gib") - v(&unsloth, "base_weights_gib");
+    assert!(close(upcast, 1.9570, 1e-3), "{upcast}");
+    assert!(close(v(&unsloth, "optimizer_gib"), 0.1496, 1e-3));
+    assert!(close(v(&peft, "optimizer_gib"), 0.8974, 1e-3));
+}
+
 #[test]
 fn on_demand_bills_cold_start_rounding_and_minimum_rental() {
     // 10 runs of 61 minutes, 30-minute cold start, hourly granularity, 120-minute minimum, ¥10/h:

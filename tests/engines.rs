@@ -48,20 +48,23 @@ fn values(book: Book) -> serde_json::Value {
 #[test]
 fn vllm_sizes_a_replica_from_its_share_of_the_card_and_reports_the_pool() {
     // vLLM's profile: gpu_memory_utilization 0.9, prefill 2,048 tokens below 70 GiB, 0.35 GiB
-    // outside torch, no fixed buffers. RTX 3090, 24 GiB in the catalog:
+    // outside torch, no fixed buffers, a sampler warm-up of 256 sequences at 38 bytes per
+    // vocabulary entry. RTX 3090, 24 GiB in the catalog:
     //   usable per card   0.9 × 24 = 21.6 GiB, less 0.35 = 21.25
     //   weights           8.03e9 × 2 B / 2^30 = 14.957 GiB
     //   prefill           2,048 × (3 × 14,336 + 4 × 4,096) × 2 B / 2^30 = 0.2266 GiB
-    //   pool              21.25 − 14.957 − 0.2266 = 6.0664 GiB
+    //   sampler           256 × 128,256 × 38 B / 2^30 = 1.1620 GiB, the larger of the two:
+    //                     0.9354 GiB beyond the prefill
+    //   pool              21.25 − 14.957 − 0.2266 − 0.9354 = 5.1310 GiB
     //   one full request  32 layers × 2 × 8 × 128 × 2 B = 131,072 B a token × 20,000
-    //                     = 2.4414 GiB → max_concurrency 6.0664 / 2.4414 = 2.4848
+    //                     = 2.4414 GiB → max_concurrency 5.1310 / 2.4414 = 2.1016
     let w = values(service("vllm"));
     assert_eq!(w["engine"], "vllm");
     let v = &w["values"];
     let pool = v["kv_pool_gib"].as_f64().unwrap();
-    assert!((pool - 6.0664).abs() < 0.001, "{pool}");
+    assert!((pool - 5.1310).abs() < 0.001, "{pool}");
     let conc = v["max_concurrency"].as_f64().unwrap();
-    assert!((conc - 2.4848).abs() < 0.001, "{conc}");
+    assert!((conc - 2.1016).abs() < 0.001, "{conc}");
     // Without an engine: no pool, and the card is planned with vram_headroom instead.
     let w = values(service(""));
     assert_eq!(w["engine"], serde_json::Value::Null);
@@ -95,7 +98,7 @@ fn trt_llm_takes_its_share_of_the_free_memory_for_the_pool() {
 #[test]
 fn an_engines_sheet_row_replaces_the_built_in_figure() {
     // gpu_memory_utilization 0.95: usable 0.95 × 24 − 0.35 = 22.45, pool 22.45 − 14.957 − 0.2266
-    // = 7.2664 GiB.
+    // − 0.9354 (the sampler beyond the prefill, as above) = 6.3310 GiB.
     let book = service("vllm").sheet(
         "Engines",
         &["engine", "applies_to", "key", "value", "source"],
@@ -109,7 +112,7 @@ fn an_engines_sheet_row_replaces_the_built_in_figure() {
     );
     let w = values(book);
     let pool = w["values"]["kv_pool_gib"].as_f64().unwrap();
-    assert!((pool - 7.2664).abs() < 0.001, "{pool}");
+    assert!((pool - 6.3310).abs() < 0.001, "{pool}");
 }
 
 #[test]

@@ -678,13 +678,20 @@ pub fn estimate(row: &Row) -> Result<f64> {
     if row.metric != Metric::Memory {
         return Ok(v);
     }
-    Ok(as_allocator_sees(row, v, |name| value(name) / per_gpu))
+    Ok(as_allocator_sees(row, v, value("non_torch_gib"), |name| {
+        value(name) / per_gpu
+    }))
 }
 
 /// A memory row's estimate as its measurement sees it: torch's allocator figures do not see
-/// the CUDA context, and memory allocated once generation ends no longer holds the prefill's
+/// what each GPU holds outside it (`non_torch`: the CUDA context, communication buffers), and memory allocated once generation ends no longer holds the prefill's
 /// working set. `per_gpu` gives a formula's value on one GPU of the replica.
-fn as_allocator_sees(row: &Row, estimate: f64, per_gpu: impl Fn(&str) -> f64) -> f64 {
+fn as_allocator_sees(
+    row: &Row,
+    estimate: f64,
+    non_torch: f64,
+    per_gpu: impl Fn(&str) -> f64,
+) -> f64 {
     let mut m = estimate;
     let allocator = [
         "max_memory_allocated",
@@ -692,7 +699,7 @@ fn as_allocator_sees(row: &Row, estimate: f64, per_gpu: impl Fn(&str) -> f64) ->
         "max_memory_reserved",
     ];
     if allocator.iter().any(|a| row.measure.contains(a)) {
-        m -= per_gpu("overhead_gib");
+        m -= non_torch;
     }
     if row.measure.contains("allocated after") {
         m -= per_gpu("prefill_activation_gib");

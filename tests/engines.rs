@@ -120,7 +120,7 @@ fn an_unknown_engine_names_the_cell_and_the_engines() {
     refused_book(
         service("vlm"),
         &[
-            "Workloads!G2: the engine \"vlm\" has no profile (built in: transformers, hf-peft, unsloth, vllm",
+            "Workloads!G2: the engine \"vlm\" has no profile (built in: transformers, hf-peft, unsloth, litgpt, vllm",
             "did you mean vllm",
         ],
     );

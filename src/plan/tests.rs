@@ -329,6 +329,38 @@ fn unsloth_offloads_its_checkpoints_and_never_holds_the_logits() {
     assert!(close(v(&peft, "optimizer_gib"), 0.8974, 1e-3));
 }
 
+/// Engine profiles (#16): LitGPT's QLoRA of October 2023 (bitsandbytes 0.41.1).
+#[test]
+fn litgpt_qlora_keeps_its_4_bit_inputs_and_quantizes_its_head() {
+    // Llama-2-7B QLoRA at 1,304 tokens, batch 1, no activation checkpointing (its resource
+    // table's row):
+    //   layers   41.5 × 32 × 1,304 × 4,096                   = 7,093,092,352 B
+    //   loss     16 × 1,304 × 32,000                          =   667,648,000 B
+    //   inputs   2 × (3 × 4,096 + 11,008) × 1,304 × 32 layers = 1,944,190,976 B (1.8107 GiB)
+    //            9,704,931,328 B = 9.0384 GiB of activations
+    //   weights  ((6.74 − 0.262144) × 0.516 + 0.262144 × 2 − 0.131072 × (2 − 0.516)) × 1e9 / 2^30
+    //            = 3.4201 GiB: the head (32,000 × 4,096) in 4 bits, the embeddings in bf16
+    //   the head dequantized to fp16 and bf16 for each product: 4 × 32,000 × 4,096 B
+    //            = 0.4883 GiB a GPU
+    let mut w = workload("ql", Kind::Qlora, Some("Llama-2-7B"));
+    w.engine = Some("litgpt".to_string());
+    w.numbers.context_len = Some(1304.0);
+    w.numbers.hours_per_month = Some(10.0);
+    let p = plan(input(
+        vec![w],
+        vec![offer("A100-40G", 40.0, Some(10.0), None, None, None)],
+        &[("grad_checkpointing", 0.0)],
+    ))
+    .unwrap();
+    let vals = values_on(&p, 0, "A100-40G");
+    let act = v(&vals, "train_activation_per_gpu_gib");
+    assert!(close(act, 9.0384, 1e-3), "{act}");
+    let weights = v(&vals, "base_weights_gib");
+    assert!(close(weights, 3.4201, 1e-3), "{weights}");
+    let copy = v(&vals, "kbit_transient_gib");
+    assert!(close(copy, 0.4883, 1e-3), "{copy}");
+}
+
 #[test]
 fn on_demand_bills_cold_start_rounding_and_minimum_rental() {
     // 10 runs of 61 minutes, 30-minute cold start, hourly granularity, 120-minute minimum, ¥10/h:

@@ -361,6 +361,37 @@ fn litgpt_qlora_keeps_its_4_bit_inputs_and_quantizes_its_head() {
     assert!(close(copy, 0.4883, 1e-3), "{copy}");
 }
 
+/// Engine profiles (#16): LitGPT's FSDP LoRA keeps whole gradients for its frozen weights, so
+/// more GPUs do not shrink them.
+#[test]
+fn litgpt_fsdp_lora_holds_the_frozen_weights_gradients_on_every_gpu() {
+    // Llama-2-13B (13.0 B, 40 layers; embeddings and head 2 × 32,000 × 5,120 = 0.32768 B)
+    // LoRA at 1,304 tokens with checkpointing, on 32 GB cards (32 / 1.2 = 26.7 GiB planned):
+    //   one GPU           24.46 GiB of weights + 1.38 of activations + 1 of runtime: too much
+    //   frozen gradients  (13.0 − 0.32768) × 1e9 × 2 B / 2^30 = 23.604 GiB on every GPU
+    //   gathered layers   2 × (13.0 − 0.32768) × 1e9 / 40 × 2 B / 2^30 = 1.1802 GiB
+    // so every GPU of a sharded replica needs over 23.6 + 1.18 + 1.35 + 1.38 = 27.5 GiB however
+    // many share the weights: no replica fits (LitGPT's own table: 13B out of memory on two
+    // 40 GB A100s, 35.57 GB a GPU on four).
+    let mut w = workload("ft", Kind::Lora, Some("Llama-2-13B"));
+    w.engine = Some("litgpt".to_string());
+    w.numbers.context_len = Some(1304.0);
+    w.numbers.hours_per_month = Some(10.0);
+    let p = plan(input(
+        vec![w],
+        vec![offer("card-32", 32.0, Some(10.0), None, None, None)],
+        &[],
+    ))
+    .unwrap();
+    assert!(p.chosen(0).is_none(), "no number of 32 GB cards holds it");
+    let vals = values_on(&p, 0, "card-32");
+    assert!(v(&vals, "gpus_per_replica") > 1.0);
+    let frozen = v(&vals, "frozen_grads_gib");
+    assert!(close(frozen, 23.604, 1e-3), "{frozen}");
+    let gathered = v(&vals, "gathered_gib");
+    assert!(close(gathered, 1.1802, 1e-3), "{gathered}");
+}
+
 #[test]
 fn on_demand_bills_cold_start_rounding_and_minimum_rental() {
     // 10 runs of 61 minutes, 30-minute cold start, hourly granularity, 120-minute minimum, ¥10/h:

@@ -294,6 +294,30 @@ fn qlora_holds_4_bit_base_weights_and_a_few_percent_of_the_training_states() {
     assert!(close(states, 0.8788, 1e-3), "{states}");
 }
 
+/// One training workload of `engine` on one offer of `vram` GiB named `gpu` (10 hours a month),
+/// planned: the plan and that offer's candidate values.
+fn engine_plan(
+    kind: Kind,
+    model: &str,
+    engine: &str,
+    context_len: f64,
+    (gpu, vram): (&str, f64),
+    set: &[(&str, f64)],
+) -> (Plan, Vec<(String, f64)>) {
+    let mut w = workload("w", kind, Some(model));
+    w.engine = Some(engine.to_string());
+    w.numbers.context_len = Some(context_len);
+    w.numbers.hours_per_month = Some(10.0);
+    let p = plan(input(
+        vec![w],
+        vec![offer(gpu, vram, Some(10.0), None, None, None)],
+        set,
+    ))
+    .unwrap();
+    let vals = values_on(&p, 0, gpu);
+    (p, vals)
+}
+
 /// Engine profiles (#16): Unsloth's QLoRA against transformers + PEFT's on the same workload.
 #[test]
 fn unsloth_offloads_its_checkpoints_and_never_holds_the_logits() {
@@ -306,17 +330,8 @@ fn unsloth_offloads_its_checkpoints_and_never_holds_the_logits() {
     //            1,050,673,152 × 2 / 2^30 = 1.9570 GiB less
     //   8-bit AdamW: 1% of 8.03e9 × 2 B = 0.1496 GiB of optimizer states, against 12 B: 0.8974
     let run = |engine: &str| {
-        let mut w = workload("ql", Kind::Qlora, Some("Llama-3.1-8B"));
-        w.engine = Some(engine.to_string());
-        w.numbers.context_len = Some(21848.0);
-        w.numbers.hours_per_month = Some(10.0);
-        let p = plan(input(
-            vec![w],
-            vec![offer("A100-80G", 80.0, Some(10.0), None, None, None)],
-            &[],
-        ))
-        .unwrap();
-        values_on(&p, 0, "A100-80G")
+        let on = ("A100-80G", 80.0);
+        engine_plan(Kind::Qlora, "Llama-3.1-8B", engine, 21848.0, on, &[]).1
     };
     let peft = run("hf-peft");
     let unsloth = run("unsloth");
@@ -342,17 +357,16 @@ fn litgpt_qlora_keeps_its_4_bit_inputs_and_quantizes_its_head() {
     //            = 3.4201 GiB: the head (32,000 × 4,096) in 4 bits, the embeddings in bf16
     //   the head dequantized to fp16 and bf16 for each product: 4 × 32,000 × 4,096 B
     //            = 0.4883 GiB a GPU
-    let mut w = workload("ql", Kind::Qlora, Some("Llama-2-7B"));
-    w.engine = Some("litgpt".to_string());
-    w.numbers.context_len = Some(1304.0);
-    w.numbers.hours_per_month = Some(10.0);
-    let p = plan(input(
-        vec![w],
-        vec![offer("A100-40G", 40.0, Some(10.0), None, None, None)],
-        &[("grad_checkpointing", 0.0)],
-    ))
-    .unwrap();
-    let vals = values_on(&p, 0, "A100-40G");
+    let no_checkpoints = [("grad_checkpointing", 0.0)];
+    let on = ("A100-40G", 40.0);
+    let (_, vals) = engine_plan(
+        Kind::Qlora,
+        "Llama-2-7B",
+        "litgpt",
+        1304.0,
+        on,
+        &no_checkpoints,
+    );
     let act = v(&vals, "train_activation_per_gpu_gib");
     assert!(close(act, 9.0384, 1e-3), "{act}");
     let weights = v(&vals, "base_weights_gib");
@@ -373,18 +387,15 @@ fn litgpt_fsdp_lora_holds_the_frozen_weights_gradients_on_every_gpu() {
     // so every GPU of a sharded replica needs over 23.6 + 1.18 + 1.35 + 1.38 = 27.5 GiB however
     // many share the weights: no replica fits (LitGPT's own table: 13B out of memory on two
     // 40 GB A100s, 35.57 GB a GPU on four).
-    let mut w = workload("ft", Kind::Lora, Some("Llama-2-13B"));
-    w.engine = Some("litgpt".to_string());
-    w.numbers.context_len = Some(1304.0);
-    w.numbers.hours_per_month = Some(10.0);
-    let p = plan(input(
-        vec![w],
-        vec![offer("card-32", 32.0, Some(10.0), None, None, None)],
+    let (p, vals) = engine_plan(
+        Kind::Lora,
+        "Llama-2-13B",
+        "litgpt",
+        1304.0,
+        ("card-32", 32.0),
         &[],
-    ))
-    .unwrap();
+    );
     assert!(p.chosen(0).is_none(), "no number of 32 GB cards holds it");
-    let vals = values_on(&p, 0, "card-32");
     assert!(v(&vals, "gpus_per_replica") > 1.0);
     let frozen = v(&vals, "frozen_grads_gib");
     assert!(close(frozen, 23.604, 1e-3), "{frozen}");

@@ -294,28 +294,13 @@ fn qlora_holds_4_bit_base_weights_and_a_few_percent_of_the_training_states() {
     assert!(close(states, 0.8788, 1e-3), "{states}");
 }
 
-/// One training workload of `engine` on one offer of `vram` GiB named `gpu` (10 hours a month),
-/// planned: the plan and that offer's candidate values.
-fn engine_plan(
-    kind: Kind,
-    model: &str,
-    engine: &str,
-    context_len: f64,
-    (gpu, vram): (&str, f64),
-    set: &[(&str, f64)],
-) -> (Plan, Vec<(String, f64)>) {
+/// A training workload of `model` run by `engine` at `context_len` tokens, 10 hours a month.
+fn engine_workload(kind: Kind, model: &str, engine: &str, context_len: f64) -> Workload {
     let mut w = workload("w", kind, Some(model));
     w.engine = Some(engine.to_string());
     w.numbers.context_len = Some(context_len);
     w.numbers.hours_per_month = Some(10.0);
-    let p = plan(input(
-        vec![w],
-        vec![offer(gpu, vram, Some(10.0), None, None, None)],
-        set,
-    ))
-    .unwrap();
-    let vals = values_on(&p, 0, gpu);
-    (p, vals)
+    w
 }
 
 /// Engine profiles (#16): Unsloth's QLoRA against transformers + PEFT's on the same workload.
@@ -330,8 +315,12 @@ fn unsloth_offloads_its_checkpoints_and_never_holds_the_logits() {
     //            1,050,673,152 × 2 / 2^30 = 1.9570 GiB less
     //   8-bit AdamW: 1% of 8.03e9 × 2 B = 0.1496 GiB of optimizer states, against 12 B: 0.8974
     let run = |engine: &str| {
-        let on = ("A100-80G", 80.0);
-        engine_plan(Kind::Qlora, "Llama-3.1-8B", engine, 21848.0, on, &[]).1
+        let w = engine_workload(Kind::Qlora, "Llama-3.1-8B", engine, 21848.0);
+        values_of(
+            w,
+            offer("A100-80G", 80.0, Some(10.0), None, None, None),
+            &[],
+        )
     };
     let peft = run("hf-peft");
     let unsloth = run("unsloth");
@@ -357,16 +346,9 @@ fn litgpt_qlora_keeps_its_4_bit_inputs_and_quantizes_its_head() {
     //            = 3.4201 GiB: the head (32,000 × 4,096) in 4 bits, the embeddings in bf16
     //   the head dequantized to fp16 and bf16 for each product: 4 × 32,000 × 4,096 B
     //            = 0.4883 GiB a GPU
-    let no_checkpoints = [("grad_checkpointing", 0.0)];
-    let on = ("A100-40G", 40.0);
-    let (_, vals) = engine_plan(
-        Kind::Qlora,
-        "Llama-2-7B",
-        "litgpt",
-        1304.0,
-        on,
-        &no_checkpoints,
-    );
+    let w = engine_workload(Kind::Qlora, "Llama-2-7B", "litgpt", 1304.0);
+    let a100 = offer("A100-40G", 40.0, Some(10.0), None, None, None);
+    let vals = values_of(w, a100, &[("grad_checkpointing", 0.0)]);
     let act = v(&vals, "train_activation_per_gpu_gib");
     assert!(close(act, 9.0384, 1e-3), "{act}");
     let weights = v(&vals, "base_weights_gib");
@@ -387,14 +369,10 @@ fn litgpt_fsdp_lora_holds_the_frozen_weights_gradients_on_every_gpu() {
     // so every GPU of a sharded replica needs over 23.6 + 1.18 + 1.35 + 1.38 = 27.5 GiB however
     // many share the weights: no replica fits (LitGPT's own table: 13B out of memory on two
     // 40 GB A100s, 35.57 GB a GPU on four).
-    let (p, vals) = engine_plan(
-        Kind::Lora,
-        "Llama-2-13B",
-        "litgpt",
-        1304.0,
-        ("card-32", 32.0),
-        &[],
-    );
+    let w = engine_workload(Kind::Lora, "Llama-2-13B", "litgpt", 1304.0);
+    let card = offer("card-32", 32.0, Some(10.0), None, None, None);
+    let p = plan(input(vec![w], vec![card], &[])).unwrap();
+    let vals = values_on(&p, 0, "card-32");
     assert!(p.chosen(0).is_none(), "no number of 32 GB cards holds it");
     assert!(v(&vals, "gpus_per_replica") > 1.0);
     let frozen = v(&vals, "frozen_grads_gib");

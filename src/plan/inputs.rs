@@ -17,7 +17,7 @@ fn model_fields() -> impl Iterator<Item = &'static str> {
 }
 /// Bytes per value of the formats a workload stores.
 const BYTES: [&str; 3] = ["bytes_per_param", "kv_bytes", "expert_bytes_per_param"];
-const FLAGS: [&str; 13] = [
+const FLAGS: [&str; 14] = [
     "online",
     "spot_ok",
     "is_inference",
@@ -32,6 +32,8 @@ const FLAGS: [&str; 13] = [
     // int4 weights carry group scales the formulas add; the microscaling FP4 formats include theirs.
     "is_int4",
     "experts_int4",
+    // MXFP4 experts, which some engines lay out larger than the checkpoint (expert_pad_factor).
+    "experts_mxfp4",
 ];
 /// The offer's specifications; its prices and terms (`GpuOffer::TERMS`) and `gpu_index` follow.
 const GPU_SPECS: [&str; 9] = [
@@ -358,6 +360,7 @@ pub fn bind_workload(p: &Program, w: &Workload, assumptions: &Assumptions, value
     set("expert_bytes_per_param", w.expert_precision.bytes());
     set("is_int4", b(w.precision == Precision::Int4));
     set("experts_int4", b(w.expert_precision == Precision::Int4));
+    set("experts_mxfp4", b(w.expert_precision == Precision::Mxfp4));
     let k = w.kind;
     set("online", b(w.online));
     set("spot_ok", b(w.spot_ok));

@@ -1029,6 +1029,61 @@ fn gpt_oss_120b_in_mxfp4_fits_one_h100_at_4k_with_the_published_checkpoint_size(
     assert!(p.chosen(0).is_some());
 }
 
+/// vLLM lays MXFP4 experts out for its kernels (#16): Marlin pads them below Hopper, Triton on
+/// Hopper keeps a second copy of their scales; transformers holds the checkpoint as it is.
+#[test]
+fn vllm_pads_mxfp4_experts_for_marlin_and_keeps_triton_scales_twice() {
+    // gpt-oss-120b's experts: 128 × 36 = 4,608 of 3 × 2,880 × 2,880 parameters at 17/32 bytes:
+    //   checkpoint: 4,608 × 24,883,200 × 17 / 32          = 60,914,073,600 B
+    //   Marlin (hidden to 3,072, width to 2,944 at one GPU):
+    //               4,608 × 3 × 3,072 × 2,944 × 17 / 32    = 66,418,900,992 B (+5,504,827,392,
+    //               the weights and scales research/sources/vllm-gptoss-weights.md counts)
+    //   Triton on Hopper: + one byte per 32 parameters: 114,661,785,600 / 32 = 3,583,180,800 B
+    let experts = |engine: &str, gpu: &str, cc: f64| {
+        let mut w = engine_workload(Kind::Inference, "gpt-oss-120b", engine, 4096.0);
+        w.expert_precision = Precision::Mxfp4;
+        let mut o = offer(gpu, 80.0, Some(20.0), None, None, None);
+        o.compute_capability = cc;
+        let vals = values_of(w, o, &[]);
+        v(&vals, "expert_weights_gib") * 1073741824.0
+    };
+    // Within a byte (the GiB figure goes through floating point).
+    assert!(close(
+        experts("transformers", "A100", 8.0),
+        60_914_073_600.0,
+        1.0
+    ));
+    assert!(close(experts("vllm", "A100", 8.0), 66_418_900_992.0, 1.0));
+    assert!(close(
+        experts("vllm", "H100", 9.0),
+        60_914_073_600.0 + 3_583_180_800.0,
+        1.0
+    ));
+    // Blackwell runs them natively through FlashInfer (its own padding is not counted yet).
+    assert!(close(experts("vllm", "B200", 10.0), 60_914_073_600.0, 1.0));
+}
+
+/// Triton's fused-MoE kernel has a floor at one token (#16): moe_layer_us a MoE layer, none for
+/// a dense model.
+#[test]
+fn each_moe_layer_adds_the_fused_kernel_floor_to_a_decode_step() {
+    // Qwen3-30B-A3B: 48 layers, all MoE: 48 × 30 µs = 1.44 ms a step more at moe_layer_us 30.
+    // Qwen3-32B (dense, 64 layers): nothing.
+    let step = |model: &str, us: f64| {
+        let mut w = workload("chat", Kind::Inference, Some(model));
+        w.numbers.context_len = Some(2048.0);
+        let vals = values_of(
+            w,
+            offer("H100", 80.0, Some(20.0), None, None, None),
+            &[("moe_layer_us", us)],
+        );
+        v(&vals, "decode_step_s")
+    };
+    let moe = step("Qwen3-30B-A3B", 30.0) - step("Qwen3-30B-A3B", 0.0);
+    assert!(close(moe, 48.0 * 30e-6, 1e-12), "{moe}");
+    assert_eq!(step("Qwen3-32B", 30.0), step("Qwen3-32B", 0.0));
+}
+
 #[test]
 fn an_moe_decodes_at_active_speed_for_one_request_and_nears_total_at_a_batch() {
     // Qwen3-30B-A3B: 128 experts, 8 a token; experts 128 × 3 × 2,048 × 768 × 48

@@ -829,10 +829,14 @@ mod tests {
     /// counted.
     const OVER_BOUND: [(&str, &str); 2] = [
         // 1.96 GiB a GPU over at tensor parallel 4 with the weights right (55.03 GiB a GPU
-        // against the 55.13 vLLM's code gives) and the card as vLLM sees an H100 (79.22 GiB):
-        // memory outside torch at TP 4, which vLLM before 0.11 subtracts from the pool (its
-        // NCCL set-up; +1.79 GiB from TP 1 to TP 2 in an H100 log of PR 10511, against the
-        // 0.35 of tp_comm_gib), would explain it; the issue does not log it.
+        // against the 55.13 vLLM's code gives) and the card as vLLM sees an H100 (79.22 GiB).
+        // vLLM up to 0.10.1 set NCCL_CUMEM_ENABLE=0, so each NCCL communicator allocated all
+        // its buffers at creation, and two were counted in the pool's budget (its own, made
+        // after the memory snapshot, and PyTorch's, made by the profile's logits all-gather):
+        // about 1.95 GiB a GPU at TP 4 on NVSwitch H100s by NCCL 2.26's source, against the 0.35
+        // of tp_comm_gib (research/sources/vllm-nontorch-tp.md; derived, not logged). vLLM 0.10.2
+        // dropped the override and 0.11 snapshots after NCCL starts, so today's profile keeps
+        // 0.35.
         (
             "vllm-q3-235b-fp8-4xh100-kvpool",
             "memory outside torch at TP 4, not logged",

@@ -346,7 +346,7 @@ fn catalog_prints_gpus_and_models_in_three_formats() {
     assert!(
         r.stdout
             .lines()
-            .any(|l| l.starts_with("RTX 4090,example,cuda,24,1008,165,330,330,8.9,no,64,8,")),
+            .any(|l| l.starts_with("RTX 4090,example,cuda,23.64,1008,165,330,330,8.9,no,64,8,")),
         "{}",
         r.stdout
     );

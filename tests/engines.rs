@@ -49,22 +49,22 @@ fn values(book: Book) -> serde_json::Value {
 fn vllm_sizes_a_replica_from_its_share_of_the_card_and_reports_the_pool() {
     // vLLM's profile: gpu_memory_utilization 0.9, prefill 2,048 tokens below 70 GiB, 0.35 GiB
     // outside torch, no fixed buffers, a sampler warm-up of 256 sequences at 38 bytes per
-    // vocabulary entry. RTX 3090, 24 GiB in the catalog:
-    //   usable per card   0.9 × 24 = 21.6 GiB, less 0.35 = 21.25
+    // vocabulary entry. RTX 3090, 23.56 GiB in the catalog (its total as the driver reports it):
+    //   usable per card   0.9 × 23.56 = 21.204 GiB, less 0.35 = 20.854
     //   weights           8.03e9 × 2 B / 2^30 = 14.957 GiB
     //   prefill           2,048 × (3 × 14,336 + 4 × 4,096) × 2 B / 2^30 = 0.2266 GiB
     //   sampler           256 × 128,256 × 38 B / 2^30 = 1.1620 GiB, the larger of the two:
     //                     0.9354 GiB beyond the prefill
-    //   pool              21.25 − 14.957 − 0.2266 − 0.9354 = 5.1310 GiB
+    //   pool              20.854 − 14.957 − 0.2266 − 0.9354 = 4.7350 GiB
     //   one full request  32 layers × 2 × 8 × 128 × 2 B = 131,072 B a token × 20,000
-    //                     = 2.4414 GiB → max_concurrency 5.1310 / 2.4414 = 2.1016
+    //                     = 2.4414 GiB → max_concurrency 4.7350 / 2.4414 = 1.9394
     let w = values(service("vllm"));
     assert_eq!(w["engine"], "vllm");
     let v = &w["values"];
     let pool = v["kv_pool_gib"].as_f64().unwrap();
-    assert!((pool - 5.1310).abs() < 0.001, "{pool}");
+    assert!((pool - 4.7350).abs() < 0.001, "{pool}");
     let conc = v["max_concurrency"].as_f64().unwrap();
-    assert!((conc - 2.1016).abs() < 0.001, "{conc}");
+    assert!((conc - 1.9394).abs() < 0.001, "{conc}");
     // Without an engine: no pool, and the card is planned with vram_headroom instead.
     let w = values(service(""));
     assert_eq!(w["engine"], serde_json::Value::Null);
@@ -76,29 +76,29 @@ fn trt_llm_takes_its_share_of_the_free_memory_for_the_pool() {
     // TensorRT-LLM's profile: kv_free_fraction 0.9 of what is free after the weights and the
     // working memory; the other figures are the defaults (runtime 1.0 GiB, fixed buffers
     // 0.5 GiB, prefill chunk 8,192 tokens). Same service as above:
-    //   usable            the whole card, 24 GiB, less 1.0 = 23.0 GiB
-    //   weights           8.03e9 × 2 B / 2^30 = 14.9571 GiB
+    //   usable            the whole card, 23.56 GiB, less 1.0 = 22.56 GiB
+    //   weights           8.03e9 × 2 B / 2^30 = 14.9570 GiB
     //   prefill           8,192 × (3 × 14,336 + 4 × 4,096) × 2 B / 2^30 = 0.90625 GiB, + 0.5
-    //   free              23.0 − 14.9571 − 1.40625 = 6.6366 GiB
-    //   pool              0.9 × 6.6366 = 5.9730 GiB
-    //   max_concurrency   5.9730 / 2.4414 = 2.4465 requests of 20,000 tokens
+    //   free              22.56 − 14.9570 − 1.40625 = 6.1967 GiB
+    //   pool              0.9 × 6.1967 = 5.5770 GiB
+    //   max_concurrency   5.5770 / 2.4414 = 2.2844 requests of 20,000 tokens
     let w = values(service("trt-llm"));
     assert_eq!(w["engine"], "trt-llm");
     let v = &w["values"];
     let pool = v["kv_pool_gib"].as_f64().unwrap();
-    assert!((pool - 5.9730).abs() < 0.001, "{pool}");
+    assert!((pool - 5.5770).abs() < 0.001, "{pool}");
     let conc = v["max_concurrency"].as_f64().unwrap();
-    assert!((conc - 2.4465).abs() < 0.001, "{conc}");
-    // The whole card is planned (the free memory it leaves is the headroom): 24 GiB, not
-    // 24 / 1.2 = 20 GiB.
+    assert!((conc - 2.2844).abs() < 0.001, "{conc}");
+    // The whole card is planned (the free memory it leaves is the headroom): 23.56 GiB, not
+    // 23.56 / 1.2 = 19.63 GiB.
     let usable = v["usable_gpu_gib"].as_f64().unwrap();
-    assert!((usable - 24.0).abs() < 1e-9, "{usable}");
+    assert!((usable - 23.56).abs() < 1e-9, "{usable}");
 }
 
 #[test]
 fn an_engines_sheet_row_replaces_the_built_in_figure() {
-    // gpu_memory_utilization 0.95: usable 0.95 × 24 − 0.35 = 22.45, pool 22.45 − 14.957 − 0.2266
-    // − 0.9354 (the sampler beyond the prefill, as above) = 6.3310 GiB.
+    // gpu_memory_utilization 0.95: usable 0.95 × 23.56 − 0.35 = 22.032, pool 22.032 − 14.957
+    // − 0.2266 − 0.9354 (the sampler beyond the prefill, as above) = 5.9130 GiB.
     let book = service("vllm").sheet(
         "Engines",
         &["engine", "applies_to", "key", "value", "source"],
@@ -112,7 +112,7 @@ fn an_engines_sheet_row_replaces_the_built_in_figure() {
     );
     let w = values(book);
     let pool = w["values"]["kv_pool_gib"].as_f64().unwrap();
-    assert!((pool - 6.3310).abs() < 0.001, "{pool}");
+    assert!((pool - 5.9130).abs() < 0.001, "{pool}");
 }
 
 #[test]

@@ -1038,29 +1038,40 @@ fn vllm_pads_mxfp4_experts_for_marlin_and_keeps_triton_scales_twice() {
     //   Marlin (hidden to 3,072, width to 2,944 at one GPU):
     //               4,608 × 3 × 3,072 × 2,944 × 17 / 32    = 66,418,900,992 B (+5,504,827,392,
     //               the weights and scales research/sources/vllm-gptoss-weights.md counts)
-    //   Triton on Hopper: + one byte per 32 parameters: 114,661,785,600 / 32 = 3,583,180,800 B
+    //   Triton on Hopper: the checkpoint's layout, and a copy of the scales beside it, one byte
+    //               per 32 parameters: 114,661,785,600 / 32 = 3,583,180,800 B, held, never read
+    // Each offer's expert weights, scale copy and weights a decode step does not read (less the
+    // input embeddings) in bytes, and the share of the experts the step touches.
     let experts = |engine: &str, gpu: &str, cc: f64| {
         let mut w = engine_workload(Kind::Inference, "gpt-oss-120b", engine, 4096.0);
         w.expert_precision = Precision::Mxfp4;
         let mut o = offer(gpu, 80.0, Some(20.0), None, None, None);
         o.compute_capability = cc;
         let vals = values_of(w, o, &[]);
-        v(&vals, "expert_weights_gib") * 1073741824.0
+        let bytes = |name: &str| v(&vals, name) * 1073741824.0;
+        (
+            bytes("expert_weights_gib"),
+            bytes("expert_scale_copy_gib"),
+            bytes("weights_gib") - bytes("decode_weights_gib") - bytes("input_embedding_gib"),
+            v(&vals, "expert_touched_share"),
+        )
     };
-    // Within a byte (the GiB figure goes through floating point).
-    assert!(close(
-        experts("transformers", "A100", 8.0),
-        60_914_073_600.0,
-        1.0
-    ));
-    assert!(close(experts("vllm", "A100", 8.0), 66_418_900_992.0, 1.0));
-    assert!(close(
-        experts("vllm", "H100", 9.0),
-        60_914_073_600.0 + 3_583_180_800.0,
-        1.0
-    ));
+    // Within a byte (the GiB figures go through floating point).
+    let near = |a: f64, b: f64| close(a, b, 1.0);
+    let (e, copy, _, _) = experts("transformers", "A100", 8.0);
+    assert!(near(e, 60_914_073_600.0) && near(copy, 0.0), "{e} {copy}");
+    let (e, copy, _, _) = experts("vllm", "A100", 8.0);
+    assert!(near(e, 66_418_900_992.0) && near(copy, 0.0), "{e} {copy}");
+    // On Hopper the copy is held; a decode step skips it with the experts no token chose.
+    let (e, copy, unread, touched) = experts("vllm", "H100", 9.0);
+    assert!(
+        near(e, 60_914_073_600.0) && near(copy, 3_583_180_800.0),
+        "{e} {copy}"
+    );
+    assert!(near(unread, copy + e * (1.0 - touched)), "{unread}");
     // Blackwell runs them natively through FlashInfer (its own padding is not counted yet).
-    assert!(close(experts("vllm", "B200", 10.0), 60_914_073_600.0, 1.0));
+    let (e, copy, _, _) = experts("vllm", "B200", 10.0);
+    assert!(near(e, 60_914_073_600.0) && near(copy, 0.0), "{e} {copy}");
 }
 
 /// Triton's fused-MoE kernel has a floor at one token (#16): moe_layer_us a MoE layer, none for

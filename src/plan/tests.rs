@@ -1074,6 +1074,33 @@ fn vllm_pads_mxfp4_experts_for_marlin_and_keeps_triton_scales_twice() {
     assert!(near(e, 60_914_073_600.0) && near(copy, 0.0), "{e} {copy}");
 }
 
+/// Marlin pads each GPU's share of an expert's width (#16): at tensor parallel 2 the width per
+/// GPU is 2,880 / 2 = 1,440, padded to 1,536, 3,072 in all against 2,944 on one GPU.
+#[test]
+fn marlin_pads_each_gpus_share_of_the_expert_width() {
+    // gpt-oss-120b on 48 GiB Ada cards (compute capability 8.9) through vLLM. One card cannot
+    // hold it, so the planner starts at two, where the experts take
+    //   4,608 × 3 × 3,072 × 3,072 × 17 / 32 = 69,306,679,296 B a replica
+    // (on one GPU they would be 4,608 × 3 × 3,072 × 2,944 × 17 / 32 = 66,418,900,992 B, as the
+    // test above finds on an A100).
+    let mut w = engine_workload(Kind::Inference, "gpt-oss-120b", "vllm", 4096.0);
+    w.expert_precision = Precision::Mxfp4;
+    let mut o = offer("L40", 48.0, Some(10.0), None, None, None);
+    o.compute_capability = 8.9;
+    let p = plan(input(vec![w], vec![o], &[])).unwrap();
+    let two = p.workloads[0]
+        .candidates
+        .iter()
+        .find(|c| p.value(c, "gpus_per_replica") == Some(2.0))
+        .expect("a two-GPU replica");
+    let bytes = p.value(two, "expert_weights_gib").unwrap() * 1073741824.0;
+    assert!(close(bytes, 69_306_679_296.0, 1.0), "{bytes}");
+    assert!(p.workloads[0]
+        .candidates
+        .iter()
+        .all(|c| p.value(c, "gpus_per_replica") != Some(1.0)));
+}
+
 /// Triton's fused-MoE kernel has a floor at one token (#16): moe_layer_us a MoE layer, none for
 /// a dense model.
 #[test]

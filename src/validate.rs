@@ -939,9 +939,9 @@ mod tests {
     /// Fails when a change to the default formulas moves any published measurement past its
     /// bound (#16): every memory row within 15% but for `OVER_BOUND`; holdout memory rows (no
     /// constant was fitted on them) within 12% but for `OVER_BOUND`, with a median of 5% at
-    /// most; max concurrency
-    /// within 10%; decode speed on holdout rows within 35% but for `SPEED_OVER_BOUND`, with a
-    /// median of 15% at most; time to first token as it stands (see below).
+    /// most; max concurrency within 10%; decode speed on holdout rows within 35% but for
+    /// `SPEED_OVER_BOUND`, with a median of 15% at most; time to first token as it stands (see
+    /// below).
     #[test]
     fn default_formulas_stay_within_their_bounds_of_every_measurement() {
         let rows = rows(BUILTIN).unwrap();

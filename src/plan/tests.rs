@@ -294,7 +294,7 @@ fn qlora_holds_4_bit_base_weights_and_a_few_percent_of_the_training_states() {
     assert!(close(states, 0.8788, 1e-3), "{states}");
 }
 
-/// A training workload of `model` run by `engine` at `context_len` tokens, 10 hours a month.
+/// A workload of `kind` and `model` run by `engine` at `context_len` tokens, 10 hours a month.
 fn engine_workload(kind: Kind, model: &str, engine: &str, context_len: f64) -> Workload {
     let mut w = workload("w", kind, Some(model));
     w.engine = Some(engine.to_string());
@@ -1029,6 +1029,13 @@ fn gpt_oss_120b_in_mxfp4_fits_one_h100_at_4k_with_the_published_checkpoint_size(
     assert!(p.chosen(0).is_some());
 }
 
+/// gpt-oss-120b with its MXFP4 experts, as OpenAI ships it, run by `engine` at 4,096 tokens.
+fn gpt_oss_mxfp4(engine: &str) -> Workload {
+    let mut w = engine_workload(Kind::Inference, "gpt-oss-120b", engine, 4096.0);
+    w.expert_precision = Precision::Mxfp4;
+    w
+}
+
 /// vLLM lays MXFP4 experts out for its kernels (#16): Marlin pads them below Hopper, Triton on
 /// Hopper keeps a second copy of their scales; transformers holds the checkpoint as it is.
 #[test]
@@ -1043,8 +1050,7 @@ fn vllm_pads_mxfp4_experts_for_marlin_and_keeps_triton_scales_twice() {
     // Each offer's expert weights, scale copy and weights a decode step does not read (less the
     // input embeddings) in bytes, and the share of the experts the step touches.
     let experts = |engine: &str, gpu: &str, cc: f64| {
-        let mut w = engine_workload(Kind::Inference, "gpt-oss-120b", engine, 4096.0);
-        w.expert_precision = Precision::Mxfp4;
+        let w = gpt_oss_mxfp4(engine);
         let mut o = offer(gpu, 80.0, Some(20.0), None, None, None);
         o.compute_capability = cc;
         let vals = values_of(w, o, &[]);
@@ -1083,11 +1089,9 @@ fn marlin_pads_each_gpus_share_of_the_expert_width() {
     //   4,608 × 3 × 3,072 × 3,072 × 17 / 32 = 69,306,679,296 B a replica
     // (on one GPU they would be 4,608 × 3 × 3,072 × 2,944 × 17 / 32 = 66,418,900,992 B, as the
     // test above finds on an A100).
-    let mut w = engine_workload(Kind::Inference, "gpt-oss-120b", "vllm", 4096.0);
-    w.expert_precision = Precision::Mxfp4;
     let mut o = offer("L40", 48.0, Some(10.0), None, None, None);
     o.compute_capability = 8.9;
-    let p = plan(input(vec![w], vec![o], &[])).unwrap();
+    let p = plan(input(vec![gpt_oss_mxfp4("vllm")], vec![o], &[])).unwrap();
     let two = p.workloads[0]
         .candidates
         .iter()

@@ -1126,6 +1126,40 @@ fn each_moe_layer_adds_the_fused_kernel_floor_to_a_decode_step() {
     assert_eq!(step("Qwen3-32B", 30.0), step("Qwen3-32B", 0.0));
 }
 
+/// vLLM 0.7.2's fused_marlin_moe (SGLang 0.4.6's GPTQ path) launches a kernel pair for every
+/// expert a GPU holds (#16): marlin_moe_expert_us × experts a MoE layer, for int4 experts only.
+#[test]
+fn marlin_moe_launches_every_held_expert_for_int4_experts_only() {
+    // Qwen3-30B-A3B in int4: 48 MoE layers × 128 experts × 3.98 µs = 24,453.12 µs = 24.45 ms a
+    // step more; moe_fixed_us with moe_layer_us 30 beside it: 48 × (30 + 128 × 3.98)
+    // = 48 × 539.44 = 25,893.12 µs. In bf16 the experts are not int4: 48 × 30 = 1,440 µs.
+    let vals_of = |precision: Precision, us: f64| {
+        let mut w = workload("chat", Kind::Inference, Some("Qwen3-30B-A3B"));
+        w.numbers.context_len = Some(2048.0);
+        w.precision = precision;
+        w.expert_precision = precision;
+        values_of(
+            w,
+            offer("H100", 80.0, Some(20.0), None, None, None),
+            &[("moe_layer_us", 30.0), ("marlin_moe_expert_us", us)],
+        )
+    };
+    let int4 = vals_of(Precision::Int4, 3.98);
+    assert!(
+        close(v(&int4, "moe_fixed_us"), 25_893.12, 1e-6),
+        "{}",
+        v(&int4, "moe_fixed_us")
+    );
+    let added = v(&int4, "decode_step_s") - v(&vals_of(Precision::Int4, 0.0), "decode_step_s");
+    assert!(close(added, 24_453.12e-6, 1e-12), "{added}");
+    let bf16 = vals_of(Precision::Bf16, 3.98);
+    assert!(
+        close(v(&bf16, "moe_fixed_us"), 1_440.0, 1e-9),
+        "{}",
+        v(&bf16, "moe_fixed_us")
+    );
+}
+
 #[test]
 fn an_moe_decodes_at_active_speed_for_one_request_and_nears_total_at_a_batch() {
     // Qwen3-30B-A3B: 128 experts, 8 a token; experts 128 × 3 × 2,048 × 768 × 48

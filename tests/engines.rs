@@ -73,26 +73,59 @@ fn vllm_sizes_a_replica_from_its_share_of_the_card_and_reports_the_pool() {
 
 #[test]
 fn trt_llm_takes_its_share_of_the_free_memory_for_the_pool() {
-    // TensorRT-LLM's profile: kv_free_fraction 0.9 of what is free after the weights and the
-    // working memory; the other figures are the defaults (runtime 1.0 GiB, fixed buffers
-    // 0.5 GiB, prefill chunk 8,192 tokens). Same service as above:
-    //   usable            the whole card, 23.56 GiB, less 1.0 = 22.56 GiB
-    //   weights           8.03e9 × 2 B / 2^30 = 14.9570 GiB
-    //   prefill           8,192 × (3 × 14,336 + 4 × 4,096) × 2 B / 2^30 = 0.90625 GiB, + 0.5
-    //   free              22.56 − 14.9570 − 1.40625 = 6.1967 GiB
-    //   pool              0.9 × 6.1967 = 5.5770 GiB
-    //   max_concurrency   5.5770 / 2.4414 = 2.2844 requests of 20,000 tokens
+    // TensorRT-LLM's profile (engine flow, 0.14–0.19): kv_free_fraction 0.9 of what is free
+    // after the weights, the engine's activation memory (max_num_tokens 8,192), the runtime's
+    // decoding buffers for max_batch_size 2,048 and 0.76 GiB of context; no other fixed
+    // buffers. Same service as above, 20,000 tokens:
+    //   usable            the whole card, 23.56 GiB, less 0.76 = 22.80 GiB
+    //   weights           8.03e9 × 2 B / 2^30 = 14.95706 GiB
+    //   prefill           8,192 × (3 × 14,336 + 4 × 4,096) × 2 B / 2^30 = 0.90625 GiB
+    //   buffers           2,048 × (5 × 128,256 × 4 + 40 × 20,000 + 65,536) B
+    //                     = 2,048 × 3,430,656 B = 7,025,983,488 B = 6.54346 GiB
+    //   free              22.80 − 14.95706 − 0.90625 − 6.54346 = 0.39323 GiB
+    //   pool              0.9 × 0.39323 = 0.35391 GiB: not one request of 20,000 tokens
+    //                     (32 layers × 2 × 8 × 128 × 2 B × 20,000 = 2.44141 GiB), so the plan
+    //                     takes two GPUs, each holding its own buffers and 0.35 GiB of NCCL:
+    //   per GPU           0.76 + 0.35 + 6.54346 = 7.65346 GiB
+    //   replica           2 × (23.56 − 7.65346) = 31.81308 GiB
+    //   pool              0.9 × (31.81308 − 14.95706 − 0.90625) = 0.9 × 15.94977 = 14.35479 GiB
+    //   max_concurrency   14.35479 / 2.44141 = 5.87972
     let w = values(service("trt-llm"));
     assert_eq!(w["engine"], "trt-llm");
+    assert_eq!(w["gpus_per_replica"].as_f64(), Some(2.0));
     let v = &w["values"];
+    let buffers = v["batch_buffers_gib"].as_f64().unwrap();
+    assert!((buffers - 6.54346).abs() < 1e-5, "{buffers}");
     let pool = v["kv_pool_gib"].as_f64().unwrap();
-    assert!((pool - 5.5770).abs() < 0.001, "{pool}");
+    assert!((pool - 14.35479).abs() < 1e-4, "{pool}");
     let conc = v["max_concurrency"].as_f64().unwrap();
-    assert!((conc - 2.2844).abs() < 0.001, "{conc}");
+    assert!((conc - 5.87972).abs() < 1e-4, "{conc}");
     // The whole card is planned (the free memory it leaves is the headroom): 23.56 GiB, not
     // 23.56 / 1.2 = 19.63 GiB.
     let usable = v["usable_gpu_gib"].as_f64().unwrap();
     assert!((usable - 23.56).abs() < 1e-9, "{usable}");
+    // An engine built for 64 sequences (the Engines sheet says so):
+    //   buffers           64 × 3,430,656 B = 219,561,984 B = 0.20448 GiB
+    //   free              22.80 − 14.95706 − 0.90625 − 0.20448 = 6.73221 GiB
+    //   pool              0.9 × 6.73221 = 6.05899 GiB, 6.05899 / 2.44141 = 2.48176 requests
+    let book = service("trt-llm").sheet(
+        "Engines",
+        &["engine", "applies_to", "key", "value", "source"],
+        vec![vec![
+            Some(s("trt-llm")),
+            Some(s("serving")),
+            Some(s("engine_max_batch_size")),
+            Some(n(64.0)),
+            Some(s("trtllm-build --max_batch_size 64")),
+        ]],
+    );
+    let w = values(book);
+    assert_eq!(w["gpus_per_replica"].as_f64(), Some(1.0));
+    let v = &w["values"];
+    let pool = v["kv_pool_gib"].as_f64().unwrap();
+    assert!((pool - 6.05899).abs() < 1e-4, "{pool}");
+    let conc = v["max_concurrency"].as_f64().unwrap();
+    assert!((conc - 2.48176).abs() < 1e-4, "{conc}");
 }
 
 #[test]

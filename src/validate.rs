@@ -841,13 +841,32 @@ mod tests {
     /// 0.4.6 (+267%) when vLLM 0.7.2's fused_marlin_moe, which launches a kernel pair for each
     /// expert a GPU holds, was counted (marlin_moe_expert_us, fitted on Qwen3-30B-A3B's row, moved
     /// to calibrate for it).
-    const SPEED_OVER_BOUND: [(&str, &str); 1] = [
+    const SPEED_OVER_BOUND: [(&str, &str); 4] = [
         // 17.1 ms a token where the bytes take about 3.4 ms: 188 all-reduces a token through
         // NCCL across PCIe and the socket link, about 70 µs each, against tp_layer_us fitted on
         // NVLink A100s.
         (
             "kubesimplify-rtxpro6000x4-qwen3-235b-fp8-tp4-decode",
             "all-reduce latency across PCIe and sockets",
+        ),
+        // The vLLM blog's single-request fits on a B200 (joined with the H100 ones, which are
+        // within 11%): its KV slope reads 131,072 B a token at 7.28 TB/s (94% of the card), so
+        // the bytes go at full speed, and the intercept holds a fixed time the bytes do not:
+        // Llama-3.1-8B 3.93 ms a step where 15.0 GB take 1.95 ms, gpt-oss-20b 3.15 ms where
+        // gpuplan's whole step is 1.41. The vllm profile has no decode figures of its own (it
+        // reads gpt-fast's 70% of bandwidth), so a step shrinks with the card's bandwidth where
+        // vLLM's per-step time does not.
+        (
+            "vblog-b200-llama31-8b-bf16kv-in1k-decode",
+            "vLLM's fixed time a step, not scaled by bandwidth",
+        ),
+        (
+            "vblog-b200-gptoss20b-bf16kv-in1k-decode",
+            "vLLM's fixed time a step, not scaled by bandwidth",
+        ),
+        (
+            "vblog-b200-gptoss20b-bf16kv-in32k-decode",
+            "vLLM's fixed time a step, not scaled by bandwidth",
         ),
     ];
 

@@ -38,6 +38,36 @@ fn service(engine: &str) -> Book {
         )
 }
 
+/// The candidate's KV pool (GiB) and the full-context requests it holds, to 1e-4.
+#[track_caller]
+fn assert_pool(values: &serde_json::Value, pool: f64, concurrency: f64) {
+    let got = values["kv_pool_gib"].as_f64().unwrap();
+    assert!(
+        (got - pool).abs() < 1e-4,
+        "kv_pool_gib {got}, expected {pool}"
+    );
+    let got = values["max_concurrency"].as_f64().unwrap();
+    assert!(
+        (got - concurrency).abs() < 1e-4,
+        "max_concurrency {got}, expected {concurrency}"
+    );
+}
+
+/// The book with an Engines sheet of one serving figure: [engine, key, source] and its value.
+fn with_engine_figure(book: Book, [engine, key, source]: [&str; 3], value: f64) -> Book {
+    book.sheet(
+        "Engines",
+        &["engine", "applies_to", "key", "value", "source"],
+        vec![vec![
+            Some(s(engine)),
+            Some(s("serving")),
+            Some(s(key)),
+            Some(n(value)),
+            Some(s(source)),
+        ]],
+    )
+}
+
 fn values(book: Book) -> serde_json::Value {
     let d = tempdir();
     let p = book_with(&d, "b.xlsx", book);
@@ -96,10 +126,7 @@ fn trt_llm_takes_its_share_of_the_free_memory_for_the_pool() {
     let v = &w["values"];
     let buffers = v["batch_buffers_gib"].as_f64().unwrap();
     assert!((buffers - 6.54346).abs() < 1e-5, "{buffers}");
-    let pool = v["kv_pool_gib"].as_f64().unwrap();
-    assert!((pool - 14.35479).abs() < 1e-4, "{pool}");
-    let conc = v["max_concurrency"].as_f64().unwrap();
-    assert!((conc - 5.87972).abs() < 1e-4, "{conc}");
+    assert_pool(v, 14.35479, 5.87972);
     // The whole card is planned (the free memory it leaves is the headroom): 23.56 GiB, not
     // 23.56 / 1.2 = 19.63 GiB.
     let usable = v["usable_gpu_gib"].as_f64().unwrap();
@@ -108,40 +135,28 @@ fn trt_llm_takes_its_share_of_the_free_memory_for_the_pool() {
     //   buffers           64 × 3,430,656 B = 219,561,984 B = 0.20448 GiB
     //   free              22.80 − 14.95706 − 0.90625 − 0.20448 = 6.73221 GiB
     //   pool              0.9 × 6.73221 = 6.05899 GiB, 6.05899 / 2.44141 = 2.48176 requests
-    let book = service("trt-llm").sheet(
-        "Engines",
-        &["engine", "applies_to", "key", "value", "source"],
-        vec![vec![
-            Some(s("trt-llm")),
-            Some(s("serving")),
-            Some(s("engine_max_batch_size")),
-            Some(n(64.0)),
-            Some(s("trtllm-build --max_batch_size 64")),
-        ]],
+    let book = with_engine_figure(
+        service("trt-llm"),
+        [
+            "trt-llm",
+            "engine_max_batch_size",
+            "trtllm-build --max_batch_size 64",
+        ],
+        64.0,
     );
     let w = values(book);
     assert_eq!(w["gpus_per_replica"].as_f64(), Some(1.0));
-    let v = &w["values"];
-    let pool = v["kv_pool_gib"].as_f64().unwrap();
-    assert!((pool - 6.05899).abs() < 1e-4, "{pool}");
-    let conc = v["max_concurrency"].as_f64().unwrap();
-    assert!((conc - 2.48176).abs() < 1e-4, "{conc}");
+    assert_pool(&w["values"], 6.05899, 2.48176);
 }
 
 #[test]
 fn an_engines_sheet_row_replaces_the_built_in_figure() {
     // gpu_memory_utilization 0.95: usable 0.95 × 23.56 − 0.35 = 22.032, pool 22.032 − 14.957
     // − 0.2266 − 0.9354 (the sampler beyond the prefill, as above) = 5.9130 GiB.
-    let book = service("vllm").sheet(
-        "Engines",
-        &["engine", "applies_to", "key", "value", "source"],
-        vec![vec![
-            Some(s("vLLM")),
-            Some(s("serving")),
-            Some(s("gpu_memory_utilization")),
-            Some(n(0.95)),
-            Some(s("our launch script")),
-        ]],
+    let book = with_engine_figure(
+        service("vllm"),
+        ["vLLM", "gpu_memory_utilization", "our launch script"],
+        0.95,
     );
     let w = values(book);
     let pool = w["values"]["kv_pool_gib"].as_f64().unwrap();

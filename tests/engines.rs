@@ -69,10 +69,26 @@ fn with_engine_figure(book: Book, [engine, key, source]: [&str; 3], value: f64) 
 }
 
 fn values(book: Book) -> serde_json::Value {
+    plan(book)["workloads"][0].clone()
+}
+
+/// The whole JSON plan of the book.
+fn plan(book: Book) -> serde_json::Value {
     let d = tempdir();
     let p = book_with(&d, "b.xlsx", book);
-    let j = calc_json(d.path(), p.to_str().unwrap(), "out.xlsx", &[]);
-    j["workloads"][0].clone()
+    calc_json(d.path(), p.to_str().unwrap(), "out.xlsx", &[])
+}
+
+/// The messages of the plan's warnings that contain `needle`.
+fn warnings_with(plan: &serde_json::Value, needle: &str) -> Vec<String> {
+    plan["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|w| w["message"].as_str())
+        .filter(|m| m.contains(needle))
+        .map(str::to_string)
+        .collect()
 }
 
 #[test]
@@ -120,9 +136,15 @@ fn trt_llm_takes_its_share_of_the_free_memory_for_the_pool() {
     //   replica           2 × (23.56 − 7.65346) = 31.81308 GiB
     //   pool              0.9 × (31.81308 − 14.95706 − 0.90625) = 0.9 × 15.94977 = 14.35479 GiB
     //   max_concurrency   14.35479 / 2.44141 = 5.87972
-    let w = values(service("trt-llm"));
+    let whole = plan(service("trt-llm"));
+    let w = &whole["workloads"][0];
     assert_eq!(w["engine"], "trt-llm");
     assert_eq!(w["gpus_per_replica"].as_f64(), Some(2.0));
+    // Buffers of 6.54 GiB are over a fifth of the 23.56 GiB card: the plan says what to change.
+    assert_eq!(
+        warnings_with(&whole, "batch_buffers_gib"),
+        ["svc: the runtime's decoding buffers for the engine's max_batch_size take 6.54 GiB of each RTX 3090's 23.56 GiB (batch_buffers_gib); build the engine for the sequences it will serve (trtllm-build --max_batch_size) and give that figure as engine_max_batch_size in the Engines sheet"]
+    );
     let v = &w["values"];
     let buffers = v["batch_buffers_gib"].as_f64().unwrap();
     assert!((buffers - 6.54346).abs() < 1e-5, "{buffers}");
@@ -144,9 +166,11 @@ fn trt_llm_takes_its_share_of_the_free_memory_for_the_pool() {
         ],
         64.0,
     );
-    let w = values(book);
+    let whole = plan(book);
+    let w = &whole["workloads"][0];
     assert_eq!(w["gpus_per_replica"].as_f64(), Some(1.0));
     assert_pool(&w["values"], 6.05899, 2.48176);
+    assert!(warnings_with(&whole, "batch_buffers_gib").is_empty());
 }
 
 #[test]

@@ -136,6 +136,12 @@ pub(super) fn chosen_warnings(
             ),
         ));
     }
+    let buffers = k.batch_buffers.map_or(0.0, |i| c.values[i]);
+    if buffers >= 0.2 * g.vram_gib && g.vram_gib > 0.0 {
+        out.push(Warning::warn(&at, format!(
+            "{}: the runtime's decoding buffers for the engine's max_batch_size take {} GiB of each {}'s {} GiB (batch_buffers_gib); build the engine for the sequences it will serve (trtllm-build --max_batch_size) and give that figure as engine_max_batch_size in the Engines sheet",
+            w.name, format_number((buffers * 100.0).round() / 100.0), g.gpu, format_number(g.vram_gib))));
+    }
     let share = c.values[k.total] / c.values[k.replica_vram].max(1e-9);
     if share > 0.9 {
         out.push(Warning::warn(&at, format!(

@@ -330,6 +330,8 @@ pub(super) struct Keys {
     /// Time to first token and whether it meets the workload's goal (absent from a Formulas
     /// sheet that deleted them).
     pub(super) ttft: Option<(usize, usize)>,
+    /// A runtime's decoding buffers for its engine's max_batch_size, per GPU.
+    pub(super) batch_buffers: Option<usize>,
 }
 
 impl Keys {
@@ -353,6 +355,7 @@ impl Keys {
             concurrency_per_replica: must("concurrency_per_replica"),
             replicas: must("replicas"),
             ttft: at("ttft_s").zip(at("meets_ttft")),
+            batch_buffers: at("batch_buffers_gib"),
         }
     }
 }

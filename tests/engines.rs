@@ -249,19 +249,9 @@ fn an_engine_without_figures_for_the_kind_keeps_the_defaults_with_a_note() {
         "out.xlsx",
         &["--set", "svc.hours_per_month=10"],
     );
-    let notes: Vec<String> = j["warnings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|w| w["message"].as_str().unwrap().to_string())
-        .collect();
-    assert!(
-        notes
-            .iter()
-            .any(|m| m
-                == "vllm has no figures for lora workloads: the Assumptions sheet's apply to svc"),
-        "{notes:?}"
-    );
+    let note = "vllm has no figures for lora workloads: the Assumptions sheet's apply to svc";
+    let notes = warnings_with(&j, "has no figures");
+    assert!(notes.iter().any(|m| m == note), "{notes:?}");
     assert_eq!(j["workloads"][0]["planned"], true);
 }
 

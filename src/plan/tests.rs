@@ -1105,6 +1105,16 @@ fn marlin_pads_each_gpus_share_of_the_expert_width() {
         .all(|c| p.value(c, "gpus_per_replica") != Some(1.0)));
 }
 
+/// The formula values of one `model` chat in `precision` (its experts too) at 2,048 tokens on an
+/// H100, with the assumptions `set`.
+fn chat_values(model: &str, precision: Precision, set: &[(&str, f64)]) -> Vec<(String, f64)> {
+    let mut w = workload("chat", Kind::Inference, Some(model));
+    w.numbers.context_len = Some(2048.0);
+    w.precision = precision;
+    w.expert_precision = precision;
+    values_of(w, offer("H100", 80.0, Some(20.0), None, None, None), set)
+}
+
 /// Triton's fused-MoE kernel has a floor at one token (#16): moe_layer_us a MoE layer, none for
 /// a dense model.
 #[test]
@@ -1112,13 +1122,7 @@ fn each_moe_layer_adds_the_fused_kernel_floor_to_a_decode_step() {
     // Qwen3-30B-A3B: 48 layers, all MoE: 48 × 30 µs = 1.44 ms a step more at moe_layer_us 30.
     // Qwen3-32B (dense, 64 layers): nothing.
     let step = |model: &str, us: f64| {
-        let mut w = workload("chat", Kind::Inference, Some(model));
-        w.numbers.context_len = Some(2048.0);
-        let vals = values_of(
-            w,
-            offer("H100", 80.0, Some(20.0), None, None, None),
-            &[("moe_layer_us", us)],
-        );
+        let vals = chat_values(model, Precision::Bf16, &[("moe_layer_us", us)]);
         v(&vals, "decode_step_s")
     };
     let moe = step("Qwen3-30B-A3B", 30.0) - step("Qwen3-30B-A3B", 0.0);
@@ -1134,13 +1138,9 @@ fn marlin_moe_launches_every_held_expert_for_int4_experts_only() {
     // step more; moe_fixed_us with moe_layer_us 30 beside it: 48 × (30 + 128 × 3.98)
     // = 48 × 539.44 = 25,893.12 µs. In bf16 the experts are not int4: 48 × 30 = 1,440 µs.
     let vals_of = |precision: Precision, us: f64| {
-        let mut w = workload("chat", Kind::Inference, Some("Qwen3-30B-A3B"));
-        w.numbers.context_len = Some(2048.0);
-        w.precision = precision;
-        w.expert_precision = precision;
-        values_of(
-            w,
-            offer("H100", 80.0, Some(20.0), None, None, None),
+        chat_values(
+            "Qwen3-30B-A3B",
+            precision,
             &[("moe_layer_us", 30.0), ("marlin_moe_expert_us", us)],
         )
     };

@@ -1453,6 +1453,48 @@ fn data_parallel_training_copies_the_state_to_every_gpu_and_fsdp_shards_it() {
     );
 }
 
+#[test]
+fn the_loss_and_gradients_not_live_together_count_the_larger() {
+    // Llama-2-7B full fine-tuning, 8 sequences of 2,048 tokens a GPU (16,384 tokens), vocabulary
+    // 32,000: the loss holds 16 B × 16,384 × 32,000 / 2^30 = 7.8125 GiB on each GPU.
+    // Gradients: 2 B × 6.74e9 / 2^30 = 12.554 GiB a replica.
+    let run = |engine: &str, set: &[(&str, f64)]| {
+        let mut w = workload("ft", Kind::FullFinetune, Some("Llama-2-7B"));
+        w.engine = Some(engine.to_string());
+        w.numbers.context_len = Some(2048.0);
+        w.numbers.batch_size = Some(8.0);
+        w.numbers.hours_per_month = Some(10.0);
+        let p = plan(input(
+            vec![w],
+            vec![offer("A100-80G", 80.0, Some(10.0), None, None, None)],
+            set,
+        ))
+        .unwrap();
+        values_on(&p, 0, "A100-80G")
+    };
+    // Default (gradients live at the loss, as under gradient accumulation): all of it counts.
+    let vals = run("fsdp", &[]);
+    assert!(close(v(&vals, "train_loss_gib"), 7.8125, 1e-9));
+    assert!(close(v(&vals, "train_loss_peak_gib"), 7.8125, 1e-9));
+    // One micro-batch a step with gradients set to None, FSDP: the replica takes 2 GPUs
+    // (as in the test above), each holding 12.554 / 2 = 6.277 GiB of gradients after the loss;
+    // the loss adds 7.8125 − 6.277 = 1.5355 GiB beyond them.
+    let vals = run("fsdp", &[("grads_live_at_loss", 0.0)]);
+    let shards = v(&vals, "gpus_per_replica");
+    assert_eq!(shards, 2.0);
+    let grads = 2.0 * 6.74e9 / 2f64.powi(30);
+    assert!(close(grads, 12.554, 0.001));
+    assert!(
+        close(v(&vals, "train_loss_peak_gib"), 7.8125 - grads / 2.0, 1e-6),
+        "{}",
+        v(&vals, "train_loss_peak_gib")
+    );
+    // ZeRO-2 shards the gradients too; plain data parallelism (hf-peft, zero_stage 0) holds all
+    // 12.554 GiB on each GPU, more than the loss: it adds nothing.
+    let vals = run("hf-peft", &[("grads_live_at_loss", 0.0)]);
+    assert_eq!(v(&vals, "train_loss_peak_gib"), 0.0);
+}
+
 // Hand-worked figures for what no other test covers (#17).
 
 #[test]

@@ -125,6 +125,11 @@ ADAPTER_KINDS = {"lora", "qlora"}
 MEMORY_METRICS = {"", "memory", "weights"}
 
 
+# Engines whose multi-GPU replicas shard the weights, gradients and optimizer states (zero_stage 3
+# in templates/engines.tsv).
+SHARDING_ENGINES = {"fsdp", "deepspeed-zero3", "torchtune", "litgpt"}
+
+
 def to_gib(value: float, unit: str) -> float:
     unit = unit.strip()
     if unit == "GiB":
@@ -364,6 +369,17 @@ def main():
             _, alt_total, _ = accelerate_figures(path, False)[alt_dtype]
             notes.append(f"{alt_dtype} column instead: {alt_total / 2**30:.2f} GiB "
                          f"({pct(alt_total / 2**30, measured):+.1f}%)")
+        gpus = int(float(r.get("gpus") or 1))
+        if figure == "Training using Adam" and gpus > 1 and r.get("engine", "").strip() in SHARDING_ENGINES:
+            # accelerate sizes one device; a sharded replica (FSDP, ZeRO-3) holds 1/gpus of the
+            # model's states on each GPU, so a user would divide its figure by the GPUs.
+            for tag in ("cli", "head"):
+                if f"{tag}_bytes" in rec:
+                    rec[f"{tag}_bytes"] /= gpus
+                    rec[f"{tag}_gib"] = rec[f"{tag}_bytes"] / 2**30
+                    rec[f"{tag}_print"] = convert_bytes(rec[f"{tag}_bytes"])
+                    rec[f"{tag}_err_pct"] = pct(rec[f"{tag}_gib"], measured)
+            notes.append(f"Adam figure / {gpus} GPUs (sharded replica)")
         settings = (r.get("settings") or "").replace(" ", "")
         if figure == "Training using Adam" and "optimizer_bytes_per_param=" in settings:
             notes.append("optimizer " + settings.split("optimizer_bytes_per_param=")[1].split(";")[0]

@@ -1404,18 +1404,7 @@ fn data_parallel_training_copies_the_state_to_every_gpu_and_fsdp_shards_it() {
     //   whole (12.554) and half the rest: (100.433 − 12.554) / (62.644 − 12.554) = 1.75 → 2 GPUs,
     //   the second GPU's copy of the weights in overhead:
     //   (1 + 0.35 + 0.9313) × 2 + 12.554 = 17.117 GiB.
-    let run_with = |engine: Option<&str>, set: &[(&str, f64)]| {
-        let mut w = workload("ft", Kind::FullFinetune, Some("Llama-2-7B"));
-        w.engine = engine.map(str::to_string);
-        w.numbers.context_len = Some(2048.0);
-        w.numbers.hours_per_month = Some(10.0);
-        plan(input(
-            vec![w],
-            vec![offer("A100-80G", 80.0, Some(10.0), None, None, None)],
-            set,
-        ))
-        .unwrap()
-    };
+    let run_with = |engine: Option<&str>, set: &[(&str, f64)]| full_finetune_7b(engine, 1.0, set);
     let run = |engine: Option<&str>| run_with(engine, &[]);
     let fsdp = run(Some("fsdp"));
     let (c, _) = fsdp.chosen(0).expect("FSDP plans it");
@@ -1453,24 +1442,29 @@ fn data_parallel_training_copies_the_state_to_every_gpu_and_fsdp_shards_it() {
     );
 }
 
+/// Llama-2-7B fully fine-tuned by `engine` at 2,048 tokens and `batch_size` sequences a GPU,
+/// 10 hours a month, on an 80 GB A100 offer.
+fn full_finetune_7b(engine: Option<&str>, batch_size: f64, set: &[(&str, f64)]) -> Plan {
+    let mut w = workload("ft", Kind::FullFinetune, Some("Llama-2-7B"));
+    w.engine = engine.map(str::to_string);
+    w.numbers.context_len = Some(2048.0);
+    w.numbers.batch_size = Some(batch_size);
+    w.numbers.hours_per_month = Some(10.0);
+    plan(input(
+        vec![w],
+        vec![offer("A100-80G", 80.0, Some(10.0), None, None, None)],
+        set,
+    ))
+    .unwrap()
+}
+
 #[test]
 fn the_loss_and_gradients_not_live_together_count_the_larger() {
     // Llama-2-7B full fine-tuning, 8 sequences of 2,048 tokens a GPU (16,384 tokens), vocabulary
     // 32,000: the loss holds 16 B × 16,384 × 32,000 / 2^30 = 7.8125 GiB on each GPU.
     // Gradients: 2 B × 6.74e9 / 2^30 = 12.554 GiB a replica.
     let run = |engine: &str, set: &[(&str, f64)]| {
-        let mut w = workload("ft", Kind::FullFinetune, Some("Llama-2-7B"));
-        w.engine = Some(engine.to_string());
-        w.numbers.context_len = Some(2048.0);
-        w.numbers.batch_size = Some(8.0);
-        w.numbers.hours_per_month = Some(10.0);
-        let p = plan(input(
-            vec![w],
-            vec![offer("A100-80G", 80.0, Some(10.0), None, None, None)],
-            set,
-        ))
-        .unwrap();
-        values_on(&p, 0, "A100-80G")
+        values_on(&full_finetune_7b(Some(engine), 8.0, set), 0, "A100-80G")
     };
     // Default (gradients live at the loss, as under gradient accumulation): all of it counts.
     let vals = run("fsdp", &[]);

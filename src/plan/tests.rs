@@ -1489,6 +1489,38 @@ fn the_loss_and_gradients_not_live_together_count_the_larger() {
     assert_eq!(v(&vals, "train_loss_peak_gib"), 0.0);
 }
 
+#[test]
+fn an_optimizer_stepped_in_backward_holds_one_gradient_at_a_time() {
+    // Llama-2-7B full fine-tuning: all gradients 2 B × 6.74e9 / 2^30 = 12.554 GiB; stepped in
+    // backward, the largest one, the embedding's 32,000 × 4,096 (above an FFN matrix's
+    // 4,096 × 11,008): 2 B × 131,072,000 / 2^30 = 0.2441 GiB.
+    let vals = values_on(&full_finetune_7b(None, 1.0, &[]), 0, "A100-80G");
+    assert!(close(v(&vals, "grads_gib"), 12.554, 0.001));
+    let fused = full_finetune_7b(None, 1.0, &[("optimizer_in_backward", 1.0)]);
+    let vals = values_on(&fused, 0, "A100-80G");
+    assert!(
+        close(v(&vals, "grads_gib"), 0.24414, 1e-5),
+        "{}",
+        v(&vals, "grads_gib")
+    );
+    // Without the model's shapes it keeps every gradient rather than guess one.
+    let mut w = workload("ft", Kind::FullFinetune, None);
+    w.numbers.params_b = Some(7.0);
+    w.numbers.hours_per_month = Some(10.0);
+    let p = plan(input(
+        vec![w],
+        vec![offer("A100-80G", 80.0, Some(10.0), None, None, None)],
+        &[("optimizer_in_backward", 1.0)],
+    ))
+    .unwrap();
+    let vals = values_on(&p, 0, "A100-80G");
+    assert!(close(
+        v(&vals, "grads_gib"),
+        7e9 * 2.0 / 2f64.powi(30),
+        1e-6
+    ));
+}
+
 // Hand-worked figures for what no other test covers (#17).
 
 #[test]

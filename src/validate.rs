@@ -864,7 +864,9 @@ mod tests {
         // The 188 all-reduces of 8 MiB run through NCCL across PCIe and the socket link:
         // prefill_allreduce_s counts them at the median share of published PCIe runs (0.0804 s
         // of the 0.127 s estimate; -82% without), and this box, every pair across sockets,
-        // reaches less.
+        // reaches less. The run also set VLLM_USE_DEEP_GEMM=0 (DeepGEMM fails on sm_120), so its
+        // block-FP8 products ran on vLLM's fallback kernels, below the FP8 rate prefill_mfu
+        // assumes (the post, 'Unknown SF transformation').
         (
             "kubesimplify-rtxpro6000x4-qwen3-235b-fp8-tp4-1024-ttft",
             "prefill all-reduce across PCIe",

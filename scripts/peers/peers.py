@@ -125,9 +125,25 @@ ADAPTER_KINDS = {"lora", "qlora"}
 MEMORY_METRICS = {"", "memory", "weights"}
 
 
-# Engines whose multi-GPU replicas shard the weights, gradients and optimizer states (zero_stage 3
-# in templates/engines.tsv).
-SHARDING_ENGINES = {"fsdp", "deepspeed-zero3", "torchtune", "litgpt"}
+def sharding_engines() -> set:
+    """The engines whose multi-GPU training replicas shard the weights, gradients and optimizer
+    states: zero_stage 3 in their templates/engines.tsv rows, else the Assumptions default."""
+
+    def rows(name):
+        with open(MAIN / "templates" / name, newline="") as fh:
+            lines = [l for l in fh if not l.startswith("#")]
+        return list(csv.DictReader(lines, delimiter="\t"))
+
+    default = next(float(r["value"]) for r in rows("assumptions.tsv") if r["key"] == "zero_stage")
+    stage = {}
+    for r in rows("engines.tsv"):
+        stage.setdefault(r["engine"], default)
+        if r["key"] == "zero_stage":
+            stage[r["engine"]] = float(r["value"])
+    return {e for e, z in stage.items() if z >= 3}
+
+
+SHARDING_ENGINES = sharding_engines()
 
 
 def to_gib(value: float, unit: str) -> float:

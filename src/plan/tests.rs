@@ -1507,13 +1507,11 @@ fn an_optimizer_stepped_in_backward_holds_one_gradient_at_a_time() {
     let mut w = workload("ft", Kind::FullFinetune, None);
     w.numbers.params_b = Some(7.0);
     w.numbers.hours_per_month = Some(10.0);
-    let p = plan(input(
-        vec![w],
-        vec![offer("A100-80G", 80.0, Some(10.0), None, None, None)],
+    let vals = values_of(
+        w,
+        offer("A100-80G", 80.0, Some(10.0), None, None, None),
         &[("optimizer_in_backward", 1.0)],
-    ))
-    .unwrap();
-    let vals = values_on(&p, 0, "A100-80G");
+    );
     assert!(close(
         v(&vals, "grads_gib"),
         7e9 * 2.0 / 2f64.powi(30),

@@ -973,6 +973,64 @@ fn deepseek_v3_caches_one_latent_of_576_values_per_layer_and_token() {
 }
 
 #[test]
+fn an_eager_prefill_pays_for_each_call_a_layer_makes() {
+    // SGLang 0.5.6's calls a layer (research/sources/sglang-prefill-calls.md): 2 norms, 2
+    // all-reduces under tensor parallelism, attention 7 (grouped-query) or 12 (latent), a dense
+    // feed-forward 3, a mixture of experts 7 plus 4 for a shared expert, and with FP8
+    // activations one quantization per weight product (attention 2 or 5, each feed-forward
+    // part 2).
+    // DeepSeek-R1 in FP8 on 141 GB cards spans 8 GPUs
+    //   3 dense layers × (2 + 2 + 12 + 3 + 5 + 2)         = 3 × 26  =    78
+    //   58 MoE layers  × (2 + 2 + 12 + 7 + 4 + 5 + 2 + 2) = 58 × 36 = 2,088
+    //   2,166 calls; at prefill_call_us 68.1: 2,166 × 68.1 µs = 0.1475046 s of its TTFT.
+    let mut w = workload("r1", Kind::Inference, Some("DeepSeek-R1"));
+    w.precision = Precision::Fp8;
+    w.expert_precision = Precision::Fp8;
+    w.numbers.context_len = Some(610.0);
+    let w8 = w.clone();
+    // (a card of compute capability 9.0, which multiplies FP8 natively; on an 8.0 card FP8
+    // weights run through weight-only kernels, 16-bit activations, and add no quantizations)
+    let h200 = || GpuOffer {
+        compute_capability: 9.0,
+        ..offer("H200", 141.0, Some(30.0), None, None, None)
+    };
+    let eager = values_of(w.clone(), h200(), &[("prefill_call_us", 68.1)]);
+    let graph = values_of(w, h200(), &[]);
+    assert_eq!(v(&eager, "gpus_per_replica"), 8.0);
+    assert_eq!(v(&eager, "prefill_calls"), 2166.0);
+    assert!(close(
+        v(&eager, "ttft_s") - v(&graph, "ttft_s"),
+        0.1475046,
+        1e-9
+    ));
+    // On a compute capability 8.0 card: 3 × 19 + 58 × 27 = 1,623.
+    let a100 = values_of(w8, offer("H200", 141.0, Some(30.0), None, None, None), &[]);
+    assert_eq!(v(&a100, "prefill_calls"), 1623.0);
+    // Llama-3.1-70B in bf16 on one 192 GB card: no all-reduces, 80 × (2 + 7 + 3) = 960; the
+    // same on 8 cards of 24 GB, 80 × 14 = 1,120 (as the sglang profile's calibrate row on 8
+    // A100s).
+    let mut w = workload("chat", Kind::Inference, Some("Llama-3.1-70B"));
+    w.numbers.context_len = Some(610.0);
+    let one = values_of(
+        w.clone(),
+        offer("G192", 192.0, Some(9.0), None, None, None),
+        &[],
+    );
+    assert_eq!(v(&one, "gpus_per_replica"), 1.0);
+    assert_eq!(v(&one, "prefill_calls"), 960.0);
+    let tp8 = values_of(w, offer("G24", 24.0, Some(1.0), None, None, None), &[]);
+    assert_eq!(v(&tp8, "gpus_per_replica"), 8.0);
+    assert_eq!(v(&tp8, "prefill_calls"), 1120.0);
+    // A training workload prefills nothing: no calls.
+    let vals = values_of(
+        workload("ft", Kind::Lora, Some("Llama-3.1-8B")),
+        offer("H100", 80.0, Some(2.0), None, None, None),
+        &[],
+    );
+    assert_eq!(v(&vals, "prefill_calls"), 0.0);
+}
+
+#[test]
 fn gemma_3_27b_keeps_1024_tokens_in_52_of_its_62_layers() {
     // 2 × 16 KV heads × 128 × 2 B = 8,192 B per layer and token; a 32,768-token request holds
     // (10 × 32,768 + 52 × 1,024) × 8,192 B = 3,120,562,176 B = 2.906 GiB, not 62 × 32,768 ×

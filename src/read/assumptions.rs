@@ -208,7 +208,9 @@ pub(crate) fn assumption_rule(key: &str) -> Rule {
         | "safety_margin" => Rule::range(0.0, 10.0),
         "cold_start_min" => Rule::range(0.0, 1440.0),
         "runtime_overhead_gib" | "inference_activation_gib" => Rule::range(0.0, 10_000.0),
-        "prefill_layer_us" | "eager_layer_us" | "eager_expert_us" => Rule::range(0.0, 1_000_000.0),
+        "prefill_layer_us" | "prefill_call_us" | "eager_layer_us" | "eager_expert_us" => {
+            Rule::range(0.0, 1_000_000.0)
+        }
         "prefill_chunk_tokens" | "large_gpu_prefill_chunk_tokens" => Rule::range(0.0, 10_000_000.0),
         "optimizer_bytes_per_param" => Rule::range(0.0, 64.0),
         "zero_stage" => Rule::whole(0.0, 3.0),

@@ -86,7 +86,9 @@ pub(super) fn chosen_warnings(
     let g = &input.gpus[c.offer];
     let at = w.cell.to_string();
     let cc = g.compute_capability;
-    if cc < 8.0 && w.kind != crate::model::Kind::ImageGen {
+    // A compute capability of 0 is a card that has none (ROCm, Ascend): its own fused attention
+    // keeps the scores unmaterialised, as no_flash_attention counts.
+    if cc > 0.0 && cc < 8.0 && w.kind != crate::model::Kind::ImageGen {
         out.push(Warning::warn(&at, format!(
             "{} runs on {} (compute capability {}): FlashAttention-2 needs ≥ 8.0, so attention holds more memory than the estimate assumes",
             w.name, g.gpu, format_number(cc))));

@@ -508,6 +508,30 @@ fn bf16_is_excluded_below_compute_capability_8_with_a_warning() {
 }
 
 #[test]
+fn only_a_cuda_card_before_8_0_is_warned_to_lack_flash_attention() {
+    // A T4 (7.5) in fp16 materialises its attention scores, as no_flash_attention counts, and
+    // says so; an MI300X, whose compute capability is not given (ROCm), has fused attention of
+    // its own: no such warning.
+    let flash = |p: &Plan| {
+        p.warnings
+            .iter()
+            .any(|w| w.message.contains("FlashAttention-2 needs"))
+    };
+    let mut w = workload("api", Kind::Inference, Some("Qwen2.5-0.5B"));
+    w.precision = Precision::Fp16;
+    w.expert_precision = Precision::Fp16;
+    let mut t4 = offer("T4", 16.0, Some(1.0), None, None, None);
+    t4.compute_capability = 7.5;
+    assert!(flash(&plan(input(vec![w.clone()], vec![t4], &[])).unwrap()));
+    let mut mi300x = offer("MI300X", 192.0, Some(1.0), None, None, None);
+    mi300x.compute_capability = 0.0;
+    mi300x.platform = "rocm".to_string();
+    let p = plan(input(vec![w], vec![mi300x], &[])).unwrap();
+    assert!(p.chosen(0).is_some());
+    assert!(!flash(&p));
+}
+
+#[test]
 fn the_exclusion_warning_names_only_the_precisions_that_failed() {
     let mut w = workload("api", Kind::Inference, Some("Qwen2.5-0.5B"));
     w.precision = Precision::Bf16;

@@ -857,10 +857,15 @@ mod tests {
     const LATENCY_OVER_BOUND: [(&str, &str); 1] = [
         // The 188 all-reduces of 8 MiB run through NCCL across PCIe and the socket link:
         // prefill_allreduce_s counts them at the median share of published PCIe runs (0.0804 s
-        // of the 0.127 s estimate; -82% without), and this box, every pair across sockets,
-        // reaches less. The run also set VLLM_USE_DEEP_GEMM=0 (DeepGEMM fails on sm_120), so its
-        // block-FP8 products ran on vLLM's fallback kernels, below the FP8 rate prefill_mfu
-        // assumes (the post, 'Unknown SF transformation').
+        // of the 0.127 s estimate; -82% without). This box has every pair of its GPUs across
+        // the socket link (nvidia-smi topo: SYS), where NCCL beyond two GPUs passes the data
+        // through host memory (graph/paths.cc: peer-to-peer only up to PXB); on a similar
+        // dual-socket RTX PRO 6000 box NCCL's default graph made one request's prefill 3.07
+        // times slower than a tuned one. The run also set VLLM_USE_DEEP_GEMM=0 (DeepGEMM fails
+        // on sm_120), so its dense FP8 products ran on CUTLASS's one-tile sm_120 blockwise
+        // kernel and its experts on Triton's fused MoE with no tuned configuration for the card
+        // (research/ttft-pending/pcie-vllm-row-causes.md). No published all-reduce figure for
+        // 4 such GPUs at 8 MiB was found to set on the row.
         (
             "kubesimplify-rtxpro6000x4-qwen3-235b-fp8-tp4-1024-ttft",
             "prefill all-reduce across PCIe",

@@ -978,14 +978,20 @@ fn values_of(w: Workload, gpu: GpuOffer, set: &[(&str, f64)]) -> Vec<(String, f6
     values_on(&p, 0, &name)
 }
 
+/// DeepSeek-R1 served in its checkpoint's FP8, prompts of `context_len` tokens.
+fn deepseek_r1_fp8(context_len: f64) -> Workload {
+    let mut w = workload("r1", Kind::Inference, Some("DeepSeek-R1"));
+    w.precision = Precision::Fp8;
+    w.expert_precision = Precision::Fp8;
+    w.numbers.context_len = Some(context_len);
+    w
+}
+
 #[test]
 fn deepseek_v3_caches_one_latent_of_576_values_per_layer_and_token() {
     // Multi-head latent attention: 61 layers × (kv_lora_rank 512 + qk_rope_head_dim 64) × 2 B
     // = 70,272 B per token — not 61 × 2 × 128 heads × 128 × 2 B = 3,997,696 B (57× more).
-    let mut w = workload("r1", Kind::Inference, Some("DeepSeek-R1"));
-    w.precision = Precision::Fp8;
-    w.expert_precision = Precision::Fp8;
-    w.numbers.context_len = Some(8192.0);
+    let w = deepseek_r1_fp8(8192.0);
     let vals = values_of(w, offer("H200", 141.0, Some(30.0), None, None, None), &[]);
     assert_eq!(v(&vals, "kv_bytes_per_token"), 70_272.0);
     // One request of 8,192 tokens: 70,272 × 8,192 B = 0.536 GiB.
@@ -1007,11 +1013,7 @@ fn an_eager_prefill_pays_for_each_call_a_layer_makes() {
     //   3 dense layers × (2 + 2 + 12 + 3 + 5 + 2)         = 3 × 26  =    78
     //   58 MoE layers  × (2 + 2 + 12 + 7 + 4 + 5 + 2 + 2) = 58 × 36 = 2,088
     //   2,166 calls; at prefill_call_us 68.1: 2,166 × 68.1 µs = 0.1475046 s of its TTFT.
-    let mut w = workload("r1", Kind::Inference, Some("DeepSeek-R1"));
-    w.precision = Precision::Fp8;
-    w.expert_precision = Precision::Fp8;
-    w.numbers.context_len = Some(610.0);
-    let w8 = w.clone();
+    let w = deepseek_r1_fp8(610.0);
     // (a card of compute capability 9.0, which multiplies FP8 natively; on an 8.0 card FP8
     // weights run through weight-only kernels, 16-bit activations, and add no quantizations)
     let h200 = || GpuOffer {
@@ -1028,7 +1030,11 @@ fn an_eager_prefill_pays_for_each_call_a_layer_makes() {
         1e-9
     ));
     // On a compute capability 8.0 card: 3 × 19 + 58 × 27 = 1,623.
-    let a100 = values_of(w8, offer("H200", 141.0, Some(30.0), None, None, None), &[]);
+    let a100 = values_of(
+        deepseek_r1_fp8(610.0),
+        offer("H200", 141.0, Some(30.0), None, None, None),
+        &[],
+    );
     assert_eq!(v(&a100, "prefill_calls"), 1623.0);
     // Llama-3.1-70B in bf16 on one 192 GB card: no all-reduces, 80 × (2 + 7 + 3) = 960; the
     // same on 8 cards of 24 GB, 80 × 14 = 1,120 (as the sglang profile's calibrate row on 8

@@ -391,6 +391,11 @@ model_fields! {
     sliding_window,
     /// Layers that keep at most sliding_window tokens.
     sliding_layers,
+    /// Layers of linear attention or a state-space model (Gated DeltaNet, Mamba): each request
+    /// holds a fixed recurrent state there instead of a KV cache that grows with its tokens.
+    linear_layers,
+    /// The recurrent state one request holds over all linear_layers, MiB.
+    linear_state_mib,
     /// Parameters of the vision tower, billions (kept 16-bit under a quantized language model).
     vision_params_b,
 }

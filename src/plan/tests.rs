@@ -1061,6 +1061,30 @@ fn an_eager_prefill_pays_for_each_call_a_layer_makes() {
 }
 
 #[test]
+fn qwen3_next_caches_keys_in_12_of_its_48_layers_and_a_fixed_state_in_the_rest() {
+    // 12 gated-attention layers × 2 KV heads × 256 × 2 (K and V) × 2 B = 24,576 B per token;
+    // the 36 Gated DeltaNet layers hold 37.69 MiB per request whatever its length (the
+    // catalog's linear_state_mib). At 32,768 tokens: 24,576 × 32,768 B + 37.69 × 2^20 B
+    // = 805,306,368 + 39,520,829.44 = 844,827,197.44 B = 0.78681 GiB, where 48 attention
+    // layers would hold 3 GiB. A prefill computes scores in the 12 attention layers only:
+    // 16 heads × 12 × 32,768² / 2 = 1.03079215104e11.
+    let mut w = workload("next", Kind::Inference, Some("Qwen3-Next-80B-A3B"));
+    w.numbers.context_len = Some(32768.0);
+    let vals = values_of(w, offer("H200", 141.0, Some(30.0), None, None, None), &[]);
+    assert_eq!(v(&vals, "kv_bytes_per_token"), 24_576.0);
+    assert!(close(
+        v(&vals, "request_kv_gib") * 1073741824.0,
+        844_827_197.44,
+        1e-9
+    ));
+    assert!(close(
+        v(&vals, "prefill_scores") / 1.03079215104e11,
+        1.0,
+        1e-12
+    ));
+}
+
+#[test]
 fn gemma_3_27b_keeps_1024_tokens_in_52_of_its_62_layers() {
     // 2 × 16 KV heads × 128 × 2 B = 8,192 B per layer and token; a 32,768-token request holds
     // (10 × 32,768 + 52 × 1,024) × 8,192 B = 3,120,562,176 B = 2.906 GiB, not 62 × 32,768 ×

@@ -355,6 +355,7 @@ pub fn from_config(
     row.experts();
     row.latent_attention();
     row.local_attention();
+    row.linear_attention();
     row.vision_tower(checkpoint.as_ref());
     row.parameters(checkpoint.as_ref());
     row.format_notes(checkpoint.as_ref());
@@ -504,6 +505,7 @@ impl Mapping<'_> {
             "experts_per_token",
             &["num_experts_per_tok", "experts_per_token", "moe_topk"],
         );
+        self.expert_width();
         if !self.set_from_keys(
             "shared_experts",
             &[
@@ -511,15 +513,31 @@ impl Mapping<'_> {
                 "num_shared_experts",
                 "shared_expert_count",
             ],
-        ) && self.arch.starts_with("llama4")
-        {
-            self.set(
-                "shared_experts",
-                1.0,
-                "Llama 4 has one shared expert in every MoE layer".into(),
-            );
+        ) {
+            let shared_width = self
+                .c
+                .num(&["shared_expert_intermediate_size"])
+                .filter(|(w, _)| *w > 0.0 && self.m.moe_ffn > 0.0);
+            if let Some((w, k)) = shared_width {
+                // Qwen2-MoE, Qwen3-Next: one shared feed-forward layer of w, counted in experts
+                // of moe_ffn (Qwen2-57B-A14B: 20,480 / 2,560 = 8).
+                let n = w / self.m.moe_ffn;
+                self.set(
+                    "shared_experts",
+                    n,
+                    format!(
+                        "config.json {k} {w} / moe_intermediate_size {}",
+                        self.m.moe_ffn
+                    ),
+                );
+            } else if self.arch.starts_with("llama4") {
+                self.set(
+                    "shared_experts",
+                    1.0,
+                    "Llama 4 has one shared expert in every MoE layer".into(),
+                );
+            }
         }
-        self.expert_width();
         if let Some((v, from)) = self.dense_layers() {
             self.set("dense_layers", v, from);
         }
@@ -593,6 +611,69 @@ impl Mapping<'_> {
             self.set("sliding_window", w, format!("config.json {wk}"));
             self.set("sliding_layers", n, from);
         }
+    }
+
+    /// Linear attention (Gated DeltaNet: Qwen3-Next, Qwen3.5): the layers that hold a fixed
+    /// recurrent state instead of a KV cache, and that state per request. A state-space hybrid
+    /// the mapping does not size (Mamba layers in hybrid_override_pattern) gets a note.
+    fn linear_attention(&mut self) {
+        let from_types = self
+            .c
+            .get("layer_types")
+            .and_then(Value::as_array)
+            .map(|t| {
+                t.iter()
+                    .filter(|v| v.as_str() == Some("linear_attention"))
+                    .count() as f64
+            });
+        let interval = self
+            .c
+            .num(&["full_attention_interval"])
+            .filter(|(k, _)| *k >= 1.0 && self.c.get("linear_num_value_heads").is_some());
+        let (n, from) = match (from_types.filter(|n| *n > 0.0), interval) {
+            (Some(n), _) => (
+                n,
+                "config.json layer_types (linear_attention entries)".to_string(),
+            ),
+            (None, Some((k, key))) if self.m.layers > 0.0 => (
+                self.m.layers - (self.m.layers / k).floor(),
+                format!("config.json {key} {k}: every {k}th layer attends, the rest are linear"),
+            ),
+            _ => {
+                if self.c.get("hybrid_override_pattern").is_some() {
+                    self.notes.push("config.json hybrid_override_pattern: its Mamba layers hold a fixed state per request, which this import does not size: give linear_layers and linear_state_mib by hand".to_string());
+                }
+                return;
+            }
+        };
+        self.set("linear_layers", n, from);
+        let key = |k: &'static str| self.c.num(&[k]).map(|(v, _)| v);
+        let (Some(nk), Some(dk), Some(nv), Some(dv), Some(kernel)) = (
+            key("linear_num_key_heads"),
+            key("linear_key_head_dim"),
+            key("linear_num_value_heads"),
+            key("linear_value_head_dim"),
+            key("linear_conv_kernel_dim"),
+        ) else {
+            self.missing.push("linear_state_mib");
+            return;
+        };
+        let bytes_of = |v: Option<&Value>| match v.and_then(Value::as_str) {
+            Some("float32") => 4.0,
+            _ => 2.0,
+        };
+        let model = bytes_of(self.c.get("torch_dtype").or_else(|| self.c.get("dtype")));
+        let recurrent = match self.c.get("mamba_ssm_dtype") {
+            Some(v) => bytes_of(Some(v)),
+            None => model,
+        };
+        let per_layer =
+            (kernel - 1.0) * (2.0 * nk * dk + nv * dv) * model + nv * dk * dv * recurrent;
+        self.set(
+            "linear_state_mib",
+            n * per_layer / 1_048_576.0,
+            format!("config.json linear_* keys: per layer (linear_conv_kernel_dim − 1) × (2 × linear_num_key_heads × linear_key_head_dim + linear_num_value_heads × linear_value_head_dim) convolution values at {model} B and linear_num_value_heads × linear_key_head_dim × linear_value_head_dim recurrent values at {recurrent} B (mamba_ssm_dtype, else the model's dtype)"),
+        );
     }
 
     /// How many layers use a window `w` given by `wk`, and what says so: layer_types, a pattern,
@@ -847,6 +928,58 @@ mod tests {
     fn imported(json: &str) -> Imported {
         let v: Value = serde_json::from_str(json).unwrap_or_else(|e| panic!("{e}"));
         from_config("m", &v, None, Path::new("config.json"))
+    }
+
+    #[test]
+    fn gated_deltanet_layers_hold_a_fixed_state_per_request() {
+        // Qwen3-Next-80B-A3B's keys: every 4th of 48 layers attends, 36 are Gated DeltaNet. Per
+        // linear layer, in bf16 (no mamba_ssm_dtype): convolution 3 × (2 × 16 × 128 + 32 × 128)
+        // = 24,576 values × 2 B = 49,152 B, recurrent 32 × 128 × 128 = 524,288 × 2 B =
+        // 1,048,576 B; 36 × 1,097,728 B = 39,518,208 B = 37.6875 MiB.
+        let next = imported(
+            r#"{"model_type": "qwen3_next", "torch_dtype": "bfloat16", "num_hidden_layers": 48,
+                "hidden_size": 2048, "num_attention_heads": 16, "num_key_value_heads": 2,
+                "head_dim": 256, "full_attention_interval": 4, "linear_conv_kernel_dim": 4,
+                "linear_key_head_dim": 128, "linear_num_key_heads": 16,
+                "linear_num_value_heads": 32, "linear_value_head_dim": 128,
+                "num_experts": 512, "num_experts_per_tok": 10, "moe_intermediate_size": 512,
+                "shared_expert_intermediate_size": 512, "vocab_size": 151936}"#,
+        );
+        assert_eq!(next.spec.linear_layers, 36.0);
+        // Its shared expert is given as a width: 512 / moe_intermediate_size 512 = 1.
+        assert_eq!(next.spec.shared_experts, 1.0);
+        assert_eq!(next.spec.linear_state_mib, 37.6875);
+        // Qwen3.5's text_config lists its layer types and keeps the recurrent state in fp32: 24
+        // linear layers of 32, each 49,152 B + 524,288 × 4 B = 2,146,304 B; 24 × 2,146,304 B =
+        // 51,511,296 B = 49.125 MiB.
+        let types = std::iter::repeat_n(
+            r#""linear_attention", "linear_attention", "linear_attention", "full_attention""#,
+            8,
+        )
+        .collect::<Vec<_>>()
+        .join(", ");
+        let q35 = imported(&format!(
+            r#"{{"model_type": "qwen3_5", "text_config": {{"dtype": "bfloat16",
+                "num_hidden_layers": 32, "hidden_size": 4096, "num_attention_heads": 16,
+                "num_key_value_heads": 4, "head_dim": 256, "layer_types": [{types}],
+                "full_attention_interval": 4, "linear_conv_kernel_dim": 4,
+                "linear_key_head_dim": 128, "linear_num_key_heads": 16,
+                "linear_num_value_heads": 32, "linear_value_head_dim": 128,
+                "mamba_ssm_dtype": "float32", "vocab_size": 248320}}}}"#
+        ));
+        assert_eq!(q35.spec.linear_layers, 24.0);
+        assert_eq!(q35.spec.linear_state_mib, 49.125);
+        // A Mamba hybrid is named, not sized.
+        let mamba = imported(
+            r#"{"model_type": "nemotron_h", "num_hidden_layers": 4, "hidden_size": 4096,
+                "num_attention_heads": 32, "num_key_value_heads": 8, "head_dim": 128,
+                "hybrid_override_pattern": "M-M*", "vocab_size": 131072}"#,
+        );
+        assert_eq!(mamba.spec.linear_layers, 0.0);
+        assert!(mamba
+            .notes
+            .iter()
+            .any(|n| n.contains("hybrid_override_pattern")));
     }
 
     #[test]

@@ -86,7 +86,9 @@ impl Reader {
         };
         for key in ModelSpec::FIELDS.iter().filter(|k| **k != "params_b") {
             let rule = match *key {
-                "active_params_b" | "vision_params_b" => Rule::at_least(0.0).max(100_000.0),
+                "active_params_b" | "vision_params_b" | "linear_state_mib" => {
+                    Rule::at_least(0.0).max(100_000.0)
+                }
                 _ => Rule::whole(0.0, 10_000_000.0),
             };
             if let (Some(v), Some(slot)) = (rec.number(key, rule, p), spec.field_mut(key)) {
@@ -176,6 +178,12 @@ impl Reader {
             ),
             over("dense_layers", m.dense_layers, m.layers, "layers"),
             over("sliding_layers", m.sliding_layers, m.layers, "layers"),
+            over(
+                "linear_layers",
+                m.linear_layers,
+                m.layers - m.sliding_layers,
+                "layers less sliding_layers",
+            ),
         ];
         p.extend(checks.into_iter().flatten());
         if m.experts > 0.0 && (m.experts_per_token < 1.0 || m.moe_ffn < 1.0) {

@@ -978,6 +978,13 @@ fn values_of(w: Workload, gpu: GpuOffer, set: &[(&str, f64)]) -> Vec<(String, f6
     values_on(&p, 0, &name)
 }
 
+/// The values of serving `model` at `context_len` tokens on one offer of `gpu` with `vram` GiB.
+fn serving(model: &str, context_len: f64, gpu: &str, vram: f64) -> Vec<(String, f64)> {
+    let mut w = workload("chat", Kind::Inference, Some(model));
+    w.numbers.context_len = Some(context_len);
+    values_of(w, offer(gpu, vram, Some(20.0), None, None, None), &[])
+}
+
 /// DeepSeek-R1 served in its checkpoint's FP8, prompts of `context_len` tokens.
 fn deepseek_r1_fp8(context_len: f64) -> Workload {
     let mut w = workload("r1", Kind::Inference, Some("DeepSeek-R1"));
@@ -1068,9 +1075,7 @@ fn qwen3_next_caches_keys_in_12_of_its_48_layers_and_a_fixed_state_in_the_rest()
     // = 805,306,368 + 39,520,829.44 = 844,827,197.44 B = 0.78681 GiB, where 48 attention
     // layers would hold 3 GiB. A prefill computes scores in the 12 attention layers only:
     // 16 heads × 12 × 32,768² / 2 = 1.03079215104e11.
-    let mut w = workload("next", Kind::Inference, Some("Qwen3-Next-80B-A3B"));
-    w.numbers.context_len = Some(32768.0);
-    let vals = values_of(w, offer("H200", 141.0, Some(30.0), None, None, None), &[]);
+    let vals = serving("Qwen3-Next-80B-A3B", 32768.0, "H200", 141.0);
     assert_eq!(v(&vals, "kv_bytes_per_token"), 24_576.0);
     assert!(close(
         v(&vals, "request_kv_gib") * 1073741824.0,
@@ -1089,9 +1094,7 @@ fn gemma_3_27b_keeps_1024_tokens_in_52_of_its_62_layers() {
     // 2 × 16 KV heads × 128 × 2 B = 8,192 B per layer and token; a 32,768-token request holds
     // (10 × 32,768 + 52 × 1,024) × 8,192 B = 3,120,562,176 B = 2.906 GiB, not 62 × 32,768 ×
     // 8,192 B = 15.5 GiB.
-    let mut w = workload("chat", Kind::Inference, Some("Gemma-3-27B"));
-    w.numbers.context_len = Some(32768.0);
-    let vals = values_of(w, offer("H100", 80.0, Some(20.0), None, None, None), &[]);
+    let vals = serving("Gemma-3-27B", 32768.0, "H100", 80.0);
     assert_eq!(v(&vals, "kv_bytes_per_layer"), 8192.0);
     assert_eq!(v(&vals, "request_kv_gib") * 1073741824.0, 3_120_562_176.0);
 }

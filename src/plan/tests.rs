@@ -1030,32 +1030,28 @@ fn an_eager_prefill_pays_for_each_call_a_layer_makes() {
     let eager = values_of(w.clone(), h200(), &[("prefill_call_us", 68.1)]);
     let graph = values_of(w, h200(), &[]);
     assert_eq!(v(&eager, "gpus_per_replica"), 8.0);
+    assert_eq!(v(&eager, "eight_bit_activations"), 1.0);
     assert_eq!(v(&eager, "prefill_calls"), 2166.0);
     assert!(close(
         v(&eager, "ttft_s") - v(&graph, "ttft_s"),
         0.1475046,
         1e-9
     ));
-    // On a compute capability 8.0 card: 3 × 19 + 58 × 27 = 1,623.
-    let a100 = values_of(
+    // On a 141 GB card of compute capability 8.0: 3 × 19 + 58 × 27 = 1,623.
+    let cc8 = values_of(
         deepseek_r1_fp8(610.0),
-        offer("H200", 141.0, Some(30.0), None, None, None),
+        offer("G141", 141.0, Some(30.0), None, None, None),
         &[],
     );
-    assert_eq!(v(&a100, "prefill_calls"), 1623.0);
+    assert_eq!(v(&cc8, "eight_bit_activations"), 0.0);
+    assert_eq!(v(&cc8, "prefill_calls"), 1623.0);
     // Llama-3.1-70B in bf16 on one 192 GB card: no all-reduces, 80 × (2 + 7 + 3) = 960; the
     // same on 8 cards of 24 GB, 80 × 14 = 1,120 (as the sglang profile's calibrate row on 8
     // A100s).
-    let mut w = workload("chat", Kind::Inference, Some("Llama-3.1-70B"));
-    w.numbers.context_len = Some(610.0);
-    let one = values_of(
-        w.clone(),
-        offer("G192", 192.0, Some(9.0), None, None, None),
-        &[],
-    );
+    let one = serving("Llama-3.1-70B", 610.0, "G192", 192.0);
     assert_eq!(v(&one, "gpus_per_replica"), 1.0);
     assert_eq!(v(&one, "prefill_calls"), 960.0);
-    let tp8 = values_of(w, offer("G24", 24.0, Some(1.0), None, None, None), &[]);
+    let tp8 = serving("Llama-3.1-70B", 610.0, "G24", 24.0);
     assert_eq!(v(&tp8, "gpus_per_replica"), 8.0);
     assert_eq!(v(&tp8, "prefill_calls"), 1120.0);
     // A training workload prefills nothing: no calls.
@@ -1076,6 +1072,7 @@ fn qwen3_next_caches_keys_in_12_of_its_48_layers_and_a_fixed_state_in_the_rest()
     // layers would hold 3 GiB. A prefill computes scores in the 12 attention layers only:
     // 16 heads × 12 × 32,768² / 2 = 1.03079215104e11.
     let vals = serving("Qwen3-Next-80B-A3B", 32768.0, "H200", 141.0);
+    assert_eq!(v(&vals, "full_attention_layers"), 12.0);
     assert_eq!(v(&vals, "kv_bytes_per_token"), 24_576.0);
     assert!(close(
         v(&vals, "request_kv_gib") * 1073741824.0,

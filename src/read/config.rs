@@ -4,7 +4,7 @@
 //! each bounded, to count the checkpoint's exact parameters and bytes per dtype.
 
 use crate::error::{Error, Result};
-use crate::model::{format_number, ModelSpec};
+use crate::model::{format_number, ModelSpec, Precision};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::io::Read;
@@ -658,9 +658,12 @@ impl Mapping<'_> {
             self.missing.push("linear_state_mib");
             return;
         };
-        let bytes_of = |v: Option<&Value>| match v.and_then(Value::as_str) {
-            Some("float32") => 4.0,
-            _ => 2.0,
+        // A dtype name (torch's "bfloat16", "float32") as the bytes a value takes; 16 bits
+        // where the config names none.
+        let bytes_of = |v: Option<&Value>| {
+            v.and_then(Value::as_str)
+                .and_then(Precision::parse)
+                .map_or(2.0, Precision::bytes)
         };
         let model = bytes_of(self.c.get("torch_dtype").or_else(|| self.c.get("dtype")));
         let recurrent = match self.c.get("mamba_ssm_dtype") {

@@ -363,3 +363,110 @@ fn libreoffice_and_openpyxl_read_the_outputs() {
         }
     }
 }
+
+/// `(row, [column…])` of every `<row>` of a sheet part, in the order written.
+fn rows_and_cells(xml: &str) -> Vec<(u32, Vec<u32>)> {
+    let number = |at: &str| -> String { at.chars().take_while(char::is_ascii_digit).collect() };
+    let column = |cell: &str| -> u32 {
+        cell.chars()
+            .take_while(char::is_ascii_uppercase)
+            .fold(0, |n, c| n * 26 + (c as u32 - 'A' as u32 + 1))
+    };
+    let mut rows = Vec::new();
+    for chunk in xml.split("<row ").skip(1) {
+        let r = chunk.split("r=\"").nth(1).map(number).unwrap();
+        let body = chunk.split("</row>").next().unwrap();
+        let cells = body.split("<c r=\"").skip(1).map(|c| column(c)).collect();
+        rows.push((r.parse().unwrap(), cells));
+    }
+    rows
+}
+
+/// The sheet parts of a workbook with their tab names (rust_xlsxwriter numbers them in order).
+fn sheet_parts(path: &Path) -> Vec<(String, String)> {
+    sheet_names(path)
+        .into_iter()
+        .enumerate()
+        .map(|(i, name)| {
+            (
+                name,
+                part(path, &format!("xl/worksheets/sheet{}.xml", i + 1)),
+            )
+        })
+        .collect()
+}
+
+/// #34 item 3: `<row r="67">` came twice in Assumptions (also `r="4"` in Actuals): a row with a
+/// height of its own was written again after rust_xlsxwriter's constant-memory flush, which
+/// Excel offers to repair. Every tab of every sample's plan, English and Chinese, with the
+/// startup sample's scenarios and ranges and the team's week of usage: rows strictly ascending,
+/// and in each row the cells strictly ascending.
+#[test]
+fn no_tab_of_any_sample_plan_repeats_or_disorders_a_row_or_a_cell() {
+    let d = tempdir();
+    let mut plans = Vec::new();
+    for sample in ["team", "startup", "portfolio-2026"] {
+        for lang in ["en", "zh"] {
+            let out = format!("{sample}.{lang}.plan.xlsx");
+            let input = format!("{sample}.xlsx");
+            std::fs::copy(repo(&format!("samples/{input}")), d.path().join(&input)).unwrap();
+            gpuplan(
+                d.path(),
+                &["calc", &input, "-q", "--lang", lang, "-o", &out],
+            )
+            .ok();
+            plans.push(d.path().join(out));
+        }
+    }
+    for f in ["team-week.smi.csv", "team-week.map.csv"] {
+        std::fs::copy(repo(&format!("samples/{f}")), d.path().join(f)).unwrap();
+    }
+    for lang in ["en", "zh"] {
+        let out = format!("team.usage.{lang}.plan.xlsx");
+        gpuplan(
+            d.path(),
+            &[
+                "calc",
+                "team.xlsx",
+                "-q",
+                "--lang",
+                lang,
+                "--map",
+                "team-week.map.csv",
+                "--usage",
+                "team-week.smi.csv",
+                "-o",
+                &out,
+            ],
+        )
+        .ok();
+        plans.push(d.path().join(out));
+    }
+    let mut tabs = 0;
+    for plan in &plans {
+        for (tab, xml) in sheet_parts(plan) {
+            tabs += 1;
+            let rows = rows_and_cells(&xml);
+            assert!(!rows.is_empty(), "{}: {tab} has no rows", plan.display());
+            for pair in rows.windows(2) {
+                assert!(
+                    pair[0].0 < pair[1].0,
+                    "{}: {tab} has row {} then row {}",
+                    plan.display(),
+                    pair[0].0,
+                    pair[1].0
+                );
+            }
+            for (r, cells) in &rows {
+                assert!(
+                    cells.windows(2).all(|c| c[0] < c[1]),
+                    "{}: {tab} row {r} has cells out of order or repeated: {cells:?}",
+                    plan.display()
+                );
+            }
+        }
+    }
+    // Ten tabs each for team and portfolio, two languages; startup adds Scenarios and
+    // Sensitivity; the usage runs add Actuals: 4 × 10 + 2 × 12 + 2 × 11 = 86.
+    assert_eq!(tabs, 86);
+}

@@ -299,6 +299,7 @@ pub fn workbook(
         let ws = wb.add_worksheet_with_constant_memory()?;
         ws.set_name(tab.name(lang))?;
         let extent = write_tab(ws, tab, &cx, &live, &layout)?;
+        end_rows(ws, &cx, extent)?;
         page_setup(ws, &cx, tab, extent)?;
         if tab.has_live_formulas() {
             protect(ws);
@@ -306,6 +307,21 @@ pub fn workbook(
     }
     let warnings = live.warnings();
     Ok((wb, warnings, cx.charts))
+}
+
+/// Closes a tab's rows with a blank cell in the row after its content. rust_xlsxwriter 0.102's
+/// constant-memory mode writes the last row it holds twice when that row has a height of its
+/// own (`flush_last_row` flushes the current row, then flushes it again as the row after it,
+/// with its height but no cells): `<row r="67">` came twice in Assumptions, a row of a wrapped
+/// note. Excel then offers to repair the file (#34). A last row of one blank cell and no height
+/// leaves nothing to repeat. `extent` reaches at least every row the tab wrote (its print area).
+fn end_rows(
+    ws: &mut rust_xlsxwriter::Worksheet,
+    cx: &Ctx,
+    extent: Extent,
+) -> Result<(), XlsxError> {
+    ws.write_blank(extent.last_row.max(1) + 1, 0, &cx.s.text)?;
+    Ok(())
 }
 
 /// An empty workbook with its compression level and document properties (title, author,

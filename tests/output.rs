@@ -470,3 +470,39 @@ fn no_tab_of_any_sample_plan_repeats_or_disorders_a_row_or_a_cell() {
     // Sensitivity; the usage runs add Actuals: 4 × 10 + 2 × 12 + 2 × 11 = 86.
     assert_eq!(tabs, 86);
 }
+
+/// #34 item 7: a card whose activations alone exceed what it may hold printed "needs
+/// 17179869184 GPUs per replica" and ¥22,849,226,014.72 (gpus_for_memory divided by its floor of
+/// 1e-9). It now says what does not fit and shows no cost. The portfolio sample's QLoRA of
+/// Qwen3-8B on the 48 GB RTX 4090: 47.99 GiB ÷ (1 + vram_headroom 0.2) = 39.99 GiB usable, below
+/// its activations of 43.7 GiB a GPU (the tab's train_activation_per_gpu_gib).
+#[test]
+fn a_card_too_small_for_its_own_activations_says_so_instead_of_billions_of_gpus() {
+    let d = tempdir();
+    let plan = calc_sample(d.path(), "portfolio-2026", &[]);
+    let rows = read_sheet(&plan, "Candidates");
+    let col = |name: &str| rows[0].iter().position(|c| c.to_string() == name).unwrap();
+    let row = rows
+        .iter()
+        .find(|r| r[0].to_string() == "qlora-qwen3-8b" && r[1].to_string() == "RTX 4090 48GB")
+        .expect("the candidate is kept");
+    let num = |name: &str| row[col(name)].get_float().unwrap();
+    assert!((num("usable_gpu_gib") - 47.99 / 1.2).abs() < 1e-9);
+    let activations = num("train_activation_per_gpu_gib");
+    let overhead = num("per_gpu_gib") - activations;
+    assert!(activations > 39.99, "{activations}");
+    let tenth = |x: f64| format!("{}", (x * 10.0).round() / 10.0);
+    assert_eq!(
+        row[col("Why not")].to_string(),
+        format!(
+            "does not fit: activations {} GiB + overhead {} GiB on each GPU > 40 GiB usable",
+            tenth(activations),
+            tenth(overhead)
+        )
+    );
+    assert_eq!(tenth(activations), "43.7");
+    // No cost of any mode, and no cheapest.
+    for c in 5..12 {
+        assert_eq!(row[c], Data::Empty, "{}", rows[0][c]);
+    }
+}

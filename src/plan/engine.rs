@@ -332,6 +332,26 @@ pub(super) struct Keys {
     pub(super) ttft: Option<(usize, usize)>,
     /// A runtime's decoding buffers for its engine's max_batch_size, per GPU.
     pub(super) batch_buffers: Option<usize>,
+    /// What one GPU may hold and what each GPU needs for itself (absent from a Formulas sheet
+    /// that deleted them): a card whose own needs exceed what it may hold fits at no size.
+    pub(super) own: Option<OwnNeeds>,
+}
+
+/// The per-GPU figures that say a card cannot hold even its own share of a replica.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct OwnNeeds {
+    pub(super) usable: usize,
+    pub(super) per_gpu: usize,
+    pub(super) replicated: Option<usize>,
+    pub(super) activations: Option<usize>,
+}
+
+impl OwnNeeds {
+    /// Whether the card's own needs leave no memory for the replica's shared part: then
+    /// `gpus_for_memory` divides by its floor of 1e-9 and the GPU count and costs are noise.
+    pub(super) fn exceed(&self, v: &[f64]) -> bool {
+        v[self.usable] - v[self.per_gpu] - self.replicated.map_or(0.0, |i| v[i]) <= 0.0
+    }
 }
 
 impl Keys {
@@ -356,6 +376,14 @@ impl Keys {
             replicas: must("replicas"),
             ttft: at("ttft_s").zip(at("meets_ttft")),
             batch_buffers: at("batch_buffers_gib"),
+            own: at("usable_gpu_gib")
+                .zip(at("per_gpu_gib"))
+                .map(|(usable, per_gpu)| OwnNeeds {
+                    usable,
+                    per_gpu,
+                    replicated: at("replicated_gib"),
+                    activations: at("train_activation_per_gpu_gib"),
+                }),
         }
     }
 }

@@ -3,7 +3,7 @@
 
 use super::choose::unplanned_reason;
 use super::compat::{self, Verdict};
-use super::engine::{Engine, Keys};
+use super::engine::{Engine, Keys, OwnNeeds};
 use super::{Candidate, Exclusion};
 use crate::error::Problem;
 use crate::model::{format_number, GpuOffer, Input, Workload};
@@ -315,7 +315,10 @@ fn judge(vals: &[f64], keys: &Keys, verdict: &Verdict) -> (Option<Why>, [Option<
         exclusion = Some(Why::Misfit);
     }
     let mut costs = [None; 5];
-    for (i, c) in costs.iter_mut().enumerate() {
+    // A card that cannot hold its own share has no GPU count, so no cost to show.
+    let nothing_fits =
+        matches!(exclusion, Some(Why::Misfit)) && keys.own.is_some_and(|o| o.exceed(vals));
+    for (i, c) in costs.iter_mut().enumerate().filter(|_| !nothing_fits) {
         let v = vals[keys.costs[i]];
         if vals[keys.allows[i]] != 0.0 && v >= 0.0 {
             *c = Some(v);
@@ -376,6 +379,9 @@ pub(super) fn parallel_map<T: Sync, R: Send>(
 }
 
 pub(super) fn misfit_reason(v: &[f64], k: &Keys, max_ttft_s: Option<f64>) -> String {
+    if let Some(own) = k.own.filter(|o| o.exceed(v)) {
+        return own_needs_reason(v, &own);
+    }
     let gpus = v[k.gpus_per_replica];
     if let Some(limit) = k.gpu_limit.map(|i| v[i]) {
         if gpus > limit {
@@ -413,4 +419,30 @@ pub(super) fn misfit_reason(v: &[f64], k: &Keys, max_ttft_s: Option<f64>) -> Str
         return "cannot serve one request within the memory or the latency goal".to_string();
     }
     "does not fit (the formula fits is false)".to_string()
+}
+
+/// Why a card fits at no replica size: each GPU's own needs (its activations and overhead, and
+/// the copies it holds whole) exceed the memory it may hold. Said instead of the GPU count the
+/// division by nothing gives (17,179,869,184 a replica, #34 item 7).
+fn own_needs_reason(v: &[f64], own: &OwnNeeds) -> String {
+    let gib = |x: f64| format_number((x * 10.0).round() / 10.0);
+    let per_gpu = v[own.per_gpu];
+    let activations = own.activations.map_or(0.0, |i| v[i]);
+    let replicated = own.replicated.map_or(0.0, |i| v[i]);
+    let mut needs = if activations > 0.0 {
+        format!(
+            "activations {} GiB + overhead {} GiB",
+            gib(activations),
+            gib(per_gpu - activations)
+        )
+    } else {
+        format!("overhead {} GiB", gib(per_gpu))
+    };
+    if replicated > 0.0 {
+        needs.push_str(&format!(" + copies held whole {} GiB", gib(replicated)));
+    }
+    format!(
+        "does not fit: {needs} on each GPU > {} GiB usable",
+        gib(v[own.usable])
+    )
 }

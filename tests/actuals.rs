@@ -486,7 +486,8 @@ fn the_team_samples_week_of_logs_keeps_the_plan_and_corrects_the_budget() {
         .as_str()
         .unwrap()
         .ends_with("the month costs ¥316.00 (planned ¥196.00)"));
-    // preprocess: one 4 h run = 17.38 h a month on spot at ¥2 = ¥34.76; its 5.9 GiB peak is below
+    // preprocess: one 4 h run = 17.38 h a month, 4.35 h for each of its 4 runs, billed on spot
+    // as on demand (#34 item 8): 5 h × 4 × ¥2 = ¥40 (¥34.76 before, unrounded); its 5.9 GiB peak is below
     // half of the 4090's 23.64 GiB (its 24 GB as the driver reports it, shown to a tenth), but no
     // smaller card is offered: keep.
     let pre = w("preprocess");
@@ -496,5 +497,5 @@ fn the_team_samples_week_of_logs_keeps_the_plan_and_corrects_the_budget() {
         advice.contains("memory peak 5.9 GiB is below half of the card's 23.6 GiB"),
         "{advice}"
     );
-    assert!(advice.ends_with("the month costs ¥34.76 (planned ¥32.00)"));
+    assert!(advice.ends_with("the month costs ¥40.00 (planned ¥32.00)"));
 }

@@ -219,7 +219,8 @@ fn portfolio_2026_sample_plans_two_gpu_replicas() {
     //   reasoning, QwQ-32B fp8: 72.2 GiB → two 48 GB cards again, 4 × ¥2,300 = ¥9,200 (beats two
     //     96 GB H20 at 2 × ¥4,800 = ¥9,600).
     //   images, FLUX.1-dev: 31.5 GiB of weights → two 24 GB 4090s; 40,000 × 12 s = 133⅓ h of
-    //     the replica on spot: 133⅓ × 2 × ¥1.5 = ¥400, +15% rework = ¥460.
+    //     the replica on spot, billed as on demand with one 20-minute cold start (#34 item 8):
+    //     (133⅓ + 1/3) × 2 × ¥1.5 = ¥401, + 15% rework of the work hours (¥60) = ¥461.
     //   video-clips, Wan2.1-14B: 58.3 GiB → two 48 GB cards for 150 × 1,500 s = 62.5 h on
     //     demand plus one 20-minute cold start: (62.5 + 1/3) × 2 × ¥3.8 = ¥477.53.
     //   storage 750 GB × ¥0.5 = ¥375; egress 350 GB × ¥0.8 = ¥280.
@@ -230,7 +231,7 @@ fn portfolio_2026_sample_plans_two_gpu_replicas() {
     for (i, want) in [
         (0, ("RTX 4090 48GB", "monthly", 2.0, 2.0, 9200.0)),
         (1, ("RTX 4090 48GB", "monthly", 2.0, 2.0, 9200.0)),
-        (3, ("RTX 4090", "spot", 2.0, 1.0, 460.0)),
+        (3, ("RTX 4090", "spot", 2.0, 1.0, 461.0)),
         (4, ("RTX 4090 48GB", "on_demand", 2.0, 1.0, 477.5333)),
     ] {
         let got = (
@@ -254,7 +255,9 @@ fn hidden_costs_are_added_back_by_set() {
     // The same team with gpuplan's defaults for what the seed ignored:
     //   LoRA: 8 h + 20 min = 500 min → 540 min billed → 2 × 9 h × ¥6 = ¥108 (¥12 of it cold start)
     //   inference: 600 + 20 = 620 min → 660 min → 30 × 11 h × ¥5 = ¥1,650 (¥150 cold start)
-    //   batch on spot: 16 h × ¥2 × 1.15 = ¥36.80 (¥4.80 rework); on demand it would be 4 × 5 h × ¥5 = ¥100.
+    //   batch on spot, billed as on demand (#34 item 8): 4 h + 20 min = 260 min → 300 min billed
+    //   → 4 × 5 h × ¥2 = ¥40 (¥8 of it cold start) + 16 h × ¥2 × 0.15 rework = ¥4.80: ¥44.80
+    //   (it was 16 h × ¥2 × 1.15 = ¥36.80, 4 hours of billing fewer than on demand's 20).
     let d = tempdir();
     let input = repo("samples/team.xlsx");
     let j = calc_json(
@@ -265,11 +268,14 @@ fn hidden_costs_are_added_back_by_set() {
     );
     let t = &j["totals"];
     assert!(
-        close(t["gpu_cost"].as_f64().unwrap(), 108.0 + 1650.0 + 36.8),
+        close(t["gpu_cost"].as_f64().unwrap(), 108.0 + 1650.0 + 44.8),
         "{}",
         t["gpu_cost"]
     );
-    assert!(close(t["cold_start_cost"].as_f64().unwrap(), 12.0 + 150.0));
+    assert!(close(
+        t["cold_start_cost"].as_f64().unwrap(),
+        12.0 + 150.0 + 8.0
+    ));
     assert!(close(t["rework_cost"].as_f64().unwrap(), 4.8));
     // A workload column too: 330 hours in 30 runs (the sample's cold start is 0) → 30 × 11 h × ¥5 = ¥1,650.
     let j = calc_json(

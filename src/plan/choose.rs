@@ -49,11 +49,8 @@ pub(super) fn choose(
         .filter(|(_, r)| r.is_finite());
     let utilization = c.values[k.utilization];
     let gpu_cost = c.cost(mode).unwrap_or(0.0);
-    let hidden = k.hidden[mode.index()].map_or(0.0, |i| c.values[i]);
-    let (cold_start_cost, rework_cost) = match mode.hidden() {
-        Some(Hidden::Rework) => (0.0, hidden),
-        _ => (hidden, 0.0),
-    };
+    let hidden = |h: Hidden| k.hidden[mode.index()][h as usize].map_or(0.0, |i| c.values[i]);
+    let (cold_start_cost, rework_cost) = (hidden(Hidden::ColdStarts), hidden(Hidden::Rework));
     Some(Chosen {
         candidate: ci,
         mode,

@@ -1,7 +1,7 @@
 //! The compiled formula programs of an input, and the slots of the values the planner reads.
 
 use super::inputs;
-use super::{FormulaColumn, Mode, REQUIRED_CANDIDATE, REQUIRED_PORTFOLIO};
+use super::{FormulaColumn, Hidden, Mode, REQUIRED_CANDIDATE, REQUIRED_PORTFOLIO};
 use crate::error::{Error, Problem, Result};
 use crate::formula::{Program, Ty};
 use crate::model::{FormulaDef, Input, Scope, Workload};
@@ -316,7 +316,8 @@ pub(super) struct Keys {
     pub(super) gpus_total: usize,
     pub(super) costs: [usize; 5],
     pub(super) allows: [usize; 5],
-    pub(super) hidden: [Option<usize>; 5],
+    /// Per mode, the formula of each hidden part of its cost, in `Hidden::ALL` order.
+    pub(super) hidden: [[Option<usize>; 2]; 5],
     pub(super) storage: usize,
     pub(super) egress: usize,
     pub(super) utilization: usize,
@@ -363,7 +364,7 @@ impl Keys {
             gpus_total: must("gpus_total"),
             costs: Mode::ALL.map(|m| must(&format!("cost_{}", m.key()))),
             allows: Mode::ALL.map(|m| must(&format!("allow_{}", m.key()))),
-            hidden: Mode::ALL.map(|m| m.hidden_formula().and_then(at)),
+            hidden: Mode::ALL.map(|m| Hidden::ALL.map(|h| m.hidden_formula(h).and_then(at))),
             storage: must("storage_cost"),
             egress: must("egress_cost"),
             utilization: must("utilization"),

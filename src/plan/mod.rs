@@ -36,6 +36,10 @@ pub enum Hidden {
     Rework,
 }
 
+impl Hidden {
+    pub const ALL: [Hidden; 2] = [Hidden::ColdStarts, Hidden::Rework];
+}
+
 /// A billing mode, declared in the order of `Mode::ALL`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Mode {
@@ -65,23 +69,25 @@ impl Mode {
         }
     }
 
-    /// What the hidden part of this mode's cost pays for: cold starts and billing rounding for
-    /// on-demand and base plus burst, re-done hours for spot; nothing for monthly and reserved.
-    pub fn hidden(self) -> Option<Hidden> {
+    /// What the hidden parts of this mode's cost pay for: cold starts and billing rounding for
+    /// on-demand and base plus burst; for spot the same (a spot instance is billed as an
+    /// on-demand one, #34 item 8) and the re-done hours; nothing for monthly and reserved.
+    pub fn hidden(self) -> &'static [Hidden] {
         match self {
-            Mode::OnDemand | Mode::Mixed => Some(Hidden::ColdStarts),
-            Mode::Spot => Some(Hidden::Rework),
-            Mode::Monthly | Mode::Reserved => None,
+            Mode::OnDemand | Mode::Mixed => &[Hidden::ColdStarts],
+            Mode::Spot => &[Hidden::ColdStarts, Hidden::Rework],
+            Mode::Monthly | Mode::Reserved => &[],
         }
     }
 
-    /// The candidate formula holding that hidden part.
-    pub fn hidden_formula(self) -> Option<&'static str> {
-        match self {
-            Mode::OnDemand => Some("cold_start_cost_on_demand"),
-            Mode::Mixed => Some("cold_start_cost_mixed"),
-            Mode::Spot => Some("rework_cost_spot"),
-            Mode::Monthly | Mode::Reserved => None,
+    /// The candidate formula holding the hidden part `kind` of this mode's cost.
+    pub fn hidden_formula(self, kind: Hidden) -> Option<&'static str> {
+        match (self, kind) {
+            (Mode::OnDemand, Hidden::ColdStarts) => Some("cold_start_cost_on_demand"),
+            (Mode::Mixed, Hidden::ColdStarts) => Some("cold_start_cost_mixed"),
+            (Mode::Spot, Hidden::ColdStarts) => Some("cold_start_cost_spot"),
+            (Mode::Spot, Hidden::Rework) => Some("rework_cost_spot"),
+            _ => None,
         }
     }
 

@@ -625,7 +625,7 @@ fn choice_stays(engine: &Engine, keys: &Keys, deps: &[usize]) -> bool {
         .costs
         .into_iter()
         .chain(keys.allows)
-        .chain(keys.hidden.into_iter().flatten())
+        .chain(keys.hidden.into_iter().flatten().flatten())
         .map(|c| n_in + c)
         .collect();
     choosing.sort_unstable();

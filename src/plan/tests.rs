@@ -402,7 +402,9 @@ fn on_demand_bills_cold_start_rounding_and_minimum_rental() {
 
 #[test]
 fn spot_with_rework_beats_on_demand_with_a_cold_start() {
-    // spot: 100 h × ¥4 × (1 + 0.25) = ¥500; on-demand: 6,000 + 30 min = 100.5 h → 101 h × ¥10 = ¥1,010.
+    // Both billed 6,000 + 30 min = 100.5 h → 101 h (#34 item 8: spot pays the cold start and
+    // rounding too). spot: 101 h × ¥4 + 100 h × ¥4 × 0.25 rework = ¥404 + ¥100 = ¥504;
+    // on-demand: 101 h × ¥10 = ¥1,010.
     let mut w = workload("train", Kind::Batch, None);
     w.numbers.vram_gib = Some(10.0);
     w.numbers.hours_per_month = Some(100.0);
@@ -413,11 +415,13 @@ fn spot_with_rework_beats_on_demand_with_a_cold_start() {
     ))
     .unwrap();
     let (c, ch) = p.chosen(0).unwrap();
-    assert!(close(c.cost(Mode::Spot).unwrap(), 500.0, 1e-9));
+    assert!(close(c.cost(Mode::Spot).unwrap(), 504.0, 1e-9));
     assert!(close(c.cost(Mode::OnDemand).unwrap(), 1010.0, 1e-9));
     assert_eq!(ch.mode, Mode::Spot);
     assert!(close(ch.rework_cost, 100.0, 1e-9));
-    // 1,010 / 500 = 2.02
+    // The half hour rounded up, at the spot price: 1 h × ¥4.
+    assert!(close(ch.cold_start_cost, 4.0, 1e-9));
+    // 1,010 / 504 = 2.004
     assert!(
         ch.advice
             .text(Lang::En)

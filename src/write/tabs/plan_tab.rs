@@ -520,19 +520,17 @@ impl PlanRow<'_> {
                 live_cell(ws, r, at, f, v, &s.money, cx)?;
             }
         }
-        let hidden_formula = ch
-            .mode
-            .hidden_formula()
-            .filter(|h| cx.plan.column(h).is_some());
         for (col, kind, v) in [
             (COLD_START_COST, Hidden::ColdStarts, ch.cold_start_cost),
             (REWORK_COST, Hidden::Rework, ch.rework_cost),
         ] {
-            match hidden_formula {
-                Some(h) if ch.mode.hidden() == Some(kind) => {
-                    live_cell(ws, r, col, self.formula(h), v, &s.money, cx)?
-                }
-                _ => number(ws, r, col, 0.0, &s.money)?,
+            match ch
+                .mode
+                .hidden_formula(kind)
+                .filter(|h| cx.plan.column(h).is_some())
+            {
+                Some(h) => live_cell(ws, r, col, self.formula(h), v, &s.money, cx)?,
+                None => number(ws, r, col, 0.0, &s.money)?,
             }
         }
         Ok(())

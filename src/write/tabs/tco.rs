@@ -76,8 +76,8 @@ const MAIN: [&str; 5] = [
 fn shows(c: Category, mode: Mode) -> bool {
     match c {
         Category::GpuTime | Category::Storage | Category::Egress => true,
-        Category::ColdStart => mode.hidden() == Some(Hidden::ColdStarts),
-        Category::SpotRework => mode.hidden() == Some(Hidden::Rework),
+        Category::ColdStart => mode.hidden().contains(&Hidden::ColdStarts),
+        Category::SpotRework => mode.hidden().contains(&Hidden::Rework),
         Category::TrialReserve | Category::Ops => false,
     }
 }

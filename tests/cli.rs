@@ -523,3 +523,38 @@ fn chinese_locale_or_lang_gives_chinese_messages() {
         &["error: bad.xlsx: Workloads!D3: concurrency must be a whole number from 1 to 1000000, found \"abc\""],
     );
 }
+
+/// #34 item 9: redundancy doubled a service of one replica silently. The startup sample's
+/// chat-api needs one replica of 2 × RTX 4090; +20% redundancy rounds ceil(1 × 1.2) = 2
+/// instances, 4 cards × ¥1,500 monthly = ¥6,000; the spare costs 2 × ¥1,500 = ¥3,000 a month.
+#[test]
+fn redundancy_that_doubles_a_single_replica_service_is_a_warning_with_its_cost() {
+    let d = tempdir();
+    let input = repo("samples/startup.xlsx");
+    let j = calc_json(d.path(), input.to_str().unwrap(), "o.xlsx", &[]);
+    let chat = &j["workloads"][0];
+    assert_eq!(chat["name"], "chat-api");
+    assert_eq!(chat["instances"].as_f64(), Some(2.0));
+    assert!(close(chat["gpu_cost"].as_f64().unwrap(), 4.0 * 1500.0));
+    let said: Vec<&str> = j["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|w| w["severity"] == "warning")
+        .filter_map(|w| w["message"].as_str())
+        .filter(|m| m.starts_with("chat-api: redundancy"))
+        .collect();
+    assert_eq!(
+        said,
+        ["chat-api: redundancy rounds its 1 replica up to 2 instances, which costs ¥3,000.00 a month more than one; set the workload's redundancy to 0 to run one instance without a spare"]
+    );
+    // With redundancy 0 there is one instance and nothing to say.
+    let j = calc_json(
+        d.path(),
+        input.to_str().unwrap(),
+        "o.xlsx",
+        &["--set", "chat-api.redundancy=0"],
+    );
+    assert_eq!(j["workloads"][0]["instances"].as_f64(), Some(1.0));
+    assert!(!j["warnings"].to_string().contains("chat-api: redundancy"));
+}

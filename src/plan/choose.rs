@@ -152,11 +152,38 @@ pub(super) fn chosen_warnings(
             "{} runs {}% of the month on each instance: more hours than the month has. Check hours_per_month against hours_in_month, or the formulas run_hours and utilization; more instances are needed to do that work in a month",
             w.name, format_number((ch.advice.utilization * 100.0).round()))));
     }
+    if let Some(text) = redundancy_doubles(w, c, ch, k, &input.assumptions.currency()) {
+        out.push(Warning::warn(&at, text));
+    }
     if matches!(ch.mode, Mode::Monthly | Mode::Reserved) && ch.advice.utilization < monthly_min {
         out.push(Warning::warn(&at, format!(
             "{} is billed {} at {}% utilization, under monthly_min_utilization ({}%): check the hours, or measure a month on demand first",
             w.name, ch.mode.label(Lang::En), format_number((ch.advice.utilization * 100.0).round()), format_number(monthly_min * 100.0))));
     }
+}
+
+/// The note that redundancy doubled a service of one replica (#34 item 9): seed 000's +20%
+/// rounds 1 replica up to 2 instances, which doubles its GPU cost; said with what the added
+/// instances cost (the chosen mode's GPU cost shared evenly by the instances), so that a team
+/// that accepts the risk can set the workload's redundancy to 0.
+pub fn redundancy_doubles(
+    w: &Workload,
+    c: &Candidate,
+    ch: &Chosen,
+    k: &Keys,
+    currency: &str,
+) -> Option<String> {
+    let (replicas, instances) = (c.values[k.replicas], c.values[k.instances]);
+    if replicas != 1.0 || instances < 2.0 {
+        return None;
+    }
+    let extra = ch.gpu_cost * (instances - replicas) / instances;
+    Some(format!(
+        "{}: redundancy rounds its 1 replica up to {} instances, which costs {} a month more than one; set the workload's redundancy to 0 to run one instance without a spare",
+        w.name,
+        format_number(instances),
+        crate::report::money(currency, extra)
+    ))
 }
 
 pub(super) fn unplanned_reason(

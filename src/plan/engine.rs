@@ -328,6 +328,7 @@ pub(super) struct Keys {
     pub(super) gpu_limit: Option<usize>,
     pub(super) concurrency_per_replica: usize,
     pub(super) replicas: usize,
+    pub(super) instances: usize,
     /// Time to first token and whether it meets the workload's goal (absent from a Formulas
     /// sheet that deleted them).
     pub(super) ttft: Option<(usize, usize)>,
@@ -375,6 +376,7 @@ impl Keys {
             gpu_limit: at("gpu_limit"),
             concurrency_per_replica: must("concurrency_per_replica"),
             replicas: must("replicas"),
+            instances: must("instances"),
             ttft: at("ttft_s").zip(at("meets_ttft")),
             batch_buffers: at("batch_buffers_gib"),
             own: at("usable_gpu_gib")

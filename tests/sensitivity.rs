@@ -170,3 +170,105 @@ fn the_startup_samples_tornado_is_worked_by_hand() {
     assert_eq!(sens["samples"], 1000);
     assert_eq!(sens["seed"], 1);
 }
+
+/// The text of `part` in the zip at `path`.
+fn zip_part(path: &std::path::Path, part: &str) -> String {
+    use std::io::Read;
+    let mut z = zip::ZipArchive::new(std::fs::File::open(path).unwrap()).unwrap();
+    let mut s = String::new();
+    z.by_name(part).unwrap().read_to_string(&mut s).unwrap();
+    s
+}
+
+/// The number format of cell `cell` in the sheet part `sheet` (General where it has none).
+fn number_format(path: &std::path::Path, sheet: &str, cell: &str) -> String {
+    let xml = zip_part(path, sheet);
+    let at = xml.find(&format!("<c r=\"{cell}\"")).unwrap();
+    let tag = &xml[at..at + xml[at..].find('>').unwrap()];
+    let style: usize = tag
+        .split(" s=\"")
+        .nth(1)
+        .map_or(0, |s| s.split('"').next().unwrap().parse().unwrap());
+    let styles = zip_part(path, "xl/styles.xml");
+    let xfs = styles.split("<cellXfs").nth(1).unwrap();
+    let xf = xfs.split("<xf ").nth(style + 1).unwrap();
+    let id: u32 = xf
+        .split("numFmtId=\"")
+        .nth(1)
+        .unwrap()
+        .split('"')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    if id == 9 {
+        return "0%".into();
+    }
+    styles
+        .split(&format!("<numFmt numFmtId=\"{id}\" formatCode=\""))
+        .nth(1)
+        .map_or("General".into(), |s| {
+            s.split('"').next().unwrap().replace("&quot;", "\"")
+        })
+}
+
+/// #34 item 6: the tornado chart was mirrored and upside down (its value axis reversed, not its
+/// category axis), its axis had no currency, and the keys' low and high were unformatted. The
+/// two-range book: the safety margin's 0.1–0.3 as percentages, the A10's ¥4–¥8 as money; the
+/// chart's categories run top-down (maxMin), its values left to right in ¥.
+#[test]
+fn the_tornado_runs_top_down_in_money_and_its_ranges_are_formatted() {
+    let d = tempdir();
+    two_ranges().write(&d.path().join("b.xlsx"));
+    gpuplan(d.path(), &["calc", "b.xlsx", "-q", "--samples", "50"]).ok();
+    let plan = d.path().join("b.plan.xlsx");
+    let names = sheet_names(&plan);
+    let i = names.iter().position(|n| n == "Sensitivity").unwrap() + 1;
+    let sheet = format!("xl/worksheets/sheet{i}.xml");
+    let rows = read_sheet(&plan, "Sensitivity");
+    // The widest swing first: the A10's price (¥4–¥8 over 300 hours) before the margin.
+    let row_of = |key: &str| {
+        rows.iter()
+            .position(|r| r[0] == Data::String(key.into()))
+            .unwrap()
+            + 1
+    };
+    let (price, margin) = (row_of("gpu:A10.on_demand_hourly"), row_of("safety_margin"));
+    assert_eq!(number_format(&plan, &sheet, &format!("B{margin}")), "0%");
+    assert_eq!(number_format(&plan, &sheet, &format!("C{margin}")), "0%");
+    assert_eq!(
+        number_format(&plan, &sheet, &format!("B{price}")),
+        "¥#,##0.00"
+    );
+    assert_eq!(
+        number_format(&plan, &sheet, &format!("C{price}")),
+        "¥#,##0.00"
+    );
+    let z = zip::ZipArchive::new(std::fs::File::open(&plan).unwrap()).unwrap();
+    let chart = z
+        .file_names()
+        .filter_map(|n| n.ok().map(|n| n.to_string()))
+        .filter(|n| n.starts_with("xl/charts/chart"))
+        .map(|n| zip_part(&plan, &n))
+        .find(|x| x.contains("Budget swing"))
+        .unwrap();
+    let axis = |tag: &str| {
+        let from = chart.find(&format!("<c:{tag}>")).unwrap();
+        chart[from..from + chart[from..].find(&format!("</c:{tag}>")).unwrap()].to_string()
+    };
+    assert!(
+        axis("catAx").contains("<c:orientation val=\"maxMin\"/>"),
+        "{}",
+        axis("catAx")
+    );
+    assert!(
+        axis("valAx").contains("<c:orientation val=\"minMax\"/>"),
+        "{}",
+        axis("valAx")
+    );
+    assert!(
+        axis("valAx").contains("formatCode=\"¥#,##0\""),
+        "{}",
+        axis("valAx")
+    );
+}

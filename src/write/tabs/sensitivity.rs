@@ -6,7 +6,7 @@ use super::{at, heads_of, widths_of, Col, Ctx, Extent, Tab};
 use crate::lang::Lang;
 use crate::plan::sensitivity::Sensitivity;
 use crate::write::charts::Point;
-use crate::write::style::{number, text, widths};
+use crate::write::style::{money_format, number, text, widths};
 use rust_xlsxwriter::{Chart, ChartLegendPosition, ChartType, Worksheet, XlsxError};
 
 /// The tornado's columns: key, width and `[English, Chinese, note in English, note in Chinese]`.
@@ -126,8 +126,8 @@ fn write_tornado(ws: &mut Worksheet, cx: &Ctx, sens: &Sensitivity) -> Result<(),
     for (i, t) in sens.tornado.iter().enumerate() {
         let r = i as u32 + 1;
         text(ws, r, KEY, &t.key, &s.bold)?;
-        number(ws, r, LOW, t.low, s.number_for(t.low))?;
-        number(ws, r, HIGH, t.high, s.number_for(t.high))?;
+        number(ws, r, LOW, t.low, key_format(cx, &t.key, t.low))?;
+        number(ws, r, HIGH, t.high, key_format(cx, &t.key, t.high))?;
         number(ws, r, AT_LOW, t.at_low, &s.money)?;
         number(ws, r, AT_HIGH, t.at_high, &s.money)?;
         number(ws, r, SWING, t.swing(), &s.money_bold)?;
@@ -135,6 +135,28 @@ fn write_tornado(ws: &mut Worksheet, cx: &Ctx, sens: &Sensitivity) -> Result<(),
         number(ws, r, DELTA_AT_HIGH, t.at_high - sens.base, &s.money)?;
     }
     Ok(())
+}
+
+/// The format of a Ranges key's low or high value `v`: a GPU price or an assumption priced per
+/// unit (`per h`, `per GB-month`) as money, a share as a percentage, anything else as a number.
+fn key_format<'a>(cx: &'a Ctx, key: &str, v: f64) -> &'a rust_xlsxwriter::Format {
+    const PRICES: [&str; 4] = [
+        "on_demand_hourly",
+        "monthly",
+        "spot_hourly",
+        "reserved_monthly",
+    ];
+    let s = &cx.s;
+    if let Some(field) = key.strip_prefix("gpu:").and_then(|k| k.rsplit('.').next()) {
+        if PRICES.contains(&field) {
+            return &s.money;
+        }
+    }
+    match cx.plan.input.assumptions.get(key).map(|a| a.unit.as_str()) {
+        Some("share") => &s.pct,
+        Some(unit) if unit.starts_with("per ") => &s.money,
+        _ => s.number_for(v),
+    }
 }
 
 /// From row `row`: a title with the samples and seed, then the base budget and the P10, P50
@@ -216,8 +238,19 @@ fn insert_chart(
             .set_categories(cx.charts.range(sheet, 1, KEY, keys.clone()))
             .set_values(cx.charts.range(sheet, 1, col, values));
     }
-    // The widest swing at the top: a bar chart lists its categories bottom-up.
-    chart.x_axis().set_reverse();
+    // The widest swing at the top: a bar chart lists its categories bottom-up, so its category
+    // axis (rust_xlsxwriter's y axis in a bar chart) runs reversed, the value axis crossing it
+    // at the last category to stay at the bottom. Reversing the value axis instead mirrored the
+    // bars, a cheaper low on the right (#34 item 6).
+    chart
+        .y_axis()
+        .set_reverse()
+        .set_crossing(rust_xlsxwriter::ChartAxisCrossing::Max)
+        .set_label_position(rust_xlsxwriter::ChartAxisLabelPosition::Low);
+    let currency = cx.plan.input.assumptions.currency();
+    chart
+        .x_axis()
+        .set_num_format(money_format(&currency).replace(".00", ""));
     chart.legend().set_position(ChartLegendPosition::Bottom);
     chart.set_width(620).set_height(chart_height(n));
     ws.insert_chart(at, LABEL, &chart)?;

@@ -246,7 +246,18 @@ fn measured_hours_and_memory_give_the_advice_and_the_hand_worked_savings() {
     let rows = read_sheet(&out, "Actuals");
     assert_eq!(rows[0][0], Data::String("Workload".into()));
     assert_eq!(rows[0][16], Data::String("Advice".into()));
-    assert_eq!(rows.len(), 4, "a header and three workloads");
+    // A header, three workloads, and two rows below them the stamp that the figures are fixed
+    // at calculation (#34 item 5).
+    assert_eq!(
+        rows.len(),
+        6,
+        "a header, three workloads, a gap and the stamp"
+    );
+    assert!(
+        rows[5][0].to_string().starts_with("Fixed at calculation ("),
+        "{}",
+        rows[5][0]
+    );
     let r = row(&rows, "always-on");
     assert_eq!(f(&r[1]), 1.0); // GPUs measured
     assert_near(f(&r[2]), 7.0); // days covered

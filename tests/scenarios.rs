@@ -204,3 +204,40 @@ fn the_startup_samples_8k_scenario_adds_a_replica() {
         total(&j)
     );
 }
+
+/// #34 item 5: the scenarios' Δ was taken from the main plan's live row, so after a price edit
+/// the base moved and the scenarios (re-plans, fixed) did not: "price +20%" read −3.6%. The Δ
+/// now reads the main plan's budget as calculated, in a row stamped "fixed at calculation",
+/// and no cell of the Scenarios tab's Δ reads another tab. The startup sample: base
+/// ¥37,392.03 × 1.2 margin = ¥44,870.44 (tests/cli.rs works it by hand).
+#[test]
+fn scenario_differences_are_against_the_base_as_calculated() {
+    let d = tempdir();
+    let plan = calc_sample(d.path(), "startup", &[]);
+    let rows = read_sheet(&plan, "Scenarios");
+    let fixed = rows
+        .iter()
+        .position(|r| r[0] == Data::String("Main plan as calculated".into()))
+        .unwrap();
+    assert!(rows[fixed][1]
+        .to_string()
+        .starts_with("Fixed at calculation:"));
+    assert!((rows[fixed][3].as_f64().unwrap() - 44_870.44).abs() < 0.01);
+    use calamine::Reader;
+    let mut wb: calamine::Xlsx<_> = calamine::open_workbook(&plan).unwrap();
+    let formulas = wb.worksheet_formula("Scenarios").unwrap();
+    let base = format!("'Scenarios'!$D${}", fixed + 1);
+    let mut seen = 0;
+    for r in 2..fixed {
+        for c in [4, 5] {
+            let f = formulas
+                .get_value((r as u32, c as u32))
+                .cloned()
+                .unwrap_or_default();
+            assert!(f.contains(&base) && !f.contains("TCO"), "row {r}: {f}");
+            seen += 1;
+        }
+    }
+    // Two scenarios, Δ and Δ % each.
+    assert_eq!(seen, 4);
+}

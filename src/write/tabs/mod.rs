@@ -298,7 +298,10 @@ pub fn workbook(
         // The Candidates tab can be large: streamed to a temporary file instead of held in memory.
         let ws = wb.add_worksheet_with_constant_memory()?;
         ws.set_name(tab.name(lang))?;
-        let extent = write_tab(ws, tab, &cx, &live, &layout)?;
+        let mut extent = write_tab(ws, tab, &cx, &live, &layout)?;
+        if matches!(tab, Tab::Diff | Tab::Sensitivity | Tab::Actuals) {
+            extent = stamp_fixed(ws, &cx, extent)?;
+        }
         end_rows(ws, &cx, extent)?;
         page_setup(ws, &cx, tab, extent)?;
         if tab.has_live_formulas() {
@@ -307,6 +310,30 @@ pub fn workbook(
     }
     let warnings = live.warnings();
     Ok((wb, warnings, cx.charts))
+}
+
+/// Under a tab of figures computed once (Diff, Sensitivity, Actuals: re-plans, a comparison,
+/// measurements), a line saying they are fixed at calculation, so that beside the live tabs
+/// nobody reads them as following an edit (#34 item 5). Returns the extent with the line.
+fn stamp_fixed(
+    ws: &mut rust_xlsxwriter::Worksheet,
+    cx: &Ctx,
+    extent: Extent,
+) -> Result<Extent, XlsxError> {
+    let row = extent.last_row + 2;
+    let when = cx
+        .stamp
+        .generated_iso()
+        .replace('T', " ")
+        .trim_end_matches('Z')
+        .to_string();
+    let line = if cx.lang == Lang::Zh {
+        format!("计算时固定（{when} UTC）：本页数值为重新规划、对比或实测结果，不随本工作簿中的修改变化；修改后请重新运行 gpuplan。")
+    } else {
+        format!("Fixed at calculation ({when} UTC): these figures are re-plans, a comparison or measurements and do not follow edits in this workbook; rerun gpuplan after an edit.")
+    };
+    super::style::text(ws, row, 0, &line, &cx.s.muted)?;
+    Ok(Extent::new(row, extent.last_col))
 }
 
 /// Closes a tab's rows with a blank cell in the row after its content. rust_xlsxwriter 0.102's

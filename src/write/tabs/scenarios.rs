@@ -1,8 +1,8 @@
 //! Scenarios: the main plan beside every scenario of the Scenarios sheet (or the base, when
 //! `--scenario` made a scenario the main plan) — totals with what changed and by how much, then
 //! per workload the GPU, count, mode and TCO of each. The scenarios' figures are as planned; the
-//! main plan's totals are live (the TCO tab's cells), and the differences are formulas over the
-//! tab.
+//! main plan's totals are live (the TCO tab's cells) and repeated as calculated in a row stamped
+//! "fixed at calculation", which the differences (formulas over the tab) are taken against.
 
 use super::live::{absolute, cell};
 use super::plan_tab::live_cell;
@@ -18,7 +18,7 @@ const COLUMNS: [Col; 6] = [
     Col::new("changes", 40.0, ["Changes", "改动", "The scenario's changes, in the --set syntax, from the Scenarios sheet.", "情景表中该情景的改动（--set 语法）。"]),
     Col::new("total", 14.0, ["Total", "合计", "Monthly total before the safety margin. The main plan's is live (the TCO tab); a scenario's is as planned.", "未含安全边际的月度合计。主方案为实时公式（总拥有成本页）；情景为规划时数值。"]),
     Col::new("total_with_margin", 16.0, ["Total with safety margin", "含安全边际总计", "The monthly budget.", "月度预算。"]),
-    Col::new("budget_change", 14.0, ["Δ budget", "预算差额", "This plan's budget less the main plan's.", "本方案预算减主方案预算。"]),
+    Col::new("budget_change", 14.0, ["Δ budget", "预算差额", "This plan's budget less the main plan's as calculated (the row stamped fixed at calculation).", "本方案预算减计算时的主方案预算（标注计算时固定的一行）。"]),
     Col::new("budget_change_pct", 10.0, ["Δ %", "差额比例", "The difference as a share of the main plan's budget.", "差额占主方案预算的比例。"]),
 ];
 const PLAN: u16 = at(&COLUMNS, "plan");
@@ -142,12 +142,21 @@ fn write_main_totals(
     )
 }
 
+/// The row under the scenarios that holds the main plan's totals as calculated.
+fn fixed_base_row(cx: &Ctx) -> u32 {
+    cx.plan.scenarios.len() as u32 + 2
+}
+
 /// One row per scenario from row 2: its name, changes and totals as planned, and its budget's
-/// difference from the main plan's, as formulas over the tab.
+/// difference from the main plan's as calculated, as formulas over the tab; then that fixed
+/// base, stamped "fixed at calculation". The differences were taken from the main plan's live
+/// row, so a price edit moved the base and not the scenarios: "price +20%" read −3.6% (#34
+/// item 5).
 fn write_scenario_totals(ws: &mut Worksheet, cx: &Ctx) -> Result<(), XlsxError> {
     let s = &cx.s;
-    let (_, m) = totals(cx.plan);
-    let budget = absolute(cx.sheet(Tab::Scenarios), 1, TOTAL_WITH_MARGIN);
+    let (t, m) = totals(cx.plan);
+    let fixed = fixed_base_row(cx);
+    let budget = absolute(cx.sheet(Tab::Scenarios), fixed, TOTAL_WITH_MARGIN);
     for (k, sc) in cx.plan.scenarios.iter().enumerate() {
         let r = 2 + k as u32;
         let (st, sm) = totals(&sc.plan);
@@ -177,6 +186,21 @@ fn write_scenario_totals(ws: &mut Worksheet, cx: &Ctx) -> Result<(), XlsxError> 
             cx,
         )?;
     }
+    text(
+        ws,
+        fixed,
+        PLAN,
+        cx.t("Main plan as calculated", "计算时的主方案"),
+        &s.muted,
+    )?;
+    let note = cx.t(
+        "Fixed at calculation: each scenario is a re-plan and does not follow edits in this workbook; its Δ is against this row. Rerun gpuplan after an edit.",
+        "计算时固定：每个情景均为重新规划，不随本工作簿中的修改变化；差额相对本行计算。修改后请重新运行 gpuplan。",
+    );
+    text(ws, fixed, CHANGES, note, &s.wrap)?;
+    fit_row_height(ws, fixed, &[(note, COLUMNS[CHANGES as usize].width)])?;
+    number(ws, fixed, TOTAL, t, &s.money)?;
+    number(ws, fixed, TOTAL_WITH_MARGIN, m, &s.money)?;
     Ok(())
 }
 

@@ -485,18 +485,30 @@ fn every_tab_prints_on_a4_landscape_with_titles_header_and_footer() {
             } else {
                 format!("'{tab}'")
             };
-            assert!(
-                wb.contains("_xlnm.Print_Area\" localSheetId=")
-                    && wb.contains(&format!("{quoted}!$A$1:")),
-                "{tab}: no print area"
-            );
+            assert!(wb.contains("_xlnm.Print_Area\" localSheetId="), "{tab}");
+            if ["Candidates", "Formulas", "Memory"].contains(&tab.as_str()) {
+                // An appendix left out of the print (#34 item 2): its print area is one blank
+                // cell in column A below its content (`Memory!$A$26`), a page LibreOffice and
+                // Excel skip.
+                let area = wb
+                    .split(&format!(">{quoted}!$A$"))
+                    .nth(1)
+                    .unwrap_or_else(|| panic!("{tab}: no print area"));
+                let row = area.split('<').next().unwrap();
+                assert!(row.parse::<u32>().unwrap() > 1, "{tab}: {area}");
+            } else {
+                assert!(
+                    wb.contains(&format!("{quoted}!$A$1:")),
+                    "{tab}: no print area"
+                );
+            }
             if tab == "Summary" {
                 // Fit to one page: fitToPage on, width and height at their default of 1 page.
                 assert!(xml.contains("<pageSetUpPr fitToPage=\"1\"/>"), "{tab}");
                 assert_eq!(attr(setup[0], "fitToHeight"), None, "{}", setup[0]);
                 assert_eq!(attr(setup[0], "fitToWidth"), None, "{}", setup[0]);
             }
-            if ["Plan", "Billing", "Memory", "Actuals"].contains(&tab.as_str()) {
+            if ["Plan", "Billing", "Actuals"].contains(&tab.as_str()) {
                 assert!(
                     wb.contains(&format!("{quoted}!$A:$A,{quoted}!$1:$1")),
                     "{tab}: no print titles"

@@ -36,6 +36,8 @@ pub struct Styles {
     pub input: Format,
     pub input_money: Format,
     pub input_integer: Format,
+    /// An editable share (the safety margin, the trial reserve) as a percentage.
+    pub input_pct: Format,
     pub bad: Format,
     pub good: Format,
     pub muted: Format,
@@ -100,6 +102,7 @@ impl Styles {
             input: input_style(body()),
             input_money: input_style(body().set_num_format(&money)),
             input_integer: input_style(body().set_num_format("#,##0")),
+            input_pct: input_style(body().set_num_format("0%")),
             bad: body()
                 .set_background_color(Color::RGB(0xFFC7CE))
                 .set_font_color(Color::RGB(0x9C0006)),

@@ -30,7 +30,8 @@ const COLUMNS: [Col; 6] = [
             "本方案使用的取值。",
         ],
     ),
-    Col::new("unit", 9.0, ["Unit", "单位", "Unit of the value.", "单位。"]),
+    // "per GB-month" whole (it printed "per GB-mont", #34 item 2).
+    Col::new("unit", 13.0, ["Unit", "单位", "Unit of the value.", "单位。"]),
     Col::new(
         "source",
         13.0,
@@ -58,9 +59,37 @@ const KEY: u16 = at(&COLUMNS, "key");
 /// (`Live::new` in live.rs).
 pub(super) const VALUE: u16 = at(&COLUMNS, "value");
 
-/// The tab's row of assumption `i` (the header is row 0), as the live formulas read it.
-pub(super) fn row(i: usize) -> u32 {
-    i as u32 + 1
+/// Whether an assumption is money finance may edit (templates/assumptions.tsv role money, or
+/// the user's own): these open the tab, in their own block (#34 item 11).
+pub(super) fn is_money(key: &str) -> bool {
+    matches!(
+        crate::catalog::assumption_role(key),
+        Some(crate::catalog::AssumptionRole::Money) | None
+    )
+}
+
+/// The tab's row of each assumption (the header is row 0), as the live formulas read them:
+/// the money ones first, in their order, then a title row, then the engineering constants.
+pub(super) fn rows(items: &[Assumption]) -> Vec<u32> {
+    let money = items.iter().filter(|a| is_money(&a.key)).count() as u32;
+    let (mut next_money, mut next_other) = (1, money + 2);
+    items
+        .iter()
+        .map(|a| {
+            let at = if is_money(&a.key) {
+                &mut next_money
+            } else {
+                &mut next_other
+            };
+            *at += 1;
+            *at - 1
+        })
+        .collect()
+}
+
+/// The last row of the money block (the header's row 0 when there is none).
+fn money_rows(items: &[Assumption]) -> u32 {
+    items.iter().filter(|a| is_money(&a.key)).count() as u32
 }
 const UNIT: u16 = at(&COLUMNS, "unit");
 const SOURCE: u16 = at(&COLUMNS, "source");
@@ -95,8 +124,28 @@ const _: () = assert!(
 pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &Live) -> Result<Extent, XlsxError> {
     cx.header(ws, 0, &heads_of(&COLUMNS))?;
     let zh_notes = crate::catalog::assumptions(Lang::Zh);
-    for (i, a) in cx.plan.input.assumptions.items.iter().enumerate() {
-        write_assumption(ws, cx, live, &zh_notes, row(i), a)?;
+    let items = &cx.plan.input.assumptions.items;
+    let rows = rows(items);
+    let money = money_rows(items);
+    // Rows are written in order (the sheet streams): the money block, the title, the rest.
+    let mut order: Vec<usize> = (0..items.len()).collect();
+    order.sort_by_key(|&i| rows[i]);
+    let mut titled = false;
+    for i in order {
+        if !titled && rows[i] > money {
+            text(
+                ws,
+                money + 1,
+                KEY,
+                cx.t(
+                    "Engineering constants: they size memory, speed and GPUs; a change needs a rerun of gpuplan (--set key=value)",
+                    "工程参数：决定显存、速度与 GPU 数量；修改需重新运行 gpuplan（--set key=value）",
+                ),
+                &cx.s.subtitle,
+            )?;
+            titled = true;
+        }
+        write_assumption(ws, cx, live, &zh_notes, rows[i], &items[i])?;
     }
     let used = engines_used(cx);
     let last = if used.is_empty() {
@@ -107,6 +156,11 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &Live) -> Result<Extent, XlsxEr
     widths(ws, &widths_of(&COLUMNS))?;
     ws.set_freeze_panes(1, 0)?;
     Ok(Extent::new(last, LAST_COL))
+}
+
+/// The rows the approval print shows: the header and the money block.
+pub(super) fn printed_rows(cx: &Ctx) -> u32 {
+    money_rows(&cx.plan.input.assumptions.items).max(1)
 }
 
 /// Row `r`: one assumption's key, value (an input cell where the live formulas read it), unit,
@@ -124,7 +178,12 @@ fn write_assumption(
     match &a.value {
         // Money assumptions are inputs of the live formulas; the others need a rerun.
         Value::Number(n) if live.is_editable_assumption(&a.key) => {
-            number(ws, r, VALUE, *n, &s.input)?
+            let fmt = match a.unit.as_str() {
+                "share" => &s.input_pct,
+                unit if unit.starts_with("per ") => &s.input_money,
+                _ => &s.input,
+            };
+            number(ws, r, VALUE, *n, fmt)?
         }
         Value::Number(n) => number(ws, r, VALUE, *n, s.number_for(*n))?,
         Value::Bool(b) => text(ws, r, VALUE, cx.yes_no(*b), &s.text)?,
@@ -217,7 +276,9 @@ fn write_engines(ws: &mut Worksheet, cx: &Ctx, used: &[&EngineValue]) -> Result<
     Ok(r)
 }
 
-/// The last row of the assumptions themselves.
+/// The last row of the assumptions themselves (and the engineering title between the blocks).
 fn input_rows(cx: &Ctx) -> u32 {
-    cx.plan.input.assumptions.items.len() as u32
+    let items = &cx.plan.input.assumptions.items;
+    let extra = u32::from(items.iter().any(|a| !is_money(&a.key)));
+    items.len() as u32 + extra
 }

@@ -82,23 +82,17 @@ impl Live {
         let input = &cx.plan.input;
         let mut assumptions = HashMap::new();
         let mut editable_assumptions = HashSet::new();
+        let rows = super::assumptions::rows(&input.assumptions.items);
         for (i, a) in input.assumptions.items.iter().enumerate() {
             if let Value::Number(_) = a.value {
                 assumptions.insert(
                     a.key.clone(),
-                    absolute(
-                        assumptions_sheet,
-                        super::assumptions::row(i),
-                        super::assumptions::VALUE,
-                    ),
+                    absolute(assumptions_sheet, rows[i], super::assumptions::VALUE),
                 );
                 // Money and billing assumptions (templates/assumptions.tsv, role money) and the
                 // user's own are recomputed by the workbook; the others size the GPUs, which
                 // needs a rerun of gpuplan.
-                if matches!(
-                    crate::catalog::assumption_role(&a.key),
-                    Some(crate::catalog::AssumptionRole::Money) | None
-                ) {
+                if super::assumptions::is_money(&a.key) {
                     editable_assumptions.insert(a.key.clone());
                 }
             }

@@ -445,9 +445,17 @@ fn page_setup(
         // The Candidates tab prints its columns up to the cheapest cost (what each candidate is,
         // whether it fits, why not, and its cheapest mode and cost) one page wide; the mode
         // costs are the Billing tab's, the formula columns are for the screen.
-        Tab::Candidates => {
-            let last = extent.last_col.min(candidates::CHEAPEST_COST);
-            ws.set_print_area(0, 0, extent.last_row.max(1), last)?;
+        // The engineering tabs are an appendix that a print of the workbook leaves out: their
+        // print area is the one blank cell under their content, and LibreOffice (Calc's default
+        // "suppress output of empty pages") and Excel print no page for it. Clear the print
+        // area (Page Layout → Print Area) to print one.
+        Tab::Candidates | Tab::Formulas | Tab::Memory => {
+            let blank = extent.last_row.max(1) + 1;
+            ws.set_print_area(blank, 0, blank, 0)?;
+        }
+        // The money inputs finance approves; the engineering constants below are for the screen.
+        Tab::Assumptions => {
+            ws.set_print_area(0, 0, assumptions::printed_rows(cx), extent.last_col)?;
         }
         _ => {
             ws.set_print_area(0, 0, extent.last_row.max(1), extent.last_col)?;
@@ -461,15 +469,17 @@ fn page_setup(
             ws.set_repeat_rows(0, 0)?;
             ws.set_print_fit_to_pages(1, 0);
         }
-        Tab::Year
-        | Tab::Scenarios
-        | Tab::Diff
-        | Tab::Actuals
-        | Tab::Plan
-        | Tab::Billing
-        | Tab::Memory => {
+        // The Plan tab's 42 columns (about 550 characters) at one page wide would print at a
+        // quarter size: two pages wide, each with the workload names, keep them legible.
+        Tab::Plan => {
             ws.set_repeat_rows(0, 0)?;
             ws.set_repeat_columns(0, 0)?;
+            ws.set_print_fit_to_pages(2, 0);
+        }
+        Tab::Year | Tab::Scenarios | Tab::Diff | Tab::Actuals | Tab::Billing | Tab::Memory => {
+            ws.set_repeat_rows(0, 0)?;
+            ws.set_repeat_columns(0, 0)?;
+            ws.set_print_fit_to_pages(1, 0);
         }
         Tab::Tco | Tab::Sensitivity | Tab::Assumptions | Tab::Formulas | Tab::Warnings => {
             ws.set_repeat_rows(0, 0)?;

@@ -112,8 +112,8 @@ pub const COLUMNS: [Column; 42] = [
     Column::new("api_monthly_cost", Holds::Live, Look::Money, 13.0, ["API monthly cost", "API 月费用", "Live formula: api_monthly_cost, requests a day × tokens × the API's prices per million, × the days of the month.", "实时公式：api_monthly_cost，日请求量 × token 数 × 每百万 token 价格 × 当月天数。"]),
     Column::new("api_breakeven", Holds::Live, Look::Integer, 13.0, ["Break-even requests/day", "盈亏平衡日请求量", "Live: the requests a day at which the API would cost the self-hosted monthly TCO (requests a day × TCO ÷ API cost); below it the API is cheaper, above it renting GPUs is (as long as the planned GPUs carry that volume).", "实时公式：API 费用等于自建月度总成本时的日请求量（日请求量 × 总成本 ÷ API 费用）；低于此值 API 更便宜，高于此值租用 GPU 更便宜（前提是规划的 GPU 能承载该请求量）。"]),
     Column::new("cheapest_now", Holds::Text, Look::Text, 16.0, ["Cheapest mode now", "当前最便宜方式", "Live: the mode with the lowest cost in this row's cost columns after any edit of prices or assumptions. When it differs from the billing mode, rerun gpuplan to re-plan.", "实时公式：修改价格或参数后本行费用最低的计费方式；与计费方式不同时，请重新运行 gpuplan。"]),
-    Column::new("advice", Holds::Text, Look::Text, 90.0, ["Advice (as planned)", "建议（规划时）", "Utilization, the rule of thumb, and the saving against the next best mode, as planned: it does not follow edits (the Cheapest mode now column does).", "利用率、经验法则，以及相对次优方案的节省（规划时，不随修改变化；“当前最便宜方式”列会随之变化）。"]),
-    Column::new("notes", Holds::Text, Look::Text, 40.0, ["Notes", "备注", "From the Workloads sheet.", "来自负载表。"]),
+    Column::new("advice", Holds::Text, Look::Text, 50.0, ["Advice (as planned)", "建议（规划时）", "Utilization, the rule of thumb, and the saving against the next best mode, as planned: it does not follow edits (the Cheapest mode now column does).", "利用率、经验法则，以及相对次优方案的节省（规划时，不随修改变化；“当前最便宜方式”列会随之变化）。"]),
+    Column::new("notes", Holds::Text, Look::Text, 30.0, ["Notes", "备注", "From the Workloads sheet.", "来自负载表。"]),
 ];
 
 /// The column of a key, for `const` items only: a key the table lacks fails the build there.
@@ -312,7 +312,8 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &Live) -> Result<Extent, XlsxEr
         let Some((c, ch)) = cx.chosen(i) else {
             text(ws, r, GPU, layout::UNPLANNED.get(cx.lang), &s.bad)?;
             let why = plan.workloads[i].unplanned.as_deref().unwrap_or("");
-            text(ws, r, ADVICE, why, &s.text)?;
+            text(ws, r, ADVICE, why, &s.wrap)?;
+            fit_advice_and_notes(ws, r, why, &w.notes)?;
             continue;
         };
         let first = *first_row.entry(c.offer).or_insert(r);
@@ -360,7 +361,19 @@ fn write_workload(ws: &mut Worksheet, cx: &Ctx, r: u32, w: &Workload) -> Result<
         &s.text,
     )?;
     text(ws, r, ENGINE, w.engine.as_deref().unwrap_or(""), &s.text)?;
-    text(ws, r, NOTES, &w.notes, &s.text)
+    text(ws, r, NOTES, &w.notes, &s.wrap)
+}
+
+/// Row `r`'s height, so that its advice and notes wrap whole in their columns: they printed
+/// cut off at the page's edge (#34 item 2).
+fn fit_advice_and_notes(
+    ws: &mut Worksheet,
+    r: u32,
+    advice: &str,
+    notes: &str,
+) -> Result<(), XlsxError> {
+    let width = |c: u16| COLUMNS[c as usize].width;
+    crate::write::style::fit_row_height(ws, r, &[(advice, width(ADVICE)), (notes, width(NOTES))])
 }
 
 /// The format of a column's number: `live` for a formula whose value may change with edits.
@@ -465,7 +478,8 @@ impl PlanRow<'_> {
                 cx.lang,
             ));
         }
-        text(ws, r, ADVICE, &advice, &s.text)
+        text(ws, r, ADVICE, &advice, &s.wrap)?;
+        fit_advice_and_notes(ws, r, &advice, &self.w.notes)
     }
 
     /// Row inputs: the offer's prices and terms (blank where not offered), and quantities.

@@ -718,3 +718,142 @@ fn a_month_that_is_not_one_is_refused_with_its_cell() {
     )
     .fails_with(2, &["plan_start must be a month as YYYY-MM"]);
 }
+
+/// `pdftotext` of `pdf`, pages `first` to `last` (all when None), in layout mode.
+fn pdf_text(pdf: &Path, pages: Option<(u32, u32)>) -> String {
+    let mut cmd = std::process::Command::new("pdftotext");
+    cmd.arg("-layout");
+    if let Some((first, last)) = pages {
+        cmd.args(["-f", &first.to_string(), "-l", &last.to_string()]);
+    }
+    let out = cmd.arg(pdf).arg("-").output().expect("run pdftotext");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// #34 items 1 and 2, as finance prints it: the team sample's workbook printed by LibreOffice
+/// is the approval view of at most 8 pages (it was 53: Plan 10, Assumptions 9, Formulas 20…),
+/// with the charts on page 1 and no text cut off ("per GB-mont", the Plan tab's notes); the
+/// startup sample's scenarios no longer print "A100-80G @ exam".
+#[test]
+#[ignore = "needs LibreOffice and poppler-utils (pdftotext)"]
+fn the_team_sample_prints_an_approval_view_of_at_most_eight_pages() {
+    let d = tempdir();
+    let team = calc_sample(d.path(), "team", &[]);
+    let startup = calc_sample(d.path(), "startup", &[]);
+    let profile = format!(
+        "-env:UserInstallation=file://{}",
+        d.path().join("lo-print").display()
+    );
+    let st = std::process::Command::new("soffice")
+        .arg(&profile)
+        .args(["--headless", "--convert-to", "pdf", "--outdir"])
+        .arg(d.path().join("pdf"))
+        .arg(&team)
+        .arg(&startup)
+        .output()
+        .expect("run LibreOffice (soffice)");
+    let pdf = d.path().join("pdf/team.plan.pdf");
+    assert!(pdf.exists(), "{}", String::from_utf8_lossy(&st.stderr));
+    let all = pdf_text(&pdf, None);
+    let pages = all.matches('\u{c}').count();
+    assert!((1..=8).contains(&pages), "{pages} pages");
+    // Each page's header names its tab: the approval view, without the appendix (Candidates,
+    // Formulas, Memory).
+    let mut printed: Vec<&str> = all
+        .lines()
+        .filter(|l| l.contains("GPU plan — team.xlsx") && l.contains(" of "))
+        .filter_map(|l| l.split_whitespace().nth(4))
+        .collect();
+    printed.dedup();
+    assert_eq!(
+        printed,
+        [
+            "Summary",
+            "Year",
+            "Plan",
+            "Billing",
+            "TCO",
+            "Assumptions",
+            "Warnings"
+        ]
+    );
+    // Page 1: the approval block, the budget and the three charts' titles.
+    let first = pdf_text(&pdf, Some((1, 1)));
+    for needle in [
+        "To approve",
+        "Annual budget",
+        "¥27,227.52", // 12 × ¥2,268.96
+        "Committed GPUs",
+        "Pay-as-you-go GPUs",
+        "Monthly cost by workload",
+        "Cost by category",
+        "Billing modes compared",
+    ] {
+        assert!(first.contains(needle), "page 1 lacks {needle}:\n{first}");
+    }
+    // Nothing cut off: the Assumptions unit whole, every word of the Plan tab's notes printed.
+    assert!(all.contains("per GB-month"), "{all}");
+    let words: std::collections::HashSet<&str> = all.split_whitespace().collect();
+    for note in [
+        "seed 001: 2 runs × 8 h on one RTX 4090 at ¥6/h = ¥96",
+        "seed 001: 30 days × 10 h on one A10 at ¥5/h = ¥1,500 (priced without redundancy)",
+        "seed 001: 4 weeks × 4 h on spot at ¥2/h = ¥32",
+    ] {
+        for w in note.split_whitespace() {
+            assert!(words.contains(w), "the note's {w:?} is not printed: {note}");
+        }
+    }
+    let startup = pdf_text(&d.path().join("pdf/startup.plan.pdf"), None);
+    assert!(!startup.contains("@ exam "), "{startup}");
+    assert!(!startup.contains("@ exan"), "{startup}");
+}
+
+/// #34 item 1: the Summary opens with what to approve. The startup sample (tests/cli.rs works
+/// its figures): a monthly budget of ¥44,870.44 that runs all twelve months, ¥538,445.24 a
+/// year; of the GPUs' ¥33,720.03, chat-api and case-8k are monthly (2 × ¥6,000 = ¥12,000
+/// committed) and the rest, ¥21,720.03, pay as you go; the parts add up to the month. The
+/// spares are each workload's GPU cost × (instances − replicas) / instances. Its prices are
+/// the built-in examples: flagged; the team sample's are the seed's: not.
+#[test]
+fn the_summary_opens_with_what_to_approve() {
+    let d = tempdir();
+    let out = calc_sample(d.path(), "startup", &[]);
+    let rows = read_sheet(&out, "Summary");
+    let at = |label: &str| value_right_of(&rows, label).unwrap_or_else(|| panic!("{label}"));
+    assert!((at("Annual budget") - 538_445.24).abs() < 0.01);
+    assert!((at("Monthly budget") - 44_870.44).abs() < 0.01);
+    assert!((at("  Committed GPUs") - 12_000.0).abs() < 0.01);
+    assert!((at("  Pay-as-you-go GPUs") - 21_720.03).abs() < 0.01);
+    let parts = at("  Committed GPUs")
+        + at("  Pay-as-you-go GPUs")
+        + at("  Storage, egress and ops")
+        + at("  Trial-and-error reserve")
+        + at("  Safety margin");
+    assert!((parts - 44_870.44).abs() < 0.01, "{parts}");
+    let j = calc_json(d.path(), "startup.xlsx", "j.xlsx", &[]);
+    let spares: f64 = j["workloads"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| {
+            let (g, i, r) = (
+                w["gpu_cost"].as_f64().unwrap(),
+                w["instances"].as_f64().unwrap(),
+                w["replicas"].as_f64().unwrap(),
+            );
+            g * (i - r) / i
+        })
+        .sum();
+    // chat-api and case-8k: half of ¥6,000 each, among others.
+    assert!(spares > 6_000.0);
+    assert!((at("  Of the GPUs: spares") - spares).abs() < 0.01);
+    let flagged = |rows: &[Vec<Data>]| rows.iter().any(|r| r[0] == Data::String("Prices".into()));
+    assert!(flagged(&rows));
+    let team = calc_sample(d.path(), "team", &[]);
+    assert!(!flagged(&read_sheet(&team, "Summary")));
+}

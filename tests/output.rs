@@ -376,7 +376,7 @@ fn rows_and_cells(xml: &str) -> Vec<(u32, Vec<u32>)> {
     for chunk in xml.split("<row ").skip(1) {
         let r = chunk.split("r=\"").nth(1).map(number).unwrap();
         let body = chunk.split("</row>").next().unwrap();
-        let cells = body.split("<c r=\"").skip(1).map(|c| column(c)).collect();
+        let cells = body.split("<c r=\"").skip(1).map(column).collect();
         rows.push((r.parse().unwrap(), cells));
     }
     rows
@@ -481,10 +481,18 @@ fn a_card_too_small_for_its_own_activations_says_so_instead_of_billions_of_gpus(
     let d = tempdir();
     let plan = calc_sample(d.path(), "portfolio-2026", &[]);
     let rows = read_sheet(&plan, "Candidates");
-    let col = |name: &str| rows[0].iter().position(|c| c.to_string() == name).unwrap();
+    let col = |name: &str| {
+        rows[0]
+            .iter()
+            .position(|c| *c == Data::String(name.into()))
+            .unwrap()
+    };
     let row = rows
         .iter()
-        .find(|r| r[0].to_string() == "qlora-qwen3-8b" && r[1].to_string() == "RTX 4090 48GB")
+        .find(|r| {
+            r[0] == Data::String("qlora-qwen3-8b".into())
+                && r[1] == Data::String("RTX 4090 48GB".into())
+        })
         .expect("the candidate is kept");
     let num = |name: &str| row[col(name)].get_float().unwrap();
     assert!((num("usable_gpu_gib") - 47.99 / 1.2).abs() < 1e-9);

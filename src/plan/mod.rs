@@ -183,6 +183,7 @@ impl Need {
         REQUIRED_CANDIDATE[self.0].0
     }
 
+    pub const REPLICAS: Need = Need::of("replicas");
     pub const INSTANCES: Need = Need::of("instances");
     pub const GPUS_TOTAL: Need = Need::of("gpus_total");
     pub const RUN_HOURS: Need = Need::of("run_hours");

@@ -3,6 +3,7 @@
 //! Candidates, TCO, Assumptions, Formulas, Warnings.
 
 mod actuals;
+mod approval;
 mod assumptions;
 mod billing;
 mod candidates;

@@ -262,10 +262,33 @@ fn write_per_workload_header(
             }
             let label = format!("{name}: {}", cx.t(col.head[0], col.head[1]));
             text(ws, head, first + j as u16, &label, &s.header)?;
-            block_widths.push(col.width);
+            // The GPU column as wide as its longest label ("A100-80G @ example" printed
+            // "A100-80G @ exam", #34 item 2).
+            block_widths.push(if j as u16 == GPU {
+                gpu_width(plans)
+            } else {
+                col.width
+            });
         }
     }
     Ok((starts, block_widths))
+}
+
+/// The width of the per-workload GPU columns: the longest chosen offer's label of any plan.
+fn gpu_width(plans: &[(&str, &Plan)]) -> f64 {
+    let labels: Vec<String> = plans
+        .iter()
+        .flat_map(|(_, p)| {
+            (0..p.workloads.len())
+                .filter_map(|w| p.chosen(w))
+                .map(|(c, _)| p.input.gpus[c.offer].label())
+        })
+        .collect();
+    crate::write::style::fit_width(
+        labels.iter().map(String::as_str),
+        OUTCOME[GPU as usize].width,
+        40.0,
+    )
 }
 
 /// Workload `i` in plan `p` from column `at`: its GPU, count, mode and TCO, and the TCO less

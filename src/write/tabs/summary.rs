@@ -161,24 +161,33 @@ pub fn write(
         &cx.s.title,
     )?;
     ws.set_row_height(0, 24)?;
+    let top = super::approval::write(ws, cx, layout, live, 2)?;
     let facts = facts(cx);
     for (i, (k, v)) in facts.iter().enumerate() {
-        text(ws, 1 + i as u32, FACT_LABEL, k, &cx.s.bold)?;
-        text(ws, 1 + i as u32, FACT_VALUE, v, &cx.s.text)?;
+        text(ws, top + 2 + i as u32, FACT_LABEL, k, &cx.s.bold)?;
+        text(ws, top + 2 + i as u32, FACT_VALUE, v, &cx.s.text)?;
     }
-    let (first_cat, row) = write_budget(ws, cx, layout, live, facts.len() as u32 + 2)?;
+    let budget_at = top + 2 + facts.len() as u32 + 1;
+    let (first_cat, row) = write_budget(ws, cx, layout, live, budget_at)?;
     let (first_w, last_w) = write_workloads(ws, cx, row + 2)?;
     widths(ws, &sheet_widths())?;
 
-    // Charts to the right of the tables.
+    // Charts to the right of the tables, inside the printed page (#34 item 1: they sat
+    // outside the print area and never printed).
     ws.insert_chart(1, CHARTS, &cost_by_workload(cx, first_w))?;
-    ws.insert_chart(17, CHARTS, &cost_by_category(cx, first_cat))?;
+    ws.insert_chart(CHART_ROWS + 1, CHARTS, &cost_by_category(cx, first_cat))?;
+    let mut last_chart = 2 * CHART_ROWS + 1;
     if let Some(modes) = billing_modes(cx) {
-        ws.insert_chart(33, CHARTS, &modes)?;
+        ws.insert_chart(2 * CHART_ROWS + 1, CHARTS, &modes)?;
+        last_chart = 3 * CHART_ROWS + 1;
     }
-    // The tables; the charts to their right are for the screen.
-    Ok(Extent::new(last_w, LAST_COL))
+    Ok(Extent::new(last_w.max(last_chart), CHARTS + CHART_COLS - 1))
 }
+
+/// Rows a chart takes at the default row height (288 pixels at 20 a row, and a gap).
+const CHART_ROWS: u32 = 16;
+/// Columns a chart takes at the default width (520 pixels at 64 a column).
+const CHART_COLS: u16 = 9;
 
 /// The facts of the run under the title: input, when, by what, the currency and how many
 /// workloads were planned.

@@ -89,6 +89,28 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &Live) -> Result<Extent, XlsxEr
     Ok(Extent::new(tab.committed_first + tab.n.max(1) - 1, ANNUAL))
 }
 
+/// The Year tab's annual budget, the twelve months' total with safety margin: its absolute cell
+/// and its value, for the Summary's approval block.
+pub(super) fn annual_budget(cx: &Ctx, live: &Live) -> (String, f64) {
+    let tab = YearTab::new(cx, live);
+    let per_workload = Category::ALL
+        .iter()
+        .filter(|c| c.portfolio_name().is_none())
+        .count() as u32;
+    let at = PORTFOLIO
+        .iter()
+        .position(|(name, ..)| *name == "total_with_margin")
+        .unwrap_or(PORTFOLIO.len() - 1) as u32;
+    let row = tab.lines_first + per_workload + at;
+    let value = (0..MONTHS)
+        .map(|k| cx.plan.year.months[k].line("total_with_margin"))
+        .sum();
+    (
+        super::live::absolute(cx.sheet(super::Tab::Year), row, ANNUAL),
+        value,
+    )
+}
+
 /// What the Year tab's sections share: the context, the month labels, and where each block
 /// is (0-based rows).
 struct YearTab<'a> {

@@ -1,0 +1,400 @@
+//! The Summary's approval block (#34 item 1): what finance approves, first on page 1 — the annual
+//! and monthly budget, committed against pay-as-you-go spend, the contingency in its parts, and
+//! where the run has them the scenarios, P10/P90, the change since the compared plan and the
+//! month at the measured use; a flag when the prices are the built-in examples.
+
+use super::live::{absolute, Live};
+use super::plan_tab::{self, live_cell};
+use super::tco::Layout;
+use super::{Category, Ctx, Tab};
+use crate::lang::Lang;
+use crate::plan::{Mode, Need, NeedSum};
+use crate::write::style::{number, text};
+use rust_xlsxwriter::{Worksheet, XlsxError};
+
+/// The provider templates/gpus.tsv gives its offers: their prices are examples, not quotes.
+const EXAMPLE_PROVIDER: &str = "example";
+
+/// The label's column, the amount's and the note's (which runs on over the empty cells right of
+/// it).
+const LABEL: u16 = 0;
+const AMOUNT: u16 = 1;
+const NOTE: u16 = 2;
+
+/// Writes the block from `row` down: a title, then a line each. Returns the last row written.
+pub fn write(
+    ws: &mut Worksheet,
+    cx: &Ctx,
+    layout: &Layout,
+    live: &Live,
+    mut row: u32,
+) -> Result<u32, XlsxError> {
+    let s = &cx.s;
+    let plan = cx.plan;
+    text(ws, row, LABEL, cx.t("To approve", "审批要点"), &s.subtitle)?;
+    let tco = cx.sheet(Tab::Tco);
+    let amount = |r: u32| layout.amount(tco, r);
+
+    row += 1;
+    let (annual, annual_v) = super::year::annual_budget(cx, live);
+    text(
+        ws,
+        row,
+        LABEL,
+        cx.t("Annual budget", "年度预算"),
+        &s.total_label,
+    )?;
+    live_cell(ws, row, AMOUNT, Ok(annual), annual_v, &s.money_total, cx)?;
+    text(
+        ws,
+        row,
+        NOTE,
+        cx.t(
+            "12 months with safety margin (the Year tab)",
+            "12 个月，含安全边际（全年页）",
+        ),
+        &s.muted,
+    )?;
+    ws.set_row_height(row, 22)?;
+
+    row += 1;
+    text(ws, row, LABEL, cx.t("Monthly budget", "月度预算"), &s.bold)?;
+    text(
+        ws,
+        row,
+        NOTE,
+        cx.t("with safety margin; in parts:", "含安全边际，构成如下："),
+        &s.muted,
+    )?;
+    let monthly = plan.sum(NeedSum::TOTAL_WITH_MARGIN);
+    live_cell(
+        ws,
+        row,
+        AMOUNT,
+        Ok(amount(layout.with_margin)),
+        monthly,
+        &s.money_bold,
+        cx,
+    )?;
+
+    // The month in parts that add up to it: committed and pay-as-you-go GPUs, the other costs,
+    // the contingency.
+    let committed: f64 = chosen(cx)
+        .filter(|ch| is_committed(ch.mode))
+        .map(|ch| ch.gpu_cost)
+        .sum();
+    let gpu: f64 = chosen(cx).map(|ch| ch.gpu_cost).sum();
+    let gpu_sum = plan_tab::range_of(cx, plan_tab::GPU_COST).map(|r| format!("SUM({r})"));
+    let committed_f = match (
+        plan_tab::range_of(cx, plan_tab::MODE),
+        plan_tab::range_of(cx, plan_tab::GPU_COST),
+    ) {
+        (Some(modes), Some(costs)) => [Mode::Monthly, Mode::Reserved]
+            .iter()
+            .map(|m| {
+                format!(
+                    "SUMIF({modes},{},{costs})",
+                    super::live::excel_text(m.label(cx.lang))
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("+"),
+        _ => "0".to_string(),
+    };
+    row += 1;
+    text(
+        ws,
+        row,
+        LABEL,
+        cx.t("  Committed GPUs", "  承诺性 GPU 费用"),
+        &s.text,
+    )?;
+    live_cell(
+        ws,
+        row,
+        AMOUNT,
+        Ok(committed_f.clone()),
+        committed,
+        &s.money,
+        cx,
+    )?;
+    let note = cx.t(
+        "monthly and reserved: paid whatever the use",
+        "包月与预留：无论用量均需支付",
+    );
+    text(ws, row, NOTE, note, &s.muted)?;
+    row += 1;
+    text(
+        ws,
+        row,
+        LABEL,
+        cx.t("  Pay-as-you-go GPUs", "  按用量 GPU 费用"),
+        &s.text,
+    )?;
+    let note = cx.t(
+        "on-demand, spot, base + burst: follow the hours",
+        "按量、竞价、包月+弹性：随用量变化",
+    );
+    text(ws, row, NOTE, note, &s.muted)?;
+    let payg_f = match &gpu_sum {
+        Some(sum) => format!("{sum}-({committed_f})"),
+        None => "0".to_string(),
+    };
+    live_cell(ws, row, AMOUNT, Ok(payg_f), gpu - committed, &s.money, cx)?;
+    row += 1;
+    text(
+        ws,
+        row,
+        LABEL,
+        cx.t("  Storage, egress and ops", "  存储、流量与运维"),
+        &s.text,
+    )?;
+    let others = [Category::Storage, Category::Egress, Category::Ops];
+    let others_v: f64 = others.iter().map(|c| c.total(plan)).sum();
+    let others_f = others
+        .iter()
+        .map(|c| category_formula(cx, layout, *c))
+        .collect::<Vec<_>>()
+        .join("+");
+    live_cell(ws, row, AMOUNT, Ok(others_f), others_v, &s.money, cx)?;
+
+    row += 1;
+    text(
+        ws,
+        row,
+        LABEL,
+        cx.t("  Trial-and-error reserve", "  试错预留"),
+        &s.text,
+    )?;
+    text(ws, row, NOTE, cx.t("contingency", "预留"), &s.muted)?;
+    let reserve = Category::TrialReserve;
+    let reserve_f = category_formula(cx, layout, reserve);
+    live_cell(
+        ws,
+        row,
+        AMOUNT,
+        Ok(reserve_f),
+        reserve.total(plan),
+        &s.money,
+        cx,
+    )?;
+    row += 1;
+    text(
+        ws,
+        row,
+        LABEL,
+        cx.t("  Safety margin", "  安全边际"),
+        &s.text,
+    )?;
+    text(ws, row, NOTE, cx.t("contingency", "预留"), &s.muted)?;
+    let margin_v = monthly - plan.sum(NeedSum::TOTAL);
+    live_cell(
+        ws,
+        row,
+        AMOUNT,
+        Ok(amount(layout.margin)),
+        margin_v,
+        &s.money,
+        cx,
+    )?;
+    row = write_spares(ws, cx, row + 1)?;
+    if let Some(r) = write_example_prices(ws, cx, row + 1)? {
+        row = r;
+    }
+    row = write_fixed_lines(ws, cx, row)?;
+    Ok(row)
+}
+
+/// The chosen plans of the planned workloads.
+fn chosen<'a>(cx: &'a Ctx) -> impl Iterator<Item = &'a crate::plan::Chosen> + 'a {
+    (0..cx.plan.workloads.len()).filter_map(|w| cx.chosen(w).map(|(_, ch)| ch))
+}
+
+/// Whether a mode commits to a month or a term whatever the use.
+fn is_committed(m: Mode) -> bool {
+    matches!(m, Mode::Monthly | Mode::Reserved)
+}
+
+/// A cost category's live amount: a sum over the Plan tab's rows, or the TCO tab's line.
+fn category_formula(cx: &Ctx, layout: &Layout, c: Category) -> String {
+    let sum =
+        |col: u16| plan_tab::range_of(cx, col).map_or("0".to_string(), |r| format!("SUM({r})"));
+    c.plan_formula(sum).unwrap_or_else(|| {
+        let r = layout
+            .portfolio
+            .iter()
+            .find(|(n, _)| Some(n.as_str()) == c.portfolio_name().map(NeedSum::name))
+            .map_or(layout.total, |(_, r)| *r);
+        layout.amount(cx.sheet(Tab::Tco), r)
+    })
+}
+
+/// Of the GPU cost, the spare instances redundancy adds (instances beyond the replicas the
+/// work needs), with the services of one replica it doubles named (#34 item 9). Live over the
+/// Plan tab's GPU cost of each such row. Returns the row written.
+fn write_spares(ws: &mut Worksheet, cx: &Ctx, row: u32) -> Result<u32, XlsxError> {
+    let s = &cx.s;
+    let plan = cx.plan;
+    let sheet = cx.sheet(Tab::Plan);
+    let mut value = 0.0;
+    let mut terms = Vec::new();
+    let mut doubled = Vec::new();
+    for w in 0..plan.workloads.len() {
+        let Some((c, ch)) = cx.chosen(w) else {
+            continue;
+        };
+        let (replicas, instances) = (plan.need(c, Need::REPLICAS), plan.need(c, Need::INSTANCES));
+        if instances <= replicas || instances <= 0.0 {
+            continue;
+        }
+        let share = (instances - replicas) / instances;
+        value += ch.gpu_cost * share;
+        terms.push(format!(
+            "{}*{}",
+            absolute(sheet, plan_tab::row(w), plan_tab::GPU_COST),
+            crate::model::format_number(share)
+        ));
+        if replicas == 1.0 {
+            doubled.push(plan.input.workloads[w].name.as_str());
+        }
+    }
+    text(
+        ws,
+        row,
+        LABEL,
+        cx.t("  Of the GPUs: spares", "  其中 GPU：冗余实例"),
+        &s.text,
+    )?;
+    // A formula of thousands of terms would pass Excel's 8,192 characters: the value then.
+    let formula = if terms.is_empty() {
+        "0".to_string()
+    } else {
+        terms.join("+")
+    };
+    if formula.len() < 8_000 {
+        live_cell(ws, row, AMOUNT, Ok(formula), value, &s.money, cx)?;
+    } else {
+        number(ws, row, AMOUNT, value, &s.money)?;
+    }
+    if !doubled.is_empty() {
+        let names = doubled.join(", ");
+        let note = if cx.lang == Lang::Zh {
+            format!("{names}：单副本因冗余翻倍（见提示页）")
+        } else {
+            format!("{names}: 1 replica doubled by redundancy (Warnings)")
+        };
+        text(ws, row, NOTE, &note, &s.bad)?;
+    }
+    Ok(row)
+}
+
+/// A line saying the prices are the built-in examples, when a chosen offer's are. Returns the
+/// row written, if any.
+fn write_example_prices(ws: &mut Worksheet, cx: &Ctx, row: u32) -> Result<Option<u32>, XlsxError> {
+    let plan = cx.plan;
+    let examples = (0..plan.workloads.len())
+        .filter_map(|w| cx.chosen(w))
+        .any(|(c, _)| plan.input.gpus[c.offer].provider == EXAMPLE_PROVIDER);
+    if !examples {
+        return Ok(None);
+    }
+    text(ws, row, LABEL, cx.t("Prices", "价格"), &cx.s.bad)?;
+    text(
+        ws,
+        row,
+        AMOUNT,
+        cx.t(
+            "EXAMPLES, not quotes: put your quotes in the GPUs sheet first",
+            "示例价格，非报价：审批前请在 GPUs 表填入报价",
+        ),
+        &cx.s.bad,
+    )?;
+    Ok(Some(row))
+}
+
+/// The figures computed once, each stamped as such: the scenarios' budgets, the P10/P90, the
+/// change since the compared plan and the month at the measured use. Returns the last row.
+fn write_fixed_lines(ws: &mut Worksheet, cx: &Ctx, mut row: u32) -> Result<u32, XlsxError> {
+    let s = &cx.s;
+    let plan = cx.plan;
+    let currency = plan.input.assumptions.currency();
+    let money = |v: f64| crate::report::money(&currency, v);
+    let fixed = cx.t(" — fixed at calculation", "（计算时固定）");
+    let mut line = |ws: &mut Worksheet, label: String, value: String| {
+        row += 1;
+        text(ws, row, LABEL, &label, &s.text)?;
+        text(ws, row, AMOUNT, &value, &s.text)
+    };
+    let budget = |p: &crate::plan::Plan| p.sum(NeedSum::TOTAL_WITH_MARGIN);
+    if !plan.scenarios.is_empty() {
+        let low = plan
+            .scenarios
+            .iter()
+            .min_by(|a, b| budget(&a.plan).total_cmp(&budget(&b.plan)));
+        let high = plan
+            .scenarios
+            .iter()
+            .max_by(|a, b| budget(&a.plan).total_cmp(&budget(&b.plan)));
+        if let (Some(lo), Some(hi)) = (low, high) {
+            line(
+                ws,
+                cx.t("Scenarios, monthly", "情景，月度").to_string(),
+                format!(
+                    "{} ({}) – {} ({}){fixed}",
+                    money(budget(&lo.plan)),
+                    lo.name,
+                    money(budget(&hi.plan)),
+                    hi.name
+                ),
+            )?;
+        }
+    }
+    if let Some(sens) = &plan.sensitivity {
+        line(
+            ws,
+            cx.t("P10 – P90, monthly", "P10 – P90，月度").to_string(),
+            format!("{} – {}{fixed}", money(sens.p10), money(sens.p90)),
+        )?;
+    }
+    if let Some((file, diff)) = &plan.compared {
+        if let Some(change) = diff.total_with_margin_change {
+            let sign = if change > 0.0 { "+" } else { "" };
+            line(
+                ws,
+                cx.t("Since the compared plan", "相对对比方案").to_string(),
+                if cx.lang == Lang::Zh {
+                    format!("每月 {sign}{}（{file}）{fixed}", money(change))
+                } else {
+                    format!("{sign}{} a month ({file}){fixed}", money(change))
+                },
+            )?;
+        }
+    }
+    let measured: Vec<_> = plan
+        .actuals
+        .iter()
+        .filter_map(|a| a.as_is.zip(a.planned.as_ref()))
+        .collect();
+    if !measured.is_empty() {
+        let as_is: f64 = measured.iter().map(|(v, _)| v).sum();
+        let planned: f64 = measured.iter().map(|(_, p)| p.tco).sum();
+        line(
+            ws,
+            cx.t("At the measured use", "按实测用量").to_string(),
+            if cx.lang == Lang::Zh {
+                format!(
+                    "已测负载每月 {}（计划 {}）{fixed}",
+                    money(as_is),
+                    money(planned)
+                )
+            } else {
+                format!(
+                    "{} a month for the measured workloads (planned {}){fixed}",
+                    money(as_is),
+                    money(planned)
+                )
+            },
+        )?;
+    }
+    Ok(row)
+}

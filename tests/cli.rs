@@ -558,3 +558,38 @@ fn redundancy_that_doubles_a_single_replica_service_is_a_warning_with_its_cost()
     assert_eq!(j["workloads"][0]["instances"].as_f64(), Some(1.0));
     assert!(!j["warnings"].to_string().contains("chat-api: redundancy"));
 }
+
+/// #34 item 12: informational notes came a line per offer ("… taken from the built-in catalog",
+/// 27 in a plan) and a CUDA line per workload, burying the warnings that need action. The
+/// startup sample: one catalog line naming its five offers and one CUDA line naming the
+/// workloads on each card.
+#[test]
+fn catalog_and_cuda_notes_are_one_line_each() {
+    let d = tempdir();
+    let input = repo("samples/startup.xlsx");
+    let j = calc_json(d.path(), input.to_str().unwrap(), "o.xlsx", &[]);
+    let messages: Vec<&str> = j["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|w| w["message"].as_str())
+        .collect();
+    let catalog: Vec<&&str> = messages
+        .iter()
+        .filter(|m| m.contains("built-in catalog"))
+        .collect();
+    assert_eq!(
+        catalog,
+        [&"specifications left blank taken from the built-in catalog (gpuplan catalog gpus) for 5 offers: RTX 4090 @ example, A10 @ example, A100-40G @ example, A100-80G @ example, H800 @ example"]
+    );
+    let cuda: Vec<&&str> = messages
+        .iter()
+        .filter(|m| m.contains("CUDA ≥ 11.8"))
+        .collect();
+    assert_eq!(cuda.len(), 1, "{cuda:?}");
+    assert!(
+        cuda[0].starts_with("CUDA ≥ 11.8 and PyTorch ≥ 2.0 needed by RTX 4090 (sm_89) for chat-api, lora-experiments, comfyui, case-4k, case-8k"),
+        "{}",
+        cuda[0]
+    );
+}

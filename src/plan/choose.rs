@@ -100,17 +100,8 @@ pub(super) fn chosen_warnings(
         ));
     } else if cc >= 10.0 {
         out.push(Warning::warn(&at, format!("{}: {} (sm_{}) needs CUDA ≥ 12.8, driver R570+ and PyTorch ≥ 2.7; check the image before renting", w.name, g.gpu, (cc * 10.0).round())));
-    } else if cc >= 8.9 {
-        out.push(Warning::info(
-            &at,
-            format!(
-                "{}: {} (sm_{}) needs CUDA ≥ 11.8 and PyTorch ≥ 2.0",
-                w.name,
-                g.gpu,
-                (cc * 10.0).round()
-            ),
-        ));
     }
+    // Cards from sm_89 to sm_90 get one note for the whole plan: cuda_note.
     let size = c.values[k.gpus_per_replica];
     if size > g.gpus_per_node {
         let nodes = (size / g.gpus_per_node.max(1.0)).ceil();
@@ -184,6 +175,43 @@ pub fn redundancy_doubles(
         format_number(instances),
         crate::report::money(currency, extra)
     ))
+}
+
+/// One note for every chosen card from sm_89 to before sm_100, which needs CUDA ≥ 11.8 and
+/// PyTorch ≥ 2.0 (any current image has them): a line a card naming its workloads, not a line
+/// a workload (#34 item 12). `chosen` gives each planned workload with its chosen offer.
+pub(super) fn cuda_note<'a>(
+    input: &Input,
+    chosen: impl Iterator<Item = (&'a Workload, usize)>,
+    out: &mut Vec<Warning>,
+) {
+    let mut cards: Vec<(String, Vec<&str>)> = Vec::new();
+    for (w, offer) in chosen {
+        let g = &input.gpus[offer];
+        let cc = g.compute_capability;
+        if !(8.9..10.0).contains(&cc) {
+            continue;
+        }
+        let card = format!("{} (sm_{})", g.gpu, (cc * 10.0).round());
+        match cards.iter_mut().find(|(c, _)| *c == card) {
+            Some((_, names)) => names.push(&w.name),
+            None => cards.push((card, vec![&w.name])),
+        }
+    }
+    if cards.is_empty() {
+        return;
+    }
+    let list: Vec<String> = cards
+        .iter()
+        .map(|(card, names)| format!("{card} for {}", names.join(", ")))
+        .collect();
+    out.push(Warning::info(
+        "Workloads",
+        format!(
+            "CUDA ≥ 11.8 and PyTorch ≥ 2.0 needed by {}",
+            list.join("; ")
+        ),
+    ));
 }
 
 pub(super) fn unplanned_reason(

@@ -468,6 +468,15 @@ pub fn plan_with(input: Input, engine: &Engine, opts: &Options) -> Result<Plan> 
     let plans = choose_all(engine, &input, evaluated, &keys, &mut warnings);
     exclusion_warnings(&plans.excluded, &mut warnings);
     let WorkloadPlans { workloads, cut, .. } = plans;
+    choose::cuda_note(
+        &input,
+        input.workloads.iter().zip(&workloads).filter_map(|(w, p)| {
+            p.chosen
+                .as_ref()
+                .map(|c| (w, p.candidates[c.candidate].offer))
+        }),
+        &mut warnings,
+    );
     unread_assumption_warnings(engine, &input, &mut warnings);
     formula_and_price_warnings(&input, &mut warnings);
 

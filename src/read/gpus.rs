@@ -28,10 +28,25 @@ impl Reader {
             return Vec::new();
         }
         let mut offers: Vec<GpuOffer> = Vec::new();
+        let mut from_catalog = Vec::new();
         for rec in t.records() {
-            if let Some(offer) = self.gpu_offer(&rec, &offers) {
+            if let Some((offer, filled)) = self.gpu_offer(&rec, &offers) {
+                if filled {
+                    from_catalog.push(offer.label());
+                }
                 offers.push(offer);
             }
+        }
+        // One note for every offer the catalog completed, not a line each (#34 item 12).
+        if !from_catalog.is_empty() {
+            self.notices.push(Warning::info(
+                t.sheet.clone(),
+                format!(
+                    "specifications left blank taken from the built-in catalog (gpuplan catalog gpus) for {}: {}",
+                    if from_catalog.len() == 1 { "1 offer".to_string() } else { format!("{} offers", from_catalog.len()) },
+                    from_catalog.join(", ")
+                ),
+            ));
         }
         if offers.is_empty() && self.problems.is_empty() {
             self.problems.push(Problem::new(format!("{}!2", t.sheet), "the GPUs sheet lists no offer; add at least one row (or delete the sheet to use the built-in offers)"));
@@ -39,9 +54,10 @@ impl Reader {
         offers
     }
 
-    /// One row of the GPUs sheet as an offer, its problems and notices recorded; `None` for a
-    /// row without a gpu name or an offer that `offers` already lists.
-    fn gpu_offer(&mut self, rec: &Record, offers: &[GpuOffer]) -> Option<GpuOffer> {
+    /// One row of the GPUs sheet as an offer, its problems and notices recorded, and whether
+    /// the catalog filled in a specification it left blank; `None` for a row without a gpu
+    /// name or an offer that `offers` already lists.
+    fn gpu_offer(&mut self, rec: &Record, offers: &[GpuOffer]) -> Option<(GpuOffer, bool)> {
         let p = &mut self.problems;
         let gpu = rec.required_text("gpu", "the offer needs a gpu name", p)?;
         let provider = rec.text("provider", p).unwrap_or_default();
@@ -87,16 +103,8 @@ impl Reader {
                 format!("{label} has no price for any billing mode, so it is never chosen; fill in at least one price"),
             ));
         }
-        if !filled.is_empty() && known.is_some() {
-            self.notices.push(Warning::info(
-                rec.at("gpu"),
-                format!(
-                    "{label}: {} taken from the built-in catalog",
-                    filled.join(", ")
-                ),
-            ));
-        }
-        Some(offer)
+        let from_catalog = !filled.is_empty() && known.is_some();
+        Some((offer, from_catalog))
     }
 
     /// The platform of a GPU row: its cell (with a warning when templates/compat.tsv has no

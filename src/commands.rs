@@ -153,7 +153,7 @@ pub fn calc(a: &CalcArgs) -> Result<()> {
     progress.phase(format!("reading {}", a.input.display()));
     let read = Inputs::read(a, &sets)?;
     clock.lap("read");
-    let stamp = Provenance::new(&a.input.display().to_string(), &read.input.sha256, &a.sets);
+    let mut stamp = Provenance::new(&a.input.display().to_string(), &read.input.sha256, &a.sets);
     let offers = read.input.gpus.iter().filter(|g| g.available).count();
     progress.phase(format!(
         "evaluating {} workloads × {offers} GPU offers",
@@ -196,6 +196,7 @@ pub fn calc(a: &CalcArgs) -> Result<()> {
         plan.scenario = a.scenario.clone();
         clock.lap("scenarios");
     }
+    stamp.options = run_options(a, &plan);
     // The planner times its own two phases, evaluate and plan.
     clock.laps(&plan.timings);
     progress.phase(format!("writing {}", out.workbook.display()));
@@ -214,6 +215,46 @@ pub fn calc(a: &CalcArgs) -> Result<()> {
         return Err(Error::Strict { warnings: issues });
     }
     Ok(())
+}
+
+/// The options besides `--set` that shaped `plan`, for its provenance stamp: the usage logs and
+/// the days they cover, the map, the bills, the compared plan, and the samples and seed of the
+/// ranges' sampling where the input has ranges.
+fn run_options(a: &CalcArgs, plan: &plan::Plan) -> Vec<(String, String)> {
+    let name = |p: &Path| p.display().to_string();
+    let mut out = Vec::new();
+    if !a.usage.is_empty() {
+        let logs: Vec<String> = a.usage.iter().map(|p| name(p)).collect();
+        out.push(("--usage".to_string(), logs.join(", ")));
+        let days = plan
+            .actuals
+            .iter()
+            .map(|r| r.actual.days_covered)
+            .fold(0.0, f64::max);
+        if days > 0.0 {
+            out.push((
+                "logs cover".to_string(),
+                format!(
+                    "{} days",
+                    model::format_number((days * 10.0).round() / 10.0)
+                ),
+            ));
+        }
+    }
+    for (option, path) in [
+        ("--map", &a.map),
+        ("--bills", &a.bills),
+        ("--compare", &a.compare),
+    ] {
+        if let Some(p) = path {
+            out.push((option.to_string(), name(p)));
+        }
+    }
+    if plan.sensitivity.is_some() {
+        out.push(("--samples".to_string(), a.samples.to_string()));
+        out.push(("--seed".to_string(), a.seed.to_string()));
+    }
+    out
 }
 
 /// Where `calc` writes: the workbook and the JSON file, checked before anything is read.

@@ -20,6 +20,10 @@ pub struct Provenance {
     pub input_sha256: String,
     /// Each key given with `--set` and its final value, in the order first given.
     pub sets: Vec<(String, String)>,
+    /// The other options that shaped the plan, as `(option, value)`: `--usage` and the span
+    /// its logs cover, `--map`, `--bills`, `--compare`, and `--samples` with `--seed` where
+    /// the input has ranges (#34 item 13).
+    pub options: Vec<(String, String)>,
 }
 
 impl Provenance {
@@ -42,6 +46,7 @@ impl Provenance {
             input: input.to_string(),
             input_sha256: input_sha256.to_string(),
             sets: kept,
+            options: Vec::new(),
         }
     }
 
@@ -68,6 +73,22 @@ impl Provenance {
             out.push_str(&item);
         }
         out
+    }
+}
+
+impl Provenance {
+    /// The other options as one line, `--usage a.csv; --seed 1`; `none` when there are none.
+    pub fn options_text(&self) -> String {
+        if self.options.is_empty() {
+            return "none".to_string();
+        }
+        let text = self
+            .options
+            .iter()
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect::<Vec<_>>()
+            .join("; ");
+        text.chars().take(MAX_SETS_TEXT).collect()
     }
 }
 

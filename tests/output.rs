@@ -514,3 +514,42 @@ fn a_card_too_small_for_its_own_activations_says_so_instead_of_billions_of_gpus(
         assert_eq!(row[c], Data::Empty, "{}", rows[0][c]);
     }
 }
+
+/// #34 item 13: the provenance stamp recorded only `--set`. It now records the other options
+/// that shaped the plan: the team sample's week of logs (`team-week.smi.csv`, 7 days, 2,016
+/// five-minute samples a GPU) with its map, and the startup sample's ranges sampled with the
+/// default --samples 1000 and --seed 1; on the Summary as "Other options".
+#[test]
+fn the_provenance_records_usage_map_samples_and_seed() {
+    let d = tempdir();
+    for f in [
+        "team.xlsx",
+        "team-week.smi.csv",
+        "team-week.map.csv",
+        "startup.xlsx",
+    ] {
+        std::fs::copy(repo(&format!("samples/{f}")), d.path().join(f)).unwrap();
+    }
+    let args = ["--map", "team-week.map.csv", "--usage", "team-week.smi.csv"];
+    let j = calc_json(d.path(), "team.xlsx", "t.plan.xlsx", &args);
+    let options = &j["provenance"]["options"];
+    assert_eq!(options["--usage"], "team-week.smi.csv");
+    assert_eq!(options["logs cover"], "7 days");
+    assert_eq!(options["--map"], "team-week.map.csv");
+    assert!(options.get("--seed").is_none(), "{options}");
+    let summary = read_sheet(&d.path().join("t.plan.xlsx"), "Summary");
+    let other = summary
+        .iter()
+        .find(|r| r[0] == Data::String("Other options".into()))
+        .unwrap();
+    assert_eq!(
+        other[1],
+        Data::String(
+            "--usage team-week.smi.csv; logs cover 7 days; --map team-week.map.csv".into()
+        )
+    );
+    let j = calc_json(d.path(), "startup.xlsx", "s.plan.xlsx", &[]);
+    let options = &j["provenance"]["options"];
+    assert_eq!(options["--samples"], "1000");
+    assert_eq!(options["--seed"], "1");
+}

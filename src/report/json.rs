@@ -45,6 +45,9 @@ struct ProvenanceJson<'a> {
     input: &'a str,
     input_sha256: &'a str,
     set: SetJson<'a>,
+    /// The other options that shaped the plan (`--usage`, `--map`, `--bills`, `--compare`,
+    /// `--samples`, `--seed`), each with its value.
+    options: SetJson<'a>,
 }
 
 struct SetJson<'a>(&'a [(String, String)]);
@@ -69,6 +72,7 @@ impl<'a> PlanJson<'a> {
                 input: &stamp.input,
                 input_sha256: &stamp.input_sha256,
                 set: SetJson(&stamp.sets),
+                options: SetJson(&stamp.options),
             },
             currency: plan.input.assumptions.currency(),
             input: plan.input.file.display().to_string(),

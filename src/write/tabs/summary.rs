@@ -191,7 +191,7 @@ const CHART_COLS: u16 = 9;
 
 /// The facts of the run under the title: input, when, by what, the currency and how many
 /// workloads were planned.
-fn facts(cx: &Ctx) -> [(&'static str, String); 8] {
+fn facts(cx: &Ctx) -> [(&'static str, String); 9] {
     let plan = cx.plan;
     let planned = plan.planned_count();
     let unplanned = plan.workloads.len() - planned;
@@ -211,6 +211,14 @@ fn facts(cx: &Ctx) -> [(&'static str, String); 8] {
                 cx.t("none", "无").to_string()
             } else {
                 cx.stamp.sets_text()
+            },
+        ),
+        (
+            cx.t("Other options", "其他选项"),
+            if cx.stamp.options.is_empty() {
+                cx.t("none", "无").to_string()
+            } else {
+                cx.stamp.options_text()
             },
         ),
         (

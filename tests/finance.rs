@@ -246,6 +246,22 @@ fn inputs_are_unlocked_and_formulas_locked_under_protection() {
     let (code, unlocked) = &styles[style_of("Plan", &at)];
     assert!(*unlocked, "Plan!{at} ({code}) is locked");
     assert!(code.contains("¥"), "{code}");
+    // The seed's RTX 4090 has no monthly price: its cell is blank but an unlocked money input,
+    // where a quote can be tried (#34 item 11; the cell was absent, locked, before).
+    let monthly = col + 1;
+    assert_eq!(
+        plan[0][monthly],
+        Data::String("Monthly price per GPU".into()),
+        "{:?}",
+        plan[0]
+    );
+    assert_eq!(
+        plan[1].get(monthly).cloned().unwrap_or(Data::Empty),
+        Data::Empty
+    );
+    let at = format!("{}2", (b'A' + monthly as u8) as char);
+    let (code, unlocked) = &styles[style_of("Plan", &at)];
+    assert!(*unlocked && code.contains("¥"), "Plan!{at} ({code})");
     let assumptions = read_sheet(&out, "Assumptions");
     let margin = assumptions
         .iter()
@@ -856,4 +872,24 @@ fn the_summary_opens_with_what_to_approve() {
     assert!(flagged(&rows));
     let team = calc_sample(d.path(), "team", &[]);
     assert!(!flagged(&read_sheet(&team, "Summary")));
+}
+
+/// #34 item 11: `#,##0.##` showed "1." for a whole number typed or recomputed into a cell: no
+/// number format of a plan workbook may drop every decimal after its point. The team and
+/// startup samples in both languages.
+#[test]
+fn no_number_format_can_show_a_bare_point() {
+    let d = tempdir();
+    for (sample, lang) in [("team", "en"), ("startup", "zh")] {
+        let out = calc_sample(d.path(), sample, &["--lang", lang]);
+        let styles = part(&out, "xl/styles.xml");
+        let codes: Vec<&str> = elements(&styles, "numFmt")
+            .into_iter()
+            .filter_map(|f| attr(f, "formatCode"))
+            .collect();
+        assert!(!codes.is_empty());
+        for code in codes {
+            assert_eq!(optional_decimals(code), None, "{sample}: {code}");
+        }
+    }
 }

@@ -553,3 +553,34 @@ fn the_provenance_records_usage_map_samples_and_seed() {
     assert_eq!(options["--samples"], "1000");
     assert_eq!(options["--seed"], "1");
 }
+
+/// #34 item 10 (in part): the Chinese workbook labelled money as time ("GPU 计算时长"), the
+/// weights as parameters ("模型参数"), and left "base", "TCO", "share" and the warnings'
+/// severities in English.
+#[test]
+fn the_chinese_workbook_names_money_weights_base_units_and_severities_in_chinese() {
+    let d = tempdir();
+    let plan = calc_sample(
+        d.path(),
+        "startup",
+        &["--lang", "zh", "-o", "s.zh.xlsx", "--force"],
+    );
+    let plan = plan.with_file_name("s.zh.xlsx");
+    let has = |sheet: &str, text: &str| {
+        read_sheet(&plan, sheet)
+            .iter()
+            .flatten()
+            .any(|c| *c == Data::String(text.into()))
+    };
+    assert!(has("总览", "GPU 计算费用"));
+    assert!(!has("总览", "GPU 计算时长"));
+    assert!(has("显存", "模型权重"));
+    assert!(has("情景", "基准"));
+    assert!(!has("情景", "base"));
+    assert!(has("情景", "基准: 总拥有成本"));
+    assert!(has("参数", "比例"));
+    assert!(!has("参数", "share"));
+    assert!(has("提示", "警告"));
+    assert!(has("提示", "备注"));
+    assert!(!has("提示", "warning"));
+}

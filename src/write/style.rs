@@ -18,7 +18,8 @@ pub struct Styles {
     /// A value as typed: Excel's General format, which never shows a trailing point.
     pub general: Format,
     /// A computed value with decimals to show: at most two, chosen by [`Styles::number_for`]
-    /// only for values that have one (`#,##0.##` would show `730.` for a whole number).
+    /// only for values that have one, the first always shown (`#,##0.0#`: `#,##0.##` showed
+    /// `730.` for a whole number, and `1.` after an edit, #34 item 11).
     decimals: Format,
     /// A live value that is not money: one or two decimals, never a bare trailing point.
     pub live_number: Format,
@@ -79,7 +80,7 @@ impl Styles {
             text: body(),
             wrap: body().set_text_wrap(),
             general: body(),
-            decimals: body().set_num_format("#,##0.##"),
+            decimals: body().set_num_format("#,##0.0#"),
             live_number: body().set_num_format("#,##0.0#"),
             integer: body().set_num_format("#,##0"),
             count: body()

@@ -189,7 +189,7 @@ fn write_assumption(
         Value::Bool(b) => text(ws, r, VALUE, cx.yes_no(*b), &s.text)?,
         Value::Text(t) => text(ws, r, VALUE, t, &s.text)?,
     }
-    text(ws, r, UNIT, &a.unit, &s.text)?;
+    text(ws, r, UNIT, unit(&a.unit, cx.lang), &s.text)?;
     let src = match &a.source {
         Source::Default => cx.t("default", "默认").to_string(),
         Source::Set => "--set".to_string(),
@@ -221,6 +221,32 @@ fn write_assumption(
     )?;
     text(ws, r, NOTE, note, &s.wrap)?;
     fit_row_height(ws, r, &[(note, COLUMNS[NOTE as usize].width)])
+}
+
+/// A unit of templates/assumptions.tsv in the chosen language ("share" read as English in the
+/// Chinese workbook, #34 item 10); units that are symbols (GiB, µs) stay as they are.
+fn unit(unit: &str, lang: Lang) -> &str {
+    if lang == Lang::En {
+        return unit;
+    }
+    match unit {
+        "share" => "比例",
+        "h" => "小时",
+        "min" => "分钟",
+        "month" => "月",
+        "per h" => "每小时",
+        "per GB-month" => "每 GB·月",
+        "per GB" => "每 GB",
+        "yes/no" => "是/否",
+        "bytes" => "字节",
+        "tokens" => "词元",
+        "sequences" => "序列",
+        "layers" => "层",
+        "copies" => "份",
+        "elements" => "元素",
+        "stage" => "阶段",
+        other => other,
+    }
 }
 
 /// The engine profiles' figures the workloads use: each replaces the assumption above for the

@@ -31,7 +31,7 @@ const GPU: u16 = at(&LEAD, "gpu");
 /// compiled), width, labels, header notes.
 #[rustfmt::skip]
 const PARTS: [(Need, f64, &str, &str, &str, &str); 6] = [
-    (Need::of("weights_gib"), 12.0, "Weights", "模型参数", "Parameters × bytes per parameter (plus LoRA adapters).", "参数量 × 每参数字节（含 LoRA 适配器）。"),
+    (Need::of("weights_gib"), 12.0, "Weights", "模型权重", "Parameters × bytes per parameter (plus LoRA adapters).", "参数量 × 每参数字节（含 LoRA 适配器）。"),
     (Need::of("kv_cache_gib"), 12.0, "KV cache", "KV Cache", "2 × layers × KV heads × head dim × bytes × tokens held by the requests one replica serves.", "2 × 层数 × KV头数 × 头维度 × 字节 × 单副本承载请求的 token 数。"),
     (Need::of("activation_gib"), 12.0, "Activations", "激活值", "Serving: the prefill working set and the engine's buffers; training: activations of every GPU; image generation: working memory.", "推理：预填充工作显存与引擎缓冲；训练：各卡激活值；生图：工作显存。"),
     (Need::of("grads_gib"), 12.0, "Gradients", "梯度", "2 bytes per trained parameter.", "每个训练参数 2 字节。"),

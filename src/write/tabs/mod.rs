@@ -210,7 +210,7 @@ impl Category {
             (Category::Egress, Lang::En) => "Egress",
             (Category::TrialReserve, Lang::En) => "Trial-and-error reserve",
             (Category::Ops, Lang::En) => "Ops labour",
-            (Category::GpuTime, Lang::Zh) => "GPU 计算时长",
+            (Category::GpuTime, Lang::Zh) => "GPU 计算费用",
             (Category::ColdStart, Lang::Zh) => "冷启动与计费取整",
             (Category::SpotRework, Lang::Zh) => "竞价回收重跑",
             (Category::Storage, Lang::Zh) => "存储费用",

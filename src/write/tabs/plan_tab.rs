@@ -490,8 +490,15 @@ impl PlanRow<'_> {
         let s = &cx.s;
         let offer = &cx.plan.input.gpus[self.c.offer];
         for (at, v) in TERMS.into_iter().zip(offer.terms()) {
-            let Some(v) = v else { continue };
             let look = COLUMNS[at as usize].look;
+            let Some(v) = v else {
+                // A price the offer lacks: a blank input cell, unlocked, where a new quote can
+                // be typed (#34 item 11).
+                if first == r {
+                    ws.write_blank(r, at, input_format(s, look))?;
+                }
+                continue;
+            };
             if first == r {
                 number(ws, r, at, v, input_format(s, look))?;
             } else {

@@ -40,8 +40,8 @@ const OUTCOME: [Col; 5] = [
     Col::new("gpu", 14.0, ["GPU", "GPU", "", ""]),
     Col::new("gpus_total", 14.0, ["GPUs", "GPU 数", "", ""]),
     Col::new("mode", 14.0, ["mode", "计费方式", "", ""]),
-    Col::new("tco", 14.0, ["TCO", "TCO", "", ""]),
-    Col::new("tco_change", 14.0, ["Δ TCO", "Δ TCO", "", ""]),
+    Col::new("tco", 14.0, ["TCO", "总拥有成本", "", ""]),
+    Col::new("tco_change", 14.0, ["Δ TCO", "Δ 总拥有成本", "", ""]),
 ];
 /// Offsets from a plan's first column in the per-workload block.
 const GPU: u16 = at(&OUTCOME, "gpu");
@@ -61,7 +61,10 @@ fn totals(p: &Plan) -> (f64, f64) {
 /// workloads side by side below them.
 pub fn write(ws: &mut Worksheet, cx: &Ctx, layout: &Layout) -> Result<Extent, XlsxError> {
     let plan = cx.plan;
-    let main_name = plan.scenario.clone().unwrap_or_else(|| "base".to_string());
+    let main_name = plan
+        .scenario
+        .clone()
+        .unwrap_or_else(|| cx.t("base", "基准").to_string());
     cx.header(ws, 0, &heads_of(&COLUMNS))?;
     write_main_totals(ws, cx, layout, &main_name)?;
     write_scenario_totals(ws, cx)?;

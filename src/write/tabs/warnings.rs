@@ -53,8 +53,8 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, more: &[Warning]) -> Result<Extent, X
     for (i, w) in sorted.iter().enumerate() {
         let r = i as u32 + 1;
         let (label, fmt) = match w.severity {
-            Severity::Warning => ("warning", &s.bad),
-            Severity::Info => ("info", &s.muted),
+            Severity::Warning => (cx.t("warning", "警告"), &s.bad),
+            Severity::Info => (cx.t("info", "备注"), &s.muted),
         };
         text(ws, r, SEVERITY, label, fmt)?;
         text(ws, r, LOCATION, &w.location, &s.wrap)?;

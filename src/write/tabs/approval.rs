@@ -35,47 +35,29 @@ pub fn write(
     let tco = cx.sheet(Tab::Tco);
     let amount = |r: u32| layout.amount(tco, r);
 
-    row += 1;
     let (annual, annual_v) = super::year::annual_budget(cx, live);
-    text(
-        ws,
-        row,
-        LABEL,
-        cx.t("Annual budget", "年度预算"),
-        &s.total_label,
-    )?;
-    live_cell(ws, row, AMOUNT, Ok(annual), annual_v, &s.money_total, cx)?;
-    text(
-        ws,
-        row,
-        NOTE,
-        cx.t(
+    row += 1;
+    let line = Line {
+        label: cx.t("Annual budget", "年度预算"),
+        note: cx.t(
             "12 months with safety margin (the Year tab)",
             "12 个月，含安全边际（全年页）",
         ),
-        &s.muted,
-    )?;
+        formula: annual,
+        value: annual_v,
+    };
+    line.write(ws, cx, row, (&s.total_label, &s.money_total))?;
     ws.set_row_height(row, 22)?;
 
-    row += 1;
-    text(ws, row, LABEL, cx.t("Monthly budget", "月度预算"), &s.bold)?;
-    text(
-        ws,
-        row,
-        NOTE,
-        cx.t("with safety margin; in parts:", "含安全边际，构成如下："),
-        &s.muted,
-    )?;
     let monthly = plan.sum(NeedSum::TOTAL_WITH_MARGIN);
-    live_cell(
-        ws,
-        row,
-        AMOUNT,
-        Ok(amount(layout.with_margin)),
-        monthly,
-        &s.money_bold,
-        cx,
-    )?;
+    row += 1;
+    let line = Line {
+        label: cx.t("Monthly budget", "月度预算"),
+        note: cx.t("with safety margin; in parts:", "含安全边际，构成如下："),
+        formula: amount(layout.with_margin),
+        value: monthly,
+    };
+    line.write(ws, cx, row, (&s.bold, &s.money_bold))?;
 
     // The month in parts that add up to it: committed and pay-as-you-go GPUs, the other costs,
     // the contingency.
@@ -101,108 +83,92 @@ pub fn write(
             .join("+"),
         _ => "0".to_string(),
     };
-    row += 1;
-    text(
-        ws,
-        row,
-        LABEL,
-        cx.t("  Committed GPUs", "  承诺性 GPU 费用"),
-        &s.text,
-    )?;
-    live_cell(
-        ws,
-        row,
-        AMOUNT,
-        Ok(committed_f.clone()),
-        committed,
-        &s.money,
-        cx,
-    )?;
-    let note = cx.t(
-        "monthly and reserved: paid whatever the use",
-        "包月与预留：无论用量均需支付",
-    );
-    text(ws, row, NOTE, note, &s.muted)?;
-    row += 1;
-    text(
-        ws,
-        row,
-        LABEL,
-        cx.t("  Pay-as-you-go GPUs", "  按用量 GPU 费用"),
-        &s.text,
-    )?;
-    let note = cx.t(
-        "on-demand, spot, base + burst: follow the hours",
-        "按量、竞价、包月+弹性：随用量变化",
-    );
-    text(ws, row, NOTE, note, &s.muted)?;
     let payg_f = match &gpu_sum {
         Some(sum) => format!("{sum}-({committed_f})"),
         None => "0".to_string(),
     };
-    live_cell(ws, row, AMOUNT, Ok(payg_f), gpu - committed, &s.money, cx)?;
-    row += 1;
-    text(
-        ws,
-        row,
-        LABEL,
-        cx.t("  Storage, egress and ops", "  存储、流量与运维"),
-        &s.text,
-    )?;
     let others = [Category::Storage, Category::Egress, Category::Ops];
-    let others_v: f64 = others.iter().map(|c| c.total(plan)).sum();
     let others_f = others
         .iter()
         .map(|c| category_formula(cx, layout, *c))
         .collect::<Vec<_>>()
         .join("+");
-    live_cell(ws, row, AMOUNT, Ok(others_f), others_v, &s.money, cx)?;
-
-    row += 1;
-    text(
-        ws,
-        row,
-        LABEL,
-        cx.t("  Trial-and-error reserve", "  试错预留"),
-        &s.text,
-    )?;
-    text(ws, row, NOTE, cx.t("contingency", "预留"), &s.muted)?;
     let reserve = Category::TrialReserve;
-    let reserve_f = category_formula(cx, layout, reserve);
-    live_cell(
-        ws,
-        row,
-        AMOUNT,
-        Ok(reserve_f),
-        reserve.total(plan),
-        &s.money,
-        cx,
-    )?;
-    row += 1;
-    text(
-        ws,
-        row,
-        LABEL,
-        cx.t("  Safety margin", "  安全边际"),
-        &s.text,
-    )?;
-    text(ws, row, NOTE, cx.t("contingency", "预留"), &s.muted)?;
-    let margin_v = monthly - plan.sum(NeedSum::TOTAL);
-    live_cell(
-        ws,
-        row,
-        AMOUNT,
-        Ok(amount(layout.margin)),
-        margin_v,
-        &s.money,
-        cx,
-    )?;
+    let contingency = cx.t("contingency", "预留");
+    let parts = [
+        Line {
+            label: cx.t("  Committed GPUs", "  承诺性 GPU 费用"),
+            note: cx.t(
+                "monthly and reserved: paid whatever the use",
+                "包月与预留：无论用量均需支付",
+            ),
+            formula: committed_f,
+            value: committed,
+        },
+        Line {
+            label: cx.t("  Pay-as-you-go GPUs", "  按用量 GPU 费用"),
+            note: cx.t(
+                "on-demand, spot, base + burst: follow the hours",
+                "按量、竞价、包月+弹性：随用量变化",
+            ),
+            formula: payg_f,
+            value: gpu - committed,
+        },
+        Line {
+            label: cx.t("  Storage, egress and ops", "  存储、流量与运维"),
+            note: "",
+            formula: others_f,
+            value: others.iter().map(|c| c.total(plan)).sum(),
+        },
+        Line {
+            label: cx.t("  Trial-and-error reserve", "  试错预留"),
+            note: contingency,
+            formula: category_formula(cx, layout, reserve),
+            value: reserve.total(plan),
+        },
+        Line {
+            label: cx.t("  Safety margin", "  安全边际"),
+            note: contingency,
+            formula: amount(layout.margin),
+            value: monthly - plan.sum(NeedSum::TOTAL),
+        },
+    ];
+    for line in parts {
+        row += 1;
+        line.write(ws, cx, row, (&s.text, &s.money))?;
+    }
     row = write_spares(ws, cx, row + 1)?;
     if let Some(r) = write_example_prices(ws, cx, row + 1)? {
         row = r;
     }
     row = write_fixed_lines(ws, cx, row)?;
     Ok(row)
+}
+
+/// A line of the block: its label, live amount (formula and cached value) and muted note.
+struct Line<'a> {
+    label: &'a str,
+    note: &'a str,
+    formula: String,
+    value: f64,
+}
+
+impl Line<'_> {
+    /// Writes the line at `row` in `formats` (the label's, the amount's).
+    fn write(
+        self,
+        ws: &mut Worksheet,
+        cx: &Ctx,
+        row: u32,
+        formats: (&rust_xlsxwriter::Format, &rust_xlsxwriter::Format),
+    ) -> Result<(), XlsxError> {
+        text(ws, row, LABEL, self.label, formats.0)?;
+        live_cell(ws, row, AMOUNT, Ok(self.formula), self.value, formats.1, cx)?;
+        if !self.note.is_empty() {
+            text(ws, row, NOTE, self.note, &cx.s.muted)?;
+        }
+        Ok(())
+    }
 }
 
 /// The chosen plans of the planned workloads.
@@ -216,7 +182,7 @@ fn is_committed(m: Mode) -> bool {
 }
 
 /// A cost category's live amount: a sum over the Plan tab's rows, or the TCO tab's line.
-fn category_formula(cx: &Ctx, layout: &Layout, c: Category) -> String {
+pub(super) fn category_formula(cx: &Ctx, layout: &Layout, c: Category) -> String {
     let sum =
         |col: u16| plan_tab::range_of(cx, col).map_or("0".to_string(), |r| format!("SUM({r})"));
     c.plan_formula(sum).unwrap_or_else(|| {

@@ -273,20 +273,11 @@ fn write_budget(
     cx.header(ws, row, &heads_of(&BUDGET))?;
     let first_cat = row + 1;
     let tco_sheet = cx.sheet(Tab::Tco);
-    let sum =
-        |col: u16| plan_tab::range_of(cx, col).map_or("0".to_string(), |r| format!("SUM({r})"));
     for c in Category::ALL {
         row += 1;
         text(ws, row, COST_LINE, c.label(cx.lang), &s.text)?;
         // Live: sums over the Plan tab's cost columns, and the TCO tab's portfolio lines.
-        let f = c.plan_formula(sum).unwrap_or_else(|| {
-            let r = layout
-                .portfolio
-                .iter()
-                .find(|(n, _)| Some(n.as_str()) == c.portfolio_name().map(NeedSum::name))
-                .map_or(layout.total, |(_, r)| *r);
-            layout.amount(tco_sheet, r)
-        });
+        let f = super::approval::category_formula(cx, layout, c);
         live_cell(ws, row, AMOUNT, Ok(f), c.total(plan), &s.money, cx)?;
     }
     let t = |n: NeedSum| plan.sum(n);

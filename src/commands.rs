@@ -101,7 +101,7 @@ pub fn check(a: &CheckArgs) -> Result<()> {
         "warning"
     };
     for w in warnings {
-        text.push_str(&format!("{prefix}: {}: {}\n", w.location, w.message));
+        text.push_str(&format!("{prefix}: {}: {}\n", w.location, w.text(lang)));
     }
     out(&text)
 }

@@ -88,6 +88,8 @@ pub(super) fn chosen_warnings(
     if cc > 0.0 && cc < 8.0 && w.kind != crate::model::Kind::ImageGen {
         out.push(Warning::warn(&at, format!(
             "{} runs on {} (compute capability {}): FlashAttention-2 needs ≥ 8.0, so attention holds more memory than the estimate assumes",
+            w.name, g.gpu, format_number(cc))).with_zh(format!(
+            "{} 运行在 {}（计算能力 {}）上：FlashAttention-2 需要 ≥ 8.0，注意力计算占用的显存会超出估算",
             w.name, g.gpu, format_number(cc))));
     }
     if (7.0..7.5).contains(&cc) {
@@ -97,9 +99,13 @@ pub(super) fn chosen_warnings(
                 "{}: {} (sm_70) is dropped by CUDA 13; pin a CUDA 12.x image",
                 w.name, g.gpu
             ),
-        ));
+        )
+        .with_zh(format!(
+            "{}：CUDA 13 已不再支持 {}（sm_70），请固定使用 CUDA 12.x 镜像",
+            w.name, g.gpu
+        )));
     } else if cc >= 10.0 {
-        out.push(Warning::warn(&at, format!("{}: {} (sm_{}) needs CUDA ≥ 12.8, driver R570+ and PyTorch ≥ 2.7; check the image before renting", w.name, g.gpu, (cc * 10.0).round())));
+        out.push(Warning::warn(&at, format!("{}: {} (sm_{}) needs CUDA ≥ 12.8, driver R570+ and PyTorch ≥ 2.7; check the image before renting", w.name, g.gpu, (cc * 10.0).round())).with_zh(format!("{}：{}（sm_{}）需要 CUDA ≥ 12.8、R570 及以上驱动和 PyTorch ≥ 2.7，租用前请确认镜像", w.name, g.gpu, (cc * 10.0).round())));
     }
     // Cards from sm_89 to sm_90 get one note for the whole plan: cuda_note.
     let size = c.values[k.gpus_per_replica];
@@ -109,9 +115,13 @@ pub(super) fn chosen_warnings(
         match g.node_interconnect_gbs {
             None => out.push(Warning::warn(&at, format!(
                 "{}: one replica spans {} nodes of {gpn} {} ({} GPUs), but the GPUs sheet gives no link between nodes (node_interconnect_gbs): a replica across nodes needs RDMA, InfiniBand or RoCE at 400 Gb/s (50 GB/s a GPU) or more; ask the provider, and give the figure so the decode estimate uses it (25 GB/s is assumed)",
+                w.name, format_number(nodes), g.gpu, format_number(size))).with_zh(format!(
+                "{}：单个副本跨 {} 个节点（每节点 {gpn} 张 {}，共 {} 张 GPU），但 GPU 表未给出节点间互联带宽（node_interconnect_gbs）：跨节点的副本需要 400 Gb/s（每张 GPU 50 GB/s）及以上的 RDMA、InfiniBand 或 RoCE；请向服务商确认并填入该数值，以便解码估算使用（目前按 25 GB/s 计）",
                 w.name, format_number(nodes), g.gpu, format_number(size)))),
             Some(bw) if bw < 25.0 => out.push(Warning::warn(&at, format!(
                 "{}: one replica spans {} nodes of {}, linked at {} GB/s a GPU: below the 25 GB/s (200 Gb/s) that pipeline and expert parallelism between nodes want; decoding will be slow",
+                w.name, format_number(nodes), g.gpu, format_number(bw))).with_zh(format!(
+                "{}：单个副本跨 {} 个 {} 节点，节点间互联为每张 GPU {} GB/s，低于跨节点流水线并行和专家并行所需的 25 GB/s（200 Gb/s），解码会很慢",
                 w.name, format_number(nodes), g.gpu, format_number(bw)))),
             Some(_) => {}
         }
@@ -124,32 +134,44 @@ pub(super) fn chosen_warnings(
                 w.name,
                 notes.join("; ")
             ),
-        ));
+        ).with_zh(format!(
+            "{}：{}；可以运行，但解码比原生支持的 GPU 慢（见 templates/compat.tsv）",
+            w.name,
+            notes.join("；")
+        )));
     }
     let buffers = k.batch_buffers.map_or(0.0, |i| c.values[i]);
     if buffers >= 0.2 * g.vram_gib && g.vram_gib > 0.0 {
         out.push(Warning::warn(&at, format!(
             "{}: the runtime's decoding buffers for the engine's max_batch_size take {} GiB of each {}'s {} GiB (batch_buffers_gib); build the engine for the sequences it will serve (trtllm-build --max_batch_size) and give that figure as engine_max_batch_size in the Engines sheet",
-            w.name, format_number((buffers * 100.0).round() / 100.0), g.gpu, format_number(g.vram_gib))));
+            w.name, format_number((buffers * 100.0).round() / 100.0), g.gpu, format_number(g.vram_gib))).with_zh(format!(
+            "{}：推理引擎按 max_batch_size 预留的解码缓冲区占每张 {}（{} GiB）中的 {} GiB（batch_buffers_gib）；请按实际服务的并发序列数构建引擎（trtllm-build --max_batch_size），并在引擎表中把该数值填为 engine_max_batch_size",
+            w.name, g.gpu, format_number(g.vram_gib), format_number((buffers * 100.0).round() / 100.0))));
     }
     let share = c.values[k.total] / c.values[k.replica_vram].max(1e-9);
     if share > 0.9 {
         out.push(Warning::warn(&at, format!(
             "{} uses {}% of the memory of {} at peak; an out-of-memory error is likely (seed 000: keep at least 20% free)",
-            w.name, format_number((share * 100.0).round()), g.gpu)));
+            w.name, format_number((share * 100.0).round()), g.gpu)).with_zh(format!(
+            "{} 峰值占用 {} {}% 的显存，很可能显存不足（OOM）（依据 seed 000：至少留 20% 余量）",
+            w.name, g.gpu, format_number((share * 100.0).round()))));
     }
     if ch.advice.utilization > 1.0 + 1e-9 {
         out.push(Warning::warn(&at, format!(
             "{} runs {}% of the month on each instance: more hours than the month has. Check hours_per_month against hours_in_month, or the formulas run_hours and utilization; more instances are needed to do that work in a month",
+            w.name, format_number((ch.advice.utilization * 100.0).round()))).with_zh(format!(
+            "{} 每个实例的运行时间占当月 {}%，超过了一个月的小时数。请核对 hours_per_month 与 hours_in_month，或公式 run_hours 与 utilization；一个月内完成这些工作需要更多实例",
             w.name, format_number((ch.advice.utilization * 100.0).round()))));
     }
-    if let Some(text) = redundancy_doubles(w, c, ch, k, &input.assumptions.currency()) {
-        out.push(Warning::warn(&at, text));
+    if let Some(warning) = redundancy_doubles(w, c, ch, k, &input.assumptions.currency()) {
+        out.push(warning);
     }
     if matches!(ch.mode, Mode::Monthly | Mode::Reserved) && ch.advice.utilization < monthly_min {
         out.push(Warning::warn(&at, format!(
             "{} is billed {} at {}% utilization, under monthly_min_utilization ({}%): check the hours, or measure a month on demand first",
-            w.name, ch.mode.label(Lang::En), format_number((ch.advice.utilization * 100.0).round()), format_number(monthly_min * 100.0))));
+            w.name, ch.mode.label(Lang::En), format_number((ch.advice.utilization * 100.0).round()), format_number(monthly_min * 100.0))).with_zh(format!(
+            "{} 按{}计费，利用率仅 {}%，低于 monthly_min_utilization（{}%）：请核对使用时长，或先按量计费实测一个月",
+            w.name, ch.mode.label(Lang::Zh), format_number((ch.advice.utilization * 100.0).round()), format_number(monthly_min * 100.0))));
     }
 }
 
@@ -163,18 +185,20 @@ pub fn redundancy_doubles(
     ch: &Chosen,
     k: &Keys,
     currency: &str,
-) -> Option<String> {
+) -> Option<Warning> {
     let (replicas, instances) = (c.values[k.replicas], c.values[k.instances]);
     if replicas != 1.0 || instances < 2.0 {
         return None;
     }
-    let extra = ch.gpu_cost * (instances - replicas) / instances;
-    Some(format!(
-        "{}: redundancy rounds its 1 replica up to {} instances, which costs {} a month more than one; set the workload's redundancy to 0 to run one instance without a spare",
+    let extra = crate::report::money(currency, ch.gpu_cost * (instances - replicas) / instances);
+    let n = format_number(instances);
+    Some(Warning::warn(w.cell.to_string(), format!(
+        "{}: redundancy rounds its 1 replica up to {n} instances, which costs {extra} a month more than one; set the workload's redundancy to 0 to run one instance without a spare",
         w.name,
-        format_number(instances),
-        crate::report::money(currency, extra)
-    ))
+    )).with_zh(format!(
+        "{}：冗余把 1 个副本向上取整为 {n} 个实例，每月比单实例多花 {extra}；如接受无备用的风险，可将该负载的冗余（redundancy）设为 0，只运行一个实例",
+        w.name,
+    )))
 }
 
 /// One note for every chosen card from sm_89 to before sm_100, which needs CUDA ≥ 11.8 and
@@ -205,13 +229,23 @@ pub(super) fn cuda_note<'a>(
         .iter()
         .map(|(card, names)| format!("{card} for {}", names.join(", ")))
         .collect();
-    out.push(Warning::info(
-        "Workloads",
-        format!(
-            "CUDA ≥ 11.8 and PyTorch ≥ 2.0 needed by {}",
-            list.join("; ")
-        ),
-    ));
+    let list_zh: Vec<String> = cards
+        .iter()
+        .map(|(card, names)| format!("{card}（{}）", names.join("、")))
+        .collect();
+    out.push(
+        Warning::info(
+            "Workloads",
+            format!(
+                "CUDA ≥ 11.8 and PyTorch ≥ 2.0 needed by {}",
+                list.join("; ")
+            ),
+        )
+        .with_zh(format!(
+            "以下 GPU 需要 CUDA ≥ 11.8 和 PyTorch ≥ 2.0：{}",
+            list_zh.join("；")
+        )),
+    );
 }
 
 pub(super) fn unplanned_reason(

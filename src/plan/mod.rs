@@ -654,22 +654,25 @@ fn workload_plan(
 /// (the first five, then how many more).
 fn exclusion_warnings(excluded: &[ExcludedGroup], warnings: &mut Vec<Warning>) {
     for ((gpus, need), ws) in excluded {
-        let (location, who) = match ws.as_slice() {
-            [one] => (one.cell.to_string(), one.name.clone()),
+        let (location, who, who_zh) = match ws.as_slice() {
+            [one] => (one.cell.to_string(), one.name.clone(), one.name.clone()),
             many => {
                 let names: Vec<&str> = many.iter().take(5).map(|w| w.name.as_str()).collect();
-                let more = if many.len() > 5 {
-                    format!(" and {} more", many.len() - 5)
+                let (more, more_zh) = if many.len() > 5 {
+                    let n = many.len() - 5;
+                    (format!(" and {n} more"), format!(" 等另外 {n} 个"))
                 } else {
-                    String::new()
+                    (String::new(), String::new())
                 };
                 (
                     many[0].cell.sheet.clone(),
                     format!("{} workloads ({}{more})", many.len(), names.join(", ")),
+                    format!("{} 个负载（{}{more_zh}）", many.len(), names.join("、")),
                 )
             }
         };
-        warnings.push(Warning::warn(location, format!("{gpus} excluded for {who}: {need}; choose another precision (e.g. fp16) to consider them")));
+        warnings.push(Warning::warn(location, format!("{gpus} excluded for {who}: {need}; choose another precision (e.g. fp16) to consider them"))
+            .with_zh(format!("{who_zh} 未考虑 {gpus}：{need}；如需考虑这些 GPU，请改用其他精度（如 fp16）")));
     }
 }
 
@@ -683,7 +686,12 @@ fn unread_assumption_warnings(engine: &Engine, input: &Input, warnings: &mut Vec
             && !engine.portfolio.reads(&a.key)
             && !matches!(a.value, crate::model::Value::Text(_))
         {
-            let hint = crate::suggest::hint(&a.key, defaults.items.iter().map(|d| d.key.as_str()));
+            let keys = || defaults.items.iter().map(|d| d.key.as_str());
+            let hint = crate::suggest::hint(&a.key, keys());
+            let hint_zh = match crate::suggest::closest(&a.key, keys()) {
+                c if c.is_empty() => String::new(),
+                c => format!("；是否应为 {}？", c.join("、")),
+            };
             let at = match &a.source {
                 crate::model::Source::Set => format!("--set {}", a.key),
                 other => other.to_string(),
@@ -694,7 +702,10 @@ fn unread_assumption_warnings(engine: &Engine, input: &Input, warnings: &mut Vec
                     "the assumption {} is read by no formula, so it changes nothing{hint}",
                     a.key
                 ),
-            ));
+            ).with_zh(format!(
+                "参数 {} 没有被任何公式引用，不影响结果{hint_zh}",
+                a.key
+            )));
         }
     }
 }
@@ -710,7 +721,10 @@ fn formula_and_price_warnings(input: &Input, warnings: &mut Vec<Warning>) {
                     "the default formula {} was replaced by the sheet's expression",
                     f.name
                 ),
-            ));
+            ).with_zh(format!(
+                "默认公式 {} 已被工作表中的表达式替换",
+                f.name
+            )));
         }
     }
     for m in [Mode::OnDemand, Mode::Monthly, Mode::Spot, Mode::Reserved] {
@@ -728,7 +742,11 @@ fn formula_and_price_warnings(input: &Input, warnings: &mut Vec<Warning>) {
                     m.label(Lang::En),
                     m.label(Lang::En)
                 ),
-            ));
+            ).with_zh(format!(
+                "没有报价给出{}价格，因此未考虑{}",
+                m.label(Lang::Zh),
+                m.label(Lang::Zh)
+            )));
         }
     }
 }

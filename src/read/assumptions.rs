@@ -20,7 +20,7 @@ impl Reader {
         let defaults = catalog::assumptions(Lang::En);
         let mut items: Vec<Assumption> = Vec::new();
         match raw {
-            None => self.defaulted("Assumptions", "assumptions"),
+            None => self.defaulted("Assumptions", ["assumptions", "参数"]),
             Some(raw) => {
                 if let Some(t) = self.table_with(raw, "Assumptions", &["key", "value"]) {
                     items = self.sheet_assumptions(&t, &defaults);
@@ -70,7 +70,10 @@ impl Reader {
                     "taken from the defaults (not in the sheet): {}",
                     missing.join(", ")
                 ),
-            ));
+            ).with_zh(format!(
+                "以下参数不在表中，采用默认值：{}",
+                missing.join("、")
+            )));
         }
         items
     }

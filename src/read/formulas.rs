@@ -17,7 +17,7 @@ impl Reader {
     pub(super) fn formulas(&mut self, raw: Option<RawSheet>) -> Vec<FormulaDef> {
         let defaults = catalog::formulas();
         let Some(raw) = raw else {
-            self.defaulted("Formulas", "default formulas");
+            self.defaulted("Formulas", ["default formulas", "默认公式"]);
             return defaults;
         };
         let Some(t) = self.table_with(raw, "Formulas", &["name", "expression"]) else {

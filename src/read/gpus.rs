@@ -14,7 +14,7 @@ impl Reader {
     /// sheet.
     pub(super) fn gpus(&mut self, raw: Option<RawSheet>) -> Vec<GpuOffer> {
         let Some(raw) = raw else {
-            self.defaulted("GPUs", "GPU offers with example prices");
+            self.defaulted("GPUs", ["GPU offers with example prices", "GPU 报价（示例价格）"]);
             return catalog::gpus();
         };
         let Some(t) = self.table(raw, "GPUs") else {
@@ -46,7 +46,11 @@ impl Reader {
                     if from_catalog.len() == 1 { "1 offer".to_string() } else { format!("{} offers", from_catalog.len()) },
                     from_catalog.join(", ")
                 ),
-            ));
+            ).with_zh(format!(
+                "{} 个报价留空的规格已按内置目录（gpuplan catalog gpus）补全：{}",
+                from_catalog.len(),
+                from_catalog.join("、")
+            )));
         }
         if offers.is_empty() && self.problems.is_empty() {
             self.problems.push(Problem::new(format!("{}!2", t.sheet), "the GPUs sheet lists no offer; add at least one row (or delete the sheet to use the built-in offers)"));
@@ -101,7 +105,7 @@ impl Reader {
             self.notices.push(Warning::warn(
                 rec.at("gpu"),
                 format!("{label} has no price for any billing mode, so it is never chosen; fill in at least one price"),
-            ));
+            ).with_zh(format!("{label} 没有任何计费方式的价格，因此不会被选中；请至少填写一种价格")));
         }
         let from_catalog = !filled.is_empty() && known.is_some();
         Some((offer, from_catalog))
@@ -117,7 +121,7 @@ impl Reader {
                     self.notices.push(Warning::warn(
                         rec.at("platform"),
                         format!("{gpu}: the platform \"{t}\" has no compatibility rules here (known: {}), so every number format is assumed to run on it", PLATFORMS.join(", ")),
-                    ));
+                    ).with_zh(format!("{gpu}：平台“{t}”在此没有兼容性规则（已知：{}），因此假定所有数值格式都能在其上运行", PLATFORMS.join("、"))));
                 }
                 t
             }

@@ -243,7 +243,10 @@ impl Reader {
                         "the hidden sheet(s) {} also hold the {en} table and were ignored; {one} was read. Delete the hidden copy if it is stale",
                         hidden.join(", ")
                     ),
-                ));
+                ).with_zh(format!(
+                    "隐藏工作表 {} 中也有{zh}表，已忽略，读取的是 {one}。如隐藏的副本已过时，请删除",
+                    hidden.join("、")
+                )));
                 Some((**one).clone())
             }
             (all, _) => {
@@ -292,10 +295,11 @@ impl Reader {
         missing.is_empty().then_some(t)
     }
 
-    fn defaulted(&mut self, sheet: &str, what: &str) {
+    /// The note that a sheet is missing; `what` is what was used instead, in English and Chinese.
+    fn defaulted(&mut self, sheet: &str, [what, what_zh]: [&str; 2]) {
         self.notices.push(Warning::info(
             sheet,
             format!("no {sheet} sheet: the built-in {what} were used (`gpuplan init` writes them into a template to edit)"),
-        ));
+        ).with_zh(format!("没有 {sheet} 工作表：已使用内置的{what_zh}（`gpuplan init` 可将其写入模板以便修改）")));
     }
 }

@@ -119,7 +119,7 @@ impl Reader {
                 self.notices.push(Warning::info(
                     rec.at("head_dim"),
                     format!("model {name}: no head_dim, so hidden ÷ heads = {} is used; Qwen3, Gemma 3 and Mistral-Small set head_dim apart from it (config.json key head_dim), which changes the KV cache by −37% to +31%: copy it from the model's config.json", crate::model::format_number(spec.head_dim)),
-                ));
+                ).with_zh(format!("模型 {name}：未填 head_dim，因此按 hidden ÷ heads = {} 计算；Qwen3、Gemma 3 和 Mistral-Small 的 head_dim 与此不同（config.json 中的 head_dim 键），会使 KV 缓存相差 −37% 至 +31%：请从模型的 config.json 中抄录", crate::model::format_number(spec.head_dim))));
             }
         }
     }

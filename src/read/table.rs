@@ -232,7 +232,10 @@ fn other_headers(
                     "the header \"{}\" is not a known column, so its values are ignored; did you mean {key}? (write the key, its label, or `Label ({key})`)",
                     visible(&text)
                 ),
-            ));
+            ).with_zh(format!(
+                "表头“{}”不是已知的列，其数值将被忽略；是否应为 {key}？（请写列键、列名或 `列名 ({key})`）",
+                visible(&text)
+            )));
         }
     }
     others

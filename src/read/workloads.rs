@@ -281,7 +281,10 @@ impl Reader {
                     "{e} has no figures for {} workloads: the Assumptions sheet's apply to {name}",
                     kind.key()
                 ),
-            ));
+            ).with_zh(format!(
+                "{e} 没有 {} 类负载的参数：{name} 使用参数表中的数值",
+                kind.key()
+            )));
         }
     }
 
@@ -341,7 +344,16 @@ impl Reader {
                             format!("; not in its files: {}", i.missing.join(", "))
                         }
                     ),
-                ));
+                ).with_zh(format!(
+                    "{name}：模型 {} 读取自 {m}（{}）{}",
+                    i.spec.name,
+                    i.architecture,
+                    if i.missing.is_empty() {
+                        String::new()
+                    } else {
+                        format!("；文件中缺少：{}", i.missing.join("、"))
+                    }
+                )));
                 Some(i.spec)
             }
             Err(e) => {
@@ -404,13 +416,19 @@ impl Reader {
         let label = given
             .clone()
             .unwrap_or_else(|| format!("a {params}B model"));
+        let label_zh = given
+            .clone()
+            .unwrap_or_else(|| format!("{params}B 模型"));
         self.notices.push(Warning::warn(
             rec.at(if given.is_some() { "model" } else { "params_b" }),
             format!(
                 "{name}: {label} is not in the Models sheet or the catalog; its layers and heads are guessed from {} ({}B). Add the model's real figures to the Models sheet for an accurate KV cache",
                 nearest.name, nearest.params_b
             ),
-        ));
+        ).with_zh(format!(
+            "{name}：{label_zh} 不在模型表或内置目录中，其层数和注意力头数按 {}（{}B）推测。请在模型表中填入该模型的真实参数，以准确估算 KV 缓存",
+            nearest.name, nearest.params_b
+        )));
         Some(ModelSpec {
             name: given.unwrap_or_else(|| format!("~{}", nearest.name)),
             params_b: params,
@@ -630,6 +648,14 @@ pub(super) fn share_warning(at: &str, key: &str, v: f64) -> Warning {
             crate::model::format_number(v)
         ),
     )
+    .with_zh(format!(
+        "{key} 为 {}，即 {}%；如本意是 {}%，请写 {} 或 {}%",
+        crate::model::format_number(v),
+        crate::model::format_number(v * 100.0),
+        crate::model::format_number(v),
+        crate::model::format_number(v / 100.0),
+        crate::model::format_number(v)
+    ))
 }
 
 fn kind_list() -> String {

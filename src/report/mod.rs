@@ -229,7 +229,7 @@ fn warning_lines(plan: &Plan, paint: &Paint, lang: Lang) -> String {
                 "{y}{}{z}: {}: {}\n",
                 lang.t("warning", "警告"),
                 w.location,
-                w.message
+                w.text(lang)
             ));
         }
         if warn.len() > WARNINGS {

@@ -58,12 +58,13 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, more: &[Warning]) -> Result<Extent, X
         };
         text(ws, r, SEVERITY, label, fmt)?;
         text(ws, r, LOCATION, &w.location, &s.wrap)?;
-        text(ws, r, MESSAGE, &w.message, &s.wrap)?;
+        let message = w.text(cx.lang);
+        text(ws, r, MESSAGE, message, &s.wrap)?;
         let width = |c: u16| COLUMNS[c as usize].width;
         fit_row_height(
             ws,
             r,
-            &[(&w.location, width(LOCATION)), (&w.message, width(MESSAGE))],
+            &[(&w.location, width(LOCATION)), (message, width(MESSAGE))],
         )?;
     }
     if sorted.is_empty() {

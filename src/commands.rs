@@ -574,20 +574,31 @@ fn actuals(
         pinned.push(read::Override::parse(&text)?);
     }
     let mut warnings = report.warnings;
-    let mut keep = |r: Result<plan::Plan>, what: &str| match r {
+    let mut keep = |r: Result<plan::Plan>, [what, what_zh]: [&str; 2]| match r {
         Ok(p) => Some(p),
         Err(e) => {
-            warnings.push(model::Warning::warn(
-                "--usage",
-                format!("re-planning {what} failed, so no saving is given: {e}"),
-            ));
+            warnings.push(
+                model::Warning::warn(
+                    "--usage",
+                    format!("re-planning {what} failed, so no saving is given: {e}"),
+                )
+                .with_zh(format!(
+                    "{what_zh}重新规划失败，因此不给出可节省的金额：{e}"
+                )),
+            );
             None
         }
     };
-    let replan = keep(replan_with(&all), "with the measured figures");
+    let replan = keep(
+        replan_with(&all),
+        ["with the measured figures", "按实测数据"],
+    );
     let as_is = keep(
         replan_with(&pinned),
-        "the planned cards at the measured hours",
+        [
+            "the planned cards at the measured hours",
+            "按实测时长对已规划的 GPU ",
+        ],
     );
     Ok((
         plan::actuals::compare(plan, replan.as_ref(), as_is.as_ref(), &report.actuals),
@@ -709,7 +720,7 @@ fn usage_mapping(
             notes.push(model::Warning::warn(
                 wb.map(|w| w.to_string()).unwrap_or_default(),
                 "the workbook's Usage sheet maps no GPU to a workload: each GPU is reported on its own (fill the Usage sheet, or give --map)",
-            ));
+            ).with_zh("工作簿的用量表没有把任何 GPU 对应到负载：每张 GPU 单独列出（请填写用量表，或使用 --map）"));
             None
         }
         (None, rows) => rows,

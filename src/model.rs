@@ -923,6 +923,21 @@ pub struct GpuMapping {
 mod tests {
     use super::*;
 
+    /// A warning added without its Chinese (as other branches add them) still shows, in English.
+    #[test]
+    fn a_warning_without_chinese_falls_back_to_english() {
+        use crate::lang::Lang;
+        let plain = Warning::warn("Workloads!A2", "a share is tight");
+        assert_eq!(plain.text(Lang::Zh), "a share is tight");
+        let both = plain.clone().with_zh("比例偏紧");
+        assert_eq!(both.text(Lang::Zh), "比例偏紧");
+        assert_eq!(both.text(Lang::En), "a share is tight");
+        assert_eq!(
+            serde_json::to_value(&both).unwrap()["message"],
+            "a share is tight"
+        );
+    }
+
     #[test]
     fn column_letters_cover_one_two_and_three_letters() {
         assert_eq!(column_letters(0), "A");

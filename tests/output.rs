@@ -584,3 +584,80 @@ fn the_chinese_workbook_names_money_weights_base_units_and_severities_in_chinese
     assert!(has("提示", "备注"));
     assert!(!has("提示", "warning"));
 }
+
+/// The words of a Chinese message that are English: runs of ASCII letters only, besides the
+/// names the startup sample and the tools give (GPU, provider and workload names, CUDA, a command, the
+/// keys redundancy and mfu, the sheet Formulas).
+fn english_words(message: &str) -> Vec<String> {
+    const NAMES: [&str; 14] = [
+        "RTX",
+        "example",
+        "CUDA",
+        "PyTorch",
+        "GPU",
+        "KV",
+        "gpuplan",
+        "catalog",
+        "gpus",
+        "init",
+        "redundancy",
+        "mfu",
+        "Formulas",
+        "comfyui",
+    ];
+    message
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+        .filter(|w| w.len() > 1 && w.chars().all(|c| c.is_ascii_alphabetic()))
+        .filter(|w| !NAMES.contains(w))
+        .map(str::to_string)
+        .collect()
+}
+
+/// #34 item 10, #37 item 4: the Chinese workbook's Warnings tab (提示) held the warnings in
+/// English, though the input's problems had their Chinese. Every message of the startup sample
+/// is now Chinese; four checked word for word. chat-api's spare: 2 instances of RTX 4090 billed
+/// monthly at ¥1,500 a GPU, 2 GPUs each: ¥6,000 a month, (2 − 1) / 2 of it ¥3,000.00.
+#[test]
+fn the_chinese_warnings_tab_has_every_message_in_chinese() {
+    let d = tempdir();
+    let plan = calc_sample(
+        d.path(),
+        "startup",
+        &["--lang", "zh", "-o", "s.zh.xlsx", "--force"],
+    );
+    let rows = read_sheet(&plan.with_file_name("s.zh.xlsx"), "提示");
+    let messages: Vec<String> = rows.iter().skip(1).map(|r| r[2].to_string()).collect();
+    assert_eq!(messages.len(), 9, "{messages:#?}");
+    for m in &messages {
+        assert!(english_words(m).is_empty(), "{:?} in {m}", english_words(m));
+    }
+    for expected in [
+        "chat-api：冗余把 1 个副本向上取整为 2 个实例，每月比单实例多花 ¥3,000.00；如接受无备用的风险，可将该负载的冗余（redundancy）设为 0，只运行一个实例",
+        "5 个报价留空的规格已按内置目录（gpuplan catalog gpus）补全：RTX 4090 @ example、A10 @ example、A100-40G @ example、A100-80G @ example、H800 @ example",
+        "没有公式表（Formulas）：已使用内置的默认公式（`gpuplan init` 可将其写入模板以便修改）",
+        "没有报价给出预留实例价格，因此未考虑预留实例",
+    ] {
+        assert!(messages.iter().any(|m| m == expected), "{expected} not in {messages:#?}");
+    }
+}
+
+/// The terminal's warnings with `--lang zh` were English too: each is Chinese now.
+#[test]
+fn the_terminal_warnings_are_chinese_with_lang_zh() {
+    let d = tempdir();
+    std::fs::copy(repo("samples/startup.xlsx"), d.path().join("s.xlsx")).unwrap();
+    let r = gpuplan(
+        d.path(),
+        &["calc", "s.xlsx", "--lang", "zh", "-o", "s.zh.xlsx"],
+    );
+    r.ok();
+    let warnings: Vec<&str> = r.stderr.lines().filter(|l| l.starts_with("警告")).collect();
+    assert_eq!(warnings.len(), 4, "{}", r.stderr);
+    for w in &warnings {
+        let message = w.splitn(3, ": ").nth(2).unwrap();
+        assert!(english_words(message).is_empty(), "{w}");
+    }
+    assert!(warnings.contains(
+        &"警告: Workloads!D4: full-finetune-20b：20B 模型不在模型表或内置目录中，其层数和注意力头数按 gpt-oss-20b（20.91B）推测。请在模型表中填入该模型的真实参数，以准确估算 KV 缓存"
+    ), "{}", r.stderr);
+}

@@ -93,17 +93,19 @@ pub(super) fn chosen_warnings(
             w.name, g.gpu, format_number(cc))));
     }
     if (7.0..7.5).contains(&cc) {
-        out.push(Warning::warn(
-            &at,
-            format!(
-                "{}: {} (sm_70) is dropped by CUDA 13; pin a CUDA 12.x image",
+        out.push(
+            Warning::warn(
+                &at,
+                format!(
+                    "{}: {} (sm_70) is dropped by CUDA 13; pin a CUDA 12.x image",
+                    w.name, g.gpu
+                ),
+            )
+            .with_zh(format!(
+                "{}：CUDA 13 已不再支持 {}（sm_70），请固定使用 CUDA 12.x 镜像",
                 w.name, g.gpu
-            ),
-        )
-        .with_zh(format!(
-            "{}：CUDA 13 已不再支持 {}（sm_70），请固定使用 CUDA 12.x 镜像",
-            w.name, g.gpu
-        )));
+            )),
+        );
     } else if cc >= 10.0 {
         out.push(Warning::warn(&at, format!("{}: {} (sm_{}) needs CUDA ≥ 12.8, driver R570+ and PyTorch ≥ 2.7; check the image before renting", w.name, g.gpu, (cc * 10.0).round())).with_zh(format!("{}：{}（sm_{}）需要 CUDA ≥ 12.8、R570 及以上驱动和 PyTorch ≥ 2.7，租用前请确认镜像", w.name, g.gpu, (cc * 10.0).round())));
     }
@@ -231,7 +233,7 @@ pub(super) fn cuda_note<'a>(
         .collect();
     let list_zh: Vec<String> = cards
         .iter()
-        .map(|(card, names)| format!("{card}（{}）", names.join("、")))
+        .map(|(card, names)| format!("{card} 用于 {}", names.join("、")))
         .collect();
     out.push(
         Warning::info(

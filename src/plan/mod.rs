@@ -696,16 +696,19 @@ fn unread_assumption_warnings(engine: &Engine, input: &Input, warnings: &mut Vec
                 crate::model::Source::Set => format!("--set {}", a.key),
                 other => other.to_string(),
             };
-            warnings.push(Warning::warn(
-                at,
-                format!(
-                    "the assumption {} is read by no formula, so it changes nothing{hint}",
+            warnings.push(
+                Warning::warn(
+                    at,
+                    format!(
+                        "the assumption {} is read by no formula, so it changes nothing{hint}",
+                        a.key
+                    ),
+                )
+                .with_zh(format!(
+                    "参数 {} 没有被任何公式引用，不影响结果{hint_zh}",
                     a.key
-                ),
-            ).with_zh(format!(
-                "参数 {} 没有被任何公式引用，不影响结果{hint_zh}",
-                a.key
-            )));
+                )),
+            );
         }
     }
 }
@@ -715,16 +718,16 @@ fn unread_assumption_warnings(engine: &Engine, input: &Input, warnings: &mut Vec
 fn formula_and_price_warnings(input: &Input, warnings: &mut Vec<Warning>) {
     for f in &input.formulas {
         if f.origin == Origin::Replaced {
-            warnings.push(Warning::info(
-                f.location(),
-                format!(
-                    "the default formula {} was replaced by the sheet's expression",
-                    f.name
-                ),
-            ).with_zh(format!(
-                "默认公式 {} 已被工作表中的表达式替换",
-                f.name
-            )));
+            warnings.push(
+                Warning::info(
+                    f.location(),
+                    format!(
+                        "the default formula {} was replaced by the sheet's expression",
+                        f.name
+                    ),
+                )
+                .with_zh(format!("默认公式 {} 已被工作表中的表达式替换", f.name)),
+            );
         }
     }
     for m in [Mode::OnDemand, Mode::Monthly, Mode::Spot, Mode::Reserved] {
@@ -735,18 +738,21 @@ fn formula_and_price_warnings(input: &Input, warnings: &mut Vec<Warning>) {
             _ => g.reserved_monthly.is_some(),
         });
         if !priced {
-            warnings.push(Warning::info(
-                "GPUs",
-                format!(
-                    "no offer has a {} price, so {} was not considered",
-                    m.label(Lang::En),
-                    m.label(Lang::En)
-                ),
-            ).with_zh(format!(
-                "没有报价给出{}价格，因此未考虑{}",
-                m.label(Lang::Zh),
-                m.label(Lang::Zh)
-            )));
+            warnings.push(
+                Warning::info(
+                    "GPUs",
+                    format!(
+                        "no offer has a {} price, so {} was not considered",
+                        m.label(Lang::En),
+                        m.label(Lang::En)
+                    ),
+                )
+                .with_zh(format!(
+                    "没有报价给出{}价格，因此未考虑{}",
+                    m.label(Lang::Zh),
+                    m.label(Lang::Zh)
+                )),
+            );
         }
     }
 }

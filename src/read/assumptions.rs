@@ -64,16 +64,19 @@ impl Reader {
             .filter(|k| !items.iter().any(|a| a.key == *k))
             .collect();
         if !missing.is_empty() {
-            self.notices.push(Warning::info(
-                t.sheet.clone(),
-                format!(
-                    "taken from the defaults (not in the sheet): {}",
-                    missing.join(", ")
-                ),
-            ).with_zh(format!(
-                "以下参数不在表中，采用默认值：{}",
-                missing.join("、")
-            )));
+            self.notices.push(
+                Warning::info(
+                    t.sheet.clone(),
+                    format!(
+                        "taken from the defaults (not in the sheet): {}",
+                        missing.join(", ")
+                    ),
+                )
+                .with_zh(format!(
+                    "以下参数不在表中，采用默认值：{}",
+                    missing.join("、")
+                )),
+            );
         }
         items
     }

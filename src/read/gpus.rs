@@ -14,7 +14,10 @@ impl Reader {
     /// sheet.
     pub(super) fn gpus(&mut self, raw: Option<RawSheet>) -> Vec<GpuOffer> {
         let Some(raw) = raw else {
-            self.defaulted("GPUs", ["GPU offers with example prices", "GPU 报价（示例价格）"]);
+            self.defaulted(
+                "GPUs",
+                ["GPU offers with example prices", "GPU 报价（示例价格）"],
+            );
             return catalog::gpus();
         };
         let Some(t) = self.table(raw, "GPUs") else {

@@ -297,9 +297,13 @@ impl Reader {
 
     /// The note that a sheet is missing; `what` is what was used instead, in English and Chinese.
     fn defaulted(&mut self, sheet: &str, [what, what_zh]: [&str; 2]) {
+        let zh = catalog::SHEETS
+            .iter()
+            .find(|(en, _)| *en == sheet)
+            .map_or(sheet, |(_, zh)| zh);
         self.notices.push(Warning::info(
             sheet,
             format!("no {sheet} sheet: the built-in {what} were used (`gpuplan init` writes them into a template to edit)"),
-        ).with_zh(format!("没有 {sheet} 工作表：已使用内置的{what_zh}（`gpuplan init` 可将其写入模板以便修改）")));
+        ).with_zh(format!("没有{zh}表（{sheet}）：已使用内置的{what_zh}（`gpuplan init` 可将其写入模板以便修改）")));
     }
 }

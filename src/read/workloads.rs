@@ -275,16 +275,19 @@ impl Reader {
     /// Assumptions sheet's apply.
     fn engine_notice(&mut self, rec: &Record, name: &str, kind: Kind, e: &str, engines: &Engines) {
         if engines.for_workload(e, kind).next().is_none() {
-            self.notices.push(Warning::info(
-                rec.at("engine"),
-                format!(
+            self.notices.push(
+                Warning::info(
+                    rec.at("engine"),
+                    format!(
                     "{e} has no figures for {} workloads: the Assumptions sheet's apply to {name}",
                     kind.key()
                 ),
-            ).with_zh(format!(
-                "{e} 没有 {} 类负载的参数：{name} 使用参数表中的数值",
-                kind.key()
-            )));
+                )
+                .with_zh(format!(
+                    "{e} 没有 {} 类负载的参数：{name} 使用参数表中的数值",
+                    kind.key()
+                )),
+            );
         }
     }
 
@@ -332,28 +335,31 @@ impl Reader {
         let at = self.base.join(m);
         match super::config::import(&at) {
             Ok(i) => {
-                self.notices.push(Warning::info(
-                    rec.at("model"),
-                    format!(
-                        "{name}: the model {} was read from {m} ({}){}",
+                self.notices.push(
+                    Warning::info(
+                        rec.at("model"),
+                        format!(
+                            "{name}: the model {} was read from {m} ({}){}",
+                            i.spec.name,
+                            i.architecture,
+                            if i.missing.is_empty() {
+                                String::new()
+                            } else {
+                                format!("; not in its files: {}", i.missing.join(", "))
+                            }
+                        ),
+                    )
+                    .with_zh(format!(
+                        "{name}：模型 {} 读取自 {m}（{}）{}",
                         i.spec.name,
                         i.architecture,
                         if i.missing.is_empty() {
                             String::new()
                         } else {
-                            format!("; not in its files: {}", i.missing.join(", "))
+                            format!("；文件中缺少：{}", i.missing.join("、"))
                         }
-                    ),
-                ).with_zh(format!(
-                    "{name}：模型 {} 读取自 {m}（{}）{}",
-                    i.spec.name,
-                    i.architecture,
-                    if i.missing.is_empty() {
-                        String::new()
-                    } else {
-                        format!("；文件中缺少：{}", i.missing.join("、"))
-                    }
-                )));
+                    )),
+                );
                 Some(i.spec)
             }
             Err(e) => {
@@ -417,8 +423,8 @@ impl Reader {
             .clone()
             .unwrap_or_else(|| format!("a {params}B model"));
         let label_zh = given
-            .clone()
-            .unwrap_or_else(|| format!("{params}B 模型"));
+            .as_ref()
+            .map_or_else(|| format!("{params}B 模型"), |g| format!("模型 {g} "));
         self.notices.push(Warning::warn(
             rec.at(if given.is_some() { "model" } else { "params_b" }),
             format!(
@@ -426,7 +432,7 @@ impl Reader {
                 nearest.name, nearest.params_b
             ),
         ).with_zh(format!(
-            "{name}：{label_zh} 不在模型表或内置目录中，其层数和注意力头数按 {}（{}B）推测。请在模型表中填入该模型的真实参数，以准确估算 KV 缓存",
+            "{name}：{label_zh}不在模型表或内置目录中，其层数和注意力头数按 {}（{}B）推测。请在模型表中填入该模型的真实参数，以准确估算 KV 缓存",
             nearest.name, nearest.params_b
         )));
         Some(ModelSpec {

@@ -136,13 +136,19 @@ impl Workload {
                     "the logs cover {:.1} hours only; a month extrapolated from so little is a rough guess",
                     days * 24.0
                 ),
-            ));
+            ).with_zh(format!(
+                "日志只覆盖 {:.1} 小时，据此推算整月只是粗略估计",
+                days * 24.0
+            )));
         }
         if self.memory.count() == 0 {
-            warnings.push(Warning::warn(
-                self.name.clone(),
-                "no memory figures in its logs: the memory peak is unknown",
-            ));
+            warnings.push(
+                Warning::warn(
+                    self.name.clone(),
+                    "no memory figures in its logs: the memory peak is unknown",
+                )
+                .with_zh("日志中没有显存数据：显存峰值未知"),
+            );
         } else if self.no_memory > 0 {
             warnings.push(Warning::info(
                 self.name.clone(),
@@ -151,7 +157,11 @@ impl Workload {
                     self.no_memory,
                     self.memory.count()
                 ),
-            ));
+            ).with_zh(format!(
+                "{} 个样本没有显存数据；峰值和 95 分位数按其余 {} 个样本计算",
+                self.no_memory,
+                self.memory.count()
+            )));
         }
     }
 }
@@ -205,13 +215,11 @@ impl Tally {
         &self,
         file: &str,
         warnings: &mut Vec<Warning>,
-        what: impl FnOnce(&str, u64) -> String,
+        what: impl FnOnce(&str, u64) -> [String; 2],
     ) {
         if self.count > 0 {
-            warnings.push(Warning::warn(
-                format!("{file}:{}", self.first),
-                what(&self.detail, self.count),
-            ));
+            let [en, zh] = what(&self.detail, self.count);
+            warnings.push(Warning::warn(format!("{file}:{}", self.first), en).with_zh(zh));
         }
     }
 }
@@ -513,23 +521,25 @@ impl Analysis<'_> {
                             "an nvidia-smi dmon log without dates or times: its samples are taken as {} s apart (--interval), counted from the start of the file; record with `nvidia-smi dmon -o DT` to time them",
                             crate::model::format_number(self.settings.interval_s)
                         ),
-                    ));
+                    ).with_zh(format!(
+                        "nvidia-smi dmon 日志没有日期和时间：样本按间隔 {} 秒（--interval）从文件开头起计时；请用 `nvidia-smi dmon -o DT` 记录以带上时间",
+                        crate::model::format_number(self.settings.interval_s)
+                    )));
                 }
                 if l.timing == Timing::TimeOfDay {
                     self.warnings.push(Warning::info(
                         format!("{}:{number}", file.name),
                         "an nvidia-smi dmon log with times but no dates: a day is counted each time the clock passes midnight; record with `-o DT` to date them",
-                    ));
+                    ).with_zh("nvidia-smi dmon 日志有时间但没有日期：时钟每过一次午夜计为一天；请用 `-o DT` 记录以带上日期"));
                 }
                 if !l.memory {
-                    self.warnings.push(Warning::warn(
-                        format!("{}:{number}", file.name),
-                        match l.kind {
-                            Kind::Dmon => "this dmon log has no fb column (memory used): the memory peak is unknown; record with `nvidia-smi dmon -s um -o DT`",
-                            Kind::Smi => "this log has no memory.used column: the memory peak is unknown; add memory.used to --query-gpu",
-                            Kind::Plain => "this log has no memory_used_mib column: the memory peak is unknown",
-                        },
-                    ));
+                    let [en, zh] = match l.kind {
+                        Kind::Dmon => ["this dmon log has no fb column (memory used): the memory peak is unknown; record with `nvidia-smi dmon -s um -o DT`", "此 dmon 日志没有 fb 列（已用显存）：显存峰值未知；请用 `nvidia-smi dmon -s um -o DT` 记录"],
+                        Kind::Smi => ["this log has no memory.used column: the memory peak is unknown; add memory.used to --query-gpu", "此日志没有 memory.used 列：显存峰值未知；请在 --query-gpu 中加上 memory.used"],
+                        Kind::Plain => ["this log has no memory_used_mib column: the memory peak is unknown", "此日志没有 memory_used_mib 列：显存峰值未知"],
+                    };
+                    self.warnings
+                        .push(Warning::warn(format!("{}:{number}", file.name), en).with_zh(zh));
                 }
                 // A new header may name the GPUs differently.
                 file.local.clear();
@@ -636,16 +646,22 @@ impl Analysis<'_> {
         let w = &mut self.warnings;
         let name = &file.name;
         file.cut.warn(name, w, |detail, _| {
-            format!("the last line is cut short (the log was still being written, or was truncated) and was skipped: {detail}")
+            [format!("the last line is cut short (the log was still being written, or was truncated) and was skipped: {detail}"),
+             format!("最后一行不完整（日志仍在写入或被截断），已跳过：{detail}")]
         });
         file.backwards.warn(name, w, |detail, n| {
-            format!("{detail}; the sample is skipped ({n} sample(s) in this file went back in time: a clock set back, or logs given out of order — give each GPU's logs oldest first)")
+            [format!("{detail}; the sample is skipped ({n} sample(s) in this file went back in time: a clock set back, or logs given out of order — give each GPU's logs oldest first)"),
+             format!("{detail}；该样本已跳过（此文件中有 {n} 个样本的时间倒退：时钟被回拨，或日志顺序有误——请按时间先后给出每张 GPU 的日志）")]
         });
         file.mixed.warn(name, w, |header, n| {
-            format!("values with and without units are mixed in one log ({n} line(s) disagree with the header {header:?}); they were read in the header's units (% and MiB)")
+            [format!("values with and without units are mixed in one log ({n} line(s) disagree with the header {header:?}); they were read in the header's units (% and MiB)"),
+             format!("同一日志中混有带单位和不带单位的数值（{n} 行与表头 {header:?} 不一致），已按表头的单位（% 和 MiB）读取")]
         });
         file.no_util.warn(name, w, |_, n| {
-            format!("{n} sample(s) without a utilization figure (N/A) were skipped")
+            [
+                format!("{n} sample(s) without a utilization figure (N/A) were skipped"),
+                format!("已跳过 {n} 个没有利用率数据（N/A）的样本"),
+            ]
         });
         let kind = file.layout.as_ref().map(|l| l.kind);
         if kind == Some(Kind::Plain)
@@ -656,16 +672,19 @@ impl Analysis<'_> {
             w.push(Warning::warn(
                 name.clone(),
                 "the utilization never exceeds 1: if it is a fraction (0–1), multiply it by 100; gpuplan reads percent (0–100)",
-            ));
+            ).with_zh("利用率从未超过 1：如果是小数（0–1），请乘以 100；gpuplan 按百分数（0–100）读取"));
         }
         if file.layout.is_some() && file.samples == 0 && file.problems == 0 {
             let ignored = self.gpus.iter().any(|g| g.ignored > 0);
             if !ignored {
-                w.push(Warning::warn(name.clone(), "the log holds no samples"));
+                w.push(
+                    Warning::warn(name.clone(), "the log holds no samples")
+                        .with_zh("日志中没有样本"),
+                );
             }
         }
         if file.layout.is_none() && file.problems == 0 {
-            w.push(Warning::warn(name.clone(), "the file is empty"));
+            w.push(Warning::warn(name.clone(), "the file is empty").with_zh("文件为空"));
         }
     }
 
@@ -701,7 +720,11 @@ impl Analysis<'_> {
                         g.id.name(),
                         g.ignored
                     ),
-                ));
+                ).with_zh(format!(
+                    "GPU {} 没有对应的负载（用量表或 --map 中没有按 uuid、host:index 或序号指向它的行），其 {} 个样本已忽略",
+                    g.id.name(),
+                    g.ignored
+                )));
             }
         }
     }
@@ -711,13 +734,19 @@ impl Analysis<'_> {
         if let Some(mapping) = self.mapping {
             for (m, used) in mapping.iter().zip(&self.used) {
                 if !used {
-                    self.warnings.push(Warning::warn(
-                        m.location.clone(),
-                        format!(
-                            "no log holds the GPU {} (mapped to {})",
+                    self.warnings.push(
+                        Warning::warn(
+                            m.location.clone(),
+                            format!(
+                                "no log holds the GPU {} (mapped to {})",
+                                m.gpu_id, m.workload
+                            ),
+                        )
+                        .with_zh(format!(
+                            "没有日志包含 GPU {}（对应负载 {}）",
                             m.gpu_id, m.workload
-                        ),
-                    ));
+                        )),
+                    );
                 }
             }
         }
@@ -731,10 +760,13 @@ impl Analysis<'_> {
         let wl = &self.workloads[w];
         if sums.gpu_ids.is_empty() {
             if self.mapping.is_some() {
-                self.warnings.push(Warning::warn(
-                    wl.name.clone(),
-                    "no samples in the logs for this workload; it is left out",
-                ));
+                self.warnings.push(
+                    Warning::warn(
+                        wl.name.clone(),
+                        "no samples in the logs for this workload; it is left out",
+                    )
+                    .with_zh("日志中没有该负载的样本，已略去"),
+                );
             }
             return None;
         }
@@ -778,13 +810,19 @@ impl Analysis<'_> {
             .filter(|g| g.workload == Some(w) && g.samples > 0)
         {
             let Some(t) = g.intervals.totals(g.nominal, g.last_active, g.last_util) else {
-                self.warnings.push(Warning::warn(
-                    g.first_seen.clone(),
-                    format!(
-                        "the GPU {} has a single sample: no interval to count; it is left out",
+                self.warnings.push(
+                    Warning::warn(
+                        g.first_seen.clone(),
+                        format!(
+                            "the GPU {} has a single sample: no interval to count; it is left out",
+                            g.id.name()
+                        ),
+                    )
+                    .with_zh(format!(
+                        "GPU {} 只有一个样本，无法计算时间间隔，已略去",
                         g.id.name()
-                    ),
-                ));
+                    )),
+                );
                 continue;
             };
             let span = (g.last_t - g.first_t) as f64 + t.median_ms;
@@ -854,6 +892,13 @@ fn gaps_warning(g: &Gpu, span: f64, logged_ms: f64, logs: &[PathBuf]) -> Option<
                 longest as f64 / 3.6e6
             ),
         )
+        .with_zh(format!(
+            "GPU {} 的日志在 {:.1} 天内共有 {:.1} 小时的空缺（最长一段 {:.1} 小时，在此结束）；空缺按空闲计",
+            g.id.name(),
+            span / DAY_MS as f64,
+            gaps / 3.6e6,
+            longest as f64 / 3.6e6
+        ))
     })
 }
 

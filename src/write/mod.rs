@@ -87,7 +87,16 @@ pub fn candidates_note(plan: &Plan) -> Option<Warning> {
                 ", as many as Excel's 1,048,576 rows allow"
             }
         ),
-    ))
+    ).with_zh(format!(
+        "候选方案页只保留每个负载最好的 {} 个候选方案（{} 个负载的候选方案更多）{}",
+        plan.kept,
+        plan.cut,
+        if plan.kept < cap {
+            "；使用 --candidates all 可保留全部"
+        } else {
+            "，这已是 Excel 的 1,048,576 行所能容纳的上限"
+        }
+    )))
 }
 
 /// The template workbook's bytes, dated now (or `SOURCE_DATE_EPOCH`).

@@ -199,7 +199,7 @@ impl Live {
                 Warning::warn(
                     "Formulas",
                     format!("{name}: its Excel formula would pass Excel's limit of {MAX_FORMULA_CHARS} characters once the live formulas it uses are written out, so the workbook holds its planned values (with a note) and they do not follow edits of prices or assumptions; rerun gpuplan after such an edit, or simplify the formulas it uses"),
-                )
+                ).with_zh(format!("{name}：展开其引用的实时公式后，Excel 公式会超过 Excel {MAX_FORMULA_CHARS} 个字符的上限，因此工作簿中填入的是规划时的数值（附批注），修改价格或参数后不会随之更新；修改后请重新运行 gpuplan，或简化其引用的公式"))
             })
             .collect()
     }

@@ -335,29 +335,22 @@ impl Reader {
         let at = self.base.join(m);
         match super::config::import(&at) {
             Ok(i) => {
+                let (model, arch) = (&i.spec.name, &i.architecture);
+                let [missing, missing_zh] = if i.missing.is_empty() {
+                    [String::new(), String::new()]
+                } else {
+                    [
+                        format!("; not in its files: {}", i.missing.join(", ")),
+                        format!("；文件中缺少：{}", i.missing.join("、")),
+                    ]
+                };
                 self.notices.push(
                     Warning::info(
                         rec.at("model"),
-                        format!(
-                            "{name}: the model {} was read from {m} ({}){}",
-                            i.spec.name,
-                            i.architecture,
-                            if i.missing.is_empty() {
-                                String::new()
-                            } else {
-                                format!("; not in its files: {}", i.missing.join(", "))
-                            }
-                        ),
+                        format!("{name}: the model {model} was read from {m} ({arch}){missing}"),
                     )
                     .with_zh(format!(
-                        "{name}：模型 {} 读取自 {m}（{}）{}",
-                        i.spec.name,
-                        i.architecture,
-                        if i.missing.is_empty() {
-                            String::new()
-                        } else {
-                            format!("；文件中缺少：{}", i.missing.join("、"))
-                        }
+                        "{name}：模型 {model} 读取自 {m}（{arch}）{missing_zh}"
                     )),
                 );
                 Some(i.spec)

@@ -636,24 +636,18 @@ fn check_work(
 /// A share above 1 (100%) where a percentage was likely meant: `redundancy 5` plans six times
 /// the replicas, where 5% was probably meant.
 pub(super) fn share_warning(at: &str, key: &str, v: f64) -> Warning {
+    use crate::model::format_number;
+    let (v, pct, share) = (
+        format_number(v),
+        format_number(v * 100.0),
+        format_number(v / 100.0),
+    );
     Warning::warn(
         at,
-        format!(
-            "{key} is {}, that is {}%; if you meant {}%, write {} or {}%",
-            crate::model::format_number(v),
-            crate::model::format_number(v * 100.0),
-            crate::model::format_number(v),
-            crate::model::format_number(v / 100.0),
-            crate::model::format_number(v)
-        ),
+        format!("{key} is {v}, that is {pct}%; if you meant {v}%, write {share} or {v}%"),
     )
     .with_zh(format!(
-        "{key} 为 {}，即 {}%；如本意是 {}%，请写 {} 或 {}%",
-        crate::model::format_number(v),
-        crate::model::format_number(v * 100.0),
-        crate::model::format_number(v),
-        crate::model::format_number(v / 100.0),
-        crate::model::format_number(v)
+        "{key} 为 {v}，即 {pct}%；如本意是 {v}%，请写 {share} 或 {v}%"
     ))
 }
 

@@ -18,6 +18,11 @@ use std::path::{Path, PathBuf};
 /// Largest validation table `gpuplan validate FILE` reads.
 pub const MAX_TABLE_BYTES: u64 = 10 * 1024 * 1024;
 
+/// Largest plan JSON `gpuplan diff` and `calc --compare` read. It is streamed and only the
+/// compared fields are kept, their counts bounded (crate::diff::MAX_JSON_WORKLOADS and
+/// MAX_JSON_INPUTS), so memory follows those bounds, not the file's size.
+pub const MAX_PLAN_JSON_BYTES: u64 = 256 * 1000 * 1000;
+
 /// Text to stdout; a reader that went away is not an error.
 fn out(text: &str) -> Result<()> {
     files::to_stdout(|w| w.write_all(text.as_bytes()))
@@ -229,6 +234,9 @@ impl Outputs {
         let default = default_output(&a.input);
         let output = a.output.clone().unwrap_or_else(|| default.clone());
         files::regular_input(&a.input, "an .xlsx workbook")?;
+        if a.json.as_deref() == Some("-") {
+            files::check_stdout()?;
+        }
         let json_path = a.json.as_deref().filter(|j| *j != "-").map(PathBuf::from);
         let mut named: Vec<(&str, &Path)> =
             vec![("the input", &a.input), ("the -o workbook", &output)];
@@ -242,6 +250,10 @@ impl Outputs {
         }
         if let Some(m) = &a.map {
             named.push(("--map", m));
+        }
+        if let Some(b) = &a.bills {
+            files::regular_input(b, "a bills export")?;
+            named.push(("--bills", b));
         }
         files::distinct(&named)?;
         files::check_target(&output, a.force || output == default)?;
@@ -396,7 +408,7 @@ impl Beside<'_> {
         }
         if let Some(old) = &a.compare {
             let (before, _, full) = plan_view(old)?;
-            let d = crate::diff::compare(&before, &crate::diff::view_of(plan), full);
+            let d = crate::diff::compare(&before, &crate::diff::view_of(plan), full, true);
             plan.compared = Some((old.display().to_string(), d));
         }
         Ok(())
@@ -555,6 +567,8 @@ fn actuals(
 }
 
 pub fn usage(a: &UsageArgs) -> Result<()> {
+    // The table or the JSON goes to stdout: refused before any work when it is closed.
+    files::check_stdout()?;
     check_logs(&a.logs)?;
     let json_path = a.json.as_deref().filter(|j| *j != "-").map(PathBuf::from);
     if let Some(j) = &json_path {
@@ -752,6 +766,8 @@ fn examples_verbatim(roff: &str) -> String {
 }
 
 pub fn man(a: &ManArgs) -> Result<()> {
+    // The page, or the list of pages written, goes to stdout.
+    files::check_stdout()?;
     let pages = man_pages()?;
     let Some(dir) = &a.dir else {
         let (_, main) = pages
@@ -785,16 +801,28 @@ fn plan_view(path: &Path) -> Result<(crate::diff::PlanView, String, bool)> {
         let (view, currency) = read::plan_view(path)?;
         return Ok((view, currency, false));
     }
-    let bytes = files::read_bounded(path, 1 << 30, "a plan's JSON")?;
-    let bad = |why: String| Error::Unreadable {
+    // Streamed: only the fields compared are kept, each list bounded (crate::diff::from_json).
+    let meta = files::regular_input(path, "a plan's JSON")?;
+    if meta.len() > MAX_PLAN_JSON_BYTES {
+        return Err(Error::Unreadable {
+            file: path.to_path_buf(),
+            reason: format!(
+                "the file is {} MB; gpuplan reads a plan's JSON of at most {} MB",
+                meta.len().div_ceil(1_000_000),
+                MAX_PLAN_JSON_BYTES / 1_000_000
+            ),
+        });
+    }
+    let file = std::fs::File::open(path).map_err(|e| Error::Unreadable {
         file: path.to_path_buf(),
-        reason: why,
-    };
-    let v: serde_json::Value =
-        serde_json::from_slice(&bytes).map_err(|e| bad(format!("not JSON: {e}")))?;
-    let view = crate::diff::from_json(&v).map_err(|e| bad(e.to_string()))?;
-    let currency = v["currency"].as_str().unwrap_or("CNY").to_string();
-    Ok((view, currency, true))
+        reason: format!("cannot read the file: {}", files::describe(&e)),
+    })?;
+    crate::diff::from_json(std::io::Read::take(file, MAX_PLAN_JSON_BYTES)).map_err(|reason| {
+        Error::Unreadable {
+            file: path.to_path_buf(),
+            reason,
+        }
+    })
 }
 
 pub fn diff(a: &cli::DiffArgs) -> Result<()> {
@@ -809,7 +837,7 @@ pub fn diff(a: &cli::DiffArgs) -> Result<()> {
     }
     let (old, currency, old_full) = plan_view(&a.old)?;
     let (new, _, new_full) = plan_view(&a.new)?;
-    let d = crate::diff::compare(&old, &new, old_full && new_full);
+    let d = crate::diff::compare(&old, &new, old_full, new_full);
     let write = |w: &mut dyn std::io::Write| -> std::io::Result<()> {
         serde_json::to_writer_pretty(&mut *w, &d).map_err(std::io::Error::from)?;
         w.write_all(b"\n")

@@ -347,9 +347,10 @@ struct SensitivityJson<'a> {
     samples: usize,
     seed: u64,
     base: f64,
-    p10: f64,
-    p50: f64,
-    p90: f64,
+    /// Null with `--samples 0`.
+    p10: Option<f64>,
+    p50: Option<f64>,
+    p90: Option<f64>,
     tornado: Vec<TornadoJson<'a>>,
 }
 

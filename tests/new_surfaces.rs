@@ -348,3 +348,166 @@ fn samples_0_gives_no_percentiles_and_too_many_samples_are_refused() {
     .fails_with(2, &["--samples 1000000000", "at most 10000000"]);
     assert!(!d.path().join("q.xlsx").exists());
 }
+
+/// `gpuplan usage ARGS --json -` in `dir`, which must succeed: its JSON and the run.
+fn usage_json(dir: &Path, args: &[&str]) -> (serde_json::Value, Run) {
+    let mut all = vec!["usage"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["--json", "-"]);
+    let r = gpuplan(dir, &all);
+    r.ok();
+    (json_of(&r), r)
+}
+
+/// The actual of `workload` in a usage JSON.
+fn actual<'a>(j: &'a serde_json::Value, workload: &str) -> &'a serde_json::Value {
+    j["actuals"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["workload"] == workload)
+        .unwrap_or_else(|| panic!("no {workload} in {j}"))
+}
+
+const SMI: &str =
+    "timestamp, index, uuid, name, utilization.gpu [%], memory.used [MiB], memory.total [MiB]\n";
+
+#[test]
+fn two_hosts_logs_of_one_file_name_stay_two_gpus_by_uuid() {
+    let d = tempdir();
+    for (host, uuid) in [("a", "GPU-aaaa"), ("b", "GPU-bbbb")] {
+        std::fs::create_dir(d.path().join(host)).unwrap();
+        let mut text = SMI.to_string();
+        for minute in 0..3 {
+            text.push_str(&format!(
+                "2026/11/02 00:{minute:02}:00.000, 0, {uuid}, A100, 50 %, 1024 MiB, 81920 MiB\n"
+            ));
+        }
+        std::fs::write(d.path().join(host).join("gpu.csv"), text).unwrap();
+    }
+    std::fs::write(
+        d.path().join("m.csv"),
+        "gpu_id,workload\nGPU-aaaa,train\nGPU-bbbb,infer\n",
+    )
+    .unwrap();
+    let (j, r) = usage_json(d.path(), &["a/gpu.csv", "b/gpu.csv", "--map", "m.csv"]);
+    // Each: 3 samples a minute apart, 3 minutes covered (the last counts one median interval).
+    for w in ["train", "infer"] {
+        assert_eq!(actual(&j, w)["samples"], 3, "{w}");
+    }
+    assert!(!r.stderr.contains("no log holds"), "{}", r.stderr);
+}
+
+#[test]
+fn samples_stamped_alike_do_not_make_a_zero_interval_and_zero_hours() {
+    let d = tempdir();
+    // Two samples a second under whole-second stamps, 60 seconds, always at 100 %: the intervals
+    // are 0 and 1 s by turns; the median of those that pass time is 1 s, so the log stands for
+    // 59 s + the last sample's 1 s = 60 s active: 60 / 3,600 = 0.016667 GPU-hours.
+    let mut text = String::from("timestamp,gpu,utilization,memory_used_mib\n");
+    for s in 0..60 {
+        for _ in 0..2 {
+            text.push_str(&format!("2026-11-02T00:00:{s:02}Z,0,100,1024\n"));
+        }
+    }
+    std::fs::write(d.path().join("l.csv"), text).unwrap();
+    let (j, _) = usage_json(d.path(), &["l.csv"]);
+    let a = &j["actuals"][0];
+    assert!(
+        close(a["active_hours"].as_f64().unwrap(), 60.0 / 3600.0),
+        "{a}"
+    );
+    // An interval below a millisecond counts as none: refused.
+    gpuplan(d.path(), &["usage", "l.csv", "--interval", "0.0001"])
+        .fails_with(2, &["--interval", "at least 0.001"]);
+}
+
+#[test]
+fn a_gpu_seen_for_an_hour_of_a_week_is_warned_of_before_it_is_extrapolated() {
+    let d = tempdir();
+    let mut text = String::from("timestamp,gpu,utilization,memory_used_mib\n");
+    // GPU 0 hourly for 7 days; GPU 1 a minute apart for one hour (61 samples: 60 min + 1).
+    for h in 0..=7 * 24 {
+        let (day, hour) = (2 + h / 24, h % 24);
+        text.push_str(&format!("2026-11-{day:02}T{hour:02}:00:00Z,0,50,1024\n"));
+    }
+    for m in 0..=60 {
+        let (hour, minute) = (m / 60, m % 60);
+        text.push_str(&format!("2026-11-03T{hour:02}:{minute:02}:30Z,1,50,1024\n"));
+    }
+    std::fs::write(d.path().join("l.csv"), text).unwrap();
+    std::fs::write(d.path().join("m.csv"), "gpu_id,workload\n0,svc\n1,svc\n").unwrap();
+    let (_, r) = usage_json(d.path(), &["l.csv", "--map", "m.csv"]);
+    // GPU 1: 60 minutes + one median minute = 61 min = 1.0 h, of the 7.0 days the logs cover.
+    assert!(
+        r.stderr
+            .contains("the GPU l:1 is in the logs for 1.0 hours of their 7.0 days"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_small_log_of_4096_gpus_at_1_tib_does_not_exhaust_memory() {
+    let d = tempdir();
+    // 4,096 GPUs, two samples each, each at 1 TiB (1,048,576 MiB): some 300 KB of text. A dense
+    // list of 16 MiB memory bins to 1 TiB was 1 MB a GPU, 4 GB in all.
+    let mut text = String::from("timestamp,gpu,utilization,memory_used_mib\n");
+    for s in 0..2 {
+        for g in 0..4096 {
+            text.push_str(&format!("2026-11-02T00:00:{s:02}Z,{g},50,1048576\n"));
+        }
+    }
+    std::fs::write(d.path().join("l.csv"), text).unwrap();
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 2097152 && \"$0\" usage l.csv --json - > out.json")
+        .arg(env!("CARGO_BIN_EXE_gpuplan"))
+        .current_dir(d.path())
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let j: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(d.path().join("out.json")).unwrap()).unwrap();
+    assert_eq!(j["actuals"].as_array().unwrap().len(), 4096);
+}
+
+#[test]
+fn memory_used_above_memory_total_is_warned_of() {
+    let d = tempdir();
+    let mut text = SMI.to_string();
+    for minute in 0..3 {
+        // 90,000 MiB used on an 81,920 MiB card.
+        text.push_str(&format!(
+            "2026/11/02 00:{minute:02}:00.000, 0, GPU-aa, A100, 50 %, 90000 MiB, 81920 MiB\n"
+        ));
+    }
+    std::fs::write(d.path().join("l.csv"), text).unwrap();
+    let (_, r) = usage_json(d.path(), &["l.csv"]);
+    assert!(
+        r.stderr
+            .contains("3 sample(s) use more memory than the GPU's memory.total"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn a_utf16_log_is_named_utf16_with_how_to_convert_it() {
+    let d = tempdir();
+    let text =
+        format!("{SMI}2026/11/02 00:00:00.000, 0, GPU-aa, A100, 50 %, 1024 MiB, 81920 MiB\n");
+    let mut bytes = vec![0xff, 0xfe];
+    for u in text.encode_utf16() {
+        bytes.extend(u.to_le_bytes());
+    }
+    std::fs::write(d.path().join("ps.csv"), bytes).unwrap();
+    gpuplan(d.path(), &["usage", "ps.csv"])
+        .fails_with(2, &["ps.csv:1", "UTF-16", "iconv -f UTF-16 -t UTF-8"]);
+}

@@ -185,6 +185,8 @@ pub fn calc(a: &CalcArgs) -> Result<()> {
     };
     let mut plan = plan::plan_with(input, &engine, &opts)?;
     plan.warnings.extend(write::candidates_note(&plan));
+    plan.warnings
+        .extend(unread_scenario_keys(&defs, &plan.input, &engine));
     let beside = Beside {
         a,
         engine: &engine,
@@ -349,6 +351,42 @@ impl Inputs {
             base,
         })
     }
+}
+
+/// A warning for each Scenarios change of an assumption that neither the defaults, nor the
+/// Assumptions sheet, nor any formula knows (`safety_marjin=0.9`): it would change nothing, as
+/// `--set` already warns; a scenario's own plan's warnings are not shown, so it is said here,
+/// at the change's cell.
+fn unread_scenario_keys(
+    defs: &[model::ScenarioDef],
+    input: &model::Input,
+    engine: &plan::Engine,
+) -> Vec<model::Warning> {
+    let defaults = catalog::assumptions(Lang::En);
+    let mut out = Vec::new();
+    for (text, at) in defs.iter().flat_map(|d| &d.changes) {
+        let Ok(o) = read::Override::parse(text) else {
+            continue;
+        };
+        let known = defaults.get(&o.key).is_some()
+            || input.assumptions.get(&o.key).is_some()
+            || engine.candidate.reads(&o.key)
+            || engine.portfolio.reads(&o.key);
+        if o.target == read::Target::Assumption && !known {
+            let hint = crate::suggest::hint(
+                &o.key,
+                input.assumptions.items.iter().map(|a| a.key.as_str()),
+            );
+            out.push(model::Warning::warn(
+                at.clone(),
+                format!(
+                    "{text}: the assumption {} is neither in the Assumptions sheet nor read by any formula, so the change does nothing{hint}",
+                    o.key
+                ),
+            ));
+        }
+    }
+    out
 }
 
 /// The overrides a scenario is read with: the command line's, then its changes (each

@@ -511,3 +511,93 @@ fn a_utf16_log_is_named_utf16_with_how_to_convert_it() {
     gpuplan(d.path(), &["usage", "ps.csv"])
         .fails_with(2, &["ps.csv:1", "UTF-16", "iconv -f UTF-16 -t UTF-8"]);
 }
+
+#[test]
+fn a_relative_change_of_a_blank_or_yes_no_column_is_refused() {
+    // The team book: qa-api has a concurrency of 4, the training and batch rows none.
+    let d = tempdir();
+    team().write(&d.path().join("t.xlsx"));
+    // A named workload's blank cell: nothing to scale.
+    gpuplan(
+        d.path(),
+        &[
+            "calc",
+            "t.xlsx",
+            "-q",
+            "--set",
+            "lora-finetune.concurrency*=100",
+        ],
+    )
+    .fails_with(2, &["concurrency of row", "is blank", "no number to scale"]);
+    // A yes/no column is not a number.
+    gpuplan(d.path(), &["calc", "t.xlsx", "-q", "--set", "*.online*=2"])
+        .fails_with(2, &["`online` is not a numeric column"]);
+    // `*` over a column every row leaves blank scales nothing: refused.
+    gpuplan(
+        d.path(),
+        &["calc", "t.xlsx", "-q", "--set", "*.max_gpus*=2"],
+    )
+    .fails_with(2, &["no workload has a number in max_gpus to scale"]);
+}
+
+#[test]
+fn a_misspelt_scenarios_key_is_warned_of_with_a_suggestion() {
+    let d = tempdir();
+    let b = team().sheet(
+        "Scenarios",
+        &["scenario", "change"],
+        vec![vec![Some(s("tight")), Some(s("safety_marjin=0.9"))]],
+    );
+    b.write(&d.path().join("t.xlsx"));
+    let r = gpuplan(d.path(), &["calc", "t.xlsx"]);
+    r.ok();
+    let all = format!("{}{}", r.stdout, r.stderr);
+    assert!(
+        all.contains("Scenarios!B2") && all.contains("did you mean safety_margin?"),
+        "{all}"
+    );
+}
+
+#[test]
+fn a_misspelt_ranges_key_suggests_the_known_one() {
+    let d = tempdir();
+    let b = team().sheet(
+        "Ranges",
+        &["key", "low", "high"],
+        vec![vec![Some(s("safety_marjin")), Some(n(0.1)), Some(n(0.3))]],
+    );
+    b.write(&d.path().join("t.xlsx"));
+    gpuplan(d.path(), &["calc", "t.xlsx", "-q"])
+        .fails_with(2, &["safety_marjin", "did you mean safety_margin?"]);
+}
+
+#[test]
+fn the_same_key_on_two_ranges_rows_is_refused_naming_both() {
+    let d = tempdir();
+    let b = team().sheet(
+        "Ranges",
+        &["key", "low", "high"],
+        vec![
+            vec![Some(s("safety_margin")), Some(n(0.1)), Some(n(0.3))],
+            vec![Some(s("safety_margin")), Some(n(0.2)), Some(n(0.4))],
+        ],
+    );
+    b.write(&d.path().join("t.xlsx"));
+    gpuplan(d.path(), &["calc", "t.xlsx", "-q"])
+        .fails_with(2, &["Ranges!A3", "safety_margin", "Ranges!A2"]);
+}
+
+#[test]
+fn a_nan_in_ranges_low_gets_a_short_message() {
+    let d = tempdir();
+    let b = team().sheet(
+        "Ranges",
+        &["key", "low", "high"],
+        vec![vec![Some(s("safety_margin")), Some(s("NaN")), Some(n(0.3))]],
+    );
+    b.write(&d.path().join("t.xlsx"));
+    let r = gpuplan(d.path(), &["calc", "t.xlsx", "-q"]);
+    r.fails_with(2, &["Ranges!B2"]);
+    let line = r.stderr.lines().find(|l| l.contains("Ranges!B2")).unwrap();
+    assert!(line.len() < 200, "{line}");
+}

@@ -64,6 +64,8 @@ impl Reader {
             return out;
         };
         let any = Rule::at_least(f64::MIN).max(f64::MAX / 4.0);
+        // Each key once: two rows of one key would both be drawn, the second silently winning.
+        let mut seen: Vec<(String, String)> = Vec::new();
         for rec in t.records() {
             let p = &mut self.problems;
             let Some(key) = rec.required_text("key", "the row needs a key, e.g. safety_margin", p)
@@ -78,6 +80,17 @@ impl Reader {
                 ));
                 continue;
             }
+            let same = normalize(&key);
+            if let Some((_, first)) = seen.iter().find(|(k, _)| *k == same) {
+                p.push(Problem::new(
+                    rec.at("key"),
+                    format!(
+                        "the key {key} is given twice (first at {first}): give each key one row"
+                    ),
+                ));
+                continue;
+            }
+            seen.push((same, rec.at("key")));
             let low = rec.number("low", any, p);
             let high = rec.number("high", any, p);
             let likely = rec.number("likely", any, p);
@@ -120,6 +133,15 @@ pub fn set_number(input: &mut Input, key: &str, v: f64) -> Result<(), String> {
     let o = Override::parse(&format!("{key}={v}")).map_err(|e| e.to_string())?;
     match &o.target {
         Target::Assumption => {
+            let hint = || {
+                crate::suggest::hint(
+                    &o.key,
+                    input.assumptions.items.iter().map(|a| a.key.as_str()),
+                )
+            };
+            if input.assumptions.get(&o.key).is_none() {
+                return Err(format!("{} is not an assumption{}", o.key, hint()));
+            }
             let a = input
                 .assumptions
                 .items
@@ -158,7 +180,13 @@ pub fn set_number(input: &mut Input, key: &str, v: f64) -> Result<(), String> {
                 any = true;
                 match w.numbers.get_mut(&o.key) {
                     Some(slot) => *slot = Some(v),
-                    None => return Err(format!("{} is not a numeric workload column", o.key)),
+                    None => {
+                        let hint = crate::suggest::hint(
+                            &o.key,
+                            crate::model::WorkloadNumbers::NAMES.iter().copied(),
+                        );
+                        return Err(format!("{} is not a numeric workload column{hint}", o.key));
+                    }
                 }
             }
             if !any {

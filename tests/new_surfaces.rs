@@ -601,3 +601,51 @@ fn a_nan_in_ranges_low_gets_a_short_message() {
     let line = r.stderr.lines().find(|l| l.contains("Ranges!B2")).unwrap();
     assert!(line.len() < 200, "{line}");
 }
+
+#[test]
+fn a_model_folder_gpuplan_cannot_map_is_refused_naming_the_cell_and_keys() {
+    let d = tempdir();
+    // MPT names its sizes d_model, n_layers and n_heads: only d_model is a key gpuplan maps.
+    std::fs::create_dir(d.path().join("mpt")).unwrap();
+    std::fs::write(
+        d.path().join("mpt/config.json"),
+        r#"{"model_type": "mpt", "d_model": 4096, "n_layers": 32, "n_heads": 32, "vocab_size": 50432}"#,
+    )
+    .unwrap();
+    std::fs::write(d.path().join("empty.json"), "{}").unwrap();
+    for (path, missing) in [
+        ("./mpt", "layers, heads"),
+        ("empty.json", "layers, hidden, heads"),
+    ] {
+        // qa-api's model cell is Workloads!C3.
+        team()
+            .set("Workloads", 2, 2, Some(s(path)))
+            .write(&d.path().join("t.xlsx"));
+        gpuplan(d.path(), &["calc", "t.xlsx", "-q", "--force"])
+            .fails_with(2, &["Workloads!C3", "cannot be sized", missing]);
+    }
+}
+
+#[test]
+fn model_sizes_that_are_not_sizes_are_named_missing_not_printed_as_inf() {
+    let d = tempdir();
+    std::fs::write(
+        d.path().join("config.json"),
+        r#"{"model_type": "llama", "hidden_size": 1e308, "num_hidden_layers": -4, "num_attention_heads": 0,
+            "num_key_value_heads": 8, "intermediate_size": 14336, "vocab_size": 128256}"#,
+    )
+    .unwrap();
+    let r = gpuplan(d.path(), &["model", "config.json", "--format", "json"]);
+    r.ok();
+    assert!(!r.stdout.contains("inf"), "{}", r.stdout);
+    let v = json_of(&r);
+    let missing: Vec<&str> = v["missing"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    for f in ["layers", "hidden", "heads"] {
+        assert!(missing.contains(&f), "{f} in {missing:?}");
+    }
+}

@@ -454,6 +454,16 @@ impl Mapping<'_> {
     fn plain_figures(&mut self) {
         let arch = self.arch;
         for (field, keys) in PLAIN {
+            // A size is a whole count of at least 1 and no more than any model has (1e308
+            // printed as inf; a negative or zero count left a blank not named as missing).
+            if let Some((v, k)) = self.c.num(keys) {
+                if !(1.0..=1e8).contains(&v) || v.fract() != 0.0 {
+                    self.notes.push(format!(
+                        "config.json {k} is {v}, not a size (a whole number from 1 to 100,000,000): left out"
+                    ));
+                    continue;
+                }
+            }
             if self.set_from_keys(field, keys) {
                 continue;
             }

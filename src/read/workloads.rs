@@ -381,6 +381,27 @@ impl Reader {
     fn model_from_path(&mut self, rec: &Record, name: &str, m: &str) -> Option<ModelSpec> {
         let at = self.base.join(m);
         match super::config::import(&at) {
+            // Without these the model would be planned with no weights or no KV cache.
+            Ok(i)
+                if i.spec.params_b <= 0.0
+                    || i.missing
+                        .iter()
+                        .any(|f| matches!(*f, "layers" | "hidden" | "heads" | "params_b")) =>
+            {
+                self.problems.push(Problem::new(
+                    rec.at("model"),
+                    format!(
+                        "{name}: the model {m} ({}) cannot be sized: its files do not give {}; gpuplan reads config.json keys such as num_hidden_layers, hidden_size and num_attention_heads (add the model to the Models sheet instead, naming it here)",
+                        i.architecture,
+                        if i.missing.is_empty() {
+                            "its parameters".to_string()
+                        } else {
+                            i.missing.join(", ")
+                        }
+                    ),
+                ));
+                None
+            }
             Ok(i) => {
                 self.notices.push(Warning::info(
                     rec.at("model"),

@@ -649,3 +649,51 @@ fn model_sizes_that_are_not_sizes_are_named_missing_not_printed_as_inf() {
         assert!(missing.contains(&f), "{f} in {missing:?}");
     }
 }
+
+/// The team book with qa-api compared with the API `api` at `per_day` requests a day (None:
+/// blank) of 1,000 input and 500 output tokens.
+fn api_book(api: &str, per_day: Option<f64>) -> Book {
+    team()
+        .set("Workloads", 0, 11, Some(s("requests_per_day")))
+        .set("Workloads", 0, 12, Some(s("input_tokens")))
+        .set("Workloads", 0, 13, Some(s("output_tokens")))
+        .set("Workloads", 0, 14, Some(s("api")))
+        .set("Workloads", 2, 11, per_day.map(n))
+        .set("Workloads", 2, 12, Some(n(1000.0)))
+        .set("Workloads", 2, 13, Some(n(500.0)))
+        .set("Workloads", 2, 14, Some(s(api)))
+}
+
+#[test]
+fn an_api_break_even_of_0_is_not_given_when_the_volume_or_the_price_is_0() {
+    let d = tempdir();
+    let free = vec![vec![
+        Some(s("test")),
+        Some(s("free")),
+        Some(n(0.0)),
+        Some(n(0.0)),
+    ]];
+    let apis = &["provider", "model", "input_per_m", "output_per_m"][..];
+    for (book, says) in [
+        (
+            api_book("qwen-plus", None),
+            "needs the workload's requests_per_day",
+        ),
+        (
+            api_book("qwen-plus", Some(0.0)),
+            "needs the workload's requests_per_day",
+        ),
+        (
+            api_book("free", Some(2000.0)).sheet("APIs", apis, free.clone()),
+            "costs nothing at 2,000 requests a day",
+        ),
+    ] {
+        book.write(&d.path().join("b.xlsx"));
+        let j = calc_json(d.path(), "b.xlsx", "b.plan.xlsx", &[]);
+        let qa = &j["workloads"][1];
+        assert!(qa["api_breakeven_requests_per_day"].is_null(), "{qa}");
+        let advice = qa["api_advice"].as_str().unwrap();
+        assert!(advice.contains(says), "{advice}");
+        assert!(!advice.contains("below 0 requests"), "{advice}");
+    }
+}

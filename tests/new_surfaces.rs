@@ -697,3 +697,30 @@ fn an_api_break_even_of_0_is_not_given_when_the_volume_or_the_price_is_0() {
         assert!(!advice.contains("below 0 requests"), "{advice}");
     }
 }
+
+#[test]
+fn a_workload_ending_before_plan_start_is_warned_of() {
+    let d = tempdir();
+    team()
+        .set("Workloads", 0, 11, Some(s("end_month")))
+        .set("Workloads", 2, 11, Some(s("2025-06")))
+        .write(&d.path().join("t.xlsx"));
+    let j = calc_json(
+        d.path(),
+        "t.xlsx",
+        "p.xlsx",
+        &["--set", "plan_start=2026-01"],
+    );
+    let w: Vec<String> = j["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| format!("{}: {}", w["location"], w["message"]))
+        .collect();
+    assert!(
+        w.iter().any(|m| m.contains(
+            "qa-api: it ends in 2025-06, outside the Year tab's twelve months (2026-01 to 2026-12)"
+        )),
+        "{w:#?}"
+    );
+}

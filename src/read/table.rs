@@ -573,6 +573,9 @@ impl Record<'_> {
     pub fn text(&self, key: &str, problems: &mut Vec<Problem>) -> Option<String> {
         let raw = self.raw(key)?;
         let bad = match raw {
+            // A note does not affect the plan: a formula there with no saved value, or an error,
+            // is carried as its text rather than refusing the whole workbook.
+            Raw::Error(_) | Raw::Uncomputed(_) if matches!(key, "notes" | "note") => false,
             Raw::Error(_) | Raw::Uncomputed(_) => true,
             Raw::Date(d) if FREE_TEXT.contains(&key) => {
                 return Some(crate::time::serial_date(*d));

@@ -742,3 +742,18 @@ fn a_notes_formula_with_no_saved_value_does_not_refuse_the_plan() {
         2268.96
     ));
 }
+
+#[test]
+fn more_than_200_scenarios_are_refused_before_any_is_planned() {
+    let d = tempdir();
+    let rows = (1..=201)
+        .map(|i| vec![Some(s(&format!("s{i}"))), Some(s("safety_margin=0.3"))])
+        .collect();
+    team()
+        .sheet("Scenarios", &["scenario", "change"], rows)
+        .write(&d.path().join("t.xlsx"));
+    // The 201st scenario is on row 202.
+    gpuplan(d.path(), &["calc", "t.xlsx", "-q"])
+        .fails_with(2, &["Scenarios!A202", "more than 200 scenarios"]);
+    assert!(!d.path().join("t.plan.xlsx").exists());
+}

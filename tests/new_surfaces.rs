@@ -757,3 +757,41 @@ fn more_than_200_scenarios_are_refused_before_any_is_planned() {
         .fails_with(2, &["Scenarios!A202", "more than 200 scenarios"]);
     assert!(!d.path().join("t.plan.xlsx").exists());
 }
+
+#[test]
+fn a_quoted_field_with_a_comma_is_one_field_in_bills_maps_and_logs() {
+    let d = team_dir();
+    std::fs::write(
+        d.path().join("bills.csv"),
+        "month,workload,provider,gpu,hours,amount\n2026-01,qa-api,\"Acme Cloud, Inc.\",A10,310,1600\n",
+    )
+    .unwrap();
+    let j = calc_json(d.path(), "t.xlsx", "p.xlsx", &["--bills", "bills.csv"]);
+    // qa-api billed 310 h for ¥1,600 against 300 h × ¥5 = ¥1,500 planned: ¥100 more, of which
+    // 10 h × ¥5 = ¥50 hours and 310 × (1,600 / 310 − 5) = ¥50 price.
+    let qa = j["bills"]["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["workload"] == "qa-api")
+        .unwrap();
+    assert_eq!(qa["billed_hours"], 310.0);
+    assert_eq!(qa["billed"], 1600.0);
+    assert!(close(qa["hours_effect"].as_f64().unwrap(), 50.0));
+    assert!(close(qa["price_effect"].as_f64().unwrap(), 50.0));
+    // A plain log whose hostname holds a comma, and a map naming it.
+    let mut log = String::from("timestamp,hostname,gpu,utilization,memory_used_mib\n");
+    for m in 0..3 {
+        log.push_str(&format!(
+            "2026-11-02T00:0{m}:00Z,\"rack 1, node 2\",0,50,1024\n"
+        ));
+    }
+    std::fs::write(d.path().join("l.csv"), log).unwrap();
+    std::fs::write(
+        d.path().join("m.csv"),
+        "gpu_id,workload\n\"rack 1, node 2:0\",svc\n",
+    )
+    .unwrap();
+    let (j, _) = usage_json(d.path(), &["l.csv", "--map", "m.csv"]);
+    assert_eq!(actual(&j, "svc")["samples"], 3);
+}

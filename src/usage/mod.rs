@@ -387,7 +387,8 @@ impl Analysis<'_> {
             HeaderLine::New => return self.relayout(file, text, number),
             HeaderLine::Data => {}
         }
-        let row = match layout.row(text) {
+        let mut split = crate::fields::Split::default();
+        let row = match layout.row(text, &mut split) {
             Ok(r) => r,
             Err(message) if !complete => {
                 file.cut.add(number, || message);

@@ -210,7 +210,7 @@ pub fn calc(a: &CalcArgs) -> Result<()> {
     progress.finish();
     clock.report();
     if !a.quiet {
-        print_summary(a, &plan, &out.workbook);
+        print_summary(a, &plan, &out)?;
     }
     let issues = plan
         .warnings
@@ -236,7 +236,9 @@ impl Outputs {
         let default = default_output(&a.input);
         let output = a.output.clone().unwrap_or_else(|| default.clone());
         files::regular_input(&a.input, "an .xlsx workbook")?;
-        if a.json.as_deref() == Some("-") {
+        // The JSON or the summary goes to stdout: refused before anything is written when it
+        // is closed.
+        if a.json.as_deref() == Some("-") || !a.quiet {
             files::check_stdout()?;
         }
         let json_path = a.json.as_deref().filter(|j| *j != "-").map(PathBuf::from);
@@ -502,18 +504,34 @@ fn scenarios(
     Ok(scenarios)
 }
 
-/// The terminal summary and the path written, in the terminal's language (`--lang` first).
-fn print_summary(a: &CalcArgs, plan: &plan::Plan, output: &Path) {
-    let color = report::use_color(&std::io::stderr());
-    let mut err = std::io::stderr();
-    let lang = a.lang.unwrap_or_else(Lang::from_env);
-    let _ = write!(err, "{}", report::summary(plan, color, lang));
-    let wrote = if lang == Lang::Zh {
-        "已写入"
+/// The terminal summary and the files written (the workbook, and the JSON file if any), in the
+/// terminal's language (`--lang` first): on stdout, as `check` and `usage` print theirs, or on
+/// stderr when `--json -` takes stdout.
+fn print_summary(a: &CalcArgs, plan: &plan::Plan, out: &Outputs) -> Result<()> {
+    let json_on_stdout = a.json.as_deref() == Some("-");
+    let color = if json_on_stdout {
+        report::use_color(&std::io::stderr())
     } else {
-        "wrote"
+        report::use_color(&std::io::stdout())
     };
-    let _ = writeln!(err, "{wrote} {}", output.display());
+    let lang = a.lang.unwrap_or_else(Lang::from_env);
+    let mut text = report::summary(plan, color, lang);
+    let (wrote, and) = if lang == Lang::Zh {
+        ("已写入", "、")
+    } else {
+        ("wrote", ", ")
+    };
+    text.push_str(&format!("{wrote} {}", out.workbook.display()));
+    if let Some(j) = &out.json {
+        text.push_str(&format!("{and}{}", j.display()));
+    }
+    text.push('\n');
+    if json_on_stdout {
+        eprint!("{text}");
+        Ok(())
+    } else {
+        files::to_stdout(|w| w.write_all(text.as_bytes()))
+    }
 }
 
 /// Usage logs are files, each given once.

@@ -795,3 +795,20 @@ fn a_quoted_field_with_a_comma_is_one_field_in_bills_maps_and_logs() {
     let (j, _) = usage_json(d.path(), &["l.csv", "--map", "m.csv"]);
     assert_eq!(actual(&j, "svc")["samples"], 3);
 }
+
+#[test]
+fn the_summary_is_on_stdout_and_wrote_names_the_json_too() {
+    let d = team_dir();
+    let r = gpuplan(
+        d.path(),
+        &["calc", "t.xlsx", "-o", "p.xlsx", "--json", "p.json"],
+    );
+    r.ok();
+    assert!(r.stdout.ends_with("wrote p.xlsx, p.json\n"), "{}", r.stdout);
+    assert!(!r.stderr.contains("wrote"), "{}", r.stderr);
+    // With --json - the JSON alone is on stdout, the summary on stderr.
+    let r = gpuplan(d.path(), &["calc", "t.xlsx", "-o", "q.xlsx", "--json", "-"]);
+    r.ok();
+    json_of(&r);
+    assert!(r.stderr.contains("wrote q.xlsx"), "{}", r.stderr);
+}

@@ -55,6 +55,8 @@ pub fn init(a: &InitArgs) -> Result<()> {
         }
     };
     files::check_target(&a.path, a.force)?;
+    // What was written is said on stdout: refused before the file is written when it is closed.
+    files::check_stdout()?;
     let bytes = write::template_bytes(a.lang.unwrap_or_default(), example)?;
     files::save(&a.path, &bytes)?;
     // The workbook is English unless --lang says otherwise; the message follows the terminal.
@@ -882,6 +884,8 @@ fn plan_view(path: &Path) -> Result<(crate::diff::PlanView, String, bool)> {
 }
 
 pub fn diff(a: &cli::DiffArgs) -> Result<()> {
+    // The table or the JSON goes to stdout: refused before a --json file is written.
+    files::check_stdout()?;
     let json_path = a.json.as_deref().filter(|j| *j != "-").map(PathBuf::from);
     if let Some(j) = &json_path {
         files::distinct(&[

@@ -8,6 +8,13 @@ mod common;
 use common::*;
 use std::path::Path;
 
+/// `gpuplan calc t.xlsx -q ARGS` in `dir`, which must succeed.
+fn calc_ok(dir: &Path, args: &[&str]) {
+    let mut all = vec!["calc", "t.xlsx", "-q"];
+    all.extend_from_slice(args);
+    gpuplan(dir, &all).ok();
+}
+
 fn team_dir() -> tempfile::TempDir {
     let d = tempdir();
     std::fs::copy(repo("samples/team.xlsx"), d.path().join("t.xlsx")).unwrap();
@@ -43,28 +50,29 @@ fn with_stdout_closed(dir: &Path, args: &str) -> Run {
         .env_remove("LC_ALL")
         .output()
         .unwrap();
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
+    run_of(out)
 }
 
 #[cfg(target_os = "linux")]
 #[test]
 fn a_closed_stdout_is_exit_2_not_lost_output() {
     let d = team_dir();
+    calc_ok(d.path(), &["-o", "a.xlsx", "--json", "a.json"]);
     for args in [
         "calc t.xlsx -q -o p.xlsx --json -",
         "catalog gpus",
         "man",
         "completions bash",
         "usage missing.csv",
+        "init new.xlsx",
+        "diff a.json a.json --json d.json",
     ] {
         with_stdout_closed(d.path(), args).fails_with(2, &["stdout", "closed"]);
     }
     // Refused before anything was written.
-    assert!(!d.path().join("p.xlsx").exists());
+    for f in ["p.xlsx", "new.xlsx", "d.json"] {
+        assert!(!d.path().join(f).exists(), "{f}");
+    }
     // Output sent to /dev/null on purpose is not an error.
     let out = std::process::Command::new("sh")
         .arg("-c")
@@ -101,12 +109,7 @@ fn gpuplan_or_hang(dir: &Path, args: &[&str]) -> Run {
         .unwrap();
     for _ in 0..300 {
         if child.try_wait().unwrap().is_some() {
-            let out = child.wait_with_output().unwrap();
-            return Run {
-                code: out.status.code().unwrap_or(-1),
-                stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-                stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-            };
+            return run_of(child.wait_with_output().unwrap());
         }
         std::thread::sleep(std::time::Duration::from_millis(100));
     }
@@ -236,11 +239,7 @@ fn a_diff_with_too_many_workloads_is_refused_as_it_is_read() {
 #[test]
 fn a_plan_workbook_against_its_own_json_has_no_changed_inputs() {
     let d = team_dir();
-    gpuplan(
-        d.path(),
-        &["calc", "t.xlsx", "-q", "-o", "a.xlsx", "--json", "a.json"],
-    )
-    .ok();
+    calc_ok(d.path(), &["-o", "a.xlsx", "--json", "a.json"]);
     for (old, new) in [("a.xlsx", "a.json"), ("a.json", "a.xlsx")] {
         let j = json_of(&gpuplan(d.path(), &["diff", old, new, "--json", "-"]));
         assert_eq!(j["inputs_changed"], serde_json::json!([]), "{old} {new}");
@@ -251,27 +250,12 @@ fn a_plan_workbook_against_its_own_json_has_no_changed_inputs() {
 #[test]
 fn diff_names_yes_no_workload_columns_and_offer_availability() {
     let d = team_dir();
-    gpuplan(
-        d.path(),
-        &["calc", "t.xlsx", "-q", "-o", "a.xlsx", "--json", "a.json"],
-    )
-    .ok();
-    gpuplan(
-        d.path(),
-        &[
-            "calc",
-            "t.xlsx",
-            "-q",
-            "-o",
-            "b.xlsx",
-            "--json",
-            "b.json",
-            "--set",
-            "qa-api.online=no",
-            "--set",
-            "gpu:A10.available=no",
-        ],
-    );
+    calc_ok(d.path(), &["-o", "a.xlsx", "--json", "a.json"]);
+    let (online, available) = ("qa-api.online=no", "gpu:A10.available=no");
+    let b = [
+        "-o", "b.xlsx", "--json", "b.json", "--set", online, "--set", available,
+    ];
+    calc_ok(d.path(), &b);
     let r = gpuplan(d.path(), &["diff", "a.json", "b.json"]);
     r.ok();
     assert!(
@@ -289,26 +273,16 @@ fn diff_names_yes_no_workload_columns_and_offer_availability() {
 #[test]
 fn calc_compare_with_a_chinese_plan_workbook_lists_only_the_changed_inputs() {
     let d = team_dir();
-    gpuplan(
-        d.path(),
-        &["calc", "t.xlsx", "-q", "--lang", "zh", "-o", "old.xlsx"],
-    )
-    .ok();
-    gpuplan(
-        d.path(),
-        &[
-            "calc",
-            "t.xlsx",
-            "-q",
-            "-o",
-            "new.xlsx",
-            "--set",
-            "safety_margin=0.3",
-            "--compare",
-            "old.xlsx",
-        ],
-    )
-    .ok();
+    calc_ok(d.path(), &["--lang", "zh", "-o", "old.xlsx"]);
+    let new = [
+        "-o",
+        "new.xlsx",
+        "--set",
+        "safety_margin=0.3",
+        "--compare",
+        "old.xlsx",
+    ];
+    calc_ok(d.path(), &new);
     // The old workbook records the assumptions (yes/no as 是/否) but no workload columns: the
     // margin is the one input both record that differs.
     let tab = read_sheet(&d.path().join("new.xlsx"), "Diff");
@@ -639,29 +613,13 @@ fn model_sizes_that_are_not_sizes_are_named_missing_not_printed_as_inf() {
     r.ok();
     assert!(!r.stdout.contains("inf"), "{}", r.stdout);
     let v = json_of(&r);
-    let missing: Vec<&str> = v["missing"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m.as_str().unwrap())
-        .collect();
     for f in ["layers", "hidden", "heads"] {
-        assert!(missing.contains(&f), "{f} in {missing:?}");
+        assert!(
+            v["missing"].as_array().unwrap().contains(&f.into()),
+            "{f} in {}",
+            v["missing"]
+        );
     }
-}
-
-/// The team book with qa-api compared with the API `api` at `per_day` requests a day (None:
-/// blank) of 1,000 input and 500 output tokens.
-fn api_book(api: &str, per_day: Option<f64>) -> Book {
-    team()
-        .set("Workloads", 0, 11, Some(s("requests_per_day")))
-        .set("Workloads", 0, 12, Some(s("input_tokens")))
-        .set("Workloads", 0, 13, Some(s("output_tokens")))
-        .set("Workloads", 0, 14, Some(s("api")))
-        .set("Workloads", 2, 11, per_day.map(n))
-        .set("Workloads", 2, 12, Some(n(1000.0)))
-        .set("Workloads", 2, 13, Some(n(500.0)))
-        .set("Workloads", 2, 14, Some(s(api)))
 }
 
 #[test]

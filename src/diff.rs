@@ -6,7 +6,7 @@
 
 use crate::model::{format_number, Input, Value};
 use serde::Serialize;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// One workload's outcome in a plan.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -139,8 +139,9 @@ struct JsonPlan {
 
 /// Most workloads a plan's JSON may list: a workbook's rows.
 pub const MAX_JSON_WORKLOADS: usize = crate::read::MAX_ROWS as usize;
-/// Most input keys a plan's JSON may record (about 30 a workload at the most workloads).
-pub const MAX_JSON_INPUTS: usize = 3_000_000;
+/// Most input keys a plan's JSON may record: some 20 a workload, for the 40,000 or so workloads
+/// whose JSON fits the 256 MB a JSON may have (two at this bound compare in about 400 MB).
+pub const MAX_JSON_INPUTS: usize = 1_000_000;
 
 /// The workloads list, refused past [`MAX_JSON_WORKLOADS`] as it is read.
 fn bounded_list<'de, D: serde::Deserializer<'de>>(
@@ -352,27 +353,35 @@ pub struct Diff {
     pub inputs_compared: usize,
 }
 
+/// A plan's outcomes by workload name (the first, should a name repeat).
+fn outcomes_by_name(v: &PlanView) -> HashMap<&str, &Outcome> {
+    let mut m = HashMap::new();
+    for (n, o) in &v.workloads {
+        m.entry(n.as_str()).or_insert(o);
+    }
+    m
+}
+
 /// The difference between two plans: workloads in the old plan's order, then the new ones.
 /// `old_full` and `new_full` say whether each side records every input (a JSON plan); a side
 /// that records only some (a workbook: its assumptions, its chosen offers' terms) is compared
 /// only on the keys it records, so what it never wrote down is not shown as a change.
 pub fn compare(old: &PlanView, new: &PlanView, old_full: bool, new_full: bool) -> Diff {
-    let mut names: Vec<&str> = old.workloads.iter().map(|(n, _)| n.as_str()).collect();
-    for (n, _) in &new.workloads {
-        if !names.contains(&n.as_str()) {
-            names.push(n);
-        }
-    }
-    let find = |v: &PlanView, n: &str| {
-        v.workloads
-            .iter()
-            .find(|(x, _)| x == n)
-            .map(|(_, o)| o.clone())
-    };
+    // Looked up by name (a plan may list 100,000 workloads: no search of one list per name).
+    let (olds, news) = (outcomes_by_name(old), outcomes_by_name(new));
+    let mut seen = std::collections::HashSet::new();
+    let names: Vec<&str> = old
+        .workloads
+        .iter()
+        .chain(&new.workloads)
+        .map(|(n, _)| n.as_str())
+        .filter(|n| seen.insert(*n))
+        .collect();
+    let find = |m: &HashMap<&str, &Outcome>, n: &str| m.get(n).map(|o| (*o).clone());
     let workloads = names
         .into_iter()
         .map(|n| {
-            let (before, after) = (find(old, n), find(new, n));
+            let (before, after) = (find(&olds, n), find(&news, n));
             let tco_change = match (
                 before.as_ref().and_then(|o| o.tco),
                 after.as_ref().and_then(|o| o.tco),

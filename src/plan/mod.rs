@@ -482,6 +482,7 @@ pub fn plan_with(input: Input, engine: &Engine, opts: &Options) -> Result<Plan> 
 
     let totals = portfolio(engine, &input, &workloads, &columns)?;
     let year = year::year(engine, &input, &workloads, &columns, opts.now)?;
+    year::outside_warnings(&input, &workloads, &year, &mut warnings);
     let plan_s = started.elapsed().as_secs_f64();
     let inputs = input_columns(engine);
     Ok(Plan {

@@ -792,7 +792,7 @@ fn random_inputs(p: &crate::formula::Program, next: &mut impl FnMut() -> u64) ->
         let r = next();
         *v = match p.ty(s) {
             crate::formula::Ty::Bool => (r & 1) as f64,
-            crate::formula::Ty::Num if r % 5 == 0 => 0.0,
+            crate::formula::Ty::Num if r.is_multiple_of(5) => 0.0,
             crate::formula::Ty::Num => (r >> 11) as f64 / (1u64 << 53) as f64 * 5000.0,
         };
     }

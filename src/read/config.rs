@@ -12,8 +12,10 @@ use std::path::{Path, PathBuf};
 
 /// Largest config.json or index JSON read.
 const MAX_JSON_BYTES: u64 = 16 * 1024 * 1024;
-/// Largest safetensors header read (the format's own readers refuse 100 MB).
-pub const MAX_HEADER_BYTES: u64 = 100 * 1000 * 1000;
+/// Largest safetensors header read. The format's own readers allow 100 MB, but a header is read
+/// as a JSON tree of about 40 times its size: 16 MB (some 100,000 tensors in one file, far more
+/// than any published shard holds) keeps that under 1 GiB.
+pub const MAX_HEADER_BYTES: u64 = 16 * 1000 * 1000;
 /// Most safetensors files a folder may hold.
 const MAX_FILES: usize = 10_000;
 
@@ -200,9 +202,8 @@ fn dtype_bytes(dtype: &str) -> Option<f64> {
 /// bytes of JSON naming each tensor's dtype, shape and data offsets.
 pub fn header(path: &Path, c: &mut Checkpoint) -> Result<()> {
     let bad = |reason: String| unreadable(path, reason);
-    let len = std::fs::metadata(path)
-        .map_err(|e| bad(format!("cannot read it: {}", crate::files::describe(&e))))?
-        .len();
+    // A FIFO or a device named *.safetensors would block the read: regular files only.
+    let len = crate::files::regular_input(path, "a safetensors file")?.len();
     let mut f = std::fs::File::open(path)
         .map_err(|e| bad(format!("cannot read it: {}", crate::files::describe(&e))))?;
     let mut n = [0u8; 8];
@@ -212,7 +213,8 @@ pub fn header(path: &Path, c: &mut Checkpoint) -> Result<()> {
     let size = u64::from_le_bytes(n);
     if size > MAX_HEADER_BYTES {
         return Err(bad(format!(
-            "its header claims {size} bytes; gpuplan reads safetensors headers of at most 100 MB (the file is damaged or not safetensors)"
+            "its header claims {size} bytes; gpuplan reads safetensors headers of at most {} MB (the file is damaged or not safetensors)",
+            MAX_HEADER_BYTES / 1_000_000
         )));
     }
     if size > len.saturating_sub(8) {
@@ -235,21 +237,45 @@ pub fn header(path: &Path, c: &mut Checkpoint) -> Result<()> {
             continue;
         }
         let dtype = t.get("dtype").and_then(Value::as_str).unwrap_or("?");
+        // Every dimension a whole number: a negative or fractional one is not dropped.
         let shape: Option<Vec<u64>> = t
             .get("shape")
             .and_then(Value::as_array)
-            .map(|a| a.iter().filter_map(Value::as_u64).collect());
+            .and_then(|a| a.iter().map(Value::as_u64).collect());
         let Some(shape) = shape else {
-            return Err(bad(format!("tensor {name} has no shape")));
+            return Err(bad(format!(
+                "tensor {name} has no shape (a list of whole numbers)"
+            )));
         };
         let elements = shape
             .iter()
             .try_fold(1u64, |acc, d| acc.checked_mul(*d))
             .ok_or_else(|| bad(format!("tensor {name} has an impossible shape")))?;
+        let data = len.saturating_sub(8 + size);
         let bytes = match t.get("data_offsets").and_then(Value::as_array) {
             Some(o) if o.len() == 2 => {
-                let (a, b) = (o[0].as_u64().unwrap_or(0), o[1].as_u64().unwrap_or(0));
-                b.saturating_sub(a)
+                let (Some(a), Some(b)) = (o[0].as_u64(), o[1].as_u64()) else {
+                    return Err(bad(format!(
+                        "tensor {name}: data_offsets are not two byte offsets"
+                    )));
+                };
+                if a > b || b > data {
+                    return Err(bad(format!(
+                        "tensor {name}: data_offsets [{a}, {b}] lie outside the file's {data} bytes of data (the file is damaged or truncated)"
+                    )));
+                }
+                // The shape must fill the bytes the offsets give it, as the format's readers
+                // check: a shape whose product wraps or lies cannot pass.
+                if let Some(per) = dtype_bytes(dtype) {
+                    let want = (elements as f64 * per).ceil();
+                    if want != (b - a) as f64 {
+                        return Err(bad(format!(
+                            "tensor {name}: its shape {shape:?} of {dtype} holds {want} bytes but its data_offsets give {} (the header is damaged)",
+                            b - a
+                        )));
+                    }
+                }
+                b - a
             }
             _ => (elements as f64 * dtype_bytes(dtype).unwrap_or(0.0)) as u64,
         };
@@ -428,6 +454,16 @@ impl Mapping<'_> {
     fn plain_figures(&mut self) {
         let arch = self.arch;
         for (field, keys) in PLAIN {
+            // A size is a whole count of at least 1 and no more than any model has (1e308
+            // printed as inf; a negative or zero count left a blank not named as missing).
+            if let Some((v, k)) = self.c.num(keys) {
+                if !(1.0..=1e8).contains(&v) || v.fract() != 0.0 {
+                    self.notes.push(format!(
+                        "config.json {k} is {v}, not a size (a whole number from 1 to 100,000,000): left out"
+                    ));
+                    continue;
+                }
+            }
             if self.set_from_keys(field, keys) {
                 continue;
             }

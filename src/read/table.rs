@@ -326,6 +326,10 @@ impl Rule {
         } else {
             "a number"
         };
+        // Unbounded both ways (a Ranges value): the bounds are not figures to print.
+        if self.unbounded() {
+            return what.to_string();
+        }
         let lower = if self.min_ok {
             format!("≥ {}", format_number(self.min))
         } else {
@@ -349,6 +353,9 @@ impl Rule {
     /// [`Rule::describe`] in Chinese.
     pub fn describe_zh(&self) -> String {
         let what = if self.integer { "整数" } else { "数值" };
+        if self.unbounded() {
+            return what.to_string();
+        }
         let lower = if self.min_ok {
             format!("≥ {}", format_number(self.min))
         } else {
@@ -367,6 +374,11 @@ impl Rule {
         } else {
             format!("{lower} 的{what}")
         }
+    }
+
+    /// No bound either way worth naming (beyond ±f64::MAX / 8).
+    fn unbounded(&self) -> bool {
+        self.min <= f64::MIN / 8.0 && self.max >= f64::MAX / 8.0
     }
 
     pub fn accepts(&self, v: f64) -> bool {
@@ -561,6 +573,9 @@ impl Record<'_> {
     pub fn text(&self, key: &str, problems: &mut Vec<Problem>) -> Option<String> {
         let raw = self.raw(key)?;
         let bad = match raw {
+            // A note does not affect the plan: a formula there with no saved value, or an error,
+            // is carried as its text rather than refusing the whole workbook.
+            Raw::Error(_) | Raw::Uncomputed(_) if matches!(key, "notes" | "note") => false,
             Raw::Error(_) | Raw::Uncomputed(_) => true,
             Raw::Date(d) if FREE_TEXT.contains(&key) => {
                 return Some(crate::time::serial_date(*d));

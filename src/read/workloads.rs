@@ -4,7 +4,7 @@
 use super::table::{self, found, Record, Rule, Table};
 use super::xlsx::{Raw, RawSheet};
 use super::{Override, Reader, Target};
-use crate::catalog;
+use crate::catalog::{self, ColumnType};
 use crate::error::Problem;
 use crate::model::{
     normalize, ApiPrice, CellRef, Engines, GpuOffer, Kind, ModelSpec, Month, Precision, Warning,
@@ -99,6 +99,7 @@ impl Reader {
             };
             let col = override_column(t, key);
             let mut found = false;
+            let mut written = false;
             for (r, cells) in t.rows.iter_mut().filter(|(_, cells)| {
                 wname == "*"
                     || cells.get(&name_col).map(table::raw_text).as_deref() == Some(wname.as_str())
@@ -106,7 +107,17 @@ impl Reader {
                 found = true;
                 if self.override_cell(o, &at, *r, cells, col) {
                     t.overridden.insert((*r, col), at.clone());
+                    written = true;
                 }
+            }
+            if found && !written && o.scale && wname == "*" {
+                self.problems.push(Problem::new(
+                    at.clone(),
+                    format!(
+                        "no workload has a number in {} to scale (every row is blank: their defaults apply); give the value instead (*.{}=…)",
+                        o.key, o.key
+                    ),
+                ));
             }
             if !found {
                 self.problems.push(Problem::new(
@@ -129,6 +140,31 @@ impl Reader {
             return None;
         }
         match columns.iter().find(|c| c.key == o.key) {
+            // A relative change scales a number: a yes/no, a name or a month has none.
+            Some(c)
+                if o.scale
+                    && !matches!(
+                        c.ty,
+                        ColumnType::Number
+                            | ColumnType::Integer
+                            | ColumnType::Fraction
+                            | ColumnType::Money
+                    ) =>
+            {
+                self.problems.push(Problem::new(
+                    at,
+                    format!(
+                        "`{}` is not a numeric column: a relative change (*=) scales numbers only; give its value ({}.{}=…)",
+                        o.key,
+                        match &o.target {
+                            Target::Workload(w) => w.as_str(),
+                            _ => "*",
+                        },
+                        o.key
+                    ),
+                ));
+                None
+            }
             Some(c) => Some(c.key),
             None => {
                 let hint = suggest::hint(&o.key, columns.iter().map(|c| c.key));
@@ -156,8 +192,25 @@ impl Reader {
             cells.insert(col, Raw::Text(o.value.clone()));
             return true;
         }
-        // A relative change scales a given number; a blank keeps its default.
+        // A relative change scales a given number. A blank cell's default is worked out later
+        // (by the kind, the model, the formulas): there is no number here to scale, and doing
+        // nothing would be a silent no-op, so it is refused naming the row.
+        // With `*`, a blank row keeps its default (a batch job has no concurrency), so long as
+        // some row is scaled (checked by the caller).
         let Some(raw) = cells.get(&col) else {
+            if let Target::Workload(w) = &o.target {
+                if w != "*" {
+                    self.problems.push(Problem::new(
+                        at,
+                        format!(
+                            "{} of row {} is blank (its default applies): a relative change has no number to scale; give the value instead ({w}.{}=…)",
+                            o.key,
+                            row + 1,
+                            o.key
+                        ),
+                    ));
+                }
+            }
             return false;
         };
         match table::raw_number(raw) {
@@ -328,6 +381,27 @@ impl Reader {
     fn model_from_path(&mut self, rec: &Record, name: &str, m: &str) -> Option<ModelSpec> {
         let at = self.base.join(m);
         match super::config::import(&at) {
+            // Without these the model would be planned with no weights or no KV cache.
+            Ok(i)
+                if i.spec.params_b <= 0.0
+                    || i.missing
+                        .iter()
+                        .any(|f| matches!(*f, "layers" | "hidden" | "heads" | "params_b")) =>
+            {
+                self.problems.push(Problem::new(
+                    rec.at("model"),
+                    format!(
+                        "{name}: the model {m} ({}) cannot be sized: its files do not give {}; gpuplan reads config.json keys such as num_hidden_layers, hidden_size and num_attention_heads (add the model to the Models sheet instead, naming it here)",
+                        i.architecture,
+                        if i.missing.is_empty() {
+                            "its parameters".to_string()
+                        } else {
+                            i.missing.join(", ")
+                        }
+                    ),
+                ));
+                None
+            }
             Ok(i) => {
                 self.notices.push(Warning::info(
                     rec.at("model"),

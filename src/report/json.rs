@@ -258,7 +258,15 @@ impl<'a> WorkloadJson<'a> {
             advice: chosen.map(|(_, ch)| ch.advice.text(Lang::En)),
             api: w.api.as_deref(),
             api_monthly_cost: w.api.as_ref().and_then(|_| get("api_monthly_cost")),
-            api_breakeven_requests_per_day: w.api.as_ref().and(api).map(|(_, b)| b),
+            // Null where it would be a made-up 0: no volume, or an API that costs nothing.
+            api_breakeven_requests_per_day: w
+                .api
+                .as_ref()
+                .and(api)
+                .filter(|(cost, _)| {
+                    *cost > 0.0 && w.numbers.requests_per_day.is_some_and(|r| r > 0.0)
+                })
+                .map(|(_, b)| b),
             api_advice: w.api.as_deref().zip(api).zip(chosen).map(
                 |((name, (cost, b)), (_, ch))| {
                     crate::words::api_text(
@@ -351,9 +359,10 @@ struct SensitivityJson<'a> {
     samples: usize,
     seed: u64,
     base: f64,
-    p10: f64,
-    p50: f64,
-    p90: f64,
+    /// Null with `--samples 0`.
+    p10: Option<f64>,
+    p50: Option<f64>,
+    p90: Option<f64>,
     tornado: Vec<TornadoJson<'a>>,
 }
 

@@ -9,6 +9,7 @@ mod choose;
 mod compat;
 mod engine;
 mod evaluate;
+pub mod fleet;
 pub mod inputs;
 mod portfolio;
 pub mod sensitivity;

@@ -4,8 +4,13 @@
 //! (a greedy answer as warm start), typed outputs. The per-workload plan is always a feasible
 //! answer, so the fleet never costs more than it.
 
+mod of_plan;
+
+pub use of_plan::{fleet_of, Carried, FleetCard, FleetPlan, SolverJson};
+
 use crate::model::DayWindow;
 use microlp::{ComparisonOp, OptimizationDirection, Problem, SolveOptions, Variable};
+use std::time::{Duration, Instant};
 
 /// A service rented by the month whose cards are partly idle off-peak.
 #[derive(Debug, Clone, PartialEq)]
@@ -68,8 +73,9 @@ pub struct Service {
     pub card_cost: f64,
 }
 
-/// What the packing may spend: branch-and-bound nodes (deterministic) and seconds (a safety
-/// net) for each programme.
+/// What the packing may spend: branch-and-bound nodes for each programme (deterministic), and
+/// seconds for all of them together (a safety net: a programme started past it keeps its
+/// greedy answer).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Limits {
     pub nodes: u64,
@@ -79,8 +85,8 @@ pub struct Limits {
 impl Default for Limits {
     fn default() -> Self {
         Limits {
-            nodes: 500,
-            seconds: 0.5,
+            nodes: 5000,
+            seconds: 1.5,
         }
     }
 }
@@ -147,6 +153,7 @@ const EPS: f64 = 1e-6;
 
 /// Packs the fleet: moves jobs onto idle host cards and services onto shared cards.
 pub fn pack(input: &FleetInput, limits: Limits) -> Fleet {
+    let deadline = Instant::now() + Duration::from_secs_f64(limits.seconds.max(0.0));
     let mut fleet = Fleet {
         solved: Solved {
             optimal: true,
@@ -156,7 +163,7 @@ pub fn pack(input: &FleetInput, limits: Limits) -> Fleet {
     };
     let mut cost = 0.0;
     let mut bound = 0.0;
-    let (moved, c, b) = move_jobs(input, limits, &mut fleet.solved);
+    let (moved, c, b) = move_jobs(input, limits.nodes, deadline, &mut fleet.solved);
     cost += c;
     bound += b;
     fleet.saving += moved.iter().map(|m| m.saving).sum::<f64>();
@@ -170,7 +177,7 @@ pub fn pack(input: &FleetInput, limits: Limits) -> Fleet {
     for g in groups {
         let members: Vec<&Service> = input.services.iter().filter(|s| s.group == g).collect();
         let before: usize = members.iter().map(|s| s.instances).sum();
-        let (cards, c, b) = share_cards(&members, limits, &mut fleet.solved);
+        let (cards, c, b) = share_cards(&members, limits.nodes, deadline, &mut fleet.solved);
         cost += c;
         bound += b;
         let card_cost = members[0].card_cost;
@@ -255,7 +262,12 @@ fn greedy_jobs(input: &FleetInput) -> Vec<Option<(usize, [f64; 24])>> {
 /// The programme: a binary x[j,h] (job j runs on host h), a share y[j,h,t] ∈ [0,1] of each
 /// hour t it runs there; Σₕ x ≤ 1, Σₜ y ≥ hours_per_day·x, y ≤ x, and in every hour
 /// Σⱼ cards·y ≤ the host's idle cards. Minimise the cost of the jobs left on their own rental.
-fn move_jobs(input: &FleetInput, limits: Limits, solved: &mut Solved) -> (Vec<Moved>, f64, f64) {
+fn move_jobs(
+    input: &FleetInput,
+    nodes: u64,
+    deadline: Instant,
+    solved: &mut Solved,
+) -> (Vec<Moved>, f64, f64) {
     let total: f64 = input.jobs.iter().map(|j| j.cost).sum();
     let greedy = greedy_jobs(input);
     let pairs: Vec<(usize, usize, Vec<usize>)> = input
@@ -362,8 +374,21 @@ fn move_jobs(input: &FleetInput, limits: Limits, solved: &mut Solved) -> (Vec<Mo
             warm.push((y[k][i].1, share));
         }
     }
-    let Some((values, cost, bound)) = solve(&p, warm, limits, solved) else {
-        return (to_moves(&greedy), greedy_cost, greedy_cost.min(total));
+    // A bound without the solver: every job that could move, moved.
+    let mut movable = vec![false; input.jobs.len()];
+    for (g, _, _) in &pairs {
+        movable[*g] = true;
+    }
+    let floor = total
+        - input
+            .jobs
+            .iter()
+            .zip(&movable)
+            .filter(|(_, m)| **m)
+            .map(|(j, _)| j.cost)
+            .sum::<f64>();
+    let Some((values, cost, bound)) = solve(&p, warm, nodes, deadline, solved) else {
+        return (to_moves(&greedy), greedy_cost, floor);
     };
     let mut answer = vec![None; input.jobs.len()];
     for (k, (g, hi, _)) in pairs.iter().enumerate() {
@@ -376,10 +401,14 @@ fn move_jobs(input: &FleetInput, limits: Limits, solved: &mut Solved) -> (Vec<Mo
         }
     }
     if cost <= greedy_cost + EPS && jobs_fit(input, &answer) {
-        (to_moves(&answer), cost, bound)
+        (to_moves(&answer), cost, bound.max(floor))
     } else {
         solved.fallbacks += 1;
-        (to_moves(&greedy), greedy_cost, bound.min(greedy_cost))
+        (
+            to_moves(&greedy),
+            greedy_cost,
+            bound.max(floor).min(greedy_cost),
+        )
     }
 }
 
@@ -453,7 +482,8 @@ fn greedy_cards(members: &[&Service]) -> Vec<SharedCard> {
 /// memory·u, Σᵢ load·z ≤ u, u[k] ≥ u[k+1] (no two orders of the same cards). Minimise Σ u.
 fn share_cards(
     members: &[&Service],
-    limits: Limits,
+    nodes: u64,
+    deadline: Instant,
     solved: &mut Solved,
 ) -> (Vec<SharedCard>, f64, f64) {
     let greedy = greedy_cards(members);
@@ -512,7 +542,7 @@ fn share_cards(
             warm.push((z[i][k], if on { 1.0 } else { 0.0 }));
         }
     }
-    let Some((values, cost, bound)) = solve(&p, warm, limits, solved) else {
+    let Some((values, cost, bound)) = solve(&p, warm, nodes, deadline, solved) else {
         return (greedy, greedy_cost, floor * price);
     };
     let mut cards: Vec<SharedCard> = Vec::new();
@@ -562,17 +592,24 @@ fn cards_fit(members: &[&Service], cards: &[SharedCard]) -> bool {
     })
 }
 
-/// Solves `p` from the warm start within `limits`: every variable's value, the objective and
-/// the best proven bound; `None` (and a fallback counted) when the solver gives no answer.
+/// Solves `p` from the warm start within `nodes` and before `deadline`: every variable's value,
+/// the objective and the best proven bound; `None` (and a fallback counted) when the solver
+/// gives no answer or the time is spent.
 fn solve(
     p: &Problem,
     warm: Vec<(Variable, f64)>,
-    limits: Limits,
+    nodes: u64,
+    deadline: Instant,
     solved: &mut Solved,
 ) -> Option<(Vec<f64>, f64, f64)> {
+    let left = deadline.saturating_duration_since(Instant::now());
+    if left.is_zero() {
+        solved.optimal = false;
+        return None;
+    }
     let mut opts = SolveOptions::default();
-    opts.node_limit = Some(limits.nodes);
-    opts.time_limit = Some(std::time::Duration::from_secs_f64(limits.seconds));
+    opts.node_limit = Some(nodes);
+    opts.time_limit = Some(left);
     opts.warm_start = Some(warm.clone());
     let outcome = p.solve_with(opts).ok();
     let Some(sol) = outcome.and_then(|o| o.into_solution().ok()) else {

@@ -361,6 +361,9 @@ pub struct Plan {
     /// The last month's bill beside the plan (`calc --bills`; set by the caller).
     pub bills: Option<crate::usage::bills::BillComparison>,
     pub warnings: Vec<Warning>,
+    /// The fleet (jobs on the idle hours of service cards, services sharing a card), when it
+    /// saves anything and the Assumption `fleet` is yes.
+    pub fleet: Option<fleet::FleetPlan>,
     /// Seconds spent evaluating and planning, for `--timings`.
     pub timings: Vec<(&'static str, f64)>,
     /// Column of each candidate formula by name.
@@ -468,6 +471,21 @@ pub fn plan_with(input: Input, engine: &Engine, opts: &Options) -> Result<Plan> 
     let totals = portfolio(engine, &input, &workloads, &columns)?;
     let year = year::year(engine, &input, &workloads, &columns, opts.now)?;
     let plan_s = started.elapsed().as_secs_f64();
+    let started = std::time::Instant::now();
+    let fleet = fleet::fleet_of(
+        &input,
+        &workloads,
+        &|c, name| {
+            let i = columns.iter().position(|col| col.name == name)?;
+            c.values.get(i).copied()
+        },
+        &mut warnings,
+    );
+    let fleet = fleet.map(|f| fleet::FleetPlan {
+        budget: totals.sum(NeedSum::TOTAL_WITH_MARGIN) - f.saving,
+        ..f
+    });
+    let fleet_s = started.elapsed().as_secs_f64();
     let inputs = input_columns(engine);
     Ok(Plan {
         input,
@@ -484,7 +502,12 @@ pub fn plan_with(input: Input, engine: &Engine, opts: &Options) -> Result<Plan> 
         actuals: Vec::new(),
         bills: None,
         warnings,
-        timings: vec![("evaluate", evaluate_s), ("plan", plan_s)],
+        fleet,
+        timings: vec![
+            ("evaluate", evaluate_s),
+            ("plan", plan_s),
+            ("fleet", fleet_s),
+        ],
         index: columns
             .iter()
             .enumerate()

@@ -207,6 +207,17 @@ fn total_rows(plan: &Plan, paint: &Paint, lang: Lang) -> Vec<Vec<String>> {
         ),
         format!("{b}{}{z}", money(&cur, t(NeedSum::TOTAL_WITH_MARGIN))),
     ]);
+    if let Some(f) = &plan.fleet {
+        rows.push(vec![
+            lang.t("fleet saving (Fleet tab)", "卡群节省（见卡群页）")
+                .into(),
+            money(&cur, -f.saving),
+        ]);
+        rows.push(vec![
+            lang.t("budget with the fleet", "卡群方案预算").into(),
+            money(&cur, f.budget),
+        ]);
+    }
     rows
 }
 

@@ -12,7 +12,7 @@ fn chat_host() -> Host {
     }
 }
 
-/// A nightly LoRA on one 4090: 60 hours a month in 22-07, ¥358.33 of on-demand GPU time.
+/// A nightly LoRA on one 4090: 60 hours a month in 22-07, ¥308.33 of on-demand GPU time (the startup sample's lora-experiments).
 fn nightly_lora(vram_gib: f64, hours_per_month: f64) -> Job {
     Job {
         workload: 1,
@@ -23,7 +23,7 @@ fn nightly_lora(vram_gib: f64, hours_per_month: f64) -> Job {
         hours_per_day: hours_per_month / (730.0 / 24.0),
         run_hours: 4.0,
         window: DayWindow::parse("22-07").expect("window"),
-        cost: 358.33,
+        cost: 308.33,
     }
 }
 
@@ -45,7 +45,7 @@ fn nightly_lora_that_fits_a_monthly_inference_card_runs_there_for_nothing() {
     assert_eq!(f.moved.len(), 1);
     let m = &f.moved[0];
     assert_eq!((m.job, m.host), (1, 0));
-    assert!((f.saving - 358.33).abs() < 1e-9, "{}", f.saving);
+    assert!((f.saving - 308.33).abs() < 1e-9, "{}", f.saving);
     let hours: f64 = m.cards.iter().sum();
     assert!((hours - 60.0 / (730.0 / 24.0)).abs() < 1e-6, "{hours}");
     for (h, c) in m.cards.iter().enumerate() {
@@ -269,7 +269,14 @@ fn the_fleet_never_costs_more_than_each_workload_alone_on_random_portfolios() {
     let mut r = Rng(33);
     for case in 0..200 {
         let input = random_portfolio(&mut r);
-        let f = pack(&input, Limits::default());
+        // A smaller node limit keeps the debug build quick; the answer must hold at any limit.
+        let f = pack(
+            &input,
+            Limits {
+                nodes: 200,
+                ..Limits::default()
+            },
+        );
         // The saving is never negative, and never more than every job's cost and every
         // service card but one per group.
         let most: f64 = input.jobs.iter().map(|j| j.cost).sum::<f64>()

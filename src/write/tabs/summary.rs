@@ -167,6 +167,7 @@ pub fn write(
         text(ws, 1 + i as u32, FACT_VALUE, v, &cx.s.text)?;
     }
     let (first_cat, row) = write_budget(ws, cx, layout, live, facts.len() as u32 + 2)?;
+    let row = super::fleet::summary_lines(ws, cx, row, COST_LINE, AMOUNT)?;
     let (first_w, last_w) = write_workloads(ws, cx, row + 2)?;
     widths(ws, &sheet_widths())?;
 

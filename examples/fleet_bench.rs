@@ -49,7 +49,7 @@ fn portfolio(workloads: usize, offers: usize, r: &mut Rng) -> FleetInput {
             0 => {
                 let n = 2 + r.below(6) as usize;
                 let base = r.below(n as u64) as usize;
-                let peak = DayWindow::parse("09-21").expect("window");
+                let peak = DayWindow { start: 9, end: 21 };
                 input.hosts.push(Host {
                     workload: w,
                     card,

@@ -73,6 +73,11 @@ pub fn each_input(input: &Input, f: &mut dyn FnMut(String, String)) {
                 put(k, v.clone());
             }
         }
+        for (k, v) in [("window", w.window), ("peak_window", w.peak_window)] {
+            if let Some(v) = v {
+                put(k, v.to_string());
+            }
+        }
     }
     if !input.sha256.is_empty() {
         f("input.sha256".into(), input.sha256.clone());

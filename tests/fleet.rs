@@ -71,7 +71,7 @@ fn startup_lora_runs_on_the_chat_cards_at_night() {
         .collect();
     assert!(close(hours.iter().sum::<f64>(), 120.0 / (730.0 / 24.0)));
     for (h, v) in hours.iter().enumerate() {
-        assert!(*v == 0.0 || h >= 22 || h < 7, "hour {h}: {v}");
+        assert!(*v == 0.0 || !(7..22).contains(&h), "hour {h}: {v}");
     }
     assert_eq!(f["solver"]["optimal"], true);
     // A 12-hour run (120 h over 10 runs) is longer than the 9 idle hours: a warning.

@@ -453,8 +453,8 @@ fn greedy_cards(members: &[&Service]) -> Vec<SharedCard> {
             let at = cards
                 .iter()
                 .position(|c| !c.services.contains(&s.workload) && room(c, s));
-            let c = match at {
-                Some(k) => &mut cards[k],
+            let k = match at {
+                Some(k) => k,
                 None => {
                     cards.push(SharedCard {
                         group: s.group.clone(),
@@ -463,9 +463,10 @@ fn greedy_cards(members: &[&Service]) -> Vec<SharedCard> {
                         card_vram_gib: s.card_vram_gib,
                         load: 0.0,
                     });
-                    cards.last_mut().expect("just pushed")
+                    cards.len() - 1
                 }
             };
+            let c = &mut cards[k];
             c.services.push(s.workload);
             c.vram_gib += s.vram_gib;
             c.load += s.load;

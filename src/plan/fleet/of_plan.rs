@@ -21,6 +21,16 @@ pub struct FleetPlan {
     pub solver: SolverJson,
 }
 
+impl FleetPlan {
+    /// The names of the workloads on its cards: the services and the jobs moved onto them.
+    pub fn sharing(&self) -> impl Iterator<Item = &str> {
+        self.cards
+            .iter()
+            .flat_map(|c| &c.workloads)
+            .map(|w| w.name.as_str())
+    }
+}
+
 /// How the solver ended: proven optimal, or the gap between the answer and the best bound.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SolverJson {
@@ -182,8 +192,9 @@ pub fn fleet_of(
             saving: 0.0,
         }];
         for m in moved {
-            let j = fi.jobs.iter().find(|j| j.workload == m.job);
-            let j = j.expect("a moved job is one of the jobs");
+            let Some(j) = fi.jobs.iter().find(|j| j.workload == m.job) else {
+                continue;
+            };
             let window_hours = (0..24)
                 .filter(|&t| j.window.contains(t) && h.idle(t) >= j.cards)
                 .count();

@@ -50,7 +50,7 @@ fn nightly_lora_that_fits_a_monthly_inference_card_runs_there_for_nothing() {
     assert!((hours - 60.0 / (730.0 / 24.0)).abs() < 1e-6, "{hours}");
     for (h, c) in m.cards.iter().enumerate() {
         if *c > 0.0 {
-            assert!(h >= 22 || h < 7, "hour {h} outside 22-07");
+            assert!(!(7..22).contains(&h), "hour {h} outside 22-07");
         }
     }
     assert!(f.solved.optimal);

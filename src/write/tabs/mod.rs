@@ -6,6 +6,7 @@ mod actuals;
 mod assumptions;
 mod billing;
 mod candidates;
+mod cuts;
 mod diff;
 mod fleet;
 mod formulas;

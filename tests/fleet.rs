@@ -153,3 +153,131 @@ fn portfolio_video_runs_on_the_moe_cards_at_night() {
     assert_eq!(f["cards"][0]["workloads"][0]["name"], "moe-api");
     assert_eq!(f["cards"][0]["workloads"][1]["name"], "video-clips");
 }
+
+/// A budget of ¥30,000 on the startup sample: the budget with the fleet, ¥44,870.44 − ¥308.33
+/// = ¥44,562.10, is over by ¥14,562.10. The fleet's workloads (chat-api, lora-experiments) are
+/// left as they are; the largest cut is postponing full-finetune-20b, 8 A100-80G on demand at
+/// ¥10 × (200 h + 4 starts × 20 min) = ¥16,106.67 plus 500 GB × ¥0.5 of storage = ¥16,356.67,
+/// which alone brings it to ¥28,205.44. A warning says so: exit 0, and 3 with --strict.
+#[test]
+fn startup_over_a_budget_of_30000_postpones_the_full_finetune() {
+    let d = tempdir();
+    std::fs::copy(repo("samples/startup.xlsx"), d.path().join("s.xlsx")).unwrap();
+    let j = calc_json(
+        d.path(),
+        "s.xlsx",
+        "s.plan.xlsx",
+        &["--set", "budget_monthly=30000"],
+    );
+    let c = &j["cuts"];
+    let planned = 44_870.436_666_666_67 - 2.5 * (120.0 + 10.0 * 20.0 / 60.0);
+    assert!(close(c["planned"].as_f64().unwrap(), planned), "{c}");
+    assert_eq!(c["budget"], 30000.0);
+    assert_eq!(c["met"], true);
+    let cuts = c["cuts"].as_array().unwrap();
+    assert_eq!(cuts.len(), 1, "{c}");
+    assert_eq!(cuts[0]["workload"], "full-finetune-20b");
+    assert_eq!(cuts[0]["action"], "postpone");
+    let saving = 8.0 * 10.0 * (200.0 + 4.0 * 20.0 / 60.0) + 500.0 * 0.5;
+    assert!(close(cuts[0]["saving"].as_f64().unwrap(), saving));
+    assert!(close(
+        cuts[0]["total_after"].as_f64().unwrap(),
+        planned - saving
+    ));
+    // The Plan tab's section, and the exit codes.
+    let rows = read_sheet(&d.path().join("s.plan.xlsx"), "Plan");
+    let at = rows
+        .iter()
+        .position(|r| {
+            r[0].get_string() == Some("full-finetune-20b")
+                && r[1].get_string().is_some_and(|t| t.starts_with("postpone"))
+        })
+        .expect("the cut's row");
+    assert!(close(rows[at][2].get_float().unwrap(), saving));
+    gpuplan(
+        d.path(),
+        &[
+            "calc",
+            "s.xlsx",
+            "-o",
+            "a.xlsx",
+            "-q",
+            "--set",
+            "budget_monthly=30000",
+        ],
+    )
+    .ok();
+    let r = gpuplan(
+        d.path(),
+        &[
+            "calc",
+            "s.xlsx",
+            "-o",
+            "b.xlsx",
+            "--strict",
+            "--set",
+            "budget_monthly=30000",
+        ],
+    );
+    assert_eq!(r.code, 3, "{}", r.stderr);
+    let out = format!("{}{}", r.stdout, r.stderr);
+    assert!(
+        out.contains("over the budget ¥30,000.00 by ¥14,562.10"),
+        "{out}"
+    );
+    // Within the budget: no cuts.
+    let j = calc_json(
+        d.path(),
+        "s.xlsx",
+        "c.plan.xlsx",
+        &["--set", "budget_monthly=50000"],
+    );
+    assert!(j["cuts"].is_null());
+}
+
+/// A lower precision, re-planned: the portfolio's moe-api (Qwen3-30B-A3B in bf16, 48
+/// concurrent) without redundancy takes one replica of 2 RTX 4090 48GB at ¥2,300 a month each;
+/// in int4 (30.5 B parameters × 0.5 byte ≈ 15.5 GiB of weights, 36.7 GiB required with the KV
+/// cache and headroom, within one card's 47.99) the replica fits one card: ¥2,300 saved, the
+/// largest cut.
+#[test]
+fn a_lower_precision_on_fewer_cards_is_a_cut() {
+    let d = tempdir();
+    std::fs::copy(repo("samples/portfolio-2026.xlsx"), d.path().join("p.xlsx")).unwrap();
+    let j = calc_json(
+        d.path(),
+        "p.xlsx",
+        "p.plan.xlsx",
+        &[
+            "--set",
+            "budget_monthly=13000",
+            "--set",
+            "fleet=no",
+            "--set",
+            "*.redundancy=0",
+        ],
+    );
+    let first = &j["cuts"]["cuts"][0];
+    assert_eq!(first["workload"], "moe-api", "{}", j["cuts"]);
+    assert_eq!(first["action"], "lower_precision");
+    assert!(close(first["saving"].as_f64().unwrap(), 2300.0));
+    assert!(first["change"]
+        .as_str()
+        .unwrap()
+        .starts_with("serve in int4"));
+}
+
+/// A budget that is not an amount is refused with its cell.
+#[test]
+fn a_budget_that_is_not_an_amount_is_refused() {
+    let d = tempdir();
+    std::fs::copy(repo("samples/team.xlsx"), d.path().join("t.xlsx")).unwrap();
+    gpuplan(
+        d.path(),
+        &["calc", "t.xlsx", "--set", "budget_monthly=lots"],
+    )
+    .fails_with(
+        2,
+        &["budget_monthly must be an amount a month (0 or more), or blank for no budget"],
+    );
+}

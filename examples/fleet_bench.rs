@@ -6,26 +6,8 @@
 
 use gpuplan::model::DayWindow;
 use gpuplan::plan::fleet::{pack, FleetInput, Host, Job, Limits, Service};
+use gpuplan::plan::sensitivity::SplitMix;
 use std::time::Instant;
-
-/// SplitMix64: a small seeded generator.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
 
 fn arg(args: &[String], name: &str, default: usize) -> usize {
     args.iter()
@@ -37,7 +19,7 @@ fn arg(args: &[String], name: &str, default: usize) -> usize {
 
 /// A portfolio: a third services rented by the month that peak 09-21 (hosts), a third offline
 /// jobs billed by the hour with nightly windows, a third small services that may share cards.
-fn portfolio(workloads: usize, offers: usize, r: &mut Rng) -> FleetInput {
+fn portfolio(workloads: usize, offers: usize, r: &mut SplitMix) -> FleetInput {
     let vram = [24.0, 48.0, 80.0, 141.0];
     let mut input = FleetInput::default();
     for w in 0..workloads {
@@ -92,7 +74,7 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let workloads = arg(&args, "--workloads", 200);
     let offers = arg(&args, "--offers", 30);
-    let input = portfolio(workloads, offers, &mut Rng(2026));
+    let input = portfolio(workloads, offers, &mut SplitMix(2026));
     let greedy = pack(
         &input,
         Limits {

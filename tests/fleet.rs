@@ -7,6 +7,15 @@
 mod common;
 use calamine::{Data, DataType};
 use common::*;
+use std::path::Path;
+
+/// Copies `samples/SAMPLE.xlsx` into `dir` as `NAME.xlsx` (to run more on it), plans it with
+/// `EXTRA…` into `NAME.plan.xlsx`, and returns the JSON.
+fn sample_json(dir: &Path, sample: &str, name: &str, extra: &[&str]) -> serde_json::Value {
+    let input = format!("{name}.xlsx");
+    std::fs::copy(repo(&format!("samples/{sample}.xlsx")), dir.join(&input)).unwrap();
+    calc_json(dir, &input, &format!("{name}.plan.xlsx"), extra)
+}
 
 /// A bad window is refused with its cell, exit 2, nothing written.
 #[test]
@@ -34,8 +43,7 @@ fn a_window_that_is_not_hours_is_refused_with_its_cell() {
 #[test]
 fn startup_lora_runs_on_the_chat_cards_at_night() {
     let d = tempdir();
-    std::fs::copy(repo("samples/startup.xlsx"), d.path().join("s.xlsx")).unwrap();
-    let j = calc_json(d.path(), "s.xlsx", "s.plan.xlsx", &[]);
+    let j = sample_json(d.path(), "startup", "s", &[]);
     let f = &j["fleet"];
     let saving = 2.5 * (120.0 + 10.0 * 20.0 / 60.0);
     assert!(close(f["saving"].as_f64().unwrap(), saving), "{f}");
@@ -107,8 +115,7 @@ fn startup_lora_runs_on_the_chat_cards_at_night() {
 #[test]
 fn fleet_no_plans_each_workload_alone() {
     let d = tempdir();
-    std::fs::copy(repo("samples/startup.xlsx"), d.path().join("s.xlsx")).unwrap();
-    let j = calc_json(d.path(), "s.xlsx", "s.plan.xlsx", &["--set", "fleet=no"]);
+    let j = sample_json(d.path(), "startup", "s", &["--set", "fleet=no"]);
     assert!(j["fleet"].is_null());
     assert!(close(
         j["totals"]["total_with_margin"].as_f64().unwrap(),
@@ -129,8 +136,7 @@ fn fleet_no_plans_each_workload_alone() {
 #[test]
 fn team_sample_has_no_fleet_and_keeps_its_total() {
     let d = tempdir();
-    std::fs::copy(repo("samples/team.xlsx"), d.path().join("t.xlsx")).unwrap();
-    let j = calc_json(d.path(), "t.xlsx", "t.plan.xlsx", &[]);
+    let j = sample_json(d.path(), "team", "t", &[]);
     assert!(j["fleet"].is_null());
     assert!(close(
         j["totals"]["total_with_margin"].as_f64().unwrap(),
@@ -145,8 +151,7 @@ fn team_sample_has_no_fleet_and_keeps_its_total() {
 #[test]
 fn portfolio_video_runs_on_the_moe_cards_at_night() {
     let d = tempdir();
-    std::fs::copy(repo("samples/portfolio-2026.xlsx"), d.path().join("p.xlsx")).unwrap();
-    let j = calc_json(d.path(), "p.xlsx", "p.plan.xlsx", &[]);
+    let j = sample_json(d.path(), "portfolio-2026", "p", &[]);
     let f = &j["fleet"];
     let saving = 2.0 * 3.8 * (62.5 + 20.0 / 60.0);
     assert!(close(f["saving"].as_f64().unwrap(), saving), "{f}");
@@ -162,13 +167,7 @@ fn portfolio_video_runs_on_the_moe_cards_at_night() {
 #[test]
 fn startup_over_a_budget_of_30000_postpones_the_full_finetune() {
     let d = tempdir();
-    std::fs::copy(repo("samples/startup.xlsx"), d.path().join("s.xlsx")).unwrap();
-    let j = calc_json(
-        d.path(),
-        "s.xlsx",
-        "s.plan.xlsx",
-        &["--set", "budget_monthly=30000"],
-    );
+    let j = sample_json(d.path(), "startup", "s", &["--set", "budget_monthly=30000"]);
     let c = &j["cuts"];
     let planned = 44_870.436_666_666_67 - 2.5 * (120.0 + 10.0 * 20.0 / 60.0);
     assert!(close(c["planned"].as_f64().unwrap(), planned), "{c}");
@@ -243,11 +242,10 @@ fn startup_over_a_budget_of_30000_postpones_the_full_finetune() {
 #[test]
 fn a_lower_precision_on_fewer_cards_is_a_cut() {
     let d = tempdir();
-    std::fs::copy(repo("samples/portfolio-2026.xlsx"), d.path().join("p.xlsx")).unwrap();
-    let j = calc_json(
+    let j = sample_json(
         d.path(),
-        "p.xlsx",
-        "p.plan.xlsx",
+        "portfolio-2026",
+        "p",
         &[
             "--set",
             "budget_monthly=13000",

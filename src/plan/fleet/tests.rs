@@ -1,4 +1,5 @@
 use super::*;
+use crate::plan::sensitivity::SplitMix;
 
 /// Two monthly RTX 4090s serving chat: both busy at peak (09-21), one off-peak (the base
 /// instance), so one card is idle from 21:00 to 09:00 (12 hours).
@@ -188,28 +189,9 @@ fn the_solver_packs_tighter_than_first_fit_decreasing() {
     assert!((f.saving - 6000.0).abs() < 1e-9, "{}", f.saving);
 }
 
-/// A small seeded generator (SplitMix64), so the property test needs no dependency.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
-
 /// A random portfolio over three cards: hosts with random peaks, jobs with random windows and
 /// hours, services with random memory and load.
-fn random_portfolio(r: &mut Rng) -> FleetInput {
+fn random_portfolio(r: &mut SplitMix) -> FleetInput {
     let cards = ["RTX 4090 · cuda", "L40S · cuda", "A100-80G · cuda"];
     let vram = [24.0, 48.0, 80.0];
     let mut input = FleetInput::default();
@@ -266,7 +248,7 @@ fn random_portfolio(r: &mut Rng) -> FleetInput {
 
 #[test]
 fn the_fleet_never_costs_more_than_each_workload_alone_on_random_portfolios() {
-    let mut r = Rng(33);
+    let mut r = SplitMix(33);
     for case in 0..200 {
         let input = random_portfolio(&mut r);
         // A smaller node limit keeps the debug build quick; the answer must hold at any limit.

@@ -10,6 +10,7 @@ pub use of_plan::{fleet_of, Carried, FleetCard, FleetPlan, SolverJson};
 
 use crate::model::DayWindow;
 use microlp::{ComparisonOp, OptimizationDirection, Problem, SolveOptions, Variable};
+use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 /// A service rented by the month whose cards are partly idle off-peak.
@@ -150,6 +151,12 @@ pub struct Fleet {
 }
 
 const EPS: f64 = 1e-6;
+/// Instances of one group packed together at most (a larger group is packed in chunks).
+const CHUNK: usize = 128;
+/// Hosts a job is tried on at most (the first of its card).
+const HOSTS_A_JOB: usize = 64;
+/// Variables of a programme at most: past it the greedy answer is kept.
+const MAX_VARIABLES: usize = 20_000;
 
 /// Packs the fleet: moves jobs onto idle host cards and services onto shared cards.
 pub fn pack(input: &FleetInput, limits: Limits) -> Fleet {
@@ -168,26 +175,48 @@ pub fn pack(input: &FleetInput, limits: Limits) -> Fleet {
     bound += b;
     fleet.saving += moved.iter().map(|m| m.saving).sum::<f64>();
     fleet.moved = moved;
-    let mut groups: Vec<&str> = Vec::new();
+    // The services of each group, in sheet order; a large group is packed in chunks of at most
+    // CHUNK instances, so that the work grows with the portfolio, not with its square.
+    let mut index: HashMap<&str, usize> = HashMap::new();
+    let mut groups: Vec<(&str, Vec<&Service>)> = Vec::new();
     for s in &input.services {
-        if !groups.contains(&s.group.as_str()) {
-            groups.push(&s.group);
-        }
+        let k = *index.entry(&s.group).or_insert_with(|| {
+            groups.push((&s.group, Vec::new()));
+            groups.len() - 1
+        });
+        groups[k].1.push(s);
     }
-    for g in groups {
-        let members: Vec<&Service> = input.services.iter().filter(|s| s.group == g).collect();
-        let before: usize = members.iter().map(|s| s.instances).sum();
-        let (cards, c, b) = share_cards(&members, limits.nodes, deadline, &mut fleet.solved);
-        cost += c;
-        bound += b;
-        let card_cost = members[0].card_cost;
-        let used = cards.len();
-        if used < before {
-            fleet.saving += (before - used) as f64 * card_cost;
-            fleet.groups.push((g.to_string(), before, used, card_cost));
-            fleet
-                .shared
-                .extend(cards.into_iter().filter(|c| c.services.len() > 1));
+    for (g, members) in groups {
+        let (mut before, mut after) = (0, 0);
+        let mut chunk: Vec<&Service> = Vec::new();
+        let mut chunks: Vec<Vec<&Service>> = Vec::new();
+        for s in members {
+            if chunk.iter().map(|x| x.instances).sum::<usize>() + s.instances > CHUNK
+                && !chunk.is_empty()
+            {
+                chunks.push(std::mem::take(&mut chunk));
+            }
+            chunk.push(s);
+        }
+        chunks.push(chunk);
+        let card_cost = chunks[0][0].card_cost;
+        for members in chunks {
+            let n: usize = members.iter().map(|s| s.instances).sum();
+            let (cards, c, b) =
+                share_cards(&members, limits.nodes, deadline, &mut fleet.solved);
+            cost += c;
+            bound += b;
+            before += n;
+            after += cards.len().min(n);
+            if cards.len() < n {
+                fleet
+                    .shared
+                    .extend(cards.into_iter().filter(|c| c.services.len() > 1));
+            }
+        }
+        if after < before {
+            fleet.saving += (before - after) as f64 * card_cost;
+            fleet.groups.push((g.to_string(), before, after, card_cost));
         }
     }
     fleet.solved.gap = if cost > EPS {
@@ -217,7 +246,7 @@ fn eligible(j: &Job, h: &Host) -> bool {
 
 /// The greedy answer: the costliest jobs first, each on the first host with room, filling the
 /// hours of its window in order. Returns each job's host and hours.
-fn greedy_jobs(input: &FleetInput) -> Vec<Option<(usize, [f64; 24])>> {
+fn greedy_jobs(input: &FleetInput, hosts: &[Vec<usize>]) -> Vec<Option<(usize, [f64; 24])>> {
     let mut left: Vec<[f64; 24]> = input
         .hosts
         .iter()
@@ -228,10 +257,8 @@ fn greedy_jobs(input: &FleetInput) -> Vec<Option<(usize, [f64; 24])>> {
     let mut out = vec![None; input.jobs.len()];
     for g in order {
         let j = &input.jobs[g];
-        for (hi, h) in input.hosts.iter().enumerate() {
-            if !eligible(j, h) {
-                continue;
-            }
+        for &hi in &hosts[g] {
+            let h = &input.hosts[hi];
             let mut share = [0.0; 24];
             let mut need = j.hours_per_day;
             for t in usable_hours(j, h) {
@@ -269,18 +296,31 @@ fn move_jobs(
     solved: &mut Solved,
 ) -> (Vec<Moved>, f64, f64) {
     let total: f64 = input.jobs.iter().map(|j| j.cost).sum();
-    let greedy = greedy_jobs(input);
-    let pairs: Vec<(usize, usize, Vec<usize>)> = input
+    // Each job's hosts: the first HOSTS_A_JOB of its card it could run on alone.
+    let mut by_card: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (hi, h) in input.hosts.iter().enumerate() {
+        by_card.entry(&h.card).or_default().push(hi);
+    }
+    let hosts: Vec<Vec<usize>> = input
         .jobs
         .iter()
+        .map(|j| {
+            by_card.get(j.card.as_str()).map_or(Vec::new(), |hs| {
+                hs.iter()
+                    .copied()
+                    .filter(|&hi| eligible(j, &input.hosts[hi]))
+                    .take(HOSTS_A_JOB)
+                    .collect()
+            })
+        })
+        .collect();
+    let greedy = greedy_jobs(input, &hosts);
+    let pairs: Vec<(usize, usize, Vec<usize>)> = hosts
+        .iter()
         .enumerate()
-        .flat_map(|(g, j)| {
-            input
-                .hosts
-                .iter()
-                .enumerate()
-                .filter(move |(_, h)| eligible(j, h))
-                .map(move |(hi, h)| (g, hi, usable_hours(j, h)))
+        .flat_map(|(g, hs)| {
+            hs.iter()
+                .map(move |&hi| (g, hi, usable_hours(&input.jobs[g], &input.hosts[hi])))
         })
         .collect();
     let greedy_cost = total
@@ -310,6 +350,24 @@ fn move_jobs(
     if pairs.is_empty() {
         return (Vec::new(), total, total);
     }
+    // A bound without the solver: every job that could move, moved.
+    let mut movable = vec![false; input.jobs.len()];
+    for (g, _, _) in &pairs {
+        movable[*g] = true;
+    }
+    let floor = total
+        - input
+            .jobs
+            .iter()
+            .zip(&movable)
+            .filter(|(_, m)| **m)
+            .map(|(j, _)| j.cost)
+            .sum::<f64>();
+    let size: usize = pairs.iter().map(|(_, _, hs)| 1 + hs.len()).sum();
+    if size > MAX_VARIABLES || Instant::now() >= deadline {
+        solved.optimal = false;
+        return (to_moves(&greedy), greedy_cost, floor);
+    }
     let mut p = Problem::new(OptimizationDirection::Minimize);
     // The constant part of the objective (every job's cost), as a variable fixed at 1, so the
     // objective is the cost left and the gap is relative to it.
@@ -325,13 +383,11 @@ fn move_jobs(
                 .collect(),
         );
     }
-    for g in 0..input.jobs.len() {
-        let row: Vec<(Variable, f64)> = pairs
-            .iter()
-            .zip(&x)
-            .filter(|((pg, _, _), _)| *pg == g)
-            .map(|(_, v)| (*v, 1.0))
-            .collect();
+    let mut per_job: Vec<Vec<(Variable, f64)>> = vec![Vec::new(); input.jobs.len()];
+    for ((g, _, _), v) in pairs.iter().zip(&x) {
+        per_job[*g].push((*v, 1.0));
+    }
+    for row in per_job {
         if row.len() > 1 {
             p.add_constraint(row, ComparisonOp::Le, 1.0);
         }
@@ -344,23 +400,17 @@ fn move_jobs(
             p.add_constraint([(*v, 1.0), (x[k], -1.0)], ComparisonOp::Le, 0.0);
         }
     }
-    for (hi, h) in input.hosts.iter().enumerate() {
-        for t in 0..24 {
-            let row: Vec<(Variable, f64)> = pairs
-                .iter()
-                .enumerate()
-                .filter(|(_, (_, ph, _))| *ph == hi)
-                .flat_map(|(k, (g, _, _))| {
-                    let c = input.jobs[*g].cards as f64;
-                    y[k].iter()
-                        .filter(|(ht, _)| *ht == t)
-                        .map(move |(_, v)| (*v, c))
-                })
-                .collect();
-            if !row.is_empty() {
-                p.add_constraint(row, ComparisonOp::Le, h.idle(t) as f64);
-            }
+    let mut per_hour: HashMap<(usize, usize), Vec<(Variable, f64)>> = HashMap::new();
+    for (k, (g, hi, _)) in pairs.iter().enumerate() {
+        let c = input.jobs[*g].cards as f64;
+        for (t, v) in &y[k] {
+            per_hour.entry((*hi, *t)).or_default().push((*v, c));
         }
+    }
+    let mut rows: Vec<((usize, usize), Vec<(Variable, f64)>)> = per_hour.into_iter().collect();
+    rows.sort_by_key(|(k, _)| *k);
+    for ((hi, t), row) in rows {
+        p.add_constraint(row, ComparisonOp::Le, input.hosts[hi].idle(t) as f64);
     }
     let mut warm = vec![(one, 1.0)];
     for (k, (g, hi, hours)) in pairs.iter().enumerate() {
@@ -374,19 +424,6 @@ fn move_jobs(
             warm.push((y[k][i].1, share));
         }
     }
-    // A bound without the solver: every job that could move, moved.
-    let mut movable = vec![false; input.jobs.len()];
-    for (g, _, _) in &pairs {
-        movable[*g] = true;
-    }
-    let floor = total
-        - input
-            .jobs
-            .iter()
-            .zip(&movable)
-            .filter(|(_, m)| **m)
-            .map(|(j, _)| j.cost)
-            .sum::<f64>();
     let Some((values, cost, bound)) = solve(&p, warm, nodes, deadline, solved) else {
         return (to_moves(&greedy), greedy_cost, floor);
     };
@@ -504,6 +541,10 @@ fn share_cards(
         return (greedy, greedy_cost, greedy_cost);
     }
     let n = greedy.len();
+    if n * (members.len() + 1) > MAX_VARIABLES || Instant::now() >= deadline {
+        solved.optimal = false;
+        return (greedy, greedy_cost, floor * price);
+    }
     let mut p = Problem::new(OptimizationDirection::Minimize);
     let u: Vec<Variable> = (0..n).map(|_| p.add_binary_var(price)).collect();
     let z: Vec<Vec<Variable>> = members

@@ -5,12 +5,13 @@ use super::{Col, Ctx};
 use crate::write::style::{number, text};
 use rust_xlsxwriter::{Worksheet, XlsxError};
 
-/// The section's columns, from column A.
+/// The section's columns, from column A: the figures first, where the Plan tab's narrow
+/// columns hold them, and the texts wrapped in the wider ones after.
 const COLUMNS: [Col; 5] = [
     Col::new("workload", 0.0, ["Workload", "负载", "", ""]),
-    Col::new("cut", 0.0, ["Cut", "降级方案", "", ""]),
     Col::new("saving", 0.0, ["Saving a month", "每月节省", "", ""]),
     Col::new("total_after", 0.0, ["Budget after", "降级后预算", "", ""]),
+    Col::new("cut", 0.0, ["Cut", "降级方案", "", ""]),
     Col::new("risk", 0.0, ["Risk", "风险", "", ""]),
 ];
 
@@ -40,10 +41,10 @@ pub fn section(ws: &mut Worksheet, cx: &Ctx, row: u32) -> Result<u32, XlsxError>
     for cut in &c.cuts {
         r += 1;
         text(ws, r, 0, &cut.workload, &s.text)?;
-        text(ws, r, 1, &cut.change, &s.text)?;
-        number(ws, r, 2, cut.saving, &s.money)?;
-        number(ws, r, 3, cut.total_after, &s.money)?;
-        text(ws, r, 4, &cut.risk, &s.text)?;
+        number(ws, r, 1, cut.saving, &s.money)?;
+        number(ws, r, 2, cut.total_after, &s.money)?;
+        text(ws, r, 3, &cut.change, &s.wrap)?;
+        text(ws, r, 4, &cut.risk, &s.wrap)?;
     }
     if !c.met {
         r += 1;

@@ -189,7 +189,7 @@ fn startup_over_a_budget_of_30000_postpones_the_full_finetune() {
         .iter()
         .position(|r| {
             r[0].get_string() == Some("full-finetune-20b")
-                && r[3].get_string().is_some_and(|t| t.starts_with("postpone"))
+                && r[2].get_string().is_some_and(|t| t.starts_with("postpone"))
         })
         .expect("the cut's row");
     assert!(close(rows[at][1].get_float().unwrap(), saving));

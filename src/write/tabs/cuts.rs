@@ -5,13 +5,13 @@ use super::{Col, Ctx};
 use crate::write::style::{number, text};
 use rust_xlsxwriter::{Worksheet, XlsxError};
 
-/// The section's columns, from column A: the figures first, where the Plan tab's narrow
-/// columns hold them, and the texts wrapped in the wider ones after.
+/// The section's columns, from column A: each in a Plan tab column wide enough for it (money
+/// in the narrow ones, the texts wrapped in the 22-character Model and GPU columns).
 const COLUMNS: [Col; 5] = [
     Col::new("workload", 0.0, ["Workload", "负载", "", ""]),
-    Col::new("saving", 0.0, ["Saving a month", "每月节省", "", ""]),
-    Col::new("total_after", 0.0, ["Budget after", "降级后预算", "", ""]),
+    Col::new("saving", 0.0, ["Saving", "节省", "", ""]),
     Col::new("cut", 0.0, ["Cut", "降级方案", "", ""]),
+    Col::new("total_after", 0.0, ["Budget after", "降级后预算", "", ""]),
     Col::new("risk", 0.0, ["Risk", "风险", "", ""]),
 ];
 
@@ -42,9 +42,15 @@ pub fn section(ws: &mut Worksheet, cx: &Ctx, row: u32) -> Result<u32, XlsxError>
         r += 1;
         text(ws, r, 0, &cut.workload, &s.text)?;
         number(ws, r, 1, cut.saving, &s.money)?;
-        number(ws, r, 2, cut.total_after, &s.money)?;
-        text(ws, r, 3, &cut.change, &s.wrap)?;
+        text(ws, r, 2, &cut.change, &s.wrap)?;
+        number(ws, r, 3, cut.total_after, &s.money)?;
         text(ws, r, 4, &cut.risk, &s.wrap)?;
+        let width = |c: usize| super::plan_tab::COLUMNS[c].width;
+        crate::write::style::fit_row_height(
+            ws,
+            r,
+            &[(&cut.change, width(2)), (&cut.risk, width(4))],
+        )?;
     }
     if !c.met {
         r += 1;

@@ -202,8 +202,7 @@ pub fn pack(input: &FleetInput, limits: Limits) -> Fleet {
         let card_cost = chunks[0][0].card_cost;
         for members in chunks {
             let n: usize = members.iter().map(|s| s.instances).sum();
-            let (cards, c, b) =
-                share_cards(&members, limits.nodes, deadline, &mut fleet.solved);
+            let (cards, c, b) = share_cards(&members, limits.nodes, deadline, &mut fleet.solved);
             cost += c;
             bound += b;
             before += n;

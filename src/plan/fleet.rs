@@ -10,7 +10,7 @@ pub use of_plan::{fleet_of, Carried, FleetCard, FleetPlan, SolverJson};
 
 use crate::model::DayWindow;
 use microlp::{ComparisonOp, OptimizationDirection, Problem, SolveOptions, Variable};
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::time::{Duration, Instant};
 
 /// A service rented by the month whose cards are partly idle off-peak.
@@ -399,16 +399,15 @@ fn move_jobs(
             p.add_constraint([(*v, 1.0), (x[k], -1.0)], ComparisonOp::Le, 0.0);
         }
     }
-    let mut per_hour: HashMap<(usize, usize), Vec<(Variable, f64)>> = HashMap::new();
+    // Ordered by host and hour, so that the programme is the same on every run.
+    let mut per_hour: BTreeMap<(usize, usize), Vec<(Variable, f64)>> = BTreeMap::new();
     for (k, (g, hi, _)) in pairs.iter().enumerate() {
         let c = input.jobs[*g].cards as f64;
         for (t, v) in &y[k] {
             per_hour.entry((*hi, *t)).or_default().push((*v, c));
         }
     }
-    let mut rows: Vec<((usize, usize), Vec<(Variable, f64)>)> = per_hour.into_iter().collect();
-    rows.sort_by_key(|(k, _)| *k);
-    for ((hi, t), row) in rows {
+    for ((hi, t), row) in per_hour {
         p.add_constraint(row, ComparisonOp::Le, input.hosts[hi].idle(t) as f64);
     }
     let mut warm = vec![(one, 1.0)];

@@ -86,6 +86,11 @@ pub fn each_input(input: &Input, f: &mut dyn FnMut(String, String)) {
         // The yes/no columns (`--set chat-api.online=no` changes the plan as a number does).
         put("online", yes_no(w.online));
         put("spot_ok", yes_no(w.spot_ok));
+        for (k, v) in [("window", w.window), ("peak_window", w.peak_window)] {
+            if let Some(v) = v {
+                put(k, v.to_string());
+            }
+        }
     }
     if !input.sha256.is_empty() {
         f("input.sha256".into(), input.sha256.clone());

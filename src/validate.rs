@@ -544,6 +544,8 @@ fn row_workload(row: &Row, model: ModelSpec) -> Workload {
         api: None,
         start_month: None,
         end_month: None,
+        window: None,
+        peak_window: None,
         notes: String::new(),
         cell: CellRef::new("validation", 0, 0),
     }

@@ -343,9 +343,10 @@ fn libreoffice_and_openpyxl_read_the_outputs() {
             .unwrap();
         let text = String::from_utf8_lossy(&py.stdout);
         let mut lines = text.lines();
-        // startup.xlsx has Scenarios and Ranges sheets, so its plan has those two tabs.
+        // startup.xlsx has Scenarios and Ranges sheets, so its plan has those two tabs, and a
+        // LoRA on its chat cards at night, so a Fleet tab.
         let tabs = if sample == "startup" {
-            "Summary|Year|Scenarios|Sensitivity|Plan|Memory|Billing|Candidates|TCO|Assumptions|Formulas|Warnings"
+            "Summary|Year|Scenarios|Sensitivity|Plan|Fleet|Memory|Billing|Candidates|TCO|Assumptions|Formulas|Warnings"
         } else {
             "Summary|Year|Plan|Memory|Billing|Candidates|TCO|Assumptions|Formulas|Warnings"
         };

@@ -45,8 +45,9 @@ pub struct Sensitivity {
 }
 
 /// SplitMix64 (Steele, Lea and Flood 2014): a tiny generator whose sequence for a seed never
-/// changes with a dependency update, so `--seed` reproduces a run on any version.
-struct SplitMix(u64);
+/// changes with a dependency update, so `--seed` reproduces a run on any version. The fleet's
+/// property test and benchmark draw their portfolios from it too.
+pub struct SplitMix(pub u64);
 
 impl SplitMix {
     fn next(&mut self) -> u64 {
@@ -58,8 +59,13 @@ impl SplitMix {
     }
 
     /// Uniform in [0, 1): the top 53 bits.
-    fn unit(&mut self) -> f64 {
+    pub fn unit(&mut self) -> f64 {
         (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    /// A whole number below `n` (1 or more).
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next() % n.max(1)
     }
 }
 

@@ -64,6 +64,8 @@ fn workload(name: &str, kind: Kind, model: Option<&str>) -> Workload {
         api: None,
         start_month: None,
         end_month: None,
+        window: None,
+        peak_window: None,
         notes: String::new(),
         cell: CellRef::new("Workloads", 1, 0),
     }

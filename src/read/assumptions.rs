@@ -94,8 +94,9 @@ impl Reader {
         }
         let cell = rec.cell("value");
         let value = match rec.raw("value") {
-            // Blank is a value of its own: the month after the plan is made.
-            None if key == "plan_start" => Value::Text(String::new()),
+            // Blank is a value of its own: the month after the plan is made (plan_start), no
+            // budget (budget_monthly).
+            None if key == "plan_start" || key == "budget_monthly" => Value::Text(String::new()),
             None => {
                 self.problems.push(Problem::new(
                     cell.to_string(),
@@ -240,6 +241,13 @@ pub(super) fn assumption_value(
                     )
                 })
         }
+        Some(Value::Text(_)) if key == "budget_monthly" => match raw_number(raw) {
+            Some(v) if v >= 0.0 && v.is_finite() => Ok(Value::Number(v)),
+            _ => Err(format!(
+                "{key} must be an amount a month (0 or more), or blank for no budget, found {}",
+                found(raw)
+            )),
+        },
         Some(Value::Text(_)) => {
             let t = raw_text(raw);
             let t = match t.as_str() {

@@ -658,6 +658,32 @@ impl Record<'_> {
         m
     }
 
+    /// Hours of the day as a window (`22-07`), or a problem; `None` when blank.
+    pub fn day_window(
+        &self,
+        key: &str,
+        problems: &mut Vec<Problem>,
+    ) -> Option<crate::model::DayWindow> {
+        let raw = self.raw(key)?;
+        let w = crate::model::DayWindow::parse(&raw_text(raw));
+        if w.is_none() {
+            problems.push(
+                Problem::new(
+                    self.at(key),
+                    format!(
+                        "{key} must be hours of the day as from-to (22-07: 22:00 to 07:00), found {}",
+                        found(raw)
+                    ),
+                )
+                .with_zh(format!(
+                    "{key} 应为一天中的时段，格式 起-止（22-07 表示 22:00 至 07:00），实际为 {}",
+                    found_zh(raw)
+                )),
+            );
+        }
+        w
+    }
+
     /// A yes/no value, or a problem; `None` when blank.
     pub fn boolean(&self, key: &str, problems: &mut Vec<Problem>) -> Option<bool> {
         let raw = self.raw(key)?;

@@ -7,8 +7,8 @@ use super::{Override, Reader, Target};
 use crate::catalog::{self, ColumnType};
 use crate::error::Problem;
 use crate::model::{
-    normalize, ApiPrice, CellRef, Engines, GpuOffer, Kind, ModelSpec, Month, Precision, Warning,
-    Workload, WorkloadNumbers,
+    normalize, ApiPrice, CellRef, DayWindow, Engines, GpuOffer, Kind, ModelSpec, Month, Precision,
+    Warning, Workload, WorkloadNumbers,
 };
 use crate::suggest;
 use std::collections::{BTreeMap, HashMap};
@@ -31,6 +31,8 @@ struct RowCells {
     api: Option<String>,
     start_month: Option<Month>,
     end_month: Option<Month>,
+    window: Option<DayWindow>,
+    peak_window: Option<DayWindow>,
     pinned: Option<String>,
     engine: Option<String>,
 }
@@ -284,6 +286,8 @@ impl Reader {
             api: cells.api,
             start_month: cells.start_month,
             end_month: cells.end_month,
+            window: cells.window,
+            peak_window: cells.peak_window,
             notes: cells.notes,
             cell: rec.cell("name"),
         })
@@ -547,9 +551,13 @@ fn row_cells(rec: &Record, known: &Known, p: &mut Vec<Problem>) -> RowCells {
             ));
         }
     }
+    let window = rec.day_window("window", p);
+    let peak_window = rec.day_window("peak_window", p);
     let pinned = pinned_gpu(rec, known.gpus, p);
     let engine = engine_cell(rec, known.engines, p);
     RowCells {
+        window,
+        peak_window,
         online,
         spot_ok,
         notes,

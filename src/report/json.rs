@@ -34,6 +34,11 @@ pub struct PlanJson<'a> {
     actuals: Vec<&'a crate::usage::Actual>,
     /// The last month's bill beside the plan (`calc --bills`); null without one.
     bills: Option<&'a crate::usage::bills::BillComparison>,
+    /// The fleet: cards shared across hours and workloads, and the saving; null when nothing
+    /// shares (or the Assumption fleet is no).
+    fleet: Option<&'a crate::plan::fleet::FleetPlan>,
+    /// The downgrade plan when the budget needed is over budget_monthly; null otherwise.
+    cuts: Option<&'a crate::plan::cuts::Cuts>,
     warnings: &'a [Warning],
 }
 
@@ -112,6 +117,8 @@ impl<'a> PlanJson<'a> {
                 .collect(),
             actuals: plan.actuals.iter().map(|r| &r.actual).collect(),
             bills: plan.bills.as_ref(),
+            fleet: plan.fleet.as_ref(),
+            cuts: plan.cuts.as_ref(),
             warnings: &plan.warnings,
         }
     }

@@ -1012,6 +1012,54 @@ fn deepseek_v3_caches_one_latent_of_576_values_per_layer_and_token() {
 }
 
 #[test]
+fn a_latent_cache_is_copied_to_every_gpu_of_a_tensor_parallel_group() {
+    // DeepSeek-R1 in FP8 through vLLM on 141 GB cards spans 8 GPUs. Its latent cache has one
+    // KV head, which vLLM gives every GPU whole: a 32,768-token request takes 70,272 B ×
+    // 32,768 / 2^30 = 2.14453125 GiB on each of them, 8 × 2.14453125 = 17.15625 GiB of the
+    // replica, so the pool holds 8 times fewer such requests than one copy would allow.
+    let mut w = deepseek_r1_fp8(32768.0);
+    w.engine = Some("vllm".into());
+    let h200 = || offer("H200", 141.0, Some(30.0), None, None, None);
+    let vals = values_of(w.clone(), h200(), &[]);
+    assert_eq!(v(&vals, "gpus_per_replica"), 8.0);
+    assert_eq!(v(&vals, "kv_replicas"), 8.0);
+    assert!(close(v(&vals, "request_kv_gib"), 2.14453125, 1e-12));
+    assert!(close(v(&vals, "per_request_gib"), 17.15625, 1e-9));
+    let pool = v(&vals, "kv_pool_gib");
+    assert!(close(v(&vals, "max_concurrency"), pool / 17.15625, 1e-9));
+    // An engine that does not split by head (data-parallel attention, llama.cpp's layers)
+    // keeps one copy: 8 times the requests in the same pool.
+    let split = values_of(w, h200(), &[("kv_heads_split", 0.0)]);
+    assert_eq!(v(&split, "kv_replicas"), 1.0);
+    assert!(close(v(&split, "max_concurrency"), pool / 2.14453125, 1e-9));
+    // Grouped-query attention with fewer KV heads than GPUs: Qwen3-235B-A22B's 4 heads on 8
+    // GPUs, one head a GPU, 8 / 4 = 2 copies; Llama-3.1-70B's 8 heads on 8 GPUs, none.
+    let qwen = serving("Qwen3-235B-A22B", 4096.0, "G80", 80.0);
+    assert_eq!(v(&qwen, "gpus_per_replica"), 8.0);
+    assert_eq!(v(&qwen, "kv_replicas"), 2.0);
+    let llama = serving("Llama-3.1-70B", 610.0, "G24", 24.0);
+    assert_eq!(v(&llama, "gpus_per_replica"), 8.0);
+    assert_eq!(v(&llama, "kv_replicas"), 1.0);
+}
+
+#[test]
+fn transformers_before_4_36_holds_two_caches_while_it_concatenates() {
+    // Llama-2-7B, one request of 8,192 tokens: 2 × 32 layers × 32 KV heads × 128 × 2 B × 8,192
+    // = 4 GiB of cache. transformers 4.35's models concatenate each step's keys and values
+    // onto new tensors while generate holds the old ones: 8 GiB at the step's end; from 4.36
+    // the Cache classes hold one.
+    let run = |engine: &str| {
+        let w = engine_workload(Kind::Inference, "Llama-2-7B", engine, 8192.0);
+        values_of(w, offer("H200", 141.0, Some(30.0), None, None, None), &[])
+    };
+    let old = run("transformers-4.35");
+    let new = run("transformers");
+    assert!(close(v(&old, "request_kv_gib"), 4.0, 1e-12));
+    assert!(close(v(&old, "per_request_gib"), 8.0, 1e-12));
+    assert!(close(v(&new, "per_request_gib"), 4.0, 1e-12));
+}
+
+#[test]
 fn an_eager_prefill_pays_for_each_call_a_layer_makes() {
     // SGLang 0.5.6's calls a layer (research/sources/sglang-prefill-calls.md): 2 norms, 2
     // all-reduces under tensor parallelism, attention 7 (grouped-query) or 12 (latent), a dense

@@ -218,6 +218,7 @@ pub(crate) fn assumption_rule(key: &str) -> Rule {
             Rule::whole(0.0, 1e11)
         }
         "zero_step_bytes" => Rule::range(0.0, 64.0),
+        "kv_cache_copies" => Rule::range(1.0, 8.0),
         _ => Rule::at_least(0.0).max(1e12),
     }
 }

@@ -1034,12 +1034,14 @@ fn a_latent_cache_is_copied_to_every_gpu_of_a_tensor_parallel_group() {
     assert!(close(v(&split, "max_concurrency"), pool / 2.14453125, 1e-9));
     // Grouped-query attention with fewer KV heads than GPUs: Qwen3-235B-A22B's 4 heads on 8
     // GPUs, one head a GPU, 8 / 4 = 2 copies; Llama-3.1-70B's 8 heads on 8 GPUs, none.
-    let qwen = serving("Qwen3-235B-A22B", 4096.0, "G80", 80.0);
-    assert_eq!(v(&qwen, "gpus_per_replica"), 8.0);
-    assert_eq!(v(&qwen, "kv_replicas"), 2.0);
-    let llama = serving("Llama-3.1-70B", 610.0, "G24", 24.0);
-    assert_eq!(v(&llama, "gpus_per_replica"), 8.0);
-    assert_eq!(v(&llama, "kv_replicas"), 1.0);
+    for (model, card, vram, copies) in [
+        ("Qwen3-235B-A22B", "G80", 80.0, 2.0),
+        ("Llama-3.1-70B", "G24", 24.0, 1.0),
+    ] {
+        let vals = serving(model, 4096.0, card, vram);
+        let got = (v(&vals, "gpus_per_replica"), v(&vals, "kv_replicas"));
+        assert_eq!(got, (8.0, copies), "{model}: GPUs and copies");
+    }
 }
 
 #[test]

@@ -2036,16 +2036,14 @@ fn llama_3_1_405b_fp8_keeps_attention_in_bf16_and_weighs_57_gib_a_gpu_on_8() {
     // 77.11 = 324.537307392 B at 1 byte; BF16: 4.202692608 + 77.11 = 81.312692608 B at 2 bytes;
     // 487.162692608e9 B = 453.706 GiB, 56.713 GiB on each of 8 GPUs (vLLM logged 57.752 GiB on
     // 8 × H100: issue 6746). An all-FP8 body would be 410.052692608e9 B = 381.891 GiB (−17%).
-    let mut w = workload("fp8", Kind::Inference, Some("Llama-3.1-405B-FP8"));
-    w.precision = Precision::Fp8;
-    w.numbers.context_len = Some(8192.0);
-    let vals = values_of(w, offer("H200", 141.0, Some(30.0), None, None, None), &[]);
-    assert!(close(v(&vals, "kept16_params_b"), 77.11, 1e-9));
-    assert!(close(v(&vals, "weights_gib"), 453.7056, 1e-3));
-    let mut w = workload("fp8", Kind::Inference, Some("Llama-3.1-405B"));
-    w.precision = Precision::Fp8;
-    w.numbers.context_len = Some(8192.0);
-    let vals = values_of(w, offer("H200", 141.0, Some(30.0), None, None, None), &[]);
-    assert_eq!(v(&vals, "kept16_params_b"), 0.0);
-    assert!(close(v(&vals, "weights_gib"), 381.8912, 1e-3));
+    for (model, kept, gib) in [
+        ("Llama-3.1-405B-FP8", 77.11, 453.7056),
+        ("Llama-3.1-405B", 0.0, 381.8912),
+    ] {
+        let mut w = workload("fp8", Kind::Inference, Some(model));
+        w.precision = Precision::Fp8;
+        let vals = values_of(w, offer("H200", 141.0, Some(30.0), None, None, None), &[]);
+        assert!(close(v(&vals, "kept16_params_b"), kept, 1e-9), "{model}");
+        assert!(close(v(&vals, "weights_gib"), gib, 1e-3), "{model}");
+    }
 }

@@ -931,7 +931,9 @@ fn quantization_note(q: &Value) -> String {
     let bits = q.get("bits").and_then(Value::as_u64);
     let precision = match (method, bits) {
         ("mxfp4", _) => "expert_precision mxfp4 (the experts; attention and embeddings stay bf16)",
-        ("fp8" | "compressed-tensors", _) if q.to_string().contains("float") || method == "fp8" => {
+        ("fp8" | "fbgemm_fp8" | "compressed-tensors", _)
+            if q.to_string().contains("float") || method != "compressed-tensors" =>
+        {
             "precision fp8"
         }
         (_, Some(4)) => "precision int4",
@@ -1105,6 +1107,12 @@ mod tests {
         });
         let i = imported(&config.to_string());
         assert_eq!(i.spec.unquantized_params_b, 77.108084736);
+        // fbgemm_fp8 is FP8 (row-wise scales): the note says which precision to give.
+        assert!(
+            i.notes.iter().any(|n| n.contains("use precision fp8")),
+            "{:?}",
+            i.notes
+        );
         // The same model without the list keeps nothing else 16-bit.
         let mut plain = config.clone();
         plain["quantization_config"] = serde_json::json!({"quant_method": "fbgemm_fp8"});

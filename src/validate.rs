@@ -873,9 +873,13 @@ mod tests {
     ];
 
     /// Built-in engine profiles the ledger has no row for, with why (#16 asks for each profile).
-    /// None today: deepspeed-zero3, the last, has the five allocated peaks measured on an H200
-    /// (scripts/measure_zero3.py), no published unrounded figure having been found.
-    const PROFILES_WITHOUT_ROWS: [(&str, &str); 0] = [];
+    /// deepspeed-zero3, the last with figures, has the five allocated peaks measured on an H200
+    /// (scripts/measure_zero3.py). The two below are named without figures (#36 item 4): the
+    /// defaults apply, and their note gives issue 36's error for them.
+    const PROFILES_WITHOUT_ROWS: [(&str, &str); 2] = [
+        ("exllamav2", "declared without figures: the defaults apply, 6–12% off"),
+        ("mlc-llm", "declared without figures: the defaults apply, about 29% too slow"),
+    ];
 
     #[test]
     fn every_profile_has_ledger_rows_but_those_named() {

@@ -877,8 +877,14 @@ mod tests {
     /// (scripts/measure_zero3.py). The two below are named without figures (#36 item 4): the
     /// defaults apply, and their note gives issue 36's error for them.
     const PROFILES_WITHOUT_ROWS: [(&str, &str); 2] = [
-        ("exllamav2", "declared without figures: the defaults apply, 6–12% off"),
-        ("mlc-llm", "declared without figures: the defaults apply, about 29% too slow"),
+        (
+            "exllamav2",
+            "declared without figures: the defaults apply, 6–12% off",
+        ),
+        (
+            "mlc-llm",
+            "declared without figures: the defaults apply, about 29% too slow",
+        ),
     ];
 
     #[test]

@@ -893,7 +893,9 @@ fn kept_projection_params(m: &ModelSpec, names: &[&str]) -> f64 {
         ("up_proj", h * m.ffn, dense_ffn),
         ("down_proj", m.ffn * h, dense_ffn),
     ];
-    let layers = m.layers.max(0.0) as usize;
+    // Projections kept in every layer, and (layer, projection) pairs kept in one: never
+    // expanded layer by layer, so a config's layer count cannot make this loop long.
+    let mut everywhere = [false; 7];
     let mut kept = std::collections::BTreeSet::new();
     for name in names {
         let name = name.trim_start_matches("re:");
@@ -910,19 +912,22 @@ fn kept_projection_params(m: &ModelSpec, names: &[&str]) -> f64 {
             .nth(1)
             .and_then(|rest| rest.split('.').next())
             .and_then(|n| n.parse::<usize>().ok());
-        let range = match layer {
-            Some(l) if l < layers => l..l + 1,
-            Some(_) => continue,
-            None => 0..layers,
-        };
-        for l in range {
-            kept.extend(projections.iter().map(|&i| (l, i)));
+        match layer {
+            Some(l) if (l as f64) < m.layers => kept.extend(projections.iter().map(|&i| (l, i))),
+            Some(_) => {}
+            None => projections.iter().for_each(|&i| everywhere[i] = true),
         }
     }
-    kept.iter()
-        .filter(|(_, i)| shapes[*i].2)
+    let in_all: f64 = (0..shapes.len())
+        .filter(|&i| everywhere[i] && shapes[i].2)
+        .map(|i| m.layers * shapes[i].1)
+        .sum();
+    let in_one: f64 = kept
+        .iter()
+        .filter(|(_, i)| !everywhere[*i] && shapes[*i].2)
         .map(|(_, i)| shapes[*i].1)
-        .sum()
+        .sum();
+    in_all + in_one
 }
 
 /// What a quantization_config means for the workload's precision.
@@ -1112,6 +1117,15 @@ mod tests {
             i.notes.iter().any(|n| n.contains("use precision fp8")),
             "{:?}",
             i.notes
+        );
+        // A pattern with no layer number on a config claiming 10^12 layers is counted, not
+        // walked layer by layer: q_proj 16,384 × 16,384 = 268,435,456 × 1e12 = 2.68e20.
+        let mut huge = config.clone();
+        huge["num_hidden_layers"] = serde_json::json!(1e12);
+        huge["quantization_config"]["modules_to_not_convert"] = serde_json::json!(["q_proj"]);
+        assert_eq!(
+            imported(&huge.to_string()).spec.unquantized_params_b,
+            268_435_456.0 * 1e12 / 1e9
         );
         // The same model without the list keeps nothing else 16-bit.
         let mut plain = config.clone();

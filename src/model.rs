@@ -467,6 +467,9 @@ model_fields! {
     linear_state_mib,
     /// Parameters of the vision tower, billions (kept 16-bit under a quantized language model).
     vision_params_b,
+    /// Parameters of the language model, billions, that a quantized checkpoint keeps 16-bit
+    /// besides its embeddings and output head (Meta's Llama-3.1-405B FP8: all attention).
+    unquantized_params_b,
 }
 
 impl ModelSpec {

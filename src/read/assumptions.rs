@@ -215,7 +215,11 @@ pub(crate) fn assumption_rule(key: &str) -> Rule {
         "prefill_chunk_tokens" | "large_gpu_prefill_chunk_tokens" => Rule::range(0.0, 10_000_000.0),
         "optimizer_bytes_per_param" => Rule::range(0.0, 64.0),
         "zero_stage" => Rule::whole(0.0, 3.0),
-        "zero_bucket_elems" => Rule::whole(0.0, 1e11),
+        "zero_bucket_elems" | "zero3_bucket_elems" | "zero_subgroup_elems" => {
+            Rule::whole(0.0, 1e11)
+        }
+        "zero_step_bytes" => Rule::range(0.0, 64.0),
+        "kv_cache_copies" => Rule::range(1.0, 8.0),
         _ => Rule::at_least(0.0).max(1e12),
     }
 }

@@ -7,8 +7,8 @@ use super::{Override, Reader, Target};
 use crate::catalog::{self, ColumnType};
 use crate::error::Problem;
 use crate::model::{
-    normalize, ApiPrice, CellRef, DayWindow, Engines, GpuOffer, Kind, ModelSpec, Month, Precision,
-    Warning, Workload, WorkloadNumbers,
+    normalize, ApiPrice, CellRef, DayWindow, EngineValue, Engines, GpuOffer, Kind, ModelSpec,
+    Month, Precision, Warning, Workload, WorkloadNumbers,
 };
 use crate::suggest;
 use std::collections::{BTreeMap, HashMap};
@@ -329,7 +329,8 @@ impl Reader {
     }
 
     /// A note where the workload's engine has no figures for its kind of workload, so the
-    /// Assumptions sheet's apply.
+    /// Assumptions sheet's apply; an engine only declared (a row with no key, as MLC-LLM and
+    /// ExLlamaV2 are) says so with its row's source, which gives the defaults' error there.
     fn engine_notice(&mut self, rec: &Record, name: &str, kind: Kind, e: &str, engines: &Engines) {
         if engines.for_workload(e, kind).next().is_none() {
             self.notices.push(Warning::info(
@@ -338,6 +339,11 @@ impl Reader {
                     "{e} has no figures for {} workloads: the Assumptions sheet's apply to {name}",
                     kind.key()
                 ),
+            ));
+        } else if let Some(why) = declared_only(engines, e, kind) {
+            self.notices.push(Warning::info(
+                rec.at("engine"),
+                format!("{e} has no profile of its own: the Assumptions sheet's defaults apply to {name} ({why})"),
             ));
         }
     }
@@ -598,6 +604,19 @@ fn pinned_gpu(rec: &Record, gpus: &[GpuOffer], p: &mut Vec<Problem>) -> Option<S
         }
     }
     pinned
+}
+
+/// The source of an engine's declaration row where that row (no key) is all it has for `kind`
+/// and the row says why: the built-in mlc-llm and exllamav2, whose sources give the defaults'
+/// error against their published figures.
+fn declared_only<'a>(engines: &'a Engines, e: &'a str, kind: Kind) -> Option<&'a str> {
+    let figures: Vec<&EngineValue> = engines.for_workload(e, kind).collect();
+    if figures.iter().any(|v| !v.key.is_empty()) {
+        return None;
+    }
+    figures
+        .iter()
+        .find_map(|v| (!v.source.trim().is_empty()).then_some(v.source.as_str()))
 }
 
 /// The workload's engine, spelt as its profile is; a problem where no profile has that name.

@@ -22,7 +22,7 @@ WORKLOAD_LABELS = {
     "train_tokens_m": "Training tokens (M/month)", "frames": "Frames", "items_per_month": "Items per month",
     "seconds_per_item": "Seconds per item", "requests_per_day": "Requests per day",
     "input_tokens": "Input tokens per request", "output_tokens": "Output tokens per request",
-    "api": "Compare with API", "notes": "Notes",
+    "api": "Compare with API", "window": "Run window", "peak_window": "Peak window", "notes": "Notes",
 }
 GPU_COLUMNS = ["gpu", "provider", "on_demand_hourly", "monthly", "spot_hourly", "reserved_monthly",
                "billing_granularity_min", "min_rental_min"]
@@ -101,11 +101,11 @@ workbook(
     HERE / "startup.xlsx",
     [
         {"name": "chat-api", "kind": "inference", "model": "Qwen2.5-7B", "concurrency": 60, "context_len": 4096,
-         "requests_per_day": 50000, "input_tokens": 1500, "output_tokens": 400, "api": "qwen-plus",
+         "base_concurrency": 20, "peak_window": "09-21", "requests_per_day": 50000, "input_tokens": 1500, "output_tokens": 400, "api": "qwen-plus",
          "notes": "seed 000 table: 7B API at 60 concurrent, 4 × 24 GB cards, ¥4,000–8,000 a month; "
                   "compared with qwen-plus at an assumed 50,000 requests a day"},
         {"name": "lora-experiments", "kind": "lora", "model": "Llama-2-7B", "context_len": 2048, "hours_per_month": 120,
-         "runs_per_month": 10, "storage_gb": 100,
+         "runs_per_month": 10, "storage_gb": 100, "window": "22-07",
          "notes": "seed 000 table: 7B LoRA experiments, 1 × 40 GB card, ¥3,000–7,000 a month"},
         {"name": "full-finetune-20b", "kind": "full_finetune", "params_b": 20, "context_len": 2048, "hours_per_month": 200,
          "runs_per_month": 4, "storage_gb": 500,
@@ -152,7 +152,7 @@ workbook(
     HERE / "portfolio-2026.xlsx",
     [
         {"name": "moe-api", "kind": "inference", "model": "Qwen3-30B-A3B", "context_len": 8192, "avg_tokens": 3000,
-         "concurrency": 48, "storage_gb": 120, "egress_gb": 50,
+         "concurrency": 48, "base_concurrency": 16, "peak_window": "09-22", "storage_gb": 120, "egress_gb": 50,
          "notes": "Qwen3-30B-A3B behind an OpenAI-style API: 48 concurrent chats at peak, 3,000 tokens held on average"},
         {"name": "reasoning", "kind": "inference", "model": "QwQ-32B", "precision": "fp8", "context_len": 32768,
          "avg_tokens": 16000, "concurrency": 6, "storage_gb": 70,
@@ -164,7 +164,7 @@ workbook(
          "seconds_per_item": 12, "online": "no", "spot_ok": "yes", "storage_gb": 300, "egress_gb": 200,
          "notes": "40,000 product images a month, 12 s each on one card (a pilot's figure)"},
         {"name": "video-clips", "kind": "video_gen", "model": "Wan2.1-14B", "resolution": 1280, "frames": 81,
-         "items_per_month": 150, "seconds_per_item": 1500, "storage_gb": 200, "egress_gb": 100,
+         "items_per_month": 150, "seconds_per_item": 1500, "storage_gb": 200, "egress_gb": 100, "window": "22-08",
          "notes": "150 720p clips of 5 s a month, 25 minutes each on one card (a pilot's figure)"},
     ],
     [

@@ -2,12 +2,13 @@
 # Times the release binary end to end and per phase, with peak memory, on the seed 001 sample,
 # 1,000 × 100, 10,000 × 100 and 99,990 × 20 (2 million candidates) generated workbooks; then the I/O floors (openpyxl reading the
 # 1,000 × 100 input; calamine reading it plus rust_xlsxwriter writing the same output); then
-# `gpuplan usage` on a month of 1-second samples on 8 GPUs (scripts/bench-usage.sh).
+# `gpuplan usage` on a month of 1-second samples on 8 GPUs (scripts/bench-usage.sh); the fleet's
+# packing of 200 workloads × 30 offers (examples/fleet_bench.rs).
 #
 #   scripts/bench.sh            # needs GNU time (/usr/bin/time) and, for the floor, openpyxl
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release --quiet --bin gpuplan --example gen --example io_floor
+cargo build --release --quiet --bin gpuplan --example gen --example io_floor --example fleet_bench
 B=target/release/gpuplan
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
@@ -85,6 +86,12 @@ PY
     done
   done
 fi
+
+# The fleet (#33): 200 workloads over 30 GPU offers packed (target: 2 s on 2 cores), and the
+# solver's gap to the best proven bound; 1,000 workloads to show where the time limit bites.
+echo
+target/release/examples/fleet_bench --workloads 200 --offers 30
+target/release/examples/fleet_bench --workloads 1000 --offers 30
 
 echo
 scripts/bench-usage.sh

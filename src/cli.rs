@@ -308,9 +308,10 @@ pub struct UsageArgs {
 
 fn parse_interval(s: &str) -> Result<f64, String> {
     match s.trim().parse::<f64>() {
-        Ok(v) if v > 0.0 && v <= 86_400.0 => Ok(v),
+        // Times are counted in whole milliseconds: a shorter interval would count as none.
+        Ok(v) if (0.001..=86_400.0).contains(&v) => Ok(v),
         _ => Err(format!(
-            "expected seconds between samples, more than 0 and at most 86400, found {s:?}"
+            "expected seconds between samples, at least 0.001 and at most 86400, found {s:?}"
         )),
     }
 }

@@ -18,6 +18,11 @@ use std::path::{Path, PathBuf};
 /// Largest validation table `gpuplan validate FILE` reads.
 pub const MAX_TABLE_BYTES: u64 = 10 * 1024 * 1024;
 
+/// Largest plan JSON `gpuplan diff` and `calc --compare` read. It is streamed and only the
+/// compared fields are kept, their counts bounded (crate::diff::MAX_JSON_WORKLOADS and
+/// MAX_JSON_INPUTS), so memory follows those bounds, not the file's size.
+pub const MAX_PLAN_JSON_BYTES: u64 = 256 * 1000 * 1000;
+
 /// Text to stdout; a reader that went away is not an error.
 fn out(text: &str) -> Result<()> {
     files::to_stdout(|w| w.write_all(text.as_bytes()))
@@ -50,6 +55,8 @@ pub fn init(a: &InitArgs) -> Result<()> {
         }
     };
     files::check_target(&a.path, a.force)?;
+    // What was written is said on stdout: refused before the file is written when it is closed.
+    files::check_stdout()?;
     let bytes = write::template_bytes(a.lang.unwrap_or_default(), example)?;
     files::save(&a.path, &bytes)?;
     // The workbook is English unless --lang says otherwise; the message follows the terminal.
@@ -180,6 +187,8 @@ pub fn calc(a: &CalcArgs) -> Result<()> {
     };
     let mut plan = plan::plan_with(input, &engine, &opts)?;
     plan.warnings.extend(write::candidates_note(&plan));
+    plan.warnings
+        .extend(unread_scenario_keys(&defs, &plan.input, &engine));
     let beside = Beside {
         a,
         engine: &engine,
@@ -204,7 +213,7 @@ pub fn calc(a: &CalcArgs) -> Result<()> {
     progress.finish();
     clock.report();
     if !a.quiet {
-        print_summary(a, &plan, &out.workbook);
+        print_summary(a, &plan, &out)?;
     }
     let issues = plan
         .warnings
@@ -270,6 +279,11 @@ impl Outputs {
         let default = default_output(&a.input);
         let output = a.output.clone().unwrap_or_else(|| default.clone());
         files::regular_input(&a.input, "an .xlsx workbook")?;
+        // The JSON or the summary goes to stdout: refused before anything is written when it
+        // is closed.
+        if a.json.as_deref() == Some("-") || !a.quiet {
+            files::check_stdout()?;
+        }
         let json_path = a.json.as_deref().filter(|j| *j != "-").map(PathBuf::from);
         let mut named: Vec<(&str, &Path)> =
             vec![("the input", &a.input), ("the -o workbook", &output)];
@@ -283,6 +297,10 @@ impl Outputs {
         }
         if let Some(m) = &a.map {
             named.push(("--map", m));
+        }
+        if let Some(b) = &a.bills {
+            files::regular_input(b, "a bills export")?;
+            named.push(("--bills", b));
         }
         files::distinct(&named)?;
         files::check_target(&output, a.force || output == default)?;
@@ -380,6 +398,47 @@ impl Inputs {
     }
 }
 
+/// A warning for each Scenarios change of an assumption that neither the defaults, nor the
+/// Assumptions sheet, nor any formula knows (`safety_marjin=0.9`): it would change nothing, as
+/// `--set` already warns; a scenario's own plan's warnings are not shown, so it is said here,
+/// at the change's cell.
+fn unread_scenario_keys(
+    defs: &[model::ScenarioDef],
+    input: &model::Input,
+    engine: &plan::Engine,
+) -> Vec<model::Warning> {
+    let defaults = catalog::assumptions(Lang::En);
+    let mut out = Vec::new();
+    for (text, at) in defs.iter().flat_map(|d| &d.changes) {
+        let Ok(o) = read::Override::parse(text) else {
+            continue;
+        };
+        let known = defaults.get(&o.key).is_some()
+            || input.assumptions.get(&o.key).is_some()
+            || engine.candidate.reads(&o.key)
+            || engine.portfolio.reads(&o.key);
+        if o.target == read::Target::Assumption && !known {
+            let keys = || input.assumptions.items.iter().map(|a| a.key.as_str());
+            let hint = crate::suggest::hint(&o.key, keys());
+            let hint_zh = match crate::suggest::closest(&o.key, keys()) {
+                c if c.is_empty() => String::new(),
+                c => format!("；是否应为 {}？", c.join("、")),
+            };
+            out.push(model::Warning::warn(
+                at.clone(),
+                format!(
+                    "{text}: the assumption {} is neither in the Assumptions sheet nor read by any formula, so the change does nothing{hint}",
+                    o.key
+                ),
+            ).with_zh(format!(
+                "{text}：参数 {} 既不在参数表中，也没有被任何公式引用，因此该修改不起作用{hint_zh}",
+                o.key
+            )));
+        }
+    }
+    out
+}
+
 /// The overrides a scenario is read with: the command line's, then its changes (each
 /// remembering its cell).
 fn scenario_sets(sets: &[read::Override], def: &model::ScenarioDef) -> Result<Vec<read::Override>> {
@@ -437,7 +496,7 @@ impl Beside<'_> {
         }
         if let Some(old) = &a.compare {
             let (before, _, full) = plan_view(old)?;
-            let d = crate::diff::compare(&before, &crate::diff::view_of(plan), full);
+            let d = crate::diff::compare(&before, &crate::diff::view_of(plan), full, true);
             plan.compared = Some((old.display().to_string(), d));
         }
         Ok(())
@@ -493,18 +552,34 @@ fn scenarios(
     Ok(scenarios)
 }
 
-/// The terminal summary and the path written, in the terminal's language (`--lang` first).
-fn print_summary(a: &CalcArgs, plan: &plan::Plan, output: &Path) {
-    let color = report::use_color(&std::io::stderr());
-    let mut err = std::io::stderr();
-    let lang = a.lang.unwrap_or_else(Lang::from_env);
-    let _ = write!(err, "{}", report::summary(plan, color, lang));
-    let wrote = if lang == Lang::Zh {
-        "已写入"
+/// The terminal summary and the files written (the workbook, and the JSON file if any), in the
+/// terminal's language (`--lang` first): on stdout, as `check` and `usage` print theirs, or on
+/// stderr when `--json -` takes stdout.
+fn print_summary(a: &CalcArgs, plan: &plan::Plan, out: &Outputs) -> Result<()> {
+    let json_on_stdout = a.json.as_deref() == Some("-");
+    let color = if json_on_stdout {
+        report::use_color(&std::io::stderr())
     } else {
-        "wrote"
+        report::use_color(&std::io::stdout())
     };
-    let _ = writeln!(err, "{wrote} {}", output.display());
+    let lang = a.lang.unwrap_or_else(Lang::from_env);
+    let mut text = report::summary(plan, color, lang);
+    let (wrote, and) = if lang == Lang::Zh {
+        ("已写入", "、")
+    } else {
+        ("wrote", ", ")
+    };
+    text.push_str(&format!("{wrote} {}", out.workbook.display()));
+    if let Some(j) = &out.json {
+        text.push_str(&format!("{and}{}", j.display()));
+    }
+    text.push('\n');
+    if json_on_stdout {
+        eprint!("{text}");
+        Ok(())
+    } else {
+        files::to_stdout(|w| w.write_all(text.as_bytes()))
+    }
 }
 
 /// Usage logs are files, each given once.
@@ -607,6 +682,8 @@ fn actuals(
 }
 
 pub fn usage(a: &UsageArgs) -> Result<()> {
+    // The table or the JSON goes to stdout: refused before any work when it is closed.
+    files::check_stdout()?;
     check_logs(&a.logs)?;
     let json_path = a.json.as_deref().filter(|j| *j != "-").map(PathBuf::from);
     if let Some(j) = &json_path {
@@ -804,6 +881,8 @@ fn examples_verbatim(roff: &str) -> String {
 }
 
 pub fn man(a: &ManArgs) -> Result<()> {
+    // The page, or the list of pages written, goes to stdout.
+    files::check_stdout()?;
     let pages = man_pages()?;
     let Some(dir) = &a.dir else {
         let (_, main) = pages
@@ -837,19 +916,33 @@ fn plan_view(path: &Path) -> Result<(crate::diff::PlanView, String, bool)> {
         let (view, currency) = read::plan_view(path)?;
         return Ok((view, currency, false));
     }
-    let bytes = files::read_bounded(path, 1 << 30, "a plan's JSON")?;
-    let bad = |why: String| Error::Unreadable {
+    // Streamed: only the fields compared are kept, each list bounded (crate::diff::from_json).
+    let meta = files::regular_input(path, "a plan's JSON")?;
+    if meta.len() > MAX_PLAN_JSON_BYTES {
+        return Err(Error::Unreadable {
+            file: path.to_path_buf(),
+            reason: format!(
+                "the file is {} MB; gpuplan reads a plan's JSON of at most {} MB",
+                meta.len().div_ceil(1_000_000),
+                MAX_PLAN_JSON_BYTES / 1_000_000
+            ),
+        });
+    }
+    let file = std::fs::File::open(path).map_err(|e| Error::Unreadable {
         file: path.to_path_buf(),
-        reason: why,
-    };
-    let v: serde_json::Value =
-        serde_json::from_slice(&bytes).map_err(|e| bad(format!("not JSON: {e}")))?;
-    let view = crate::diff::from_json(&v).map_err(|e| bad(e.to_string()))?;
-    let currency = v["currency"].as_str().unwrap_or("CNY").to_string();
-    Ok((view, currency, true))
+        reason: format!("cannot read the file: {}", files::describe(&e)),
+    })?;
+    crate::diff::from_json(std::io::Read::take(file, MAX_PLAN_JSON_BYTES)).map_err(|reason| {
+        Error::Unreadable {
+            file: path.to_path_buf(),
+            reason,
+        }
+    })
 }
 
 pub fn diff(a: &cli::DiffArgs) -> Result<()> {
+    // The table or the JSON goes to stdout: refused before a --json file is written.
+    files::check_stdout()?;
     let json_path = a.json.as_deref().filter(|j| *j != "-").map(PathBuf::from);
     if let Some(j) = &json_path {
         files::distinct(&[
@@ -861,7 +954,7 @@ pub fn diff(a: &cli::DiffArgs) -> Result<()> {
     }
     let (old, currency, old_full) = plan_view(&a.old)?;
     let (new, _, new_full) = plan_view(&a.new)?;
-    let d = crate::diff::compare(&old, &new, old_full && new_full);
+    let d = crate::diff::compare(&old, &new, old_full, new_full);
     let write = |w: &mut dyn std::io::Write| -> std::io::Result<()> {
         serde_json::to_writer_pretty(&mut *w, &d).map_err(std::io::Error::from)?;
         w.write_all(b"\n")

@@ -6,7 +6,7 @@
 
 use crate::model::{format_number, Input, Value};
 use serde::Serialize;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// One workload's outcome in a plan.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -41,10 +41,11 @@ pub fn inputs(input: &Input) -> BTreeMap<String, String> {
 /// Calls `f` with each input key and value, in a stable order (the JSON streams them so, without
 /// holding a map of a large portfolio's inputs).
 pub fn each_input(input: &Input, f: &mut dyn FnMut(String, String)) {
+    let yes_no = |b: bool| if b { "yes" } else { "no" }.to_string();
     for a in &input.assumptions.items {
         let v = match &a.value {
             Value::Number(n) => format_number(*n),
-            Value::Bool(b) => if *b { "yes" } else { "no" }.to_string(),
+            Value::Bool(b) => yes_no(*b),
             Value::Text(t) => t.clone(),
         };
         f(format!("assumptions.{}", a.key), v);
@@ -55,6 +56,15 @@ pub fn each_input(input: &Input, f: &mut dyn FnMut(String, String)) {
                 f(format!("gpus.{}.{k}", g.label()), format_number(v));
             }
         }
+        // Not among the priced terms, yet each changes the plan: the reserved commitment's
+        // months and whether the offer may be chosen at all.
+        if let Some(m) = g.reserved_term_months {
+            f(
+                format!("gpus.{}.reserved_term_months", g.label()),
+                format_number(m),
+            );
+        }
+        f(format!("gpus.{}.available", g.label()), yes_no(g.available));
     }
     for w in &input.workloads {
         let mut put = |k: &str, v: String| f(format!("workloads.{}.{k}", w.name), v);
@@ -71,6 +81,14 @@ pub fn each_input(input: &Input, f: &mut dyn FnMut(String, String)) {
         for (k, v) in [("engine", &w.engine), ("gpu", &w.gpu), ("api", &w.api)] {
             if let Some(v) = v {
                 put(k, v.clone());
+            }
+        }
+        // The yes/no columns (`--set chat-api.online=no` changes the plan as a number does).
+        put("online", yes_no(w.online));
+        put("spot_ok", yes_no(w.spot_ok));
+        for (k, v) in [("window", w.window), ("peak_window", w.peak_window)] {
+            if let Some(v) = v {
+                put(k, v.to_string());
             }
         }
     }
@@ -109,41 +127,201 @@ pub fn view_of(plan: &crate::plan::Plan) -> PlanView {
     }
 }
 
-/// A plan view from a plan's JSON.
-pub fn from_json(v: &serde_json::Value) -> Result<PlanView, String> {
-    let ws = v["workloads"]
-        .as_array()
-        .ok_or("no \"workloads\" list: not a gpuplan plan's JSON (gpuplan calc --json)")?;
+/// What `gpuplan diff` reads of a plan's JSON: only these fields are kept (the rest is skipped
+/// as it is parsed), so a large or hostile file costs its own size, not a JSON tree's many times
+/// that.
+#[derive(serde::Deserialize)]
+struct JsonPlan {
+    gpuplan_version: Option<String>,
+    #[serde(default, deserialize_with = "bounded_list")]
+    workloads: Option<Vec<JsonWorkload>>,
+    #[serde(default)]
+    totals: JsonTotals,
+    currency: Option<String>,
+    #[serde(default, deserialize_with = "bounded_inputs")]
+    inputs: Option<BTreeMap<String, String>>,
+}
+
+/// Most workloads a plan's JSON may list: a workbook's rows.
+pub const MAX_JSON_WORKLOADS: usize = crate::read::MAX_ROWS as usize;
+/// Most input keys a plan's JSON may record: some 20 a workload, for the 40,000 or so workloads
+/// whose JSON fits the 256 MB a JSON may have (two at this bound compare in about 400 MB).
+pub const MAX_JSON_INPUTS: usize = 1_000_000;
+
+/// The workloads list, refused past [`MAX_JSON_WORKLOADS`] as it is read.
+fn bounded_list<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<Option<Vec<JsonWorkload>>, D::Error> {
+    struct V;
+    impl<'de> serde::de::Visitor<'de> for V {
+        type Value = Option<Vec<JsonWorkload>>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            write!(f, "a list of workloads")
+        }
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(
+            self,
+            mut a: A,
+        ) -> Result<Self::Value, A::Error> {
+            let mut out = Vec::new();
+            while let Some(w) = a.next_element()? {
+                if out.len() == MAX_JSON_WORKLOADS {
+                    return Err(serde::de::Error::custom(format!(
+                        "more than {MAX_JSON_WORKLOADS} workloads"
+                    )));
+                }
+                out.push(w);
+            }
+            Ok(Some(out))
+        }
+    }
+    d.deserialize_seq(V)
+}
+
+/// The inputs, each value as text, refused past [`MAX_JSON_INPUTS`] as they are read.
+fn bounded_inputs<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<Option<BTreeMap<String, String>>, D::Error> {
+    struct V;
+    impl<'de> serde::de::Visitor<'de> for V {
+        type Value = Option<BTreeMap<String, String>>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            write!(f, "an object of inputs")
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(
+            self,
+            mut a: A,
+        ) -> Result<Self::Value, A::Error> {
+            let mut out = BTreeMap::new();
+            while let Some((k, v)) = a.next_entry::<String, Scalar>()? {
+                if out.len() == MAX_JSON_INPUTS {
+                    return Err(serde::de::Error::custom(format!(
+                        "more than {MAX_JSON_INPUTS} inputs"
+                    )));
+                }
+                out.insert(k, v.0);
+            }
+            Ok(Some(out))
+        }
+    }
+    d.deserialize_map(V)
+}
+
+/// An input's value: a string, a number or a yes/no, as text (gpuplan writes no other).
+struct Scalar(String);
+
+impl<'de> serde::Deserialize<'de> for Scalar {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl serde::de::Visitor<'_> for V {
+            type Value = Scalar;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                write!(f, "a text, a number or true/false")
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Scalar, E> {
+                Ok(Scalar(v.to_string()))
+            }
+            fn visit_f64<E>(self, v: f64) -> Result<Scalar, E> {
+                Ok(Scalar(format_number(v)))
+            }
+            fn visit_i64<E>(self, v: i64) -> Result<Scalar, E> {
+                Ok(Scalar(v.to_string()))
+            }
+            fn visit_u64<E>(self, v: u64) -> Result<Scalar, E> {
+                Ok(Scalar(v.to_string()))
+            }
+            fn visit_bool<E>(self, v: bool) -> Result<Scalar, E> {
+                Ok(Scalar(v.to_string()))
+            }
+            fn visit_unit<E>(self) -> Result<Scalar, E> {
+                Ok(Scalar(String::new()))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+#[derive(serde::Deserialize)]
+struct JsonWorkload {
+    name: Option<String>,
+    gpu: Option<String>,
+    provider: Option<String>,
+    gpus_total: Option<f64>,
+    mode: Option<String>,
+    tco: Option<f64>,
+}
+
+#[derive(serde::Deserialize, Default)]
+struct JsonTotals {
+    total: Option<f64>,
+    total_with_margin: Option<f64>,
+}
+
+/// `major.minor.patch` as numbers, for comparing versions.
+fn version_of(v: &str) -> Option<(u64, u64, u64)> {
+    let mut parts = v.split(['.', '-', '+']).map(|p| p.parse::<u64>().ok());
+    Some((parts.next()??, parts.next()??, parts.next()??))
+}
+
+/// A plan view from a plan's JSON, with its currency and whether it records its inputs (a JSON
+/// without `inputs` does not). A JSON from a newer gpuplan is refused: its keys may mean other
+/// things.
+pub fn from_json(reader: impl std::io::Read) -> Result<(PlanView, String, bool), String> {
+    let p: JsonPlan = serde_json::from_reader(std::io::BufReader::new(reader))
+        .map_err(|e| format!("not a gpuplan plan's JSON (gpuplan calc --json): {e}"))?;
+    let (Some(version), Some(ws)) = (&p.gpuplan_version, p.workloads) else {
+        return Err("no \"gpuplan_version\" or no \"workloads\" list: not a gpuplan plan's JSON (gpuplan calc --json)".into());
+    };
+    let ours = env!("CARGO_PKG_VERSION");
+    match (version_of(version), version_of(ours)) {
+        (Some(theirs), Some(mine)) if theirs <= mine => {}
+        (Some(_), _) => {
+            return Err(format!(
+                "written by gpuplan {version}, newer than this gpuplan {ours}: its keys may mean other things; compare it with gpuplan {version} or later"
+            ))
+        }
+        (None, _) => {
+            return Err(format!(
+                "\"gpuplan_version\" is {version:?}, not a version (MAJOR.MINOR.PATCH): not a gpuplan plan's JSON"
+            ))
+        }
+    }
     let mut view = PlanView::default();
     for w in ws {
-        let name = w["name"].as_str().ok_or("a workload without a name")?;
+        let name = w.name.ok_or("a workload without a name")?;
         // The offer as the workbook names it (`RTX 4090 @ provider`), so that a JSON plan and a
         // workbook compare alike.
-        let gpu = w["gpu"].as_str().map(|g| match w["provider"].as_str() {
+        let gpu = w.gpu.map(|g| match w.provider.as_deref() {
             Some(p) if !p.is_empty() => format!("{g} @ {p}"),
-            _ => g.to_string(),
+            _ => g,
         });
         view.workloads.push((
-            name.to_string(),
+            name,
             Outcome {
                 gpu,
-                gpus: w["gpus_total"].as_f64(),
-                mode: w["mode"].as_str().map(str::to_string),
-                tco: w["tco"].as_f64(),
+                gpus: w.gpus_total,
+                mode: w.mode,
+                tco: w.tco,
             },
         ));
     }
-    view.total = v["totals"]["total"].as_f64();
-    view.total_with_margin = v["totals"]["total_with_margin"].as_f64();
-    if let Some(inputs) = v["inputs"].as_object() {
-        for (k, x) in inputs {
-            view.inputs.insert(
-                k.clone(),
-                x.as_str().map_or_else(|| x.to_string(), str::to_string),
-            );
-        }
-    }
-    Ok(view)
+    view.total = p.totals.total;
+    view.total_with_margin = p.totals.total_with_margin;
+    let complete = p.inputs.is_some();
+    view.inputs = p.inputs.unwrap_or_default();
+    let currency = p.currency.unwrap_or_else(|| "CNY".to_string());
+    Ok((view, currency, complete))
+}
+
+/// An input's value as compared: yes/no whatever the language or spelling the plan wrote it in
+/// (a Chinese workbook says 是/否), and an empty value as none.
+fn normal(v: Option<&String>) -> Option<String> {
+    let t = v?.trim();
+    Some(match t.to_lowercase().as_str() {
+        "" => return None,
+        "yes" | "true" | "是" => "yes".to_string(),
+        "no" | "false" | "否" => "no".to_string(),
+        _ => t.to_string(),
+    })
 }
 
 /// One workload's change.
@@ -175,26 +353,40 @@ pub struct Diff {
     pub inputs_changed: Vec<InputChange>,
     /// Whether each side recorded its inputs in full (a JSON plan) or only in part (a workbook).
     pub inputs_complete: bool,
+    /// How many input keys were compared: with a side that records its inputs in part, only the
+    /// keys it records (0: nothing could be compared, which is not "the same").
+    pub inputs_compared: usize,
+}
+
+/// A plan's outcomes by workload name (the first, should a name repeat).
+fn outcomes_by_name(v: &PlanView) -> HashMap<&str, &Outcome> {
+    let mut m = HashMap::new();
+    for (n, o) in &v.workloads {
+        m.entry(n.as_str()).or_insert(o);
+    }
+    m
 }
 
 /// The difference between two plans: workloads in the old plan's order, then the new ones.
-pub fn compare(old: &PlanView, new: &PlanView, complete: bool) -> Diff {
-    let mut names: Vec<&str> = old.workloads.iter().map(|(n, _)| n.as_str()).collect();
-    for (n, _) in &new.workloads {
-        if !names.contains(&n.as_str()) {
-            names.push(n);
-        }
-    }
-    let find = |v: &PlanView, n: &str| {
-        v.workloads
-            .iter()
-            .find(|(x, _)| x == n)
-            .map(|(_, o)| o.clone())
-    };
+/// `old_full` and `new_full` say whether each side records every input (a JSON plan); a side
+/// that records only some (a workbook: its assumptions, its chosen offers' terms) is compared
+/// only on the keys it records, so what it never wrote down is not shown as a change.
+pub fn compare(old: &PlanView, new: &PlanView, old_full: bool, new_full: bool) -> Diff {
+    // Looked up by name (a plan may list 100,000 workloads: no search of one list per name).
+    let (olds, news) = (outcomes_by_name(old), outcomes_by_name(new));
+    let mut seen = std::collections::HashSet::new();
+    let names: Vec<&str> = old
+        .workloads
+        .iter()
+        .chain(&new.workloads)
+        .map(|(n, _)| n.as_str())
+        .filter(|n| seen.insert(*n))
+        .collect();
+    let find = |m: &HashMap<&str, &Outcome>, n: &str| m.get(n).map(|o| (*o).clone());
     let workloads = names
         .into_iter()
         .map(|n| {
-            let (before, after) = (find(old, n), find(new, n));
+            let (before, after) = (find(&olds, n), find(&news, n));
             let tco_change = match (
                 before.as_ref().and_then(|o| o.tco),
                 after.as_ref().and_then(|o| o.tco),
@@ -213,13 +405,17 @@ pub fn compare(old: &PlanView, new: &PlanView, complete: bool) -> Diff {
     let mut keys: Vec<&String> = old.inputs.keys().chain(new.inputs.keys()).collect();
     keys.sort();
     keys.dedup();
+    let recorded = |v: &PlanView, full: bool, k: &String| full || normal(v.inputs.get(k)).is_some();
+    keys.retain(|k| recorded(old, old_full, k) && recorded(new, new_full, k));
+    let inputs_compared = keys.len();
     let inputs_changed = keys
         .into_iter()
-        .filter(|k| old.inputs.get(*k) != new.inputs.get(*k))
-        .map(|k| InputChange {
+        .map(|k| (k, normal(old.inputs.get(k)), normal(new.inputs.get(k))))
+        .filter(|(_, before, after)| before != after)
+        .map(|(k, before, after)| InputChange {
             key: k.clone(),
-            before: old.inputs.get(k).cloned(),
-            after: new.inputs.get(k).cloned(),
+            before,
+            after,
         })
         .collect();
     Diff {
@@ -233,7 +429,8 @@ pub fn compare(old: &PlanView, new: &PlanView, complete: bool) -> Diff {
             .zip(new.total_with_margin)
             .map(|(a, b)| b - a),
         inputs_changed,
-        inputs_complete: complete,
+        inputs_complete: old_full && new_full,
+        inputs_compared,
     }
 }
 
@@ -282,7 +479,9 @@ pub fn render(d: &Diff, currency: &str) -> String {
         d.total_with_margin_change
             .map_or_else(|| "-".into(), |c| signed(currency, c))
     ));
-    if d.inputs_changed.is_empty() {
+    if d.inputs_compared == 0 {
+        out.push_str("inputs: not compared (a plan records none of the other's inputs)\n");
+    } else if d.inputs_changed.is_empty() {
         out.push_str("inputs: the same\n");
     } else {
         out.push_str(&format!(

@@ -341,9 +341,43 @@ pub fn save(path: &Path, bytes: &[u8]) -> Result<()> {
     Pending::bytes(path, bytes)?.commit()
 }
 
+/// Whether the process was started with stdout closed (`gpuplan … >&-`). Rust's runtime opens
+/// /dev/null read-write on a closed standard descriptor before `main`, so writes would vanish
+/// without an error: that descriptor is recognised by its target and its read-write mode (a
+/// shell's `>/dev/null` opens it write-only). Linux only (it reads /proc); elsewhere false.
+pub fn stdout_closed() -> bool {
+    if !cfg!(target_os = "linux") {
+        return false;
+    }
+    let is_null = std::fs::read_link("/proc/self/fd/1").is_ok_and(|t| t == Path::new("/dev/null"));
+    let read_write = || {
+        std::fs::read_to_string("/proc/self/fdinfo/1").is_ok_and(|info| {
+            info.lines()
+                .find_map(|l| l.strip_prefix("flags:"))
+                .and_then(|f| u32::from_str_radix(f.trim(), 8).ok())
+                .is_some_and(|flags| flags & 0o3 == 0o2)
+        })
+    };
+    is_null && read_write()
+}
+
+/// Refuses to go on when stdout was closed and output is meant for it (exit 2, before anything
+/// is written), rather than lose the output.
+pub fn check_stdout() -> Result<()> {
+    if stdout_closed() {
+        return Err(io_error(
+            "stdout",
+            "cannot write",
+            std::io::Error::other("standard output is closed; redirect it to a file or a pipe"),
+        ));
+    }
+    Ok(())
+}
+
 /// Writes to stdout; a reader that went away (`gpuplan catalog | head`) is not an error, a full
 /// disk or a closed descriptor is (exit 2).
 pub fn to_stdout(f: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> Result<()> {
+    check_stdout()?;
     let stdout = std::io::stdout();
     let mut w = std::io::BufWriter::new(stdout.lock());
     match f(&mut w).and_then(|()| w.flush()) {

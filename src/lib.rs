@@ -11,6 +11,7 @@ pub mod cli;
 pub mod commands;
 pub mod diff;
 pub mod error;
+pub mod fields;
 pub mod files;
 pub mod formula;
 pub mod lang;

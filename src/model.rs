@@ -78,6 +78,75 @@ impl std::fmt::Display for Month {
     }
 }
 
+/// Hours of the day as a window of whole hours, `22-07` from 22:00 to 07:00 (across midnight);
+/// `0-24` (or any window whose ends meet, `9-9`) is the whole day. The Workloads sheet's `window`
+/// (when a job may run) and `peak_window` (when a service's peak hours fall).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct DayWindow {
+    /// First hour in the window, 0–23.
+    pub start: u8,
+    /// The hour the window ends at (not in it), 0–23; equal to `start` for the whole day.
+    pub end: u8,
+}
+
+impl DayWindow {
+    /// The whole day.
+    pub const ALL_DAY: DayWindow = DayWindow { start: 0, end: 0 };
+
+    /// `22-07`, `22:00-07:00`, `22–07`, `22~7`, `22点-7点`; hours 0–24.
+    pub fn parse(text: &str) -> Option<DayWindow> {
+        let t = text.trim();
+        let (a, b) = t
+            .split_once(['-', '–', '—', '~', '～', '至'])
+            .filter(|(a, b)| !a.trim().is_empty() && !b.trim().is_empty())?;
+        let hour = |s: &str| -> Option<u8> {
+            let s = s.trim().trim_end_matches('点').trim_end_matches("时");
+            let s = s
+                .strip_suffix(":00")
+                .or_else(|| s.strip_suffix("：00"))
+                .unwrap_or(s);
+            let h: u8 = s.trim().parse().ok()?;
+            (h <= 24).then_some(h % 24)
+        };
+        Some(DayWindow {
+            start: hour(a)?,
+            end: hour(b)?,
+        })
+    }
+
+    /// Whether hour `h` (0–23) of the day is in the window.
+    pub fn contains(self, h: usize) -> bool {
+        let (s, e, h) = (self.start as usize, self.end as usize, h % 24);
+        if s == e {
+            true
+        } else if s < e {
+            (s..e).contains(&h)
+        } else {
+            h >= s || h < e
+        }
+    }
+
+    /// Hours in the window (24 for the whole day).
+    pub fn len(self) -> usize {
+        (0..24).filter(|&h| self.contains(h)).count()
+    }
+
+    /// Whether it is empty: never (a window whose ends meet is the whole day).
+    pub fn is_empty(self) -> bool {
+        false
+    }
+}
+
+impl std::fmt::Display for DayWindow {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.start == self.end {
+            write!(f, "00-24")
+        } else {
+            write!(f, "{:02}-{:02}", self.start, self.end)
+        }
+    }
+}
+
 pub fn column_letters(col: u32) -> String {
     let mut n = col as u64 + 1;
     let mut out = Vec::new();
@@ -398,6 +467,9 @@ model_fields! {
     linear_state_mib,
     /// Parameters of the vision tower, billions (kept 16-bit under a quantized language model).
     vision_params_b,
+    /// Parameters of the language model, billions, that a quantized checkpoint keeps 16-bit
+    /// besides its embeddings and output head (Meta's Llama-3.1-405B FP8: all attention).
+    unquantized_params_b,
 }
 
 impl ModelSpec {
@@ -442,6 +514,10 @@ pub struct Workload {
     /// The first and last months it runs in the Year tab (blank: the whole year).
     pub start_month: Option<Month>,
     pub end_month: Option<Month>,
+    /// The hours of the day it may run (blank: any time), for the fleet's off-hours sharing.
+    pub window: Option<DayWindow>,
+    /// When a service's peak hours fall; off-peak it needs only its base instances.
+    pub peak_window: Option<DayWindow>,
     pub notes: String,
     /// Where the row is: `Workloads!A5` (the name cell).
     pub cell: CellRef,

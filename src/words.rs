@@ -106,6 +106,20 @@ pub fn api_text(
     money: &dyn Fn(f64) -> String,
     lang: Lang,
 ) -> String {
+    // Without a volume, or with an API that costs nothing, there is no break-even to give:
+    // "cheaper below 0 requests a day" would be a made-up figure.
+    if per_day.is_nan() || per_day <= 0.0 {
+        return match lang {
+            Lang::En => format!("the API {api}: the comparison needs the workload's requests_per_day (blank or 0 here); give it to see which is cheaper"),
+            Lang::Zh => format!("API {api}：对比需要该负载的每日请求量（requests_per_day，此处为空或 0），请填写"),
+        };
+    }
+    if api_cost.is_nan() || api_cost <= 0.0 {
+        return match lang {
+            Lang::En => format!("the API {api} costs nothing at {} requests a day (its prices are 0 or blank): no break-even to give; check its row of the APIs sheet", grouped(per_day)),
+            Lang::Zh => format!("API {api} 按每日 {} 次请求费用为 0（价格为 0 或空）：无盈亏平衡点；请检查 APIs 表中该行", grouped(per_day)),
+        };
+    }
     let volume = grouped(per_day);
     let even = grouped(breakeven);
     let (a, t) = (money(api_cost), money(tco));

@@ -10,15 +10,7 @@ use common::*;
 /// The team book with qa-api compared with an API: 2,000 requests a day of 1,000 input and 500
 /// output tokens.
 fn with_api(api: &str) -> Book {
-    team()
-        .set("Workloads", 0, 11, Some(s("requests_per_day")))
-        .set("Workloads", 0, 12, Some(s("input_tokens")))
-        .set("Workloads", 0, 13, Some(s("output_tokens")))
-        .set("Workloads", 0, 14, Some(s("api")))
-        .set("Workloads", 2, 11, Some(n(2000.0)))
-        .set("Workloads", 2, 12, Some(n(1000.0)))
-        .set("Workloads", 2, 13, Some(n(500.0)))
-        .set("Workloads", 2, 14, Some(s(api)))
+    api_book(api, Some(2000.0))
 }
 
 #[test]

@@ -358,11 +358,11 @@ fn catalog_prints_gpus_and_models_in_three_formats() {
     );
     let r = gpuplan(d.path(), &["catalog", "models", "--format", "csv"]);
     // Qwen2.5-7B's config.json: a dense model, every MoE, latent, local- and linear-attention
-    // field blank.
+    // field blank, and nothing kept 16-bit (unquantized_params_b, the last column).
     assert!(
         r.stdout
             .lines()
-            .any(|l| l == "Qwen2.5-7B,7.62,,28,3584,28,4,128,18944,152064,,,,,,,,,,,,,"),
+            .any(|l| l == "Qwen2.5-7B,7.62,,28,3584,28,4,128,18944,152064,,,,,,,,,,,,,,"),
         "{}",
         r.stdout
     );
@@ -370,7 +370,7 @@ fn catalog_prints_gpus_and_models_in_three_formats() {
     assert!(
         r.stdout.lines().any(|l| {
             l
-            == "DeepSeek-V3,671.03,37.55,61,7168,128,128,128,18432,129280,,256,8,1,2048,3,512,64,,,,,"
+            == "DeepSeek-V3,671.03,37.55,61,7168,128,128,128,18432,129280,,256,8,1,2048,3,512,64,,,,,,"
         }),
         "{}",
         r.stdout
@@ -379,7 +379,7 @@ fn catalog_prints_gpus_and_models_in_three_formats() {
     // 48 holding 37.69 MiB a request.
     assert!(
         r.stdout.lines().any(|l| {
-            l == "Qwen3-Next-80B-A3B,79.67,3.87,48,2048,16,2,256,,151936,,512,10,1,512,,,,,,36,37.69,"
+            l == "Qwen3-Next-80B-A3B,79.67,3.87,48,2048,16,2,256,,151936,,512,10,1,512,,,,,,36,37.69,,"
         }),
         "{}",
         r.stdout

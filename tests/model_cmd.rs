@@ -264,7 +264,7 @@ fn a_truncated_or_oversized_header_and_a_missing_config_are_refused() {
     let mut b = (4u64 << 30).to_le_bytes().to_vec();
     b.extend(b"{}");
     std::fs::write(m.join("model.safetensors"), &b).unwrap();
-    gpuplan(d.path(), &["model", "bad"]).fails_with(2, &["model.safetensors: its header claims 4294967296 bytes; gpuplan reads safetensors headers of at most 100 MB"]);
+    gpuplan(d.path(), &["model", "bad"]).fails_with(2, &["model.safetensors: its header claims 4294967296 bytes; gpuplan reads safetensors headers of at most 16 MB"]);
     // A header cut short: it claims 1,000 bytes, the file holds 10.
     let mut b = 1000u64.to_le_bytes().to_vec();
     b.extend(b"{\"a\": {\"dt");

@@ -64,11 +64,7 @@ fn gpuplan_to(dir: &Path, args: &[&str], stdout: Stdio) -> Run {
         .stderr(Stdio::piped())
         .output()
         .unwrap();
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
+    run_of(out)
 }
 
 // 1. --json over an existing file follows -o's rule.

@@ -35,10 +35,10 @@ fn startup_json() {
 
 #[test]
 fn team_terminal_summary() {
-    insta::assert_snapshot!(run("team", &[]).stderr);
+    insta::assert_snapshot!(run("team", &[]).stdout);
 }
 
 #[test]
 fn startup_terminal_summary() {
-    insta::assert_snapshot!(run("startup", &[]).stderr);
+    insta::assert_snapshot!(run("startup", &[]).stdout);
 }

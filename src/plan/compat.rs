@@ -183,6 +183,8 @@ mod tests {
             api: None,
             start_month: None,
             end_month: None,
+            window: None,
+            peak_window: None,
             notes: String::new(),
             cell: crate::model::CellRef::new("Workloads", 1, 0),
         }

@@ -7,8 +7,10 @@ pub mod actuals;
 pub mod advice;
 mod choose;
 mod compat;
+pub mod cuts;
 mod engine;
 mod evaluate;
+pub mod fleet;
 pub mod inputs;
 mod portfolio;
 pub mod sensitivity;
@@ -367,6 +369,11 @@ pub struct Plan {
     /// The last month's bill beside the plan (`calc --bills`; set by the caller).
     pub bills: Option<crate::usage::bills::BillComparison>,
     pub warnings: Vec<Warning>,
+    /// The fleet (jobs on the idle hours of service cards, services sharing a card), when it
+    /// saves anything and the Assumption `fleet` is yes.
+    pub fleet: Option<fleet::FleetPlan>,
+    /// The downgrade plan, when the budget needed is over the Assumption `budget_monthly`.
+    pub cuts: Option<cuts::Cuts>,
     /// Seconds spent evaluating and planning, for `--timings`.
     pub timings: Vec<(&'static str, f64)>,
     /// Column of each candidate formula by name.
@@ -482,7 +489,33 @@ pub fn plan_with(input: Input, engine: &Engine, opts: &Options) -> Result<Plan> 
 
     let totals = portfolio(engine, &input, &workloads, &columns)?;
     let year = year::year(engine, &input, &workloads, &columns, opts.now)?;
+    year::outside_warnings(&input, &workloads, &year, &mut warnings);
     let plan_s = started.elapsed().as_secs_f64();
+    let started = std::time::Instant::now();
+    let value_of = |c: &Candidate, name: &str| {
+        let i = columns.iter().position(|col| col.name == name)?;
+        c.values.get(i).copied()
+    };
+    let fleet =
+        fleet::fleet_of(&input, &workloads, &value_of, &mut warnings).map(|f| fleet::FleetPlan {
+            budget: totals.sum(NeedSum::TOTAL_WITH_MARGIN) - f.saving,
+            ..f
+        });
+    let planned = fleet
+        .as_ref()
+        .map_or(totals.sum(NeedSum::TOTAL_WITH_MARGIN), |f| f.budget);
+    let moved: Vec<&str> = fleet.iter().flat_map(|f| f.sharing()).collect();
+    let cuts = cuts::cuts(
+        engine,
+        &input,
+        &workloads,
+        &keys,
+        &value_of,
+        planned,
+        &moved,
+        &mut warnings,
+    );
+    let fleet_s = started.elapsed().as_secs_f64();
     let inputs = input_columns(engine);
     Ok(Plan {
         input,
@@ -499,7 +532,13 @@ pub fn plan_with(input: Input, engine: &Engine, opts: &Options) -> Result<Plan> 
         actuals: Vec::new(),
         bills: None,
         warnings,
-        timings: vec![("evaluate", evaluate_s), ("plan", plan_s)],
+        fleet,
+        cuts,
+        timings: vec![
+            ("evaluate", evaluate_s),
+            ("plan", plan_s),
+            ("fleet", fleet_s),
+        ],
         index: columns
             .iter()
             .enumerate()

@@ -35,16 +35,19 @@ pub struct Sensitivity {
     pub samples: usize,
     /// The budget (total with margin) of the base plan.
     pub base: f64,
-    pub p10: f64,
-    pub p50: f64,
-    pub p90: f64,
+    /// The percentiles of the sampled budgets; None with no samples (`--samples 0`: the
+    /// tornado only), never a made-up 0.
+    pub p10: Option<f64>,
+    pub p50: Option<f64>,
+    pub p90: Option<f64>,
     /// Widest swing first.
     pub tornado: Vec<TornadoRow>,
 }
 
 /// SplitMix64 (Steele, Lea and Flood 2014): a tiny generator whose sequence for a seed never
-/// changes with a dependency update, so `--seed` reproduces a run on any version.
-struct SplitMix(u64);
+/// changes with a dependency update, so `--seed` reproduces a run on any version. The fleet's
+/// property test and benchmark draw their portfolios from it too.
+pub struct SplitMix(pub u64);
 
 impl SplitMix {
     fn next(&mut self) -> u64 {
@@ -56,8 +59,13 @@ impl SplitMix {
     }
 
     /// Uniform in [0, 1): the top 53 bits.
-    fn unit(&mut self) -> f64 {
+    pub fn unit(&mut self) -> f64 {
         (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    /// A whole number below `n` (1 or more).
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next() % n.max(1)
     }
 }
 
@@ -405,6 +413,9 @@ impl<'a> Replanner<'a> {
     }
 }
 
+/// Most values drawn for one run (samples × Ranges rows, 8 bytes each: 80 MB).
+pub const MAX_DRAWS: usize = 10_000_000;
+
 /// The tornado and the sampled percentiles of the budget for `input`'s Ranges rows.
 pub fn sensitivity(
     input: &Input,
@@ -414,6 +425,14 @@ pub fn sensitivity(
     now: i64,
 ) -> Result<Sensitivity> {
     let ranges = &input.ranges;
+    // The draws are held at once (a value per key per sample): bounded before they are made.
+    if samples.saturating_mul(ranges.len()) > MAX_DRAWS {
+        return Err(Error::Usage(format!(
+            "--samples {samples} × {} Ranges rows is {} values to draw; gpuplan draws at most {MAX_DRAWS} (give fewer --samples)",
+            ranges.len(),
+            samples.saturating_mul(ranges.len())
+        )));
+    }
     let whole = whole_number_keys(input)?;
     let opts = Options {
         keep: Some(1),
@@ -429,13 +448,14 @@ pub fn sensitivity(
     let draws = draw_samples(ranges, &whole, samples, seed);
     let mut totals = sample_budgets(&replanner, &draws)?;
     totals.sort_by(f64::total_cmp);
+    let percentile = |p: f64| (!totals.is_empty()).then(|| quantile(&totals, p));
     Ok(Sensitivity {
         seed,
         samples,
         base,
-        p10: quantile(&totals, 0.1),
-        p50: quantile(&totals, 0.5),
-        p90: quantile(&totals, 0.9),
+        p10: percentile(0.1),
+        p50: percentile(0.5),
+        p90: percentile(0.9),
         tornado,
     })
 }

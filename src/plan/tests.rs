@@ -64,6 +64,8 @@ fn workload(name: &str, kind: Kind, model: Option<&str>) -> Workload {
         api: None,
         start_month: None,
         end_month: None,
+        window: None,
+        peak_window: None,
         notes: String::new(),
         cell: CellRef::new("Workloads", 1, 0),
     }
@@ -342,8 +344,10 @@ fn litgpt_qlora_keeps_its_4_bit_inputs_and_quantizes_its_head() {
     //   loss     16 × 1,304 × 32,000                          =   667,648,000 B
     //   inputs   2 × (3 × 4,096 + 11,008) × 1,304 × 32 layers = 1,944,190,976 B (1.8107 GiB)
     //            9,704,931,328 B = 9.0384 GiB of activations
-    //   weights  ((6.74 − 0.262144) × 0.516 + 0.262144 × 2 − 0.131072 × (2 − 0.516)) × 1e9 / 2^30
-    //            = 3.4201 GiB: the head (32,000 × 4,096) in 4 bits, the embeddings in bf16
+    //   weights  ((6.74 − 0.262144) × 0.5625 + 0.262144 × 2 − 0.131072 × (2 − 0.5625)) × 1e9 /
+    //            2^30 = 3.7064 GiB: the head (32,000 × 4,096) in 4 bits, the embeddings in bf16,
+    //            and bnb.nf4's fp32 absmax a 64-weight block (4 / 64 = 0.0625 B a parameter),
+    //            which the litgpt profile carries (3.4201 GiB at the default 0.016 of NF4-dq)
     //   the head dequantized to fp16 and bf16 for each product: 4 × 32,000 × 4,096 B
     //            = 0.4883 GiB a GPU
     let w = engine_workload(Kind::Qlora, "Llama-2-7B", "litgpt", 1304.0);
@@ -352,7 +356,7 @@ fn litgpt_qlora_keeps_its_4_bit_inputs_and_quantizes_its_head() {
     let act = v(&vals, "train_activation_per_gpu_gib");
     assert!(close(act, 9.0384, 1e-3), "{act}");
     let weights = v(&vals, "base_weights_gib");
-    assert!(close(weights, 3.4201, 1e-3), "{weights}");
+    assert!(close(weights, 3.7064, 1e-3), "{weights}");
     let copy = v(&vals, "kbit_transient_gib");
     assert!(close(copy, 0.4883, 1e-3), "{copy}");
 }
@@ -792,7 +796,7 @@ fn random_inputs(p: &crate::formula::Program, next: &mut impl FnMut() -> u64) ->
         let r = next();
         *v = match p.ty(s) {
             crate::formula::Ty::Bool => (r & 1) as f64,
-            crate::formula::Ty::Num if r % 5 == 0 => 0.0,
+            crate::formula::Ty::Num if r.is_multiple_of(5) => 0.0,
             crate::formula::Ty::Num => (r >> 11) as f64 / (1u64 << 53) as f64 * 5000.0,
         };
     }
@@ -1011,6 +1015,56 @@ fn deepseek_v3_caches_one_latent_of_576_values_per_layer_and_token() {
         70_272.0 * 8192.0 / 1073741824.0,
         1e-12
     ));
+}
+
+#[test]
+fn a_latent_cache_is_copied_to_every_gpu_of_a_tensor_parallel_group() {
+    // DeepSeek-R1 in FP8 through vLLM on 141 GB cards spans 8 GPUs. Its latent cache has one
+    // KV head, which vLLM gives every GPU whole: a 32,768-token request takes 70,272 B ×
+    // 32,768 / 2^30 = 2.14453125 GiB on each of them, 8 × 2.14453125 = 17.15625 GiB of the
+    // replica, so the pool holds 8 times fewer such requests than one copy would allow.
+    let mut w = deepseek_r1_fp8(32768.0);
+    w.engine = Some("vllm".into());
+    let h200 = || offer("H200", 141.0, Some(30.0), None, None, None);
+    let vals = values_of(w.clone(), h200(), &[]);
+    assert_eq!(v(&vals, "gpus_per_replica"), 8.0);
+    assert_eq!(v(&vals, "kv_replicas"), 8.0);
+    assert!(close(v(&vals, "request_kv_gib"), 2.14453125, 1e-12));
+    assert!(close(v(&vals, "per_request_gib"), 17.15625, 1e-9));
+    let pool = v(&vals, "kv_pool_gib");
+    assert!(close(v(&vals, "max_concurrency"), pool / 17.15625, 1e-9));
+    // An engine that does not split by head (data-parallel attention, llama.cpp's layers)
+    // keeps one copy: 8 times the requests in the same pool.
+    let split = values_of(w, h200(), &[("kv_heads_split", 0.0)]);
+    assert_eq!(v(&split, "kv_replicas"), 1.0);
+    assert!(close(v(&split, "max_concurrency"), pool / 2.14453125, 1e-9));
+    // Grouped-query attention with fewer KV heads than GPUs: Qwen3-235B-A22B's 4 heads on 8
+    // GPUs, one head a GPU, 8 / 4 = 2 copies; Llama-3.1-70B's 8 heads on 8 GPUs, none.
+    for (model, card, vram, copies) in [
+        ("Qwen3-235B-A22B", "G80", 80.0, 2.0),
+        ("Llama-3.1-70B", "G24", 24.0, 1.0),
+    ] {
+        let vals = serving(model, 4096.0, card, vram);
+        let got = (v(&vals, "gpus_per_replica"), v(&vals, "kv_replicas"));
+        assert_eq!(got, (8.0, copies), "{model}: GPUs and copies");
+    }
+}
+
+#[test]
+fn transformers_before_4_36_holds_two_caches_while_it_concatenates() {
+    // Llama-2-7B, one request of 8,192 tokens: 2 × 32 layers × 32 KV heads × 128 × 2 B × 8,192
+    // = 4 GiB of cache. transformers 4.35's models concatenate each step's keys and values
+    // onto new tensors while generate holds the old ones: 8 GiB at the step's end; from 4.36
+    // the Cache classes hold one.
+    let run = |engine: &str| {
+        let w = engine_workload(Kind::Inference, "Llama-2-7B", engine, 8192.0);
+        values_of(w, offer("H200", 141.0, Some(30.0), None, None, None), &[])
+    };
+    let old = run("transformers-4.35");
+    let new = run("transformers");
+    assert!(close(v(&old, "request_kv_gib"), 4.0, 1e-12));
+    assert!(close(v(&old, "per_request_gib"), 8.0, 1e-12));
+    assert!(close(v(&new, "per_request_gib"), 4.0, 1e-12));
 }
 
 #[test]
@@ -1606,6 +1660,54 @@ fn the_loss_and_gradients_not_live_together_count_the_larger() {
 }
 
 #[test]
+fn deepspeed_zero3_counts_its_bucket_and_the_optimizer_steps_fp32_sub_group() {
+    // Llama-2-7B full fine-tuning, 1 × 2,048 tokens a GPU, checkpointed, on 80 GB A100s: 16 B ×
+    // 6.74e9 / 2^30 = 100.4 GiB of states, so 2 GPUs, each with 3.37e9 parameters' share.
+    // FSDP: the loss 16 B × 2,048 × 32,000 / 2^30 = 0.9766 GiB plus (2 × 32 + 34) B × 2,048 ×
+    // 4,096 / 2^30 = 0.7656 GiB of activations = 1.7422 GiB; no bucket, no step transient.
+    let run = |engine: &str, set: &[(&str, f64)]| {
+        values_on(&full_finetune_7b(Some(engine), 1.0, set), 0, "A100-80G")
+    };
+    let fsdp = run("fsdp", &[]);
+    assert_eq!(v(&fsdp, "zero_step_gib"), 0.0);
+    assert_eq!(v(&fsdp, "zero_bucket_gib"), 0.0);
+    assert!(close(
+        v(&fsdp, "train_activation_per_gpu_gib"),
+        1.7422,
+        1e-4
+    ));
+    // DeepSpeed ZeRO-3 (the deepspeed-zero3 profile): one 5e8-element bf16 bucket kept from
+    // initialization, 2 B × 5e8 / 2^30 = 0.9313 GiB; the step turns a 1e9-element sub-group
+    // (below the GPU's 3.37e9) into fp32 through a bf16 copy: 6 B × 1e9 / 2^30 = 5.5879 GiB,
+    // larger than the loss and activations, which are freed by then.
+    let zero3 = run("deepspeed-zero3", &[]);
+    assert_eq!(v(&zero3, "gpus_per_replica"), 2.0);
+    assert!(close(v(&zero3, "zero_bucket_gib"), 0.9313, 1e-4));
+    assert!(close(v(&zero3, "zero_step_gib"), 5.5879, 1e-4));
+    assert!(close(
+        v(&zero3, "train_activation_per_gpu_gib"),
+        5.5879,
+        1e-4
+    ));
+    // Set on the Assumptions sheet with no engine named (zero_stage 3): a foreach AdamW (8
+    // bytes) and a sub-group larger than the GPU's share, which is then the whole share, 8 B ×
+    // 6.74e9 / GPUs (on 2 GPUs 25.11 GiB; the planner takes more GPUs, whose share is smaller).
+    let set = [("zero_step_bytes", 8.0), ("zero_subgroup_elems", 1e10)];
+    let big = values_on(&full_finetune_7b(None, 1.0, &set), 0, "A100-80G");
+    let shards = v(&big, "gpus_per_replica");
+    assert!(shards > 1.0, "the share, not the sub-group, is the smaller");
+    assert!(
+        close(
+            v(&big, "zero_step_gib"),
+            8.0 * 6.74e9 / shards / 2f64.powi(30),
+            1e-6
+        ),
+        "{} on {shards} GPUs",
+        v(&big, "zero_step_gib")
+    );
+}
+
+#[test]
 fn an_optimizer_stepped_in_backward_holds_one_gradient_at_a_time() {
     // Llama-2-7B full fine-tuning: all gradients 2 B × 6.74e9 / 2^30 = 12.554 GiB; stepped in
     // backward, the largest one, the embedding's 32,000 × 4,096 (above an FFN matrix's
@@ -1930,4 +2032,24 @@ fn time_to_first_token_is_the_prefill_at_prefill_mfu_and_a_goal_widens_the_repli
             .map(|e| e.text()),
         Some("max_ttft_s is 0.5 s, and the card's TFLOPS are not known (GPUs sheet: fp16_tflops)")
     );
+}
+
+#[test]
+fn llama_3_1_405b_fp8_keeps_attention_in_bf16_and_weighs_57_gib_a_gpu_on_8() {
+    // Meta's FP8 checkpoint (catalog: unquantized_params_b 77.11, its modules_to_not_convert:
+    // 126 layers × 570,425,344 attention parameters + layers 0 and 125's MLPs, 2 × 2,617,245,696).
+    // Embeddings and head: 2 × 128,256 × 16,384 = 4.202692608 B. FP8: 405.85 − 4.202692608 −
+    // 77.11 = 324.537307392 B at 1 byte; BF16: 4.202692608 + 77.11 = 81.312692608 B at 2 bytes;
+    // 487.162692608e9 B = 453.706 GiB, 56.713 GiB on each of 8 GPUs (vLLM logged 57.752 GiB on
+    // 8 × H100: issue 6746). An all-FP8 body would be 410.052692608e9 B = 381.891 GiB (−17%).
+    for (model, kept, gib) in [
+        ("Llama-3.1-405B-FP8", 77.11, 453.7056),
+        ("Llama-3.1-405B", 0.0, 381.8912),
+    ] {
+        let mut w = workload("fp8", Kind::Inference, Some(model));
+        w.precision = Precision::Fp8;
+        let vals = values_of(w, offer("H200", 141.0, Some(30.0), None, None, None), &[]);
+        assert!(close(v(&vals, "kept16_params_b"), kept, 1e-9), "{model}");
+        assert!(close(v(&vals, "weights_gib"), gib, 1e-3), "{model}");
+    }
 }

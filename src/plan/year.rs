@@ -6,7 +6,7 @@ use super::engine::Engine;
 use super::portfolio::{portfolio_of, Totals};
 use super::{FormulaColumn, Mode, WorkloadPlan};
 use crate::error::Result;
-use crate::model::{Input, Month, Value};
+use crate::model::{Input, Month, Value, Warning};
 
 /// Months in the view.
 pub const MONTHS: usize = 12;
@@ -86,4 +86,40 @@ pub(super) fn year(
         committed,
         months,
     })
+}
+
+/// A warning for each planned workload that costs in none of the twelve months (it ends before
+/// `plan_start`, or starts after the last month): the monthly budget counts it, the Year tab
+/// shows it nowhere, and one of the two is not what was meant.
+pub(super) fn outside_warnings(
+    input: &Input,
+    plans: &[WorkloadPlan],
+    year: &Year,
+    warnings: &mut Vec<Warning>,
+) {
+    let last = year.month(MONTHS - 1);
+    for ((w, wp), costs) in input.workloads.iter().zip(plans).zip(&year.costs) {
+        if wp.chosen.is_none() || costs.iter().any(|c| *c) {
+            continue;
+        }
+        let [runs, runs_zh] = match (w.start_month, w.end_month) {
+            (Some(a), Some(b)) => [
+                format!("runs from {a} to {b}"),
+                format!("从 {a} 运行到 {b}"),
+            ],
+            (Some(a), None) => [format!("starts in {a}"), format!("从 {a} 开始")],
+            (None, Some(b)) => [format!("ends in {b}"), format!("到 {b} 结束")],
+            (None, None) => ["runs".to_string(), "运行期".to_string()],
+        };
+        warnings.push(Warning::warn(
+            w.cell.to_string(),
+            format!(
+                "{}: it {runs}, outside the Year tab's twelve months ({} to {last}): the Year tab charges it in no month, while the monthly budget still counts it; check start_month, end_month and plan_start",
+                w.name, year.start
+            ),
+        ).with_zh(format!(
+            "{}：{runs_zh}，在全年页的十二个月（{} 至 {last}）之外：全年页不在任何月份计入它，而月度预算仍计入；请检查 start_month、end_month 和 plan_start",
+            w.name, year.start
+        )));
+    }
 }

@@ -100,8 +100,9 @@ impl Reader {
         }
         let cell = rec.cell("value");
         let value = match rec.raw("value") {
-            // Blank is a value of its own: the month after the plan is made.
-            None if key == "plan_start" => Value::Text(String::new()),
+            // Blank is a value of its own: the month after the plan is made (plan_start), no
+            // budget (budget_monthly).
+            None if key == "plan_start" || key == "budget_monthly" => Value::Text(String::new()),
             None => {
                 self.problems.push(Problem::new(
                     cell.to_string(),
@@ -220,7 +221,11 @@ pub(crate) fn assumption_rule(key: &str) -> Rule {
         "prefill_chunk_tokens" | "large_gpu_prefill_chunk_tokens" => Rule::range(0.0, 10_000_000.0),
         "optimizer_bytes_per_param" => Rule::range(0.0, 64.0),
         "zero_stage" => Rule::whole(0.0, 3.0),
-        "zero_bucket_elems" => Rule::whole(0.0, 1e11),
+        "zero_bucket_elems" | "zero3_bucket_elems" | "zero_subgroup_elems" => {
+            Rule::whole(0.0, 1e11)
+        }
+        "zero_step_bytes" => Rule::range(0.0, 64.0),
+        "kv_cache_copies" => Rule::range(1.0, 8.0),
         _ => Rule::at_least(0.0).max(1e12),
     }
 }
@@ -246,6 +251,13 @@ pub(super) fn assumption_value(
                     )
                 })
         }
+        Some(Value::Text(_)) if key == "budget_monthly" => match raw_number(raw) {
+            Some(v) if v >= 0.0 && v.is_finite() => Ok(Value::Number(v)),
+            _ => Err(format!(
+                "{key} must be an amount a month (0 or more), or blank for no budget, found {}",
+                found(raw)
+            )),
+        },
         Some(Value::Text(_)) => {
             let t = raw_text(raw);
             let t = match t.as_str() {

@@ -12,8 +12,10 @@ use std::path::{Path, PathBuf};
 
 /// Largest config.json or index JSON read.
 const MAX_JSON_BYTES: u64 = 16 * 1024 * 1024;
-/// Largest safetensors header read (the format's own readers refuse 100 MB).
-pub const MAX_HEADER_BYTES: u64 = 100 * 1000 * 1000;
+/// Largest safetensors header read. The format's own readers allow 100 MB, but a header is read
+/// as a JSON tree of about 40 times its size: 16 MB (some 100,000 tensors in one file, far more
+/// than any published shard holds) keeps that under 1 GiB.
+pub const MAX_HEADER_BYTES: u64 = 16 * 1000 * 1000;
 /// Most safetensors files a folder may hold.
 const MAX_FILES: usize = 10_000;
 
@@ -200,9 +202,8 @@ fn dtype_bytes(dtype: &str) -> Option<f64> {
 /// bytes of JSON naming each tensor's dtype, shape and data offsets.
 pub fn header(path: &Path, c: &mut Checkpoint) -> Result<()> {
     let bad = |reason: String| unreadable(path, reason);
-    let len = std::fs::metadata(path)
-        .map_err(|e| bad(format!("cannot read it: {}", crate::files::describe(&e))))?
-        .len();
+    // A FIFO or a device named *.safetensors would block the read: regular files only.
+    let len = crate::files::regular_input(path, "a safetensors file")?.len();
     let mut f = std::fs::File::open(path)
         .map_err(|e| bad(format!("cannot read it: {}", crate::files::describe(&e))))?;
     let mut n = [0u8; 8];
@@ -212,7 +213,8 @@ pub fn header(path: &Path, c: &mut Checkpoint) -> Result<()> {
     let size = u64::from_le_bytes(n);
     if size > MAX_HEADER_BYTES {
         return Err(bad(format!(
-            "its header claims {size} bytes; gpuplan reads safetensors headers of at most 100 MB (the file is damaged or not safetensors)"
+            "its header claims {size} bytes; gpuplan reads safetensors headers of at most {} MB (the file is damaged or not safetensors)",
+            MAX_HEADER_BYTES / 1_000_000
         )));
     }
     if size > len.saturating_sub(8) {
@@ -235,21 +237,45 @@ pub fn header(path: &Path, c: &mut Checkpoint) -> Result<()> {
             continue;
         }
         let dtype = t.get("dtype").and_then(Value::as_str).unwrap_or("?");
+        // Every dimension a whole number: a negative or fractional one is not dropped.
         let shape: Option<Vec<u64>> = t
             .get("shape")
             .and_then(Value::as_array)
-            .map(|a| a.iter().filter_map(Value::as_u64).collect());
+            .and_then(|a| a.iter().map(Value::as_u64).collect());
         let Some(shape) = shape else {
-            return Err(bad(format!("tensor {name} has no shape")));
+            return Err(bad(format!(
+                "tensor {name} has no shape (a list of whole numbers)"
+            )));
         };
         let elements = shape
             .iter()
             .try_fold(1u64, |acc, d| acc.checked_mul(*d))
             .ok_or_else(|| bad(format!("tensor {name} has an impossible shape")))?;
+        let data = len.saturating_sub(8 + size);
         let bytes = match t.get("data_offsets").and_then(Value::as_array) {
             Some(o) if o.len() == 2 => {
-                let (a, b) = (o[0].as_u64().unwrap_or(0), o[1].as_u64().unwrap_or(0));
-                b.saturating_sub(a)
+                let (Some(a), Some(b)) = (o[0].as_u64(), o[1].as_u64()) else {
+                    return Err(bad(format!(
+                        "tensor {name}: data_offsets are not two byte offsets"
+                    )));
+                };
+                if a > b || b > data {
+                    return Err(bad(format!(
+                        "tensor {name}: data_offsets [{a}, {b}] lie outside the file's {data} bytes of data (the file is damaged or truncated)"
+                    )));
+                }
+                // The shape must fill the bytes the offsets give it, as the format's readers
+                // check: a shape whose product wraps or lies cannot pass.
+                if let Some(per) = dtype_bytes(dtype) {
+                    let want = (elements as f64 * per).ceil();
+                    if want != (b - a) as f64 {
+                        return Err(bad(format!(
+                            "tensor {name}: its shape {shape:?} of {dtype} holds {want} bytes but its data_offsets give {} (the header is damaged)",
+                            b - a
+                        )));
+                    }
+                }
+                b - a
             }
             _ => (elements as f64 * dtype_bytes(dtype).unwrap_or(0.0)) as u64,
         };
@@ -359,6 +385,7 @@ pub fn from_config(
     row.vision_tower(checkpoint.as_ref());
     row.parameters(checkpoint.as_ref());
     row.format_notes(checkpoint.as_ref());
+    row.unquantized_modules();
     row.missing_and_unknown();
     let Mapping {
         mut m,
@@ -428,6 +455,16 @@ impl Mapping<'_> {
     fn plain_figures(&mut self) {
         let arch = self.arch;
         for (field, keys) in PLAIN {
+            // A size is a whole count of at least 1 and no more than any model has (1e308
+            // printed as inf; a negative or zero count left a blank not named as missing).
+            if let Some((v, k)) = self.c.num(keys) {
+                if !(1.0..=1e8).contains(&v) || v.fract() != 0.0 {
+                    self.notes.push(format!(
+                        "config.json {k} is {v}, not a size (a whole number from 1 to 100,000,000): left out"
+                    ));
+                    continue;
+                }
+            }
             if self.set_from_keys(field, keys) {
                 continue;
             }
@@ -837,13 +874,107 @@ impl Mapping<'_> {
     }
 }
 
+impl Mapping<'_> {
+    /// The parameters a quantized checkpoint leaves 16-bit besides its embeddings and head
+    /// (unquantized_params_b): the projections its quantization_config lists not to convert.
+    fn unquantized_modules(&mut self) {
+        let Some(q) = self.c.top.get("quantization_config") else {
+            return;
+        };
+        let Some((key, names)) = NOT_CONVERTED
+            .iter()
+            .find_map(|k| q.get(*k).and_then(Value::as_array).map(|a| (*k, a)))
+        else {
+            return;
+        };
+        let names: Vec<&str> = names.iter().filter_map(Value::as_str).collect();
+        let n = kept_projection_params(&self.m, &names);
+        if n > 0.0 {
+            let from = format!(
+                "quantization_config {key}: the {} listed module(s)' projections, counted from the architecture",
+                names.len()
+            );
+            self.set("unquantized_params_b", n / 1e9, from);
+        }
+    }
+}
+
+/// The keys under which quantizers list the modules they leave unquantized: transformers'
+/// fbgemm_fp8, bitsandbytes, AWQ and GPTQ (`modules_to_not_convert`), vLLM's fp8
+/// (`ignored_layers`), compressed-tensors and ModelOpt (`ignore`, `exclude_modules`) and
+/// bitsandbytes' older `llm_int8_skip_modules`.
+const NOT_CONVERTED: [&str; 5] = [
+    "modules_to_not_convert",
+    "ignored_layers",
+    "ignore",
+    "exclude_modules",
+    "llm_int8_skip_modules",
+];
+
+/// Parameters of the attention and dense feed-forward projections the names cover, each
+/// counted once: `model.layers.0.mlp.down_proj` one layer's, `self_attn` or a pattern without a
+/// layer number (`re:.*q_proj`) every layer's. Embeddings and the head are left out (the
+/// weights formula keeps them 16-bit already), and so are a mixture of experts' feed-forward
+/// modules and a latent attention's projections, whose names do not say their shapes here.
+fn kept_projection_params(m: &ModelSpec, names: &[&str]) -> f64 {
+    let (h, q, kv) = (m.hidden, m.heads * m.head_dim, m.kv_heads * m.head_dim);
+    let latent = m.kv_lora_rank > 0.0;
+    let dense_ffn = m.experts == 0.0;
+    let shapes: [(&str, f64, bool); 7] = [
+        ("q_proj", h * q, !latent),
+        ("k_proj", h * kv, !latent),
+        ("v_proj", h * kv, !latent),
+        ("o_proj", q * h, !latent),
+        ("gate_proj", h * m.ffn, dense_ffn),
+        ("up_proj", h * m.ffn, dense_ffn),
+        ("down_proj", m.ffn * h, dense_ffn),
+    ];
+    // Projections kept in every layer, and (layer, projection) pairs kept in one: never
+    // expanded layer by layer, so a config's layer count cannot make this loop long.
+    let mut everywhere = [false; 7];
+    let mut kept = std::collections::BTreeSet::new();
+    for name in names {
+        let name = name.trim_start_matches("re:");
+        let projections: Vec<usize> = (0..shapes.len())
+            .filter(|&i| {
+                let p = shapes[i].0;
+                name.contains(p)
+                    || (i < 4 && (name.ends_with("self_attn") || name.ends_with("attn")))
+                    || (i >= 4 && name.ends_with("mlp"))
+            })
+            .collect();
+        let layer = name
+            .split("layers.")
+            .nth(1)
+            .and_then(|rest| rest.split('.').next())
+            .and_then(|n| n.parse::<usize>().ok());
+        match layer {
+            Some(l) if (l as f64) < m.layers => kept.extend(projections.iter().map(|&i| (l, i))),
+            Some(_) => {}
+            None => projections.iter().for_each(|&i| everywhere[i] = true),
+        }
+    }
+    let in_all: f64 = (0..shapes.len())
+        .filter(|&i| everywhere[i] && shapes[i].2)
+        .map(|i| m.layers * shapes[i].1)
+        .sum();
+    let in_one: f64 = kept
+        .iter()
+        .filter(|(_, i)| !everywhere[*i] && shapes[*i].2)
+        .map(|(_, i)| shapes[*i].1)
+        .sum();
+    in_all + in_one
+}
+
 /// What a quantization_config means for the workload's precision.
 fn quantization_note(q: &Value) -> String {
     let method = q.get("quant_method").and_then(Value::as_str).unwrap_or("?");
     let bits = q.get("bits").and_then(Value::as_u64);
     let precision = match (method, bits) {
         ("mxfp4", _) => "expert_precision mxfp4 (the experts; attention and embeddings stay bf16)",
-        ("fp8" | "compressed-tensors", _) if q.to_string().contains("float") || method == "fp8" => {
+        ("fp8" | "fbgemm_fp8" | "compressed-tensors", _)
+            if q.to_string().contains("float") || method != "compressed-tensors" =>
+        {
             "precision fp8"
         }
         (_, Some(4)) => "precision int4",
@@ -983,6 +1114,59 @@ mod tests {
             .notes
             .iter()
             .any(|n| n.contains("hybrid_override_pattern")));
+    }
+
+    #[test]
+    fn a_checkpoint_that_keeps_attention_in_bf16_says_how_much() {
+        // Meta's Llama-3.1-405B-Instruct-FP8 (fbgemm_fp8): modules_to_not_convert lists every
+        // layer's four attention projections and layers 0 and 125's three MLP projections
+        // by full name, as here (with lm_head, which the weights formula already keeps
+        // 16-bit). By hand: attention a layer
+        // 16,384 × 128 × 128 × 2 (q, o) + 16,384 × 8 × 128 × 2 (k, v) = 536,870,912 +
+        // 33,554,432 = 570,425,344, × 126 = 71,873,593,344; an MLP 3 × 16,384 × 53,248 =
+        // 2,617,245,696, × 2 = 5,234,491,392; together 77,108,084,736 = 77.108 B. The other
+        // 124 MLPs, 324,538,466,304 parameters, are FP8.
+        let mut names = vec!["lm_head".to_string()];
+        for l in [0, 125] {
+            for p in ["gate_proj", "up_proj", "down_proj"] {
+                names.push(format!("model.layers.{l}.mlp.{p}"));
+            }
+        }
+        for l in 0..126 {
+            for p in ["q_proj", "k_proj", "v_proj", "o_proj"] {
+                names.push(format!("model.layers.{l}.self_attn.{p}"));
+            }
+        }
+        // A compressed-tensors pattern for every layer's attention covers the same modules:
+        // counted once.
+        names.push("re:.*self_attn".into());
+        let config = serde_json::json!({
+            "model_type": "llama", "hidden_size": 16384, "num_hidden_layers": 126,
+            "num_attention_heads": 128, "num_key_value_heads": 8, "intermediate_size": 53248,
+            "vocab_size": 128256, "tie_word_embeddings": false,
+            "quantization_config": {"quant_method": "fbgemm_fp8", "modules_to_not_convert": names}
+        });
+        let i = imported(&config.to_string());
+        assert_eq!(i.spec.unquantized_params_b, 77.108084736);
+        // fbgemm_fp8 is FP8 (row-wise scales): the note says which precision to give.
+        assert!(
+            i.notes.iter().any(|n| n.contains("use precision fp8")),
+            "{:?}",
+            i.notes
+        );
+        // A pattern with no layer number on a config claiming 10^12 layers is counted, not
+        // walked layer by layer: q_proj 16,384 × 16,384 = 268,435,456 × 1e12 = 2.68e20.
+        let mut huge = config.clone();
+        huge["num_hidden_layers"] = serde_json::json!(1e12);
+        huge["quantization_config"]["modules_to_not_convert"] = serde_json::json!(["q_proj"]);
+        assert_eq!(
+            imported(&huge.to_string()).spec.unquantized_params_b,
+            268_435_456.0 * 1e12 / 1e9
+        );
+        // The same model without the list keeps nothing else 16-bit.
+        let mut plain = config.clone();
+        plain["quantization_config"] = serde_json::json!({"quant_method": "fbgemm_fp8"});
+        assert_eq!(imported(&plain.to_string()).spec.unquantized_params_b, 0.0);
     }
 
     #[test]

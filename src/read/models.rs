@@ -86,9 +86,10 @@ impl Reader {
         };
         for key in ModelSpec::FIELDS.iter().filter(|k| **k != "params_b") {
             let rule = match *key {
-                "active_params_b" | "vision_params_b" | "linear_state_mib" => {
-                    Rule::at_least(0.0).max(100_000.0)
-                }
+                "active_params_b"
+                | "vision_params_b"
+                | "linear_state_mib"
+                | "unquantized_params_b" => Rule::at_least(0.0).max(100_000.0),
                 _ => Rule::whole(0.0, 10_000_000.0),
             };
             if let (Some(v), Some(slot)) = (rec.number(key, rule, p), spec.field_mut(key)) {
@@ -170,6 +171,12 @@ impl Reader {
         let checks = [
             over("active_params_b", m.active_params_b, m.params_b, "params_b"),
             over("vision_params_b", m.vision_params_b, m.params_b, "params_b"),
+            over(
+                "unquantized_params_b",
+                m.unquantized_params_b,
+                m.params_b,
+                "params_b",
+            ),
             over(
                 "experts_per_token",
                 m.experts_per_token,

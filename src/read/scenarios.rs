@@ -9,6 +9,11 @@ use super::{Override, Reader, Target};
 use crate::error::Problem;
 use crate::model::{normalize, Input, RangeDef, ScenarioDef, Value};
 
+/// Most scenarios a workbook may name. Each is a whole plan (read, planned and kept) and five
+/// columns of the Scenarios tab: 3,300 took 138 s and 3.2 GB before Excel's 16,384 columns
+/// refused the tab; 200 stay near 200 MB.
+pub const MAX_SCENARIOS: usize = 200;
+
 impl Reader {
     /// The scenarios in sheet order, rows of the same name merged; none without the sheet.
     pub(super) fn scenarios(&mut self, raw: Option<RawSheet>) -> Vec<ScenarioDef> {
@@ -41,8 +46,16 @@ impl Reader {
                 continue;
             }
             let change = change.trim().to_string();
+            let full = out.len() == MAX_SCENARIOS;
             match out.iter_mut().find(|s| s.name == name) {
                 Some(s) => s.changes.push((change, at)),
+                None if full => {
+                    p.push(Problem::new(
+                        rec.at("scenario"),
+                        format!("{name}: more than {MAX_SCENARIOS} scenarios; gpuplan plans at most {MAX_SCENARIOS} side by side (split the workbook, or plan the others with --set)"),
+                    ));
+                    break;
+                }
                 None => out.push(ScenarioDef {
                     name,
                     changes: vec![(change, at)],
@@ -64,6 +77,8 @@ impl Reader {
             return out;
         };
         let any = Rule::at_least(f64::MIN).max(f64::MAX / 4.0);
+        // Each key once: two rows of one key would both be drawn, the second silently winning.
+        let mut seen: Vec<(String, String)> = Vec::new();
         for rec in t.records() {
             let p = &mut self.problems;
             let Some(key) = rec.required_text("key", "the row needs a key, e.g. safety_margin", p)
@@ -78,6 +93,17 @@ impl Reader {
                 ));
                 continue;
             }
+            let same = normalize(&key);
+            if let Some((_, first)) = seen.iter().find(|(k, _)| *k == same) {
+                p.push(Problem::new(
+                    rec.at("key"),
+                    format!(
+                        "the key {key} is given twice (first at {first}): give each key one row"
+                    ),
+                ));
+                continue;
+            }
+            seen.push((same, rec.at("key")));
             let low = rec.number("low", any, p);
             let high = rec.number("high", any, p);
             let likely = rec.number("likely", any, p);
@@ -120,6 +146,15 @@ pub fn set_number(input: &mut Input, key: &str, v: f64) -> Result<(), String> {
     let o = Override::parse(&format!("{key}={v}")).map_err(|e| e.to_string())?;
     match &o.target {
         Target::Assumption => {
+            let hint = || {
+                crate::suggest::hint(
+                    &o.key,
+                    input.assumptions.items.iter().map(|a| a.key.as_str()),
+                )
+            };
+            if input.assumptions.get(&o.key).is_none() {
+                return Err(format!("{} is not an assumption{}", o.key, hint()));
+            }
             let a = input
                 .assumptions
                 .items
@@ -158,7 +193,13 @@ pub fn set_number(input: &mut Input, key: &str, v: f64) -> Result<(), String> {
                 any = true;
                 match w.numbers.get_mut(&o.key) {
                     Some(slot) => *slot = Some(v),
-                    None => return Err(format!("{} is not a numeric workload column", o.key)),
+                    None => {
+                        let hint = crate::suggest::hint(
+                            &o.key,
+                            crate::model::WorkloadNumbers::NAMES.iter().copied(),
+                        );
+                        return Err(format!("{} is not a numeric workload column{hint}", o.key));
+                    }
                 }
             }
             if !any {

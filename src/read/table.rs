@@ -329,6 +329,10 @@ impl Rule {
         } else {
             "a number"
         };
+        // Unbounded both ways (a Ranges value): the bounds are not figures to print.
+        if self.unbounded() {
+            return what.to_string();
+        }
         let lower = if self.min_ok {
             format!("≥ {}", format_number(self.min))
         } else {
@@ -352,6 +356,9 @@ impl Rule {
     /// [`Rule::describe`] in Chinese.
     pub fn describe_zh(&self) -> String {
         let what = if self.integer { "整数" } else { "数值" };
+        if self.unbounded() {
+            return what.to_string();
+        }
         let lower = if self.min_ok {
             format!("≥ {}", format_number(self.min))
         } else {
@@ -370,6 +377,11 @@ impl Rule {
         } else {
             format!("{lower} 的{what}")
         }
+    }
+
+    /// No bound either way worth naming (beyond ±f64::MAX / 8).
+    fn unbounded(&self) -> bool {
+        self.min <= f64::MIN / 8.0 && self.max >= f64::MAX / 8.0
     }
 
     pub fn accepts(&self, v: f64) -> bool {
@@ -564,6 +576,9 @@ impl Record<'_> {
     pub fn text(&self, key: &str, problems: &mut Vec<Problem>) -> Option<String> {
         let raw = self.raw(key)?;
         let bad = match raw {
+            // A note does not affect the plan: a formula there with no saved value, or an error,
+            // is carried as its text rather than refusing the whole workbook.
+            Raw::Error(_) | Raw::Uncomputed(_) if matches!(key, "notes" | "note") => false,
             Raw::Error(_) | Raw::Uncomputed(_) => true,
             Raw::Date(d) if FREE_TEXT.contains(&key) => {
                 return Some(crate::time::serial_date(*d));
@@ -644,6 +659,32 @@ impl Record<'_> {
             );
         }
         m
+    }
+
+    /// Hours of the day as a window (`22-07`), or a problem; `None` when blank.
+    pub fn day_window(
+        &self,
+        key: &str,
+        problems: &mut Vec<Problem>,
+    ) -> Option<crate::model::DayWindow> {
+        let raw = self.raw(key)?;
+        let w = crate::model::DayWindow::parse(&raw_text(raw));
+        if w.is_none() {
+            problems.push(
+                Problem::new(
+                    self.at(key),
+                    format!(
+                        "{key} must be hours of the day as from-to (22-07: 22:00 to 07:00), found {}",
+                        found(raw)
+                    ),
+                )
+                .with_zh(format!(
+                    "{key} 应为一天中的时段，格式 起-止（22-07 表示 22:00 至 07:00），实际为 {}",
+                    found_zh(raw)
+                )),
+            );
+        }
+        w
     }
 
     /// A yes/no value, or a problem; `None` when blank.

@@ -4,11 +4,11 @@
 use super::table::{self, found, Record, Rule, Table};
 use super::xlsx::{Raw, RawSheet};
 use super::{Override, Reader, Target};
-use crate::catalog;
+use crate::catalog::{self, ColumnType};
 use crate::error::Problem;
 use crate::model::{
-    normalize, ApiPrice, CellRef, Engines, GpuOffer, Kind, ModelSpec, Month, Precision, Warning,
-    Workload, WorkloadNumbers,
+    normalize, ApiPrice, CellRef, DayWindow, EngineValue, Engines, GpuOffer, Kind, ModelSpec,
+    Month, Precision, Warning, Workload, WorkloadNumbers,
 };
 use crate::suggest;
 use std::collections::{BTreeMap, HashMap};
@@ -31,6 +31,8 @@ struct RowCells {
     api: Option<String>,
     start_month: Option<Month>,
     end_month: Option<Month>,
+    window: Option<DayWindow>,
+    peak_window: Option<DayWindow>,
     pinned: Option<String>,
     engine: Option<String>,
 }
@@ -99,6 +101,7 @@ impl Reader {
             };
             let col = override_column(t, key);
             let mut found = false;
+            let mut written = false;
             for (r, cells) in t.rows.iter_mut().filter(|(_, cells)| {
                 wname == "*"
                     || cells.get(&name_col).map(table::raw_text).as_deref() == Some(wname.as_str())
@@ -106,7 +109,17 @@ impl Reader {
                 found = true;
                 if self.override_cell(o, &at, *r, cells, col) {
                     t.overridden.insert((*r, col), at.clone());
+                    written = true;
                 }
+            }
+            if found && !written && o.scale && wname == "*" {
+                self.problems.push(Problem::new(
+                    at.clone(),
+                    format!(
+                        "no workload has a number in {} to scale (every row is blank: their defaults apply); give the value instead (*.{}=…)",
+                        o.key, o.key
+                    ),
+                ));
             }
             if !found {
                 self.problems.push(Problem::new(
@@ -129,6 +142,31 @@ impl Reader {
             return None;
         }
         match columns.iter().find(|c| c.key == o.key) {
+            // A relative change scales a number: a yes/no, a name or a month has none.
+            Some(c)
+                if o.scale
+                    && !matches!(
+                        c.ty,
+                        ColumnType::Number
+                            | ColumnType::Integer
+                            | ColumnType::Fraction
+                            | ColumnType::Money
+                    ) =>
+            {
+                self.problems.push(Problem::new(
+                    at,
+                    format!(
+                        "`{}` is not a numeric column: a relative change (*=) scales numbers only; give its value ({}.{}=…)",
+                        o.key,
+                        match &o.target {
+                            Target::Workload(w) => w.as_str(),
+                            _ => "*",
+                        },
+                        o.key
+                    ),
+                ));
+                None
+            }
             Some(c) => Some(c.key),
             None => {
                 let hint = suggest::hint(&o.key, columns.iter().map(|c| c.key));
@@ -156,8 +194,25 @@ impl Reader {
             cells.insert(col, Raw::Text(o.value.clone()));
             return true;
         }
-        // A relative change scales a given number; a blank keeps its default.
+        // A relative change scales a given number. A blank cell's default is worked out later
+        // (by the kind, the model, the formulas): there is no number here to scale, and doing
+        // nothing would be a silent no-op, so it is refused naming the row.
+        // With `*`, a blank row keeps its default (a batch job has no concurrency), so long as
+        // some row is scaled (checked by the caller).
         let Some(raw) = cells.get(&col) else {
+            if let Target::Workload(w) = &o.target {
+                if w != "*" {
+                    self.problems.push(Problem::new(
+                        at,
+                        format!(
+                            "{} of row {} is blank (its default applies): a relative change has no number to scale; give the value instead ({w}.{}=…)",
+                            o.key,
+                            row + 1,
+                            o.key
+                        ),
+                    ));
+                }
+            }
             return false;
         };
         match table::raw_number(raw) {
@@ -231,6 +286,8 @@ impl Reader {
             api: cells.api,
             start_month: cells.start_month,
             end_month: cells.end_month,
+            window: cells.window,
+            peak_window: cells.peak_window,
             notes: cells.notes,
             cell: rec.cell("name"),
         })
@@ -272,7 +329,8 @@ impl Reader {
     }
 
     /// A note where the workload's engine has no figures for its kind of workload, so the
-    /// Assumptions sheet's apply.
+    /// Assumptions sheet's apply; an engine only declared (a row with no key, as MLC-LLM and
+    /// ExLlamaV2 are) says so with its row's source, which gives the defaults' error there.
     fn engine_notice(&mut self, rec: &Record, name: &str, kind: Kind, e: &str, engines: &Engines) {
         if engines.for_workload(e, kind).next().is_none() {
             self.notices.push(
@@ -288,6 +346,11 @@ impl Reader {
                     kind.key()
                 )),
             );
+        } else if let Some(why) = declared_only(engines, e, kind) {
+            self.notices.push(Warning::info(
+                rec.at("engine"),
+                format!("{e} has no profile of its own: the Assumptions sheet's defaults apply to {name} ({why})"),
+            ).with_zh(format!("{e} 没有自己的参数配置：{name} 使用参数表的默认值（{why}）")));
         }
     }
 
@@ -334,6 +397,27 @@ impl Reader {
     fn model_from_path(&mut self, rec: &Record, name: &str, m: &str) -> Option<ModelSpec> {
         let at = self.base.join(m);
         match super::config::import(&at) {
+            // Without these the model would be planned with no weights or no KV cache.
+            Ok(i)
+                if i.spec.params_b <= 0.0
+                    || i.missing
+                        .iter()
+                        .any(|f| matches!(*f, "layers" | "hidden" | "heads" | "params_b")) =>
+            {
+                self.problems.push(Problem::new(
+                    rec.at("model"),
+                    format!(
+                        "{name}: the model {m} ({}) cannot be sized: its files do not give {}; gpuplan reads config.json keys such as num_hidden_layers, hidden_size and num_attention_heads (add the model to the Models sheet instead, naming it here)",
+                        i.architecture,
+                        if i.missing.is_empty() {
+                            "its parameters".to_string()
+                        } else {
+                            i.missing.join(", ")
+                        }
+                    ),
+                ));
+                None
+            }
             Ok(i) => {
                 let (model, arch) = (&i.spec.name, &i.architecture);
                 let [missing, missing_zh] = if i.missing.is_empty() {
@@ -490,9 +574,13 @@ fn row_cells(rec: &Record, known: &Known, p: &mut Vec<Problem>) -> RowCells {
             ));
         }
     }
+    let window = rec.day_window("window", p);
+    let peak_window = rec.day_window("peak_window", p);
     let pinned = pinned_gpu(rec, known.gpus, p);
     let engine = engine_cell(rec, known.engines, p);
     RowCells {
+        window,
+        peak_window,
         online,
         spot_ok,
         notes,
@@ -533,6 +621,19 @@ fn pinned_gpu(rec: &Record, gpus: &[GpuOffer], p: &mut Vec<Problem>) -> Option<S
         }
     }
     pinned
+}
+
+/// The source of an engine's declaration row where that row (no key) is all it has for `kind`
+/// and the row says why: the built-in mlc-llm and exllamav2, whose sources give the defaults'
+/// error against their published figures.
+fn declared_only<'a>(engines: &'a Engines, e: &'a str, kind: Kind) -> Option<&'a str> {
+    let figures: Vec<&EngineValue> = engines.for_workload(e, kind).collect();
+    if figures.iter().any(|v| !v.key.is_empty()) {
+        return None;
+    }
+    figures
+        .iter()
+        .find_map(|v| (!v.source.trim().is_empty()).then_some(v.source.as_str()))
 }
 
 /// The workload's engine, spelt as its profile is; a problem where no profile has that name.

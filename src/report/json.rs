@@ -34,6 +34,11 @@ pub struct PlanJson<'a> {
     actuals: Vec<&'a crate::usage::Actual>,
     /// The last month's bill beside the plan (`calc --bills`); null without one.
     bills: Option<&'a crate::usage::bills::BillComparison>,
+    /// The fleet: cards shared across hours and workloads, and the saving; null when nothing
+    /// shares (or the Assumption fleet is no).
+    fleet: Option<&'a crate::plan::fleet::FleetPlan>,
+    /// The downgrade plan when the budget needed is over budget_monthly; null otherwise.
+    cuts: Option<&'a crate::plan::cuts::Cuts>,
     warnings: &'a [Warning],
 }
 
@@ -112,6 +117,8 @@ impl<'a> PlanJson<'a> {
                 .collect(),
             actuals: plan.actuals.iter().map(|r| &r.actual).collect(),
             bills: plan.bills.as_ref(),
+            fleet: plan.fleet.as_ref(),
+            cuts: plan.cuts.as_ref(),
             warnings: &plan.warnings,
         }
     }
@@ -258,7 +265,15 @@ impl<'a> WorkloadJson<'a> {
             advice: chosen.map(|(_, ch)| ch.advice.text(Lang::En)),
             api: w.api.as_deref(),
             api_monthly_cost: w.api.as_ref().and_then(|_| get("api_monthly_cost")),
-            api_breakeven_requests_per_day: w.api.as_ref().and(api).map(|(_, b)| b),
+            // Null where it would be a made-up 0: no volume, or an API that costs nothing.
+            api_breakeven_requests_per_day: w
+                .api
+                .as_ref()
+                .and(api)
+                .filter(|(cost, _)| {
+                    *cost > 0.0 && w.numbers.requests_per_day.is_some_and(|r| r > 0.0)
+                })
+                .map(|(_, b)| b),
             api_advice: w.api.as_deref().zip(api).zip(chosen).map(
                 |((name, (cost, b)), (_, ch))| {
                     crate::words::api_text(
@@ -351,9 +366,10 @@ struct SensitivityJson<'a> {
     samples: usize,
     seed: u64,
     base: f64,
-    p10: f64,
-    p50: f64,
-    p90: f64,
+    /// Null with `--samples 0`.
+    p10: Option<f64>,
+    p50: Option<f64>,
+    p90: Option<f64>,
     tornado: Vec<TornadoJson<'a>>,
 }
 

@@ -22,7 +22,7 @@ pub fn money(currency: &str, v: f64) -> String {
     let whole = (units / scale).to_string();
     let mut grouped = String::new();
     for (i, c) in whole.chars().enumerate() {
-        if i > 0 && (whole.len() - i) % 3 == 0 {
+        if i > 0 && (whole.len() - i).is_multiple_of(3) {
             grouped.push(',');
         }
         grouped.push(c);
@@ -122,6 +122,7 @@ pub fn summary(plan: &Plan, color: bool, lang: Lang) -> String {
     );
     out.push('\n');
     out.push_str(&table(&total_rows(plan, &paint, lang), &[false, true]));
+    out.push_str(&cut_lines(plan, lang));
     out.push_str(&warning_lines(plan, &paint, lang));
     out
 }
@@ -207,7 +208,46 @@ fn total_rows(plan: &Plan, paint: &Paint, lang: Lang) -> Vec<Vec<String>> {
         ),
         format!("{b}{}{z}", money(&cur, t(NeedSum::TOTAL_WITH_MARGIN))),
     ]);
+    if let Some(f) = &plan.fleet {
+        rows.push(vec![
+            lang.t("fleet saving (Fleet tab)", "卡群节省（见卡群页）")
+                .into(),
+            money(&cur, -f.saving),
+        ]);
+        rows.push(vec![
+            lang.t("budget with the fleet", "卡群方案预算").into(),
+            money(&cur, f.budget),
+        ]);
+    }
     rows
+}
+
+/// The downgrade plan's lines under the budget: each cut, its saving and risk, and the budget
+/// after it; empty without one.
+fn cut_lines(plan: &Plan, lang: Lang) -> String {
+    let Some(c) = &plan.cuts else {
+        return String::new();
+    };
+    let cur = plan.input.assumptions.currency();
+    let (b, over) = (money(&cur, c.budget), money(&cur, c.planned - c.budget));
+    let mut out = if lang == Lang::Zh {
+        format!("\n超出预算 {b}：超出 {over}；降级方案（按节省排序）：\n")
+    } else {
+        format!("\nover the budget {b} by {over}; cuts, by saving:\n")
+    };
+    for (i, cut) in c.cuts.iter().enumerate() {
+        out.push_str(&format!(
+            "  {}. {}: {}: -{} → {} ({}: {})\n",
+            i + 1,
+            cut.workload,
+            cut.change,
+            money(&cur, cut.saving),
+            money(&cur, cut.total_after),
+            lang.t("risk", "风险"),
+            cut.risk
+        ));
+    }
+    out
 }
 
 /// The summary's tail: the plan's warnings (at most 20, then how many more), and how many

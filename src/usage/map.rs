@@ -121,9 +121,11 @@ pub fn find(mapping: &[GpuMapping], id: &GpuId) -> Option<usize> {
         .map(|(_, i)| i)
 }
 
-/// CSV fields of a line: split at commas (or tabs, where `tab`), spaces and one pair of quotes off.
+/// CSV fields of a line as RFC 4180 reads them (crate::fields), split at commas (or tabs, where
+/// `tab`), then spaces and one pair of quotes off (`a, "b"` quotes after a space).
 pub(super) fn fields(line: &str, tab: bool) -> Vec<String> {
-    line.split(if tab { '\t' } else { ',' })
+    crate::fields::fields(line, if tab { b'\t' } else { b',' })
+        .iter()
         .map(|f| {
             let f = f.trim();
             f.strip_prefix('"')

@@ -113,6 +113,8 @@ struct Workload {
     memory: Memory,
     no_memory: u64,
     total_mib: Option<f64>,
+    /// Samples whose memory used exceeds the memory total on the same line.
+    over_total: u64,
 }
 
 impl Workload {
@@ -124,6 +126,9 @@ impl Workload {
         }
         if let Some(total) = row.total {
             self.total_mib = Some(self.total_mib.map_or(total, |t: f64| t.max(total)));
+            if row.memory.is_some_and(|m| m > total) {
+                self.over_total += 1;
+            }
         }
     }
 
@@ -139,6 +144,18 @@ impl Workload {
             ).with_zh(format!(
                 "日志只覆盖 {:.1} 小时，据此推算整月只是粗略估计",
                 days * 24.0
+            )));
+        }
+        if self.over_total > 0 {
+            warnings.push(Warning::warn(
+                self.name.clone(),
+                format!(
+                    "{} sample(s) use more memory than the GPU's memory.total on the same line: the columns may be swapped or the log damaged; the memory peak is taken as logged",
+                    self.over_total
+                ),
+            ).with_zh(format!(
+                "{} 个样本的显存用量超过同一行的 memory.total：列可能错位或日志已损坏；显存峰值按记录值计",
+                self.over_total
             )));
         }
         if self.memory.count() == 0 {
@@ -381,7 +398,8 @@ impl Analysis<'_> {
             HeaderLine::New => return self.relayout(file, text, number),
             HeaderLine::Data => {}
         }
-        let row = match layout.row(text) {
+        let mut split = crate::fields::Split::default();
+        let row = match layout.row(text, &mut split) {
             Ok(r) => r,
             Err(message) if !complete => {
                 file.cut.add(number, || message);
@@ -499,6 +517,12 @@ impl Analysis<'_> {
             Some("this file is gzip-compressed; decompress it first (gunzip -k FILE, or zcat FILE > FILE.csv)")
         } else if text.starts_with(b"PK\x03\x04") {
             Some("this is a zip package (a workbook?), not a usage log; give the workbook with --workbook")
+        } else if text.starts_with(b"\xff\xfe")
+            || text.starts_with(b"\xfe\xff")
+            || (text.len() >= 2 && text[1] == 0 && text[0] != 0)
+        {
+            // PowerShell's `>` writes UTF-16: a byte-order mark, or a NUL after each ASCII byte.
+            Some("this log is UTF-16 text (PowerShell's `>` writes it); gpuplan reads UTF-8: write it with `nvidia-smi ... | Out-File -Encoding utf8 FILE`, or convert it with `iconv -f UTF-16 -t UTF-8 FILE > FILE.csv`")
         } else if text.contains(&0) {
             Some("this is a binary file, not a usage log (text written by nvidia-smi or a CSV)")
         } else {
@@ -576,7 +600,17 @@ impl Analysis<'_> {
             },
         };
         let keys = id.keys();
-        let g = match keys.iter().find_map(|k| self.by_key.get(k)) {
+        // Two hosts' logs of the same file name give the same host:index; their uuids, where
+        // both are logged, tell them apart (uuid wins).
+        let same_uuid = |known: &GpuId| match (&known.uuid, &id.uuid) {
+            (Some(a), Some(b)) => a.eq_ignore_ascii_case(b),
+            _ => true,
+        };
+        let g = match keys
+            .iter()
+            .find_map(|k| self.by_key.get(k))
+            .filter(|&&g| same_uuid(&self.gpus[g].id))
+        {
             Some(&g) => {
                 // The same GPU, now seen with its uuid (or its index) as well.
                 let known = &mut self.gpus[g].id;
@@ -804,6 +838,7 @@ impl Analysis<'_> {
             end: f64::MIN,
             samples: 0,
         };
+        let mut short = Vec::new();
         for g in self
             .gpus
             .iter()
@@ -836,6 +871,26 @@ impl Analysis<'_> {
             sums.end = sums.end.max(g.last_t as f64 + t.median_ms);
             sums.samples += g.samples;
             sums.gpu_ids.push(g.id.name());
+            if span < DAY_MS as f64 {
+                short.push((g.first_seen.clone(), g.id.name(), span));
+            }
+        }
+        // A GPU seen for a short while in a longer log is extrapolated to a month from that
+        // while (the workload's own warning covers logs under a day in all).
+        let days = (sums.end - sums.start) / DAY_MS as f64;
+        if days >= 1.0 {
+            for (at, name, span) in short {
+                self.warnings.push(Warning::warn(
+                    at,
+                    format!(
+                        "the GPU {name} is in the logs for {:.1} hours of their {days:.1} days; its month is extrapolated from those hours as if it ran all month (if it was added or removed, give only the logs of its days)",
+                        span / 3.6e6
+                    ),
+                ).with_zh(format!(
+                    "GPU {name} 在共 {days:.1} 天的日志中只出现了 {:.1} 小时；其月度用量按这段时间推算，视作整月运行（如该 GPU 是中途加入或撤下的，请只给出它在用那几天的日志）",
+                    span / 3.6e6
+                )));
+            }
         }
         sums
     }

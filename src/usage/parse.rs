@@ -8,6 +8,7 @@
 
 use super::stamp;
 use super::stats::MAX_MEMORY_MIB;
+use crate::fields::Split;
 
 /// Which tool wrote a log.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -414,8 +415,9 @@ impl Layout {
         self.names.join(", ")
     }
 
-    /// One data row. The message says which field is wrong and what it holds.
-    pub fn row<'a>(&self, line: &'a [u8]) -> Result<Row<'a>, String> {
+    /// One data row. The message says which field is wrong and what it holds. A line with
+    /// quoted fields is unquoted into `split` (the row's fields may then borrow from it).
+    pub fn row<'a>(&self, line: &'a [u8], split: &'a mut Split) -> Result<Row<'a>, String> {
         let Fields {
             mut row,
             stamp,
@@ -424,7 +426,7 @@ impl Layout {
             memory,
             total,
             count,
-        } = self.fields(line);
+        } = self.fields(line, split);
         if count != self.roles.len() {
             return Err(format!(
                 "expected {} fields ({}), found {count}: {}",
@@ -445,7 +447,7 @@ impl Layout {
 
     /// A data line split into its fields (at whitespace for dmon, at commas otherwise), each
     /// put where its column's role says.
-    fn fields<'a>(&self, line: &'a [u8]) -> Fields<'a> {
+    fn fields<'a>(&self, line: &'a [u8], split: &'a mut Split) -> Fields<'a> {
         let mut fields = Fields::default();
         if self.kind == Kind::Dmon {
             for f in line
@@ -454,8 +456,14 @@ impl Layout {
             {
                 fields.take(self, f);
             }
-        } else {
+        } else if memchr::memchr(b'"', line).is_none() {
+            // No quote: RFC 4180 splits it at every comma, without copying.
             for f in line.split(|c| *c == b',') {
+                fields.take(self, field(f));
+            }
+        } else {
+            // Quoted fields (a hostname or GPU name with a comma): the one CSV reader.
+            for f in split.line(line, b',').fields() {
                 fields.take(self, field(f));
             }
         }
@@ -558,6 +566,11 @@ impl Layout {
 mod tests {
     use super::*;
 
+    /// A buffer for a row's unquoted fields, kept for the test's length.
+    fn split() -> &'static mut Split {
+        Box::leak(Box::default())
+    }
+
     fn layout(h: &str) -> Layout {
         Layout::from_header(h.as_bytes()).unwrap_or_else(|e| panic!("{e}"))
     }
@@ -567,7 +580,7 @@ mod tests {
         let l = layout("timestamp, index, uuid, name, utilization.gpu [%], memory.used [MiB], memory.total [MiB]");
         assert_eq!(l.kind, Kind::Smi);
         let r = l
-            .row(b"2026/11/02 10:00:00.123, 0, GPU-5f1c, NVIDIA A100-SXM4-80GB, 80 %, 40536 MiB, 81920 MiB")
+            .row(b"2026/11/02 10:00:00.123, 0, GPU-5f1c, NVIDIA A100-SXM4-80GB, 80 %, 40536 MiB, 81920 MiB", split())
             .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(r.index, Some(&b"0"[..]));
         assert_eq!(r.uuid, Some(&b"GPU-5f1c"[..]));
@@ -578,7 +591,10 @@ mod tests {
         assert!(!r.mixed_units);
         // Without a unit under a header that gives one: read, and flagged.
         let r = l
-            .row(b"2026/11/02 10:00:01.123, 0, GPU-5f1c, A100, 80, 40536 MiB, 81920 MiB")
+            .row(
+                b"2026/11/02 10:00:01.123, 0, GPU-5f1c, A100, 80, 40536 MiB, 81920 MiB",
+                split(),
+            )
             .unwrap_or_else(|e| panic!("{e}"));
         assert!(r.mixed_units);
     }
@@ -587,14 +603,14 @@ mod tests {
     fn nounits_any_order_and_na_values() {
         let l = layout("utilization.gpu, memory.used, index, timestamp");
         let r = l
-            .row(b"12, [N/A], 3, 2026/11/02 10:00:00.000")
+            .row(b"12, [N/A], 3, 2026/11/02 10:00:00.000", split())
             .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(
             (r.util, r.memory, r.index),
             (Some(12.0), None, Some(&b"3"[..]))
         );
         assert!(l
-            .row(b"12 %, 5, 3, 2026/11/02 10:00:00.000")
+            .row(b"12 %, 5, 3, 2026/11/02 10:00:00.000", split())
             .is_ok_and(|r| r.mixed_units));
     }
 
@@ -606,7 +622,7 @@ mod tests {
             (Kind::Dmon, Timing::Stamp, true)
         );
         let r = l
-            .row(b" 20261102   10:00:00      1     80     12      0      0      0      0  40960      2      0 ")
+            .row(b" 20261102   10:00:00      1     80     12      0      0      0      0  40960      2      0 ", split())
             .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(
             (r.util, r.memory, r.index),
@@ -648,7 +664,7 @@ mod tests {
     fn bad_fields_are_named() {
         let l = layout("timestamp,gpu,utilization,memory_used_mib");
         assert_eq!(l.kind, Kind::Plain);
-        let e = |line: &str| l.row(line.as_bytes()).err().unwrap_or_default();
+        let e = |line: &str| l.row(line.as_bytes(), split()).err().unwrap_or_default();
         assert!(e("2026-11-02T10:00:00Z,0,80").contains("expected 4 fields"));
         assert!(e("2026-11-02T10:00:00Z,0,180,5").contains("from 0 to 100"));
         assert!(e("2026-11-02T10:00:00Z,0,abc,5").contains("\"abc\""));
@@ -656,7 +672,7 @@ mod tests {
         assert!(e("2026-11-02T10:00:00Z,0,80,5 parsecs").contains("in MiB"));
         assert!(e("2026-11-02T10:00:00Z,0,80,99999999").contains("1 TiB"));
         assert!(l
-            .row(b"1793613600,GPU-x,80%,40 GiB")
+            .row(b"1793613600,GPU-x,80%,40 GiB", split())
             .is_ok_and(|r| r.memory == Some(40960.0)));
     }
 }

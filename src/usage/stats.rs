@@ -71,21 +71,20 @@ impl Intervals {
         }
     }
 
-    /// The number of intervals seen.
-    pub fn count(&self) -> u64 {
-        self.bins.values().map(|b| b.count).sum()
-    }
-
     /// The median interval: the mean of the bin holding the middle interval (exact when the
     /// sampling is regular); `None` without intervals.
     pub fn median(&self) -> Option<f64> {
-        let n = self.count();
+        // Zero-length intervals (two samples stamped alike: whole-second stamps sampled faster,
+        // or two hosts' samples in one file) are not a sampling rate: a median of 0 would count
+        // no time at all. The median is that of the intervals that pass time.
+        let timed = self.bins.range(i32::MIN + 1..);
+        let n: u64 = timed.clone().map(|(_, b)| b.count).sum();
         if n == 0 {
             return None;
         }
         let middle = n.div_ceil(2);
         let mut seen = 0;
-        for b in self.bins.values() {
+        for b in timed.map(|(_, b)| b) {
             seen += b.count;
             if seen >= middle {
                 return Some(b.ms as f64 / b.count as f64);
@@ -136,10 +135,11 @@ pub const MEMORY_BIN_MIB: u32 = 16;
 /// The largest memory figure accepted (MiB): 1 TiB, well above any GPU's memory, bounds the bins.
 pub const MAX_MEMORY_MIB: f64 = 1024.0 * 1024.0;
 
-/// Memory samples of a workload's GPUs: a count and the largest value in each 16 MiB bin.
+/// Memory samples of a workload's GPUs: a count and the largest value in each 16 MiB bin that
+/// holds any (kept sparse: a dense list to 1 TiB would be 1 MB a GPU whatever the log's size).
 #[derive(Debug, Default)]
 pub struct Memory {
-    bins: Vec<(u64, u32)>,
+    bins: BTreeMap<u32, (u64, u32)>,
     count: u64,
     peak: f64,
 }
@@ -148,11 +148,7 @@ impl Memory {
     /// A sample, in MiB (0 to [`MAX_MEMORY_MIB`], checked by the reader).
     pub fn add(&mut self, mib: f64) {
         let v = mib.round().clamp(0.0, MAX_MEMORY_MIB) as u32;
-        let i = (v / MEMORY_BIN_MIB) as usize;
-        if i >= self.bins.len() {
-            self.bins.resize(i + 1, (0, 0));
-        }
-        let b = &mut self.bins[i];
+        let b = self.bins.entry(v / MEMORY_BIN_MIB).or_default();
         b.0 += 1;
         b.1 = b.1.max(v);
         self.count += 1;
@@ -178,7 +174,7 @@ impl Memory {
         // ⌈0.95 n⌉ in integers: (95 n + 99) / 100.
         let rank = (self.count * 95).div_ceil(100);
         let mut seen = 0;
-        for &(n, max) in &self.bins {
+        for &(n, max) in self.bins.values() {
             seen += n;
             if seen >= rank && n > 0 {
                 return Some(f64::from(max));

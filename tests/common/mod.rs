@@ -63,6 +63,11 @@ pub fn gpuplan_env(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
         .envs(env.iter().copied())
         .output()
         .expect("run gpuplan");
+    run_of(out)
+}
+
+/// What a finished process did, as a [`Run`].
+pub fn run_of(out: std::process::Output) -> Run {
     Run {
         code: out.status.code().unwrap_or(-1),
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -500,4 +505,18 @@ pub fn libreoffice_recalc_all(profile: &str, files: &[PathBuf], out_dir: &Path) 
             out
         })
         .collect()
+}
+
+/// The team book with qa-api compared with the API `api` at `per_day` requests a day (None:
+/// blank) of 1,000 input and 500 output tokens.
+pub fn api_book(api: &str, per_day: Option<f64>) -> Book {
+    team()
+        .set("Workloads", 0, 11, Some(s("requests_per_day")))
+        .set("Workloads", 0, 12, Some(s("input_tokens")))
+        .set("Workloads", 0, 13, Some(s("output_tokens")))
+        .set("Workloads", 0, 14, Some(s("api")))
+        .set("Workloads", 2, 11, per_day.map(n))
+        .set("Workloads", 2, 12, Some(n(1000.0)))
+        .set("Workloads", 2, 13, Some(n(500.0)))
+        .set("Workloads", 2, 14, Some(s(api)))
 }

@@ -315,11 +315,12 @@ fn write_fixed_lines(ws: &mut Worksheet, cx: &Ctx, mut row: u32) -> Result<u32, 
             )?;
         }
     }
-    if let Some(sens) = &plan.sensitivity {
+    // No percentiles when no draw was made (`--samples 0`): nothing to say then.
+    if let Some((Some(p10), Some(p90))) = plan.sensitivity.as_ref().map(|s| (s.p10, s.p90)) {
         line(
             ws,
             cx.t("P10 – P90, monthly", "P10 – P90，月度").to_string(),
-            format!("{} – {}{fixed}", money(sens.p10), money(sens.p90)),
+            format!("{} – {}{fixed}", money(p10), money(p90)),
         )?;
     }
     if let Some((file, diff)) = &plan.compared {

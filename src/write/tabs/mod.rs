@@ -7,7 +7,9 @@ mod approval;
 mod assumptions;
 mod billing;
 mod candidates;
+mod cuts;
 mod diff;
+mod fleet;
 mod formulas;
 mod live;
 mod memory;
@@ -103,6 +105,7 @@ pub enum Tab {
     Diff,
     Actuals,
     Plan,
+    Fleet,
     Memory,
     Billing,
     Candidates,
@@ -113,7 +116,7 @@ pub enum Tab {
 }
 
 impl Tab {
-    pub const ALL: [Tab; 14] = [
+    pub const ALL: [Tab; 15] = [
         Tab::Summary,
         Tab::Year,
         Tab::Scenarios,
@@ -121,6 +124,7 @@ impl Tab {
         Tab::Diff,
         Tab::Actuals,
         Tab::Plan,
+        Tab::Fleet,
         Tab::Memory,
         Tab::Billing,
         Tab::Candidates,
@@ -158,6 +162,8 @@ impl Tab {
             (Tab::Actuals, Lang::En) => "Actuals",
             (Tab::Actuals, Lang::Zh) => "实际用量",
             (Tab::Plan, Lang::En) => crate::layout::PLAN_TAB.en,
+            (Tab::Fleet, Lang::En) => "Fleet",
+            (Tab::Fleet, Lang::Zh) => "卡群",
             (Tab::Memory, Lang::En) => "Memory",
             (Tab::Billing, Lang::En) => "Billing",
             (Tab::Candidates, Lang::En) => "Candidates",
@@ -385,6 +391,8 @@ fn shows(tab: Tab, plan: &Plan) -> bool {
         Tab::Diff => plan.compared.is_some(),
         // The Actuals tab only with calc --usage.
         Tab::Actuals => !plan.actuals.is_empty() || plan.bills.is_some(),
+        // The Fleet tab only when cards are shared.
+        Tab::Fleet => plan.fleet.is_some(),
         _ => true,
     }
 }
@@ -405,6 +413,7 @@ fn write_tab(
         Tab::Diff => diff::write(ws, cx),
         Tab::Actuals => actuals::write(ws, cx),
         Tab::Plan => plan_tab::write(ws, cx, live),
+        Tab::Fleet => fleet::write(ws, cx),
         Tab::Memory => memory::write(ws, cx),
         Tab::Billing => billing::write(ws, cx),
         Tab::Candidates => candidates::write(ws, cx),
@@ -482,7 +491,12 @@ fn page_setup(
             ws.set_repeat_columns(0, 0)?;
             ws.set_print_fit_to_pages(1, 0);
         }
-        Tab::Tco | Tab::Sensitivity | Tab::Assumptions | Tab::Formulas | Tab::Warnings => {
+        Tab::Tco
+        | Tab::Sensitivity
+        | Tab::Fleet
+        | Tab::Assumptions
+        | Tab::Formulas
+        | Tab::Warnings => {
             ws.set_repeat_rows(0, 0)?;
             ws.set_print_fit_to_pages(1, 0);
         }

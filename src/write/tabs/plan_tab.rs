@@ -332,10 +332,9 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &Live) -> Result<Extent, XlsxEr
     let labels: Vec<&str> = COLUMNS.iter().map(|c| cx.t(c.head[0], c.head[1])).collect();
     crate::write::style::fit_header_height(ws, 0, &labels, &widths)?;
     ws.set_freeze_panes(1, 1)?;
-    Ok(Extent::new(
-        plan.workloads.len() as u32,
-        COLUMNS.len() as u16 - 1,
-    ))
+    let rows = plan.workloads.len() as u32;
+    let last = super::cuts::section(ws, cx, rows + 2)?.max(rows);
+    Ok(Extent::new(last, COLUMNS.len() as u16 - 1))
 }
 
 /// What every row has, planned or not: the workload's name, kind, model, engine and notes.

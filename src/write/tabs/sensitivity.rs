@@ -186,14 +186,24 @@ fn write_distribution(
         &s.subtitle,
     )?;
     for (label, v) in [
-        (cx.t("Base budget", "基准预算"), sens.base),
+        (cx.t("Base budget", "基准预算"), Some(sens.base)),
         ("P10", sens.p10),
         ("P50", sens.p50),
         ("P90", sens.p90),
     ] {
         row += 1;
         text(ws, row, LABEL, label, &s.bold)?;
-        number(ws, row, VALUE, v, &s.money)?;
+        match v {
+            Some(v) => number(ws, row, VALUE, v, &s.money)?,
+            // --samples 0: no percentiles, said so rather than shown as 0.
+            None => text(
+                ws,
+                row,
+                VALUE,
+                cx.t("no samples (--samples 0)", "无样本（--samples 0）"),
+                &s.bold,
+            )?,
+        }
     }
     Ok(row)
 }

@@ -169,6 +169,7 @@ pub fn write(
     }
     let budget_at = top + 2 + facts.len() as u32 + 1;
     let (first_cat, row) = write_budget(ws, cx, layout, live, budget_at)?;
+    let row = super::fleet::summary_lines(ws, cx, row, COST_LINE, AMOUNT)?;
     let (first_w, last_w) = write_workloads(ws, cx, row + 2)?;
     widths(ws, &sheet_widths())?;
 

@@ -1,0 +1,202 @@
+//! The downgrade plan (seed 001 §6.3, 降级方案): when the budget with margin is over the
+//! Assumption `budget_monthly`, what to cut, ranked by saving — a lower precision on a cheaper
+//! card that still fits, spot for offline work, postponing a job, dropping a service's
+//! redundancy, an API where it is cheaper — each with its risk and the budget after it,
+//! cumulated until under the budget. Pure: it re-evaluates a workload at another precision with
+//! the compiled formulas, nothing else.
+
+use super::choose::choose;
+use super::engine::{Engine, Keys};
+use super::evaluate::evaluate_workload;
+use super::{Candidate, Mode, WorkloadPlan};
+use crate::model::{Input, Kind, Precision, Warning};
+use serde::Serialize;
+
+/// The budget, what it is over by, and the cuts that bring it under.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Cuts {
+    /// The Assumption budget_monthly.
+    pub budget: f64,
+    /// The budget the plan needs: the total with safety margin (less the fleet's saving).
+    pub planned: f64,
+    /// Whether the cuts listed bring it within the budget.
+    pub met: bool,
+    /// Ranked by saving, one a workload, cumulated until within the budget.
+    pub cuts: Vec<Cut>,
+}
+
+/// One cut: what to do to which workload, what it saves a month, its risk, and the budget after
+/// it and every cut above it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Cut {
+    pub workload: String,
+    /// `lower_precision`, `spot`, `postpone`, `no_redundancy` or `api`.
+    pub action: &'static str,
+    /// What to change, in words.
+    pub change: String,
+    pub saving: f64,
+    pub risk: String,
+    pub total_after: f64,
+}
+
+/// The cuts of a plan whose budget (`planned`) is over the Assumption budget_monthly; `None`
+/// without one or within it. `value` reads a candidate formula's value by name; `moved` names
+/// the workloads on the fleet's shared cards (left out: they carry or ride on others).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn cuts(
+    engine: &Engine,
+    input: &Input,
+    plans: &[WorkloadPlan],
+    keys: &Keys,
+    value: &dyn Fn(&Candidate, &str) -> Option<f64>,
+    planned: f64,
+    moved: &[&str],
+    warnings: &mut Vec<Warning>,
+) -> Option<Cuts> {
+    let budget = match input.assumptions.get("budget_monthly").map(|a| &a.value) {
+        Some(crate::model::Value::Number(b)) => *b,
+        _ => return None,
+    };
+    if planned.is_nan() || planned <= budget {
+        return None;
+    }
+    let monthly_min = input.assumptions.number("monthly_min_utilization", 0.4);
+    let mut found: Vec<Cut> = Vec::new();
+    for (w, wp) in input.workloads.iter().zip(plans) {
+        let Some(ch) = &wp.chosen else { continue };
+        // The fleet's workloads are left as they are: a moved job costs no rent, and a host's
+        // or a shared card's instances carry others.
+        if moved.contains(&w.name.as_str()) {
+            continue;
+        }
+        let c = &wp.candidates[ch.candidate];
+        let get = |n: &str| value(c, n);
+        let mut options: Vec<Cut> = Vec::new();
+        let mut add = |action, change: String, saving: f64, risk: &str| {
+            if saving > 0.005 {
+                options.push(Cut {
+                    workload: w.name.clone(),
+                    action,
+                    change,
+                    saving,
+                    risk: risk.to_string(),
+                    total_after: f64::NAN,
+                });
+            }
+        };
+        // A lower precision, re-planned: the cheapest offer that fits it.
+        if w.kind == Kind::Inference {
+            for p in [Precision::Fp8, Precision::Int8, Precision::Int4] {
+                if p.bytes() >= w.precision.bytes() {
+                    continue;
+                }
+                let mut lower = w.clone();
+                lower.precision = p;
+                if lower.expert_precision.bytes() > p.bytes() {
+                    lower.expert_precision = p;
+                }
+                let Ok(e) = evaluate_workload(engine, input, &lower, keys, 1) else {
+                    continue;
+                };
+                if let Some(low) = choose(&e.candidates, &e.best, keys, monthly_min) {
+                    let offer = &input.gpus[e.candidates[low.candidate].offer];
+                    add(
+                        "lower_precision",
+                        format!(
+                            "serve in {} on {} ({})",
+                            p.key(),
+                            offer.label(),
+                            low.mode.key()
+                        ),
+                        ch.tco - low.tco,
+                        "answers of a quantized model may be worse: check its evaluations first",
+                    );
+                }
+            }
+        }
+        // Spot for offline work billed on demand.
+        if !w.online && !w.spot_ok && ch.mode == Mode::OnDemand {
+            if let Some(spot) = get("cost_spot").filter(|v| v.is_finite() && *v > 0.0) {
+                add(
+                    "spot",
+                    "run on spot instances (spot_ok yes)".into(),
+                    ch.gpu_cost - spot,
+                    "spot instances are reclaimed: the job must checkpoint and may finish later",
+                );
+            }
+        }
+        // Postpone a job to a later month.
+        if !w.online {
+            add(
+                "postpone",
+                "postpone it to a later month (start_month)".into(),
+                ch.tco,
+                "the work is delivered later",
+            );
+        }
+        // A service without its redundancy instances.
+        if w.online {
+            if let (Some(inst), Some(repl)) = (get("instances"), get("replicas")) {
+                if inst > repl && inst > 0.0 {
+                    add(
+                        "no_redundancy",
+                        format!("run {repl} instances instead of {inst} (redundancy 0)"),
+                        ch.gpu_cost * (1.0 - repl / inst),
+                        "no spare instance: a failure or a peak above plan is an outage (only for a non-critical service)",
+                    );
+                }
+            }
+        }
+        // An API where it is cheaper.
+        if w.api.is_some() {
+            if let Some(api) = get("api_monthly_cost").filter(|v| v.is_finite()) {
+                add(
+                    "api",
+                    format!("use the API {} instead", w.api.as_deref().unwrap_or("")),
+                    ch.tco - api,
+                    "the data leaves for the API provider, and its price and limits are theirs",
+                );
+            }
+        }
+        if let Some(best) = options
+            .into_iter()
+            .max_by(|a, b| a.saving.total_cmp(&b.saving))
+        {
+            found.push(best);
+        }
+    }
+    found.sort_by(|a, b| b.saving.total_cmp(&a.saving));
+    let mut total = planned;
+    let mut list = Vec::new();
+    for mut c in found {
+        if total <= budget {
+            break;
+        }
+        total -= c.saving;
+        c.total_after = total;
+        list.push(c);
+    }
+    let met = total <= budget;
+    let (over, n) = (planned - budget, list.len());
+    let warning = if met {
+        Warning::warn(
+            "Assumptions",
+            format!("the budget {budget:.2} is exceeded by {over:.2}: {n} cut(s) listed in the Plan tab bring it within"),
+        )
+        .with_zh(format!("超出预算 {budget:.2} 共 {over:.2}：方案页列出的 {n} 项削减可使其回到预算内"))
+    } else {
+        let left = total - budget;
+        Warning::warn(
+            "Assumptions",
+            format!("the budget {budget:.2} is exceeded by {over:.2}, and every cut found leaves {left:.2} over"),
+        )
+        .with_zh(format!("超出预算 {budget:.2} 共 {over:.2}，采取找到的全部削减后仍超出 {left:.2}"))
+    };
+    warnings.push(warning);
+    Some(Cuts {
+        budget,
+        planned,
+        met,
+        cuts: list,
+    })
+}

@@ -1,0 +1,225 @@
+//! Fleet: each rented card (or group of cards) carrying more than one workload, what runs on it
+//! in each hour of the day as a 24-cell bar of coloured cells, and what sharing saves against
+//! each workload on cards of its own; and the Summary's line of that saving.
+
+use super::{at, heads_of, widths_of, Col, Ctx, Extent};
+use crate::plan::fleet::FleetPlan;
+use crate::write::style::{number, text, widths};
+use rust_xlsxwriter::{Color, Format, FormatAlign, FormatBorder, Worksheet, XlsxError};
+
+/// The columns before the 24 hours.
+const COLUMNS: [Col; 6] = [
+    Col::new(
+        "card",
+        24.0,
+        [
+            "Card",
+            "卡",
+            "The GPU and provider of the rented card (or group of cards).",
+            "所租显卡（或一组卡）的型号与供应商。",
+        ],
+    ),
+    Col::new(
+        "cards",
+        7.0,
+        [
+            "Cards",
+            "卡数",
+            "Cards in the group.",
+            "该组卡数。",
+        ],
+    ),
+    Col::new(
+        "workload",
+        22.0,
+        [
+            "Workload",
+            "负载",
+            "A workload the cards carry.",
+            "该组卡承载的负载。",
+        ],
+    ),
+    Col::new(
+        "role",
+        12.0,
+        [
+            "Role",
+            "角色",
+            "service: the cards' own service, or one of the services sharing a card; job: moved onto the hours the service leaves idle.",
+            "服务：卡的本来服务，或合用一张卡的服务之一；任务：错峰使用服务闲置时段。",
+        ],
+    ),
+    Col::new(
+        "vram_gib",
+        10.0,
+        [
+            "GiB a card",
+            "每卡显存(GiB)",
+            "Memory it needs on each card (jobs and shared services; with the headroom, or the engine's own budget).",
+            "在每张卡上所需显存（任务与合用服务；含余量或引擎自身预算）。",
+        ],
+    ),
+    Col::new(
+        "saving",
+        13.0,
+        [
+            "Saving a month",
+            "每月节省",
+            "What it no longer pays: a moved job's own rental.",
+            "不再支付的费用：错峰任务原本单独租卡的费用。",
+        ],
+    ),
+];
+const CARD: u16 = at(&COLUMNS, "card");
+const CARDS: u16 = at(&COLUMNS, "cards");
+const WORKLOAD: u16 = at(&COLUMNS, "workload");
+const ROLE: u16 = at(&COLUMNS, "role");
+const VRAM: u16 = at(&COLUMNS, "vram_gib");
+const SAVING: u16 = at(&COLUMNS, "saving");
+/// The first hour's column.
+const HOUR0: u16 = COLUMNS.len() as u16;
+
+/// A cell of the 24-hour bar: the cards held that hour, filled in the role's colour; whole
+/// numbers without a point, others with one decimal (`0.#` would show `2.`).
+fn hour_format(fill: u32, whole: bool) -> Format {
+    Format::new()
+        .set_num_format(if whole { "0;;" } else { "0.0;;" })
+        .set_align(FormatAlign::Center)
+        .set_font_size(8)
+        .set_background_color(Color::RGB(fill))
+        .set_border(FormatBorder::Thin)
+        .set_border_color(Color::RGB(0xFFFFFF))
+}
+
+/// Writes the Fleet tab (only when the plan has a fleet).
+pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<Extent, XlsxError> {
+    let Some(f) = cx.plan.fleet.as_ref() else {
+        return Ok(Extent::new(0, 0));
+    };
+    let s = &cx.s;
+    let mut w = widths_of(&COLUMNS);
+    w.extend([3.6; 24]);
+    widths(ws, &w)?;
+    let mut heads = super::heads(cx, &heads_of(&COLUMNS));
+    for h in 0..24 {
+        heads.push((
+            format!("{h:02}"),
+            cx.t(
+                "Cards it holds in this hour of the day (a job: its cards × the share of the hour it runs).",
+                "该小时占用的卡数（任务：卡数 × 该小时内运行的比例）。",
+            )
+            .to_string(),
+        ));
+    }
+    crate::write::style::header(ws, 0, &heads, s)?;
+    let fills = |fill| [hour_format(fill, true), hour_format(fill, false)];
+    let (service, job, empty) = (fills(0x9BC2E6), fills(0xF4B183), fills(0xF2F2F2));
+    let mut row = 0u32;
+    for card in &f.cards {
+        for (i, c) in card.workloads.iter().enumerate() {
+            row += 1;
+            if i == 0 {
+                text(ws, row, CARD, &card.gpu, &s.bold)?;
+                number(ws, row, CARDS, card.cards as f64, &s.count)?;
+            }
+            text(ws, row, WORKLOAD, &c.name, &s.text)?;
+            let role = match c.role {
+                "job" => cx.t("job", "任务"),
+                _ => cx.t("service", "服务"),
+            };
+            text(ws, row, ROLE, role, &s.text)?;
+            if c.vram_gib > 0.0 {
+                number(ws, row, VRAM, c.vram_gib, &s.gib)?;
+            }
+            if c.saving > 0.0 {
+                number(ws, row, SAVING, c.saving, &s.money)?;
+            }
+            for (h, v) in c.hours.iter().enumerate() {
+                let fill = match (*v > 1e-9, c.role) {
+                    (false, _) => &empty,
+                    (true, "job") => &job,
+                    (true, _) => &service,
+                };
+                let v = (v * 10.0).round() / 10.0;
+                let f = &fill[usize::from(v.fract() != 0.0)];
+                ws.write_number_with_format(row, HOUR0 + h as u16, v, f)?;
+            }
+        }
+    }
+    row += 2;
+    text(
+        ws,
+        row,
+        CARD,
+        cx.t("Saving a month", "每月节省"),
+        &s.total_label,
+    )?;
+    number(ws, row, SAVING, f.saving, &s.money_bold)?;
+    row += 1;
+    text(ws, row, CARD, &solver_line(cx, f), &s.muted)?;
+    row += 1;
+    text(
+        ws,
+        row,
+        CARD,
+        cx.t(
+            "Each hour shows the cards held: blue, a service; orange, a job on cards the service leaves idle; grey, none.",
+            "每小时显示占用的卡数：蓝色为服务，橙色为错峰任务（使用服务闲置的卡），灰色为未占用。",
+        ),
+        &s.muted,
+    )?;
+    Ok(Extent::new(row, HOUR0 + 23))
+}
+
+/// How the solver ended, in a line.
+fn solver_line(cx: &Ctx, f: &FleetPlan) -> String {
+    let v = &f.solver;
+    if v.optimal {
+        cx.t(
+            "Packed by a mixed-integer programme (microlp), proven optimal.",
+            "由混合整数规划（microlp）求解，已证明最优。",
+        )
+        .to_string()
+    } else {
+        format!(
+            "{} {:.1}%",
+            cx.t(
+                "Packed by a mixed-integer programme (microlp) within its node limit; gap to the best bound:",
+                "由混合整数规划（microlp）在节点上限内求解；与最优下界的差距：",
+            ),
+            v.gap * 100.0
+        )
+    }
+}
+
+/// The Summary's lines of the fleet, from `row` (the budget's last row) down: the saving and
+/// the budget less it; returns the last row written (`row` when the plan has no fleet).
+pub fn summary_lines(
+    ws: &mut Worksheet,
+    cx: &Ctx,
+    row: u32,
+    label_col: u16,
+    amount_col: u16,
+) -> Result<u32, XlsxError> {
+    let Some(f) = cx.plan.fleet.as_ref() else {
+        return Ok(row);
+    };
+    let s = &cx.s;
+    text(
+        ws,
+        row + 1,
+        label_col,
+        cx.t("Fleet saving (Fleet tab)", "卡群节省（见卡群页）"),
+        &s.text,
+    )?;
+    number(ws, row + 1, amount_col, -f.saving, &s.money)?;
+    text(
+        ws,
+        row + 2,
+        label_col,
+        cx.t("Budget with the fleet", "卡群方案预算"),
+        &s.bold,
+    )?;
+    number(ws, row + 2, amount_col, f.budget, &s.money_bold)?;
+    Ok(row + 2)
+}

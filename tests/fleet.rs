@@ -1,0 +1,281 @@
+//! The fleet (#33): jobs on the idle hours of monthly service cards, services sharing a card,
+//! the Fleet tab, the Summary's and the terminal's lines, JSON `fleet`, and the Workloads
+//! columns `window` and `peak_window`.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failed test
+
+mod common;
+use calamine::{Data, DataType};
+use common::*;
+use std::path::Path;
+
+/// Copies `samples/SAMPLE.xlsx` into `dir` as `NAME.xlsx` (to run more on it), plans it with
+/// `EXTRA…` into `NAME.plan.xlsx`, and returns the JSON.
+fn sample_json(dir: &Path, sample: &str, name: &str, extra: &[&str]) -> serde_json::Value {
+    let input = format!("{name}.xlsx");
+    std::fs::copy(repo(&format!("samples/{sample}.xlsx")), dir.join(&input)).unwrap();
+    calc_json(dir, &input, &format!("{name}.plan.xlsx"), extra)
+}
+
+/// A bad window is refused with its cell, exit 2, nothing written.
+#[test]
+fn a_window_that_is_not_hours_is_refused_with_its_cell() {
+    let b = team()
+        .set("Workloads", 0, 11, Some(s("window")))
+        .set("Workloads", 0, 12, Some(s("peak_window")))
+        .set("Workloads", 1, 11, Some(s("nightly")))
+        .set("Workloads", 2, 12, Some(s("9-25")));
+    refused_book(
+        b,
+        &[
+            "Workloads!L2: window must be hours of the day as from-to (22-07: 22:00 to 07:00), found \"nightly\"",
+            "Workloads!M3: peak_window must be hours of the day as from-to",
+        ],
+    );
+}
+
+/// The startup sample: chat-api (4 monthly RTX 4090s, two instances of two cards, 60
+/// concurrent a replica) peaks 09-21 and needs off-peak one replica for its 20 concurrent:
+/// ceil(20 / 60) = 1 replica × 2 cards, so 2 cards are idle 21-09. lora-experiments (one RTX
+/// 4090, 19.6 GiB ≤ 24) runs 120 h a month in 22-07: 120 / (730 / 24) = 3.945 h a night, within
+/// the 9 hours. It runs there for ¥0 GPU cost: its on-demand ¥2.5 × (120 h + 10 starts × 20 min
+/// cold start) = ¥308.33 is saved; the budget ¥44,870.44 becomes ¥44,562.10.
+#[test]
+fn startup_lora_runs_on_the_chat_cards_at_night() {
+    let d = tempdir();
+    let j = sample_json(d.path(), "startup", "s", &[]);
+    let f = &j["fleet"];
+    let saving = 2.5 * (120.0 + 10.0 * 20.0 / 60.0);
+    assert!(close(f["saving"].as_f64().unwrap(), saving), "{f}");
+    let with_margin = j["totals"]["total_with_margin"].as_f64().unwrap();
+    assert!(close(with_margin, 44_870.436_666_666_67), "{with_margin}");
+    assert!(close(f["budget"].as_f64().unwrap(), with_margin - saving));
+    let card = &f["cards"][0];
+    assert_eq!(card["gpu"], "RTX 4090 @ example");
+    assert_eq!(card["cards"], 4);
+    assert_eq!(card["sharing"], "idle_hours");
+    let chat = &card["workloads"][0];
+    assert_eq!(chat["name"], "chat-api");
+    let busy: Vec<f64> = chat["hours"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap())
+        .collect();
+    let want: Vec<f64> = (0..24)
+        .map(|h| if (9..21).contains(&h) { 4.0 } else { 2.0 })
+        .collect();
+    assert_eq!(busy, want);
+    let lora = &card["workloads"][1];
+    assert_eq!(
+        (lora["name"].as_str(), lora["role"].as_str()),
+        (Some("lora-experiments"), Some("job"))
+    );
+    let hours: Vec<f64> = lora["hours"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap())
+        .collect();
+    assert!(close(hours.iter().sum::<f64>(), 120.0 / (730.0 / 24.0)));
+    for (h, v) in hours.iter().enumerate() {
+        assert!(*v == 0.0 || !(7..22).contains(&h), "hour {h}: {v}");
+    }
+    assert_eq!(f["solver"]["optimal"], true);
+    // A 12-hour run (120 h over 10 runs) is longer than the 9 idle hours: a warning.
+    let warned = j["warnings"].as_array().unwrap().iter().any(|w| {
+        w["message"]
+            .as_str()
+            .unwrap()
+            .contains("lora-experiments: a run of 12.0 h is longer than the 9 idle hours")
+    });
+    assert!(warned, "{}", j["warnings"]);
+
+    // The Fleet tab: the card, its two workloads, the 24 hours; the Summary's two lines.
+    let plan = d.path().join("s.plan.xlsx");
+    assert!(sheet_names(&plan).contains(&"Fleet".to_string()));
+    let rows = read_sheet(&plan, "Fleet");
+    assert_eq!(rows[0][6].get_string(), Some("00"));
+    assert_eq!(rows[0][29].get_string(), Some("23"));
+    assert_eq!(rows[1][0].get_string(), Some("RTX 4090 @ example"));
+    assert_eq!(rows[1][2].get_string(), Some("chat-api"));
+    assert_eq!(rows[1][6].get_float(), Some(2.0));
+    assert_eq!(rows[1][6 + 12].get_float(), Some(4.0));
+    assert_eq!(rows[2][2].get_string(), Some("lora-experiments"));
+    assert!(close(rows[2][5].get_float().unwrap(), saving));
+    let summary = read_sheet(&plan, "Summary");
+    let line = value_right_of(&summary, "Fleet saving (Fleet tab)").unwrap();
+    assert!(close(line, -saving), "{line}");
+    let budget = value_right_of(&summary, "Budget with the fleet").unwrap();
+    assert!(close(budget, with_margin - saving), "{budget}");
+    assert!(!matches!(rows[1][0], Data::Empty));
+}
+
+/// `fleet` no: each workload on its own cards, no Fleet tab, JSON `fleet` null, same totals.
+#[test]
+fn fleet_no_plans_each_workload_alone() {
+    let d = tempdir();
+    let j = sample_json(d.path(), "startup", "s", &["--set", "fleet=no"]);
+    assert!(j["fleet"].is_null());
+    assert!(close(
+        j["totals"]["total_with_margin"].as_f64().unwrap(),
+        44_870.436_666_666_67
+    ));
+    assert!(!sheet_names(&d.path().join("s.plan.xlsx")).contains(&"Fleet".to_string()));
+    // By default (fleet yes) the terminal says the saving and the budget with it.
+    let r = gpuplan(d.path(), &["calc", "s.xlsx", "-o", "t.xlsx"]);
+    r.ok();
+    let out = format!("{}{}", r.stdout, r.stderr);
+    assert!(
+        out.contains("budget with the fleet") && out.contains("¥44,562.10"),
+        "{out}"
+    );
+}
+
+/// The team sample has nothing to share: its total stays ¥2,268.96 and it has no fleet.
+#[test]
+fn team_sample_has_no_fleet_and_keeps_its_total() {
+    let d = tempdir();
+    let j = sample_json(d.path(), "team", "t", &[]);
+    assert!(j["fleet"].is_null());
+    assert!(close(
+        j["totals"]["total_with_margin"].as_f64().unwrap(),
+        2268.96
+    ));
+}
+
+/// The portfolio sample: video-clips (two on-demand RTX 4090 48GB, 62.5 h a month) runs in
+/// 22-08 on moe-api's cards idle off-peak: moe-api (4 monthly cards, two instances of two, 48
+/// concurrent a replica) needs ceil(16 / 48) = 1 replica × 2 cards outside 09-22, so 2 cards are
+/// idle. Saved: 2 cards × ¥3.8 × (62.5 h + 20 min of cold start) = ¥477.53.
+#[test]
+fn portfolio_video_runs_on_the_moe_cards_at_night() {
+    let d = tempdir();
+    let j = sample_json(d.path(), "portfolio-2026", "p", &[]);
+    let f = &j["fleet"];
+    let saving = 2.0 * 3.8 * (62.5 + 20.0 / 60.0);
+    assert!(close(f["saving"].as_f64().unwrap(), saving), "{f}");
+    assert_eq!(f["cards"][0]["workloads"][0]["name"], "moe-api");
+    assert_eq!(f["cards"][0]["workloads"][1]["name"], "video-clips");
+}
+
+/// A budget of ¥30,000 on the startup sample: the budget with the fleet, ¥44,870.44 − ¥308.33
+/// = ¥44,562.10, is over by ¥14,562.10. The fleet's workloads (chat-api, lora-experiments) are
+/// left as they are; the largest cut is postponing full-finetune-20b, 8 A100-80G on demand at
+/// ¥10 × (200 h + 4 starts × 20 min) = ¥16,106.67 plus 500 GB × ¥0.5 of storage = ¥16,356.67,
+/// which alone brings it to ¥28,205.44. A warning says so: exit 0, and 3 with --strict.
+#[test]
+fn startup_over_a_budget_of_30000_postpones_the_full_finetune() {
+    let d = tempdir();
+    let j = sample_json(d.path(), "startup", "s", &["--set", "budget_monthly=30000"]);
+    let c = &j["cuts"];
+    let planned = 44_870.436_666_666_67 - 2.5 * (120.0 + 10.0 * 20.0 / 60.0);
+    assert!(close(c["planned"].as_f64().unwrap(), planned), "{c}");
+    assert_eq!(c["budget"], 30000.0);
+    assert_eq!(c["met"], true);
+    let cuts = c["cuts"].as_array().unwrap();
+    assert_eq!(cuts.len(), 1, "{c}");
+    assert_eq!(cuts[0]["workload"], "full-finetune-20b");
+    assert_eq!(cuts[0]["action"], "postpone");
+    let saving = 8.0 * 10.0 * (200.0 + 4.0 * 20.0 / 60.0) + 500.0 * 0.5;
+    assert!(close(cuts[0]["saving"].as_f64().unwrap(), saving));
+    assert!(close(
+        cuts[0]["total_after"].as_f64().unwrap(),
+        planned - saving
+    ));
+    // The Plan tab's section, and the exit codes.
+    let rows = read_sheet(&d.path().join("s.plan.xlsx"), "Plan");
+    let at = rows
+        .iter()
+        .position(|r| {
+            r[0].get_string() == Some("full-finetune-20b")
+                && r[2].get_string().is_some_and(|t| t.starts_with("postpone"))
+        })
+        .expect("the cut's row");
+    assert!(close(rows[at][1].get_float().unwrap(), saving));
+    gpuplan(
+        d.path(),
+        &[
+            "calc",
+            "s.xlsx",
+            "-o",
+            "a.xlsx",
+            "-q",
+            "--set",
+            "budget_monthly=30000",
+        ],
+    )
+    .ok();
+    let r = gpuplan(
+        d.path(),
+        &[
+            "calc",
+            "s.xlsx",
+            "-o",
+            "b.xlsx",
+            "--strict",
+            "--set",
+            "budget_monthly=30000",
+        ],
+    );
+    assert_eq!(r.code, 3, "{}", r.stderr);
+    let out = format!("{}{}", r.stdout, r.stderr);
+    assert!(
+        out.contains("over the budget ¥30,000.00 by ¥14,562.10"),
+        "{out}"
+    );
+    // Within the budget: no cuts.
+    let j = calc_json(
+        d.path(),
+        "s.xlsx",
+        "c.plan.xlsx",
+        &["--set", "budget_monthly=50000"],
+    );
+    assert!(j["cuts"].is_null());
+}
+
+/// A lower precision, re-planned: the portfolio's moe-api (Qwen3-30B-A3B in bf16, 48
+/// concurrent) without redundancy takes one replica of 2 RTX 4090 48GB at ¥2,300 a month each;
+/// in int4 (30.5 B parameters × 0.5 byte ≈ 15.5 GiB of weights, 36.7 GiB required with the KV
+/// cache and headroom, within one card's 47.99) the replica fits one card: ¥2,300 saved, the
+/// largest cut.
+#[test]
+fn a_lower_precision_on_fewer_cards_is_a_cut() {
+    let d = tempdir();
+    let j = sample_json(
+        d.path(),
+        "portfolio-2026",
+        "p",
+        &[
+            "--set",
+            "budget_monthly=13000",
+            "--set",
+            "fleet=no",
+            "--set",
+            "*.redundancy=0",
+        ],
+    );
+    let first = &j["cuts"]["cuts"][0];
+    assert_eq!(first["workload"], "moe-api", "{}", j["cuts"]);
+    assert_eq!(first["action"], "lower_precision");
+    assert!(close(first["saving"].as_f64().unwrap(), 2300.0));
+    assert!(first["change"]
+        .as_str()
+        .unwrap()
+        .starts_with("serve in int4"));
+}
+
+/// A budget that is not an amount is refused with its cell.
+#[test]
+fn a_budget_that_is_not_an_amount_is_refused() {
+    let d = tempdir();
+    std::fs::copy(repo("samples/team.xlsx"), d.path().join("t.xlsx")).unwrap();
+    gpuplan(
+        d.path(),
+        &["calc", "t.xlsx", "--set", "budget_monthly=lots"],
+    )
+    .fails_with(
+        2,
+        &["budget_monthly must be an amount a month (0 or more), or blank for no budget"],
+    );
+}

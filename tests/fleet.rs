@@ -279,3 +279,59 @@ fn a_budget_that_is_not_an_amount_is_refused() {
         &["budget_monthly must be an amount a month (0 or more), or blank for no budget"],
     );
 }
+
+/// The downgrade plan speaks the output's language: the portfolio over a budget of ¥20,000 in
+/// Chinese. Its largest cut drops the reasoning service's spare: 4 monthly RTX 4090 48GB at
+/// ¥2,300 = ¥9,200 of GPUs over 2 instances (1 replica + 1 for redundancy), so one instance
+/// saves ¥9,200 × (1 − 1/2) = ¥4,600.00 (moe-api carries the fleet's job and is left out). The
+/// same cut in English names one instance in the singular.
+#[test]
+fn the_cuts_are_in_chinese_with_lang_zh_and_one_instance_is_singular() {
+    let d = tempdir();
+    std::fs::copy(repo("samples/portfolio-2026.xlsx"), d.path().join("p.xlsx")).unwrap();
+    let zh = gpuplan(
+        d.path(),
+        &[
+            "calc",
+            "p.xlsx",
+            "-o",
+            "zh.xlsx",
+            "--lang",
+            "zh",
+            "--set",
+            "budget_monthly=20000",
+        ],
+    );
+    zh.ok();
+    assert!(
+        zh.stdout
+            .contains("  1. reasoning: 只运行 1 个实例而非 2 个（redundancy 设为 0）: -¥4,600.00"),
+        "{}",
+        zh.stdout
+    );
+    assert!(zh.stdout.contains("风险: 没有备用实例"), "{}", zh.stdout);
+    let rows = read_sheet(&d.path().join("zh.xlsx"), "方案");
+    assert!(
+        rows.iter().any(|r| r[0].get_string() == Some("reasoning")
+            && r[2].get_string() == Some("只运行 1 个实例而非 2 个（redundancy 设为 0）")),
+        "no Chinese cut row on 方案"
+    );
+    let en = gpuplan(
+        d.path(),
+        &[
+            "calc",
+            "p.xlsx",
+            "-o",
+            "en.xlsx",
+            "--set",
+            "budget_monthly=20000",
+        ],
+    );
+    en.ok();
+    assert!(
+        en.stdout
+            .contains("reasoning: run 1 instance instead of 2 (redundancy 0): -¥4,600.00"),
+        "{}",
+        en.stdout
+    );
+}

@@ -37,6 +37,28 @@ pub struct Cut {
     pub saving: f64,
     pub risk: String,
     pub total_after: f64,
+    /// The change and the risk in Chinese, for a `--lang zh` workbook and terminal (the JSON
+    /// keeps the English, as a Warning's message).
+    #[serde(skip)]
+    pub zh: (String, String),
+}
+
+impl Cut {
+    /// What to change, in the language of the output.
+    pub fn change(&self, lang: crate::lang::Lang) -> &str {
+        match lang {
+            crate::lang::Lang::Zh => &self.zh.0,
+            _ => &self.change,
+        }
+    }
+
+    /// The risk the cut takes, in the language of the output.
+    pub fn risk(&self, lang: crate::lang::Lang) -> &str {
+        match lang {
+            crate::lang::Lang::Zh => &self.zh.1,
+            _ => &self.risk,
+        }
+    }
 }
 
 /// The cuts of a plan whose budget (`planned`) is over the Assumption budget_monthly; `None`
@@ -72,15 +94,18 @@ pub(super) fn cuts(
         let c = &wp.candidates[ch.candidate];
         let get = |n: &str| value(c, n);
         let mut options: Vec<Cut> = Vec::new();
-        let mut add = |action, change: String, saving: f64, risk: &str| {
+        // Each cut's change and risk come in English and Chinese: [en, zh].
+        let mut add = |action, change: [String; 2], saving: f64, risk: [&str; 2]| {
             if saving > 0.005 {
+                let [change, change_zh] = change;
                 options.push(Cut {
                     workload: w.name.clone(),
                     action,
                     change,
                     saving,
-                    risk: risk.to_string(),
+                    risk: risk[0].to_string(),
                     total_after: f64::NAN,
+                    zh: (change_zh, risk[1].to_string()),
                 });
             }
         };
@@ -100,16 +125,18 @@ pub(super) fn cuts(
                 };
                 if let Some(low) = choose(&e.candidates, &e.best, keys, monthly_min) {
                     let offer = &input.gpus[e.candidates[low.candidate].offer];
+                    let (p, gpu, mode) = (p.key(), offer.label(), low.mode.key());
                     add(
                         "lower_precision",
-                        format!(
-                            "serve in {} on {} ({})",
-                            p.key(),
-                            offer.label(),
-                            low.mode.key()
-                        ),
+                        [
+                            format!("serve in {p} on {gpu} ({mode})"),
+                            format!("改用 {p} 精度，部署在 {gpu}（{mode}）"),
+                        ],
                         ch.tco - low.tco,
-                        "answers of a quantized model may be worse: check its evaluations first",
+                        [
+                            "answers of a quantized model may be worse: check its evaluations first",
+                            "量化后模型的回答可能变差：先核对其评测结果",
+                        ],
                     );
                 }
             }
@@ -119,9 +146,15 @@ pub(super) fn cuts(
             if let Some(spot) = get("cost_spot").filter(|v| v.is_finite() && *v > 0.0) {
                 add(
                     "spot",
-                    "run on spot instances (spot_ok yes)".into(),
+                    [
+                        "run on spot instances (spot_ok yes)".into(),
+                        "改用竞价（Spot）实例（spot_ok 设为 yes）".into(),
+                    ],
                     ch.gpu_cost - spot,
-                    "spot instances are reclaimed: the job must checkpoint and may finish later",
+                    [
+                        "spot instances are reclaimed: the job must checkpoint and may finish later",
+                        "竞价实例会被回收：任务须保存断点，完成时间可能推迟",
+                    ],
                 );
             }
         }
@@ -129,20 +162,30 @@ pub(super) fn cuts(
         if !w.online {
             add(
                 "postpone",
-                "postpone it to a later month (start_month)".into(),
+                [
+                    "postpone it to a later month (start_month)".into(),
+                    "推迟到以后的月份（start_month）".into(),
+                ],
                 ch.tco,
-                "the work is delivered later",
+                ["the work is delivered later", "交付时间推后"],
             );
         }
         // A service without its redundancy instances.
         if w.online {
             if let (Some(inst), Some(repl)) = (get("instances"), get("replicas")) {
                 if inst > repl && inst > 0.0 {
+                    let plural = if repl == 1.0 { "instance" } else { "instances" };
                     add(
                         "no_redundancy",
-                        format!("run {repl} instances instead of {inst} (redundancy 0)"),
+                        [
+                            format!("run {repl} {plural} instead of {inst} (redundancy 0)"),
+                            format!("只运行 {repl} 个实例而非 {inst} 个（redundancy 设为 0）"),
+                        ],
                         ch.gpu_cost * (1.0 - repl / inst),
-                        "no spare instance: a failure or a peak above plan is an outage (only for a non-critical service)",
+                        [
+                            "no spare instance: a failure or a peak above plan is an outage (only for a non-critical service)",
+                            "没有备用实例：一次故障或超出计划的峰值即会中断服务（仅适用于非关键服务）",
+                        ],
                     );
                 }
             }
@@ -150,11 +193,18 @@ pub(super) fn cuts(
         // An API where it is cheaper.
         if w.api.is_some() {
             if let Some(api) = get("api_monthly_cost").filter(|v| v.is_finite()) {
+                let name = w.api.as_deref().unwrap_or("");
                 add(
                     "api",
-                    format!("use the API {} instead", w.api.as_deref().unwrap_or("")),
+                    [
+                        format!("use the API {name} instead"),
+                        format!("改用 API {name}"),
+                    ],
                     ch.tco - api,
-                    "the data leaves for the API provider, and its price and limits are theirs",
+                    [
+                        "the data leaves for the API provider, and its price and limits are theirs",
+                        "数据会发给 API 提供方，价格与限额也由对方决定",
+                    ],
                 );
             }
         }

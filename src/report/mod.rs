@@ -240,11 +240,11 @@ fn cut_lines(plan: &Plan, lang: Lang) -> String {
             "  {}. {}: {}: -{} → {} ({}: {})\n",
             i + 1,
             cut.workload,
-            cut.change,
+            cut.change(lang),
             money(&cur, cut.saving),
             money(&cur, cut.total_after),
             lang.t("risk", "风险"),
-            cut.risk
+            cut.risk(lang)
         ));
     }
     out

@@ -42,15 +42,12 @@ pub fn section(ws: &mut Worksheet, cx: &Ctx, row: u32) -> Result<u32, XlsxError>
         r += 1;
         text(ws, r, 0, &cut.workload, &s.text)?;
         number(ws, r, 1, cut.saving, &s.money)?;
-        text(ws, r, 2, &cut.change, &s.wrap)?;
+        let (change, risk) = (cut.change(cx.lang), cut.risk(cx.lang));
+        text(ws, r, 2, change, &s.wrap)?;
         number(ws, r, 3, cut.total_after, &s.money)?;
-        text(ws, r, 4, &cut.risk, &s.wrap)?;
+        text(ws, r, 4, risk, &s.wrap)?;
         let width = |c: usize| super::plan_tab::COLUMNS[c].width;
-        crate::write::style::fit_row_height(
-            ws,
-            r,
-            &[(&cut.change, width(2)), (&cut.risk, width(4))],
-        )?;
+        crate::write::style::fit_row_height(ws, r, &[(change, width(2)), (risk, width(4))])?;
     }
     if !c.met {
         r += 1;

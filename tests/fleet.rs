@@ -284,7 +284,7 @@ fn a_budget_that_is_not_an_amount_is_refused() {
 /// Chinese. Its largest cut drops the reasoning service's spare: 4 monthly RTX 4090 48GB at
 /// ¥2,300 = ¥9,200 of GPUs over 2 instances (1 replica + 1 for redundancy), so one instance
 /// saves ¥9,200 × (1 − 1/2) = ¥4,600.00 (moe-api carries the fleet's job and is left out). The
-/// same cut in English names one instance in the singular.
+/// same cut in English names one instance in the singular, and the budget warning writes money.
 #[test]
 fn the_cuts_are_in_chinese_with_lang_zh_and_one_instance_is_singular() {
     let d = tempdir();
@@ -310,6 +310,13 @@ fn the_cuts_are_in_chinese_with_lang_zh_and_one_instance_is_singular() {
         zh.stdout
     );
     assert!(zh.stdout.contains("风险: 没有备用实例"), "{}", zh.stdout);
+    // The warning gives its amounts as money: the budget with the fleet, ¥26,079.18
+    // (samples/README), is over ¥20,000 by ¥6,079.18.
+    assert!(
+        zh.stdout.contains("超出预算 ¥20,000.00 共 ¥6,079.18"),
+        "{}",
+        zh.stdout
+    );
     let rows = read_sheet(&d.path().join("zh.xlsx"), "方案");
     assert!(
         rows.iter().any(|r| r[0].get_string() == Some("reasoning")

@@ -227,20 +227,25 @@ pub(super) fn cuts(
         list.push(c);
     }
     let met = total <= budget;
-    let (over, n) = (planned - budget, list.len());
+    let n = list.len();
+    // Amounts as the terminal and the Summary write them (¥30,000.00), not 30000.00.
+    let money = |v: f64| crate::report::money(&input.assumptions.currency(), v);
+    let (b, over) = (money(budget), money(planned - budget));
     let warning = if met {
         Warning::warn(
             "Assumptions",
-            format!("the budget {budget:.2} is exceeded by {over:.2}: {n} cut(s) listed in the Plan tab bring it within"),
+            format!("the budget {b} is exceeded by {over}: {n} cut(s) listed in the Plan tab bring it within"),
         )
-        .with_zh(format!("超出预算 {budget:.2} 共 {over:.2}：方案页列出的 {n} 项削减可使其回到预算内"))
+        .with_zh(format!("超出预算 {b} 共 {over}：方案页列出的 {n} 项削减可使其回到预算内"))
     } else {
-        let left = total - budget;
+        let left = money(total - budget);
         Warning::warn(
             "Assumptions",
-            format!("the budget {budget:.2} is exceeded by {over:.2}, and every cut found leaves {left:.2} over"),
+            format!("the budget {b} is exceeded by {over}, and every cut found leaves {left} over"),
         )
-        .with_zh(format!("超出预算 {budget:.2} 共 {over:.2}，采取找到的全部削减后仍超出 {left:.2}"))
+        .with_zh(format!(
+            "超出预算 {b} 共 {over}，采取找到的全部削减后仍超出 {left}"
+        ))
     };
     warnings.push(warning);
     Some(Cuts {

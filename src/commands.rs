@@ -226,9 +226,9 @@ pub fn calc(a: &CalcArgs) -> Result<()> {
     Ok(())
 }
 
-/// The options besides `--set` that shaped `plan`, for its provenance stamp: the usage logs and
-/// the days they cover, the map, the bills, the compared plan, and the samples and seed of the
-/// ranges' sampling where the input has ranges.
+/// The options besides `--set` that shaped `plan`, for its provenance stamp: the usage logs,
+/// the days they cover and their first and last sample times, the map, the bills, the compared
+/// plan, and the samples and seed of the ranges' sampling where the input has ranges.
 fn run_options(a: &CalcArgs, plan: &plan::Plan) -> Vec<(String, String)> {
     let name = |p: &Path| p.display().to_string();
     let mut out = Vec::new();
@@ -248,6 +248,21 @@ fn run_options(a: &CalcArgs, plan: &plan::Plan) -> Vec<(String, String)> {
                     model::format_number((days * 10.0).round() / 10.0)
                 ),
             ));
+        }
+        // The logs' first and last sample times: ISO 8601 strings, which sort as their times.
+        let first = plan
+            .actuals
+            .iter()
+            .filter_map(|r| r.actual.first_sample.as_ref())
+            .min();
+        let last = plan
+            .actuals
+            .iter()
+            .filter_map(|r| r.actual.last_sample.as_ref())
+            .max();
+        if let (Some(first), Some(last)) = (first, last) {
+            out.push(("logs from".to_string(), first.clone()));
+            out.push(("logs to".to_string(), last.clone()));
         }
     }
     for (option, path) in [

@@ -20,9 +20,10 @@ pub struct Provenance {
     pub input_sha256: String,
     /// Each key given with `--set` and its final value, in the order first given.
     pub sets: Vec<(String, String)>,
-    /// The other options that shaped the plan, as `(option, value)`: `--usage` and the span
-    /// its logs cover, `--map`, `--bills`, `--compare`, and `--samples` with `--seed` where
-    /// the input has ranges (#34 item 13).
+    /// The other options that shaped the plan, as `(option, value)`: `--usage` with the days
+    /// its logs cover and their first and last sample times (`logs from`, `logs to`), `--map`,
+    /// `--bills`, `--compare`, and `--samples` with `--seed` where the input has ranges
+    /// (#34 item 13).
     pub options: Vec<(String, String)>,
 }
 

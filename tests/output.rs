@@ -519,7 +519,8 @@ fn a_card_too_small_for_its_own_activations_says_so_instead_of_billions_of_gpus(
 
 /// #34 item 13: the provenance stamp recorded only `--set`. It now records the other options
 /// that shaped the plan: the team sample's week of logs (`team-week.smi.csv`, 7 days, 2,016
-/// five-minute samples a GPU) with its map, and the startup sample's ranges sampled with the
+/// five-minute samples a GPU; its first sample `2026/11/02 00:00:00.000`, its last
+/// `2026/11/08 23:55:00.000`, by head and tail of the file) with its map, and the startup sample's ranges sampled with the
 /// default --samples 1000 and --seed 1; on the Summary as "Other options".
 #[test]
 fn the_provenance_records_usage_map_samples_and_seed() {
@@ -537,6 +538,8 @@ fn the_provenance_records_usage_map_samples_and_seed() {
     let options = &j["provenance"]["options"];
     assert_eq!(options["--usage"], "team-week.smi.csv");
     assert_eq!(options["logs cover"], "7 days");
+    assert_eq!(options["logs from"], "2026-11-02T00:00:00");
+    assert_eq!(options["logs to"], "2026-11-08T23:55:00");
     assert_eq!(options["--map"], "team-week.map.csv");
     assert!(options.get("--seed").is_none(), "{options}");
     let summary = read_sheet(&d.path().join("t.plan.xlsx"), "Summary");
@@ -547,7 +550,7 @@ fn the_provenance_records_usage_map_samples_and_seed() {
     assert_eq!(
         other[1],
         Data::String(
-            "--usage team-week.smi.csv; logs cover 7 days; --map team-week.map.csv".into()
+            "--usage team-week.smi.csv; logs cover 7 days; logs from 2026-11-02T00:00:00; logs to 2026-11-08T23:55:00; --map team-week.map.csv".into()
         )
     );
     let j = calc_json(d.path(), "startup.xlsx", "s.plan.xlsx", &[]);

@@ -359,6 +359,8 @@ fn json_dash_holds_only_the_json_with_the_documented_keys() {
             "memory_peak_gib",
             "memory_p95_gib",
             "days_covered",
+            "first_sample",
+            "last_sample",
             "samples",
             "active_hours",
             "memory_total_gib",
@@ -444,6 +446,36 @@ a100-east,nodeA,2026-11-02 02:02:00,90,1024
     }
     assert_eq!(actual(&j, "infer")["gpu_ids"][0], "nodeB:0");
     assert!(!r.stderr.contains("clock goes back"), "{}", r.stderr);
+    // The first and last sample times: a zone brings them to UTC (10:00+08:00 is 02:00), a time
+    // without one is taken as written, Unix seconds are UTC.
+    let train = actual(&j, "train");
+    assert_eq!(train["first_sample"], "2026-11-02T02:00:00");
+    assert_eq!(train["last_sample"], "2026-11-02T02:02:00");
+    let infer = actual(&j, "infer");
+    assert_eq!(infer["first_sample"], "2026-11-02T10:00:00");
+    assert_eq!(infer["last_sample"], "2026-11-02T10:02:00");
+}
+
+/// #34 item 13: the first and last sample times over all logs. The team sample's week
+/// (samples/team-week.smi.csv): its first line after the header is
+/// `2026/11/02 00:00:00.000, 0, GPU-0a10-…` and its last
+/// `2026/11/08 23:55:00.000, 2, GPU-4090-2222-…` (head -2 and tail -1; the timestamps sorted give the same first and last), every GPU
+/// sampled every five minutes through the week.
+#[test]
+fn the_first_and_last_sample_times_of_the_team_week() {
+    let d = tempdir();
+    let (smi, map) = (
+        repo("samples/team-week.smi.csv").display().to_string(),
+        repo("samples/team-week.map.csv").display().to_string(),
+    );
+    let (j, _) = usage_json(d.path(), &[&smi, "--map", &map]);
+    for w in ["qa-api", "lora-finetune", "preprocess"] {
+        let a = actual(&j, w);
+        assert_eq!(a["first_sample"], "2026-11-02T00:00:00", "{w}");
+        assert_eq!(a["last_sample"], "2026-11-08T23:55:00", "{w}");
+        // 23:55 + one five-minute interval is 7 days after 00:00.
+        assert_close(a, "days_covered", 7.0);
+    }
 }
 
 // ---- bad logs ------------------------------------------------------------------------------
@@ -609,6 +641,11 @@ fn a_dmon_log_without_times_counts_the_interval_and_warns_of_unknown_memory() {
     assert_close(a, "active_hours", 0.1);
     assert_close(a, "days_covered", 600.0 / 86_400.0);
     assert!(a["memory_peak_gib"].is_null());
+    // Without dates the samples have no times to state.
+    assert!(
+        a["first_sample"].is_null() && a["last_sample"].is_null(),
+        "{a:#}"
+    );
     assert!(r.stderr.contains("note: box.dmon:1: an nvidia-smi dmon log without dates or times: its samples are taken as 60 s apart"), "{}", r.stderr);
     assert!(
         r.stderr

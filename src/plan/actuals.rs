@@ -238,6 +238,8 @@ mod tests {
             memory_peak_gib: peak,
             memory_p95_gib: peak,
             days_covered: 7.0,
+            first_sample: None,
+            last_sample: None,
             samples: 10,
             active_hours: 1.0,
             memory_total_gib: None,

@@ -63,6 +63,11 @@ pub struct Actual {
     pub memory_p95_gib: Option<f64>,
     /// First sample to last plus one sampling interval, in days.
     pub days_covered: f64,
+    /// Its first and last sample times over all logs, ISO 8601 (`2026-11-02T10:00:00`, with
+    /// milliseconds where not whole seconds): in UTC where the logs give a zone, as written where
+    /// they do not; null when no GPU of it has dated samples (a dmon log without its date).
+    pub first_sample: Option<String>,
+    pub last_sample: Option<String>,
     /// Samples read for it.
     pub samples: u64,
     /// Active GPU-hours over the days covered, before the extrapolation.
@@ -100,6 +105,9 @@ struct Gpu {
     intervals: Intervals,
     /// The sampling interval of an untimed dmon log (ms).
     nominal: Option<f64>,
+    /// Whether every sample had a date (a full timestamp): a dmon log with times of day only,
+    /// or none, starts on a made-up day, which the logs' first and last times leave out.
+    dated: bool,
     /// The longest interval, and the file and line of the sample after it.
     longest: (i64, usize, u64),
     /// Samples of a GPU no mapping names.
@@ -445,6 +453,7 @@ impl Analysis<'_> {
         match timing {
             Timing::Stamp => row_t,
             Timing::TimeOfDay => {
+                gpu.dated = false;
                 // The day turns when the time of day falls back by more than 12 hours.
                 let mut t = file.day + row_t;
                 if file.latest != i64::MIN && t < file.latest - DAY_MS / 2 {
@@ -454,6 +463,7 @@ impl Analysis<'_> {
                 t
             }
             Timing::Untimed => {
+                gpu.dated = false;
                 gpu.nominal = Some(interval_ms);
                 if gpu.samples == 0 {
                     0
@@ -643,6 +653,7 @@ impl Analysis<'_> {
                     last_util: 0.0,
                     intervals: Intervals::default(),
                     nominal: None,
+                    dated: true,
                     longest: (0, 0, 0),
                     ignored: 0,
                 });
@@ -818,6 +829,8 @@ impl Analysis<'_> {
             memory_peak_gib: wl.memory.peak().map(gib),
             memory_p95_gib: wl.memory.p95().map(gib),
             days_covered: days,
+            first_sample: sums.dated.map(|(t, _)| stamp::iso(t)),
+            last_sample: sums.dated.map(|(_, t)| stamp::iso(t)),
             samples: sums.samples,
             active_hours: sums.active_ms / 3.6e6,
             memory_total_gib: wl.total_mib.map(gib),
@@ -836,6 +849,7 @@ impl Analysis<'_> {
             month_ms: 0.0,
             start: f64::MAX,
             end: f64::MIN,
+            dated: None,
             samples: 0,
         };
         let mut short = Vec::new();
@@ -869,6 +883,11 @@ impl Analysis<'_> {
             sums.month_ms += t.active_ms / span * h * 3.6e6;
             sums.start = sums.start.min(g.first_t as f64);
             sums.end = sums.end.max(g.last_t as f64 + t.median_ms);
+            if g.dated {
+                sums.dated = Some(sums.dated.map_or((g.first_t, g.last_t), |(a, b)| {
+                    (a.min(g.first_t), b.max(g.last_t))
+                }));
+            }
             sums.samples += g.samples;
             sums.gpu_ids.push(g.id.name());
             if span < DAY_MS as f64 {
@@ -924,6 +943,8 @@ struct Sums {
     /// The first sample and the end of the last one over all its GPUs, ms.
     start: f64,
     end: f64,
+    /// The first and the last sample (not its end) over its GPUs whose samples all have dates, ms.
+    dated: Option<(i64, i64)>,
     samples: u64,
 }
 

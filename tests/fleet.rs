@@ -284,7 +284,8 @@ fn a_budget_that_is_not_an_amount_is_refused() {
 /// Chinese. Its largest cut drops the reasoning service's spare: 4 monthly RTX 4090 48GB at
 /// ¥2,300 = ¥9,200 of GPUs over 2 instances (1 replica + 1 for redundancy), so one instance
 /// saves ¥9,200 × (1 − 1/2) = ¥4,600.00 (moe-api carries the fleet's job and is left out). The
-/// same cut in English names one instance in the singular, and the budget warning writes money.
+/// same cut in English names one instance in the singular, the budget warning writes money, and
+/// the Summary's approval block names the fleet's budget and the unmet ceiling.
 #[test]
 fn the_cuts_are_in_chinese_with_lang_zh_and_one_instance_is_singular() {
     let d = tempdir();
@@ -340,5 +341,24 @@ fn the_cuts_are_in_chinese_with_lang_zh_and_one_instance_is_singular() {
             .contains("reasoning: run 1 instance instead of 2 (redundancy 0): -¥4,600.00"),
         "{}",
         en.stdout
+    );
+    // Page 1 says it too. The three cuts (reasoning's spare ¥4,600.00, postponing images
+    // ¥771.00 and the QLoRA ¥214.73) leave ¥26,079.18 − ¥5,585.73 = ¥20,493.45.
+    let summary = read_sheet(&d.path().join("en.xlsx"), "Summary");
+    let said = |label: &str| {
+        summary
+            .iter()
+            .find(|r| r[0].get_string() == Some(label))
+            .and_then(|r| r[1].get_string().map(str::to_string))
+            .unwrap_or_else(|| panic!("no {label} line on the Summary"))
+    };
+    assert_eq!(
+        said("Over the budget ceiling"),
+        "ceiling ¥20,000.00, over by ¥6,079.18: all 3 cut(s) on the Plan tab still leave \
+         ¥20,493.45 — fixed at calculation"
+    );
+    assert_eq!(
+        said("With the fleet"),
+        "¥26,079.18 a month, ¥477.53 saved by sharing cards (the Fleet tab) — fixed at calculation"
     );
 }

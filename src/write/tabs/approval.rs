@@ -1,7 +1,8 @@
 //! The Summary's approval block (#34 item 1): what finance approves, first on page 1 — the annual
 //! and monthly budget, committed against pay-as-you-go spend, the contingency in its parts, and
-//! where the run has them the scenarios, P10/P90, the change since the compared plan and the
-//! month at the measured use; a flag when the prices are the built-in examples.
+//! where the run has them the scenarios, P10/P90, the fleet's budget, the budget ceiling and its
+//! cuts, the change since the compared plan and the month at the measured use; a flag when the
+//! prices are the built-in examples.
 
 use super::live::{absolute, Live};
 use super::plan_tab::{self, live_cell};
@@ -336,6 +337,51 @@ fn write_fixed_lines(ws: &mut Worksheet, cx: &Ctx, mut row: u32) -> Result<u32, 
                 },
             )?;
         }
+    }
+    if let Some(f) = &plan.fleet {
+        line(
+            ws,
+            cx.t("With the fleet", "卡群方案").to_string(),
+            if cx.lang == Lang::Zh {
+                format!(
+                    "每月 {}，节省 {}（见卡群页）{fixed}",
+                    money(f.budget),
+                    money(f.saving)
+                )
+            } else {
+                format!(
+                    "{} a month, {} saved by sharing cards (the Fleet tab){fixed}",
+                    money(f.budget),
+                    money(f.saving)
+                )
+            },
+        )?;
+    }
+    if let Some(c) = &plan.cuts {
+        let (ceiling, over, n) = (money(c.budget), money(c.planned - c.budget), c.cuts.len());
+        let after = c.cuts.last().map_or(c.planned, |cut| cut.total_after);
+        line(
+            ws,
+            cx.t("Over the budget ceiling", "超出预算上限").to_string(),
+            match (cx.lang, c.met) {
+                (Lang::Zh, true) => format!(
+                    "上限 {ceiling}，超出 {over}；方案页的 {n} 项降级方案可使其回到 {}{fixed}",
+                    money(after)
+                ),
+                (Lang::Zh, false) => format!(
+                    "上限 {ceiling}，超出 {over}；方案页的 {n} 项降级方案全部实施后仍为 {}{fixed}",
+                    money(after)
+                ),
+                (_, true) => format!(
+                    "ceiling {ceiling}, over by {over}: the {n} cut(s) on the Plan tab bring it to {}{fixed}",
+                    money(after)
+                ),
+                (_, false) => format!(
+                    "ceiling {ceiling}, over by {over}: all {n} cut(s) on the Plan tab still leave {}{fixed}",
+                    money(after)
+                ),
+            },
+        )?;
     }
     let measured: Vec<_> = plan
         .actuals

@@ -94,7 +94,7 @@ pub(crate) const NOTHING: f64 = 0.005;
 pub fn rules(actual: &Actual, planned: &Side, spot_ok: bool, monthly_min: f64) -> Rules {
     let u = actual.utilization;
     let band = Band::of(u);
-    let committed = matches!(planned.mode, Mode::Monthly | Mode::Reserved);
+    let committed = planned.mode.is_committed();
     Rules {
         monthly: matches!(band, Band::High | Band::Full) && u >= monthly_min && !committed,
         smaller_card: replica_peak(actual, planned)

@@ -168,7 +168,7 @@ pub(super) fn chosen_warnings(
     if let Some(warning) = redundancy_doubles(w, c, ch, k, &input.assumptions.currency()) {
         out.push(warning);
     }
-    if matches!(ch.mode, Mode::Monthly | Mode::Reserved) && ch.advice.utilization < monthly_min {
+    if ch.mode.is_committed() && ch.advice.utilization < monthly_min {
         out.push(Warning::warn(&at, format!(
             "{} is billed {} at {}% utilization, under monthly_min_utilization ({}%): check the hours, or measure a month on demand first",
             w.name, ch.mode.label(Lang::En), format_number((ch.advice.utilization * 100.0).round()), format_number(monthly_min * 100.0))).with_zh(format!(
@@ -192,7 +192,10 @@ pub fn redundancy_doubles(
     if replicas != 1.0 || instances < 2.0 {
         return None;
     }
-    let extra = crate::report::money(currency, ch.gpu_cost * (instances - replicas) / instances);
+    let extra = crate::report::money(
+        currency,
+        ch.gpu_cost * super::spare_share(replicas, instances)?,
+    );
     let n = format_number(instances);
     Some(Warning::warn(w.cell.to_string(), format!(
         "{}: redundancy rounds its 1 replica up to {n} instances, which costs {extra} a month more than one; set the workload's redundancy to 0 to run one instance without a spare",

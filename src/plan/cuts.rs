@@ -75,11 +75,8 @@ pub(super) fn cuts(
     moved: &[&str],
     warnings: &mut Vec<Warning>,
 ) -> Option<Cuts> {
-    let budget = match input.assumptions.get("budget_monthly").map(|a| &a.value) {
-        Some(crate::model::Value::Number(b)) => *b,
-        _ => return None,
-    };
-    if planned.is_nan() || planned <= budget {
+    let budget = input.assumptions.number("budget_monthly", f64::NAN);
+    if budget.is_nan() || planned.is_nan() || planned <= budget {
         return None;
     }
     let monthly_min = input.assumptions.number("monthly_min_utilization", 0.4);
@@ -173,7 +170,7 @@ pub(super) fn cuts(
         // A service without its redundancy instances.
         if w.online {
             if let (Some(inst), Some(repl)) = (get("instances"), get("replicas")) {
-                if inst > repl && inst > 0.0 {
+                if let Some(share) = super::spare_share(repl, inst) {
                     let plural = if repl == 1.0 { "instance" } else { "instances" };
                     add(
                         "no_redundancy",
@@ -181,7 +178,7 @@ pub(super) fn cuts(
                             format!("run {repl} {plural} instead of {inst} (redundancy 0)"),
                             format!("只运行 {repl} 个实例而非 {inst} 个（redundancy 设为 0）"),
                         ],
-                        ch.gpu_cost * (1.0 - repl / inst),
+                        ch.gpu_cost * share,
                         [
                             "no spare instance: a failure or a peak above plan is an outage (only for a non-critical service)",
                             "没有备用实例：一次故障或超出计划的峰值即会中断服务（仅适用于非关键服务）",

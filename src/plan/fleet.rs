@@ -206,12 +206,12 @@ pub fn pack(input: &FleetInput, limits: Limits) -> Fleet {
             cost += c;
             bound += b;
             before += n;
-            after += cards.len().min(n);
-            if cards.len() < n {
-                fleet
-                    .shared
-                    .extend(cards.into_iter().filter(|c| c.services.len() > 1));
-            }
+            // A card holds at least one instance, so at most n cards; with n each holds one
+            // and none is shared.
+            after += cards.len();
+            fleet
+                .shared
+                .extend(cards.into_iter().filter(|c| c.services.len() > 1));
         }
         if after < before {
             fleet.saving += (before - after) as f64 * card_cost;

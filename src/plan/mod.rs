@@ -52,6 +52,14 @@ pub enum Mode {
     Mixed,
 }
 
+/// The share of a workload's GPU cost its redundancy instances take: (instances − replicas) ÷
+/// instances, the instances sharing the chosen mode's cost evenly; `None` when there is no spare.
+/// The Summary's spares line, the warning of a doubled service and the cut that drops the spares
+/// all read it.
+pub fn spare_share(replicas: f64, instances: f64) -> Option<f64> {
+    (instances > replicas && instances > 0.0).then(|| (instances - replicas) / instances)
+}
+
 impl Mode {
     pub const ALL: [Mode; 5] = [
         Mode::OnDemand,
@@ -69,6 +77,11 @@ impl Mode {
             Mode::Reserved => "reserved",
             Mode::Mixed => "mixed",
         }
+    }
+
+    /// Whether the mode commits to a month or a term whatever the use (monthly, reserved).
+    pub fn is_committed(self) -> bool {
+        matches!(self, Mode::Monthly | Mode::Reserved)
     }
 
     /// What the hidden parts of this mode's cost pay for: cold starts and billing rounding for
@@ -492,18 +505,17 @@ pub fn plan_with(input: Input, engine: &Engine, opts: &Options) -> Result<Plan> 
     year::outside_warnings(&input, &workloads, &year, &mut warnings);
     let plan_s = started.elapsed().as_secs_f64();
     let started = std::time::Instant::now();
-    let value_of = |c: &Candidate, name: &str| {
-        let i = columns.iter().position(|col| col.name == name)?;
-        c.values.get(i).copied()
-    };
-    let fleet =
-        fleet::fleet_of(&input, &workloads, &value_of, &mut warnings).map(|f| fleet::FleetPlan {
-            budget: totals.sum(NeedSum::TOTAL_WITH_MARGIN) - f.saving,
-            ..f
-        });
-    let planned = fleet
-        .as_ref()
-        .map_or(totals.sum(NeedSum::TOTAL_WITH_MARGIN), |f| f.budget);
+    // The columns by name, built once: the fleet and the cuts read formulas by name, and the
+    // plan keeps the same index for its readers.
+    let index: std::collections::HashMap<String, usize> = columns
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (c.name.clone(), i))
+        .collect();
+    let value_of = |c: &Candidate, name: &str| c.values.get(*index.get(name)?).copied();
+    let with_margin = totals.sum(NeedSum::TOTAL_WITH_MARGIN);
+    let fleet = fleet::fleet_of(&input, &workloads, &value_of, with_margin, &mut warnings);
+    let planned = fleet.as_ref().map_or(with_margin, |f| f.budget);
     let moved: Vec<&str> = fleet.iter().flat_map(|f| f.sharing()).collect();
     let cuts = cuts::cuts(
         engine,
@@ -539,11 +551,7 @@ pub fn plan_with(input: Input, engine: &Engine, opts: &Options) -> Result<Plan> 
             ("plan", plan_s),
             ("fleet", fleet_s),
         ],
-        index: columns
-            .iter()
-            .enumerate()
-            .map(|(i, c)| (c.name.clone(), i))
-            .collect(),
+        index,
         columns,
     })
 }

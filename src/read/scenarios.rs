@@ -78,7 +78,7 @@ impl Reader {
         };
         let any = Rule::at_least(f64::MIN).max(f64::MAX / 4.0);
         // Each key once: two rows of one key would both be drawn, the second silently winning.
-        let mut seen: Vec<(String, String)> = Vec::new();
+        let mut seen: std::collections::HashMap<String, String> = std::collections::HashMap::new();
         for rec in t.records() {
             let p = &mut self.problems;
             let Some(key) = rec.required_text("key", "the row needs a key, e.g. safety_margin", p)
@@ -94,7 +94,7 @@ impl Reader {
                 continue;
             }
             let same = normalize(&key);
-            if let Some((_, first)) = seen.iter().find(|(k, _)| *k == same) {
+            if let Some(first) = seen.get(&same) {
                 p.push(Problem::new(
                     rec.at("key"),
                     format!(
@@ -103,7 +103,7 @@ impl Reader {
                 ));
                 continue;
             }
-            seen.push((same, rec.at("key")));
+            seen.insert(same, rec.at("key"));
             let low = rec.number("low", any, p);
             let high = rec.number("high", any, p);
             let likely = rec.number("likely", any, p);
@@ -146,21 +146,12 @@ pub fn set_number(input: &mut Input, key: &str, v: f64) -> Result<(), String> {
     let o = Override::parse(&format!("{key}={v}")).map_err(|e| e.to_string())?;
     match &o.target {
         Target::Assumption => {
-            let hint = || {
-                crate::suggest::hint(
-                    &o.key,
-                    input.assumptions.items.iter().map(|a| a.key.as_str()),
-                )
+            let items = &mut input.assumptions.items;
+            let Some(i) = items.iter().position(|a| a.key == o.key) else {
+                let hint = crate::suggest::hint(&o.key, items.iter().map(|a| a.key.as_str()));
+                return Err(format!("{} is not an assumption{hint}", o.key));
             };
-            if input.assumptions.get(&o.key).is_none() {
-                return Err(format!("{} is not an assumption{}", o.key, hint()));
-            }
-            let a = input
-                .assumptions
-                .items
-                .iter_mut()
-                .find(|a| a.key == o.key)
-                .ok_or_else(|| format!("{} is not an assumption", o.key))?;
+            let a = &mut items[i];
             match a.value {
                 Value::Number(_) => a.value = Value::Number(v),
                 _ => return Err(format!("{} is not a number", o.key)),

@@ -76,11 +76,13 @@ struct Figures {
 }
 
 /// The fleet of the chosen candidates, and its warnings; `None` when the Assumption `fleet`
-/// is no, or nothing shares. `value` reads a candidate formula's value by name.
+/// is no, or nothing shares. `value` reads a candidate formula's value by name; `with_margin` is
+/// the plan's total with safety margin, from which the fleet's budget is its saving less.
 pub fn fleet_of(
     input: &Input,
     plans: &[WorkloadPlan],
     value: &dyn Fn(&Candidate, &str) -> Option<f64>,
+    with_margin: f64,
     warnings: &mut Vec<Warning>,
 ) -> Option<FleetPlan> {
     if matches!(
@@ -107,7 +109,7 @@ pub fn fleet_of(
             continue;
         }
         let card = format!("{} · {}", offer.gpu, offer.platform);
-        let whole_month = matches!(ch.mode, Mode::Monthly | Mode::Reserved);
+        let whole_month = ch.mode.is_committed();
         if let (true, true, Some(peak), Some(base)) = (
             w.online,
             whole_month,
@@ -195,9 +197,7 @@ pub fn fleet_of(
             let Some(j) = fi.jobs.iter().find(|j| j.workload == m.job) else {
                 continue;
             };
-            let window_hours = (0..24)
-                .filter(|&t| j.window.contains(t) && h.idle(t) >= j.cards)
-                .count();
+            let window_hours = super::usable_hours(j, h).len();
             if j.run_hours > window_hours as f64 + 1e-9 {
                 warnings.push(Warning::warn(
                     input.workloads[m.job].cell.to_string(),
@@ -282,7 +282,7 @@ pub fn fleet_of(
     }
     Some(FleetPlan {
         saving: fleet.saving,
-        budget: f64::NAN,
+        budget: with_margin - fleet.saving,
         cards,
         solver: SolverJson {
             optimal: fleet.solved.optimal,

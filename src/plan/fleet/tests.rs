@@ -13,7 +13,8 @@ fn chat_host() -> Host {
     }
 }
 
-/// A nightly LoRA on one 4090: 60 hours a month in 22-07, ¥308.33 of on-demand GPU time (the startup sample's lora-experiments).
+/// A nightly LoRA on one 4090: 60 hours a month in 22-07, costing ¥308.33 a month on demand
+/// (the figure of the startup sample's lora-experiments, whose 120 hours cost that).
 fn nightly_lora(vram_gib: f64, hours_per_month: f64) -> Job {
     Job {
         workload: 1,

@@ -63,7 +63,7 @@ pub fn write(
     // The month in parts that add up to it: committed and pay-as-you-go GPUs, the other costs,
     // the contingency.
     let committed: f64 = chosen(cx)
-        .filter(|ch| is_committed(ch.mode))
+        .filter(|ch| ch.mode.is_committed())
         .map(|ch| ch.gpu_cost)
         .sum();
     let gpu: f64 = chosen(cx).map(|ch| ch.gpu_cost).sum();
@@ -72,8 +72,9 @@ pub fn write(
         plan_tab::range_of(cx, plan_tab::MODE),
         plan_tab::range_of(cx, plan_tab::GPU_COST),
     ) {
-        (Some(modes), Some(costs)) => [Mode::Monthly, Mode::Reserved]
+        (Some(modes), Some(costs)) => Mode::ALL
             .iter()
+            .filter(|m| m.is_committed())
             .map(|m| {
                 format!(
                     "SUMIF({modes},{},{costs})",
@@ -177,11 +178,6 @@ fn chosen<'a>(cx: &'a Ctx) -> impl Iterator<Item = &'a crate::plan::Chosen> + 'a
     (0..cx.plan.workloads.len()).filter_map(|w| cx.chosen(w).map(|(_, ch)| ch))
 }
 
-/// Whether a mode commits to a month or a term whatever the use.
-fn is_committed(m: Mode) -> bool {
-    matches!(m, Mode::Monthly | Mode::Reserved)
-}
-
 /// A cost category's live amount: a sum over the Plan tab's rows, or the TCO tab's line.
 pub(super) fn category_formula(cx: &Ctx, layout: &Layout, c: Category) -> String {
     let sum =
@@ -211,10 +207,9 @@ fn write_spares(ws: &mut Worksheet, cx: &Ctx, row: u32) -> Result<u32, XlsxError
             continue;
         };
         let (replicas, instances) = (plan.need(c, Need::REPLICAS), plan.need(c, Need::INSTANCES));
-        if instances <= replicas || instances <= 0.0 {
+        let Some(share) = crate::plan::spare_share(replicas, instances) else {
             continue;
-        }
-        let share = (instances - replicas) / instances;
+        };
         value += ch.gpu_cost * share;
         terms.push(format!(
             "{}*{}",

@@ -272,14 +272,23 @@ pub enum AssumptionRole {
 
 /// The role of a default assumption; `None` for a user's own key.
 pub fn assumption_role(key: &str) -> Option<AssumptionRole> {
-    records(ASSUMPTIONS_TSV)
-        .iter()
-        .find(|r| field(r, "key") == key)
-        .map(|r| match field(r, "role") {
-            "money" => AssumptionRole::Money,
-            "sizing" => AssumptionRole::Sizing,
-            _ => AssumptionRole::Plan,
-        })
+    // Read from the table once: the Assumptions tab and its live cells ask for every key.
+    static ROLES: std::sync::OnceLock<Vec<(&'static str, AssumptionRole)>> =
+        std::sync::OnceLock::new();
+    let roles = ROLES.get_or_init(|| {
+        records(ASSUMPTIONS_TSV)
+            .iter()
+            .map(|r| {
+                let role = match field(r, "role") {
+                    "money" => AssumptionRole::Money,
+                    "sizing" => AssumptionRole::Sizing,
+                    _ => AssumptionRole::Plan,
+                };
+                (field_static(r, "key"), role)
+            })
+            .collect()
+    });
+    roles.iter().find(|(k, _)| *k == key).map(|(_, r)| *r)
 }
 
 /// The assumptions an engine profile may set: those that size memory and speed. The money ones

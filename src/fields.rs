@@ -4,7 +4,8 @@
 //! split by their callers (usage logs are streamed a line at a time), so a quoted field cannot
 //! span lines.
 
-/// The unquoted fields of one line, in one buffer (reused between lines).
+/// The unquoted fields of one line, in one buffer (reused between the lines a caller splits with
+/// the same `Split`).
 #[derive(Debug, Default)]
 pub struct Split {
     bytes: Vec<u8>,

@@ -59,38 +59,39 @@ impl Provenance {
     /// The `--set` values as one line, `key=value; key=value`, summarised past
     /// [`MAX_SETS_TEXT`] characters as `… and N more`; `none` when there are none.
     pub fn sets_text(&self) -> String {
-        if self.sets.is_empty() {
-            return "none".to_string();
-        }
-        let mut out = String::new();
-        for (i, (k, v)) in self.sets.iter().enumerate() {
-            let item = format!("{k}={v}");
-            let sep = if out.is_empty() { "" } else { "; " };
-            if out.chars().count() + sep.len() + item.chars().count() > MAX_SETS_TEXT {
-                out.push_str(&format!("; … and {} more", self.sets.len() - i));
-                break;
-            }
-            out.push_str(sep);
-            out.push_str(&item);
-        }
-        out
+        joined(
+            self.sets.iter().map(|(k, v)| format!("{k}={v}")),
+            self.sets.len(),
+        )
+    }
+
+    /// The other options as one line, `--usage a.csv; --seed 1`, summarised as the `--set`
+    /// values are (between items, never inside a file name); `none` when there are none.
+    pub fn options_text(&self) -> String {
+        joined(
+            self.options.iter().map(|(k, v)| format!("{k} {v}")),
+            self.options.len(),
+        )
     }
 }
 
-impl Provenance {
-    /// The other options as one line, `--usage a.csv; --seed 1`; `none` when there are none.
-    pub fn options_text(&self) -> String {
-        if self.options.is_empty() {
-            return "none".to_string();
-        }
-        let text = self
-            .options
-            .iter()
-            .map(|(k, v)| format!("{k} {v}"))
-            .collect::<Vec<_>>()
-            .join("; ");
-        text.chars().take(MAX_SETS_TEXT).collect()
+/// `items` (`n` of them) joined by `; ` up to [`MAX_SETS_TEXT`] characters, then `… and N more`;
+/// `none` when there are none.
+fn joined(items: impl Iterator<Item = String>, n: usize) -> String {
+    if n == 0 {
+        return "none".to_string();
     }
+    let mut out = String::new();
+    for (i, item) in items.enumerate() {
+        let sep = if out.is_empty() { "" } else { "; " };
+        if out.chars().count() + sep.len() + item.chars().count() > MAX_SETS_TEXT {
+            out.push_str(&format!("; … and {} more", n - i));
+            break;
+        }
+        out.push_str(sep);
+        out.push_str(&item);
+    }
+    out
 }
 
 /// SHA-256 of `bytes`, lowercase hex.
@@ -154,5 +155,31 @@ mod tests {
         assert!(text.chars().count() <= MAX_SETS_TEXT + 40, "{}", text.len());
         assert!(text.ends_with(" more"), "{}", &text[text.len() - 40..]);
         assert!(text.starts_with("w0000.concurrency="));
+    }
+
+    #[test]
+    fn a_long_usage_list_is_cut_between_files_not_inside_a_name() {
+        // 1,000 logs of a 39-character path (21 of name, 18 spaces): "--usage " + 39 = 47
+        // characters an item, 49 with the "; " before it. 47 + 49 × 611 = 29,986 ≤ 30,000 and
+        // one more would be 30,035: 612 items fit, 388 are summarised.
+        let mut p = Provenance::new("b.xlsx", "00", &[]);
+        p.options = (0..1000)
+            .map(|i| {
+                (
+                    "--usage".to_string(),
+                    format!("logs/node{i:04}.smi.csv{:>18}", ""),
+                )
+            })
+            .collect();
+        let text = p.options_text();
+        assert!(
+            text.ends_with("; … and 388 more"),
+            "{}",
+            &text[text.len() - 60..]
+        );
+        let items: Vec<&str> = text.split("; ").collect();
+        assert_eq!(items.len(), 613);
+        assert!(items[..612].iter().all(|i| i.chars().count() == 47));
+        assert_eq!(Provenance::new("b.xlsx", "00", &[]).options_text(), "none");
     }
 }

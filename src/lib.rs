@@ -28,24 +28,4 @@ pub mod validate;
 pub mod words;
 pub mod write;
 
-use cli::{Cli, Command};
-use error::Result;
-
-pub use commands::default_output;
-
-/// Runs one command; the error, if any, carries its exit code.
-pub fn run(cli: Cli) -> Result<()> {
-    match &cli.command {
-        Command::Init(a) => commands::init(a),
-        Command::Check(a) => commands::check(a),
-        Command::Explain(a) => commands::explain(a),
-        Command::Catalog(a) => commands::catalog(a),
-        Command::Diff(a) => commands::diff(a),
-        Command::Calc(a) => commands::calc(a),
-        Command::Validate(a) => commands::validate(a),
-        Command::Model(a) => commands::model(a),
-        Command::Completions(a) => commands::completions(a),
-        Command::Man(a) => commands::man(a),
-        Command::Usage(a) => commands::usage(a),
-    }
-}
+pub use commands::{default_output, run};

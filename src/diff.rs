@@ -437,7 +437,7 @@ pub fn compare(old: &PlanView, new: &PlanView, old_full: bool, new_full: bool) -
 /// The terminal table of a diff.
 pub fn render(d: &Diff, currency: &str) -> String {
     let money =
-        |v: Option<f64>| v.map_or_else(|| "-".to_string(), |v| crate::report::money(currency, v));
+        |v: Option<f64>| v.map_or_else(|| "-".to_string(), |v| crate::model::money(currency, v));
     let side = |o: &Option<Outcome>| match o {
         Some(Outcome {
             gpu: Some(g),
@@ -504,7 +504,7 @@ pub fn render(d: &Diff, currency: &str) -> String {
 }
 
 fn signed(currency: &str, v: f64) -> String {
-    let m = crate::report::money(currency, v.abs());
+    let m = crate::model::money(currency, v.abs());
     if v > 0.0 {
         format!("+{m}")
     } else if v < 0.0 {

@@ -705,6 +705,32 @@ pub fn currency_symbol(code: &str) -> Option<(&'static str, usize)> {
     }
 }
 
+/// `¥1,628.00`, `$12.50`, `¥1,628` (JPY), `1,000.00 CHF`.
+pub fn money(currency: &str, v: f64) -> String {
+    let symbol = currency_symbol(currency);
+    let decimals = symbol.map_or(2, |(_, d)| d);
+    let scale = 10u128.pow(decimals as u32);
+    let units = (v.abs() * scale as f64).round() as u128;
+    let whole = (units / scale).to_string();
+    let mut grouped = String::new();
+    for (i, c) in whole.chars().enumerate() {
+        if i > 0 && (whole.len() - i).is_multiple_of(3) {
+            grouped.push(',');
+        }
+        grouped.push(c);
+    }
+    let n = if decimals > 0 {
+        format!("{grouped}.{:0decimals$}", units % scale)
+    } else {
+        grouped
+    };
+    let sign = if v < 0.0 && units > 0 { "-" } else { "" };
+    match symbol {
+        Some((s, _)) => format!("{sign}{s}{n}"),
+        None => format!("{sign}{n} {currency}"),
+    }
+}
+
 /// Which workloads an engine profile's value applies to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -1039,5 +1065,16 @@ mod tests {
         assert_eq!(Precision::parse("BF16").map(Precision::bytes), Some(2.0));
         assert_eq!(Precision::Int4.bytes(), 0.5);
         assert_eq!(Precision::parse("fp64"), None);
+    }
+
+    #[test]
+    fn money_is_grouped_with_the_currency_symbol() {
+        assert_eq!(money("CNY", 1628.0), "¥1,628.00");
+        assert_eq!(money("USD", 1234567.891), "$1,234,567.89");
+        assert_eq!(money("CHF", 12.5), "12.50 CHF");
+        assert_eq!(money("CNY", -5.0), "-¥5.00");
+        // The workbook's table: pounds with a symbol, yen without decimals.
+        assert_eq!(money("GBP", 12.5), "£12.50");
+        assert_eq!(money("JPY", 1234.6), "¥1,235");
     }
 }

@@ -192,7 +192,7 @@ pub fn redundancy_doubles(
     if replicas != 1.0 || instances < 2.0 {
         return None;
     }
-    let extra = crate::report::money(
+    let extra = crate::model::money(
         currency,
         ch.gpu_cost * super::spare_share(replicas, instances)?,
     );

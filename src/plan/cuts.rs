@@ -226,7 +226,7 @@ pub(super) fn cuts(
     let met = total <= budget;
     let n = list.len();
     // Amounts as the terminal and the Summary write them (¥30,000.00), not 30000.00.
-    let money = |v: f64| crate::report::money(&input.assumptions.currency(), v);
+    let money = |v: f64| crate::model::money(&input.assumptions.currency(), v);
     let (b, over) = (money(budget), money(planned - budget));
     let warning = if met {
         Warning::warn(

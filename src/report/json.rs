@@ -240,7 +240,7 @@ impl<'a> WorkloadJson<'a> {
         let measured = plan.actuals.iter().find(|r| r.workload == i);
         WorkloadJson {
             advice_from_usage: measured
-                .map(|r| r.advice(&|v| crate::report::money(&cur, v), Lang::En)),
+                .map(|r| r.advice(&|v| crate::model::money(&cur, v), Lang::En)),
             usage_saving: measured.map(|r| r.saving),
             name: &w.name,
             kind: w.kind.key(),
@@ -282,7 +282,7 @@ impl<'a> WorkloadJson<'a> {
                         cost,
                         ch.tco,
                         b,
-                        &|v| crate::report::money(&cur, v),
+                        &|v| crate::model::money(&cur, v),
                         Lang::En,
                     )
                 },

@@ -231,7 +231,7 @@ const BILL_CAUSE: u16 = at(&BILL, "cause");
 pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<Extent, XlsxError> {
     cx.header(ws, 0, &heads_of(&MEASURED))?;
     let currency = cx.plan.input.assumptions.currency();
-    let money = |v: f64| crate::report::money(&currency, v);
+    let money = |v: f64| crate::model::money(&currency, v);
     let mut r = 0;
     for row in &cx.plan.actuals {
         r += 1;

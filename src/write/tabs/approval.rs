@@ -280,7 +280,7 @@ fn write_fixed_lines(ws: &mut Worksheet, cx: &Ctx, mut row: u32) -> Result<u32, 
     let s = &cx.s;
     let plan = cx.plan;
     let currency = plan.input.assumptions.currency();
-    let money = |v: f64| crate::report::money(&currency, v);
+    let money = |v: f64| crate::model::money(&currency, v);
     let fixed = cx.t(" — fixed at calculation", "（计算时固定）");
     let mut line = |ws: &mut Worksheet, label: String, value: String| {
         row += 1;

@@ -21,7 +21,7 @@ pub fn section(ws: &mut Worksheet, cx: &Ctx, row: u32) -> Result<u32, XlsxError>
         return Ok(row);
     };
     let s = &cx.s;
-    let money = |v: f64| crate::report::money(&cx.plan.input.assumptions.currency(), v);
+    let money = |v: f64| crate::model::money(&cx.plan.input.assumptions.currency(), v);
     let title = if cx.lang == crate::lang::Lang::Zh {
         format!(
             "降级方案：预算 {} 超出 {}（按节省排序，累计至预算以内）",

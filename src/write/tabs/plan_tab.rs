@@ -473,7 +473,7 @@ impl PlanRow<'_> {
                 cost,
                 ch.tco,
                 crate::plan::api_breakeven(per_day, ch.tco, cost),
-                &|v| crate::report::money(&currency, v),
+                &|v| crate::model::money(&currency, v),
                 cx.lang,
             ));
         }

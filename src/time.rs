@@ -19,9 +19,20 @@ pub fn civil_date(secs: i64) -> String {
 
 /// ISO 8601 date and time in UTC of a Unix timestamp: `2026-12-02T20:13:28Z`.
 pub fn iso_datetime(secs: i64) -> String {
+    format!("{}Z", iso_ms(secs * 1000))
+}
+
+/// ISO 8601 date and time without a zone of a time in milliseconds, `2026-11-02T10:00:00`,
+/// with `.123` where it is not a whole second.
+pub fn iso_ms(ms: i64) -> String {
+    let secs = ms.div_euclid(1000);
     let t = secs.rem_euclid(86_400);
+    let frac = match ms.rem_euclid(1000) {
+        0 => String::new(),
+        f => format!(".{f:03}"),
+    };
     format!(
-        "{}T{:02}:{:02}:{:02}Z",
+        "{}T{:02}:{:02}:{:02}{frac}",
         civil_date(secs),
         t / 3600,
         t % 3600 / 60,

@@ -157,24 +157,6 @@ pub fn parse(b: &[u8]) -> Option<i64> {
     }
 }
 
-/// A time of [`parse`] as ISO 8601 without a zone, `2026-11-02T10:00:00`, with `.123` where it
-/// is not a whole second: UTC where the log gave a zone, as written where it did not.
-pub fn iso(ms: i64) -> String {
-    let secs = ms.div_euclid(1000);
-    let t = secs.rem_euclid(86_400);
-    let frac = match ms.rem_euclid(1000) {
-        0 => String::new(),
-        f => format!(".{f:03}"),
-    };
-    format!(
-        "{}T{:02}:{:02}:{:02}{frac}",
-        crate::time::civil_date(secs),
-        t / 3600,
-        t % 3600 / 60,
-        t % 60
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -202,18 +184,18 @@ mod tests {
     #[test]
     fn a_time_is_written_back_as_iso_8601() {
         let ten = parse(b"2026/11/02 10:00:00.000").unwrap();
-        assert_eq!(iso(ten), "2026-11-02T10:00:00");
-        assert_eq!(iso(ten + 123), "2026-11-02T10:00:00.123");
+        assert_eq!(crate::time::iso_ms(ten), "2026-11-02T10:00:00");
+        assert_eq!(crate::time::iso_ms(ten + 123), "2026-11-02T10:00:00.123");
         // A zone brings the time to UTC: 18:00 at +08:00 is 10:00.
         assert_eq!(
-            iso(parse(b"2026-11-02T18:00:00+08:00").unwrap()),
+            crate::time::iso_ms(parse(b"2026-11-02T18:00:00+08:00").unwrap()),
             "2026-11-02T10:00:00"
         );
         assert_eq!(
-            iso(parse(b"2024/02/29 23:59:59").unwrap()),
+            crate::time::iso_ms(parse(b"2024/02/29 23:59:59").unwrap()),
             "2024-02-29T23:59:59"
         );
-        assert_eq!(iso(0), "1970-01-01T00:00:00");
+        assert_eq!(crate::time::iso_ms(0), "1970-01-01T00:00:00");
     }
 
     #[test]

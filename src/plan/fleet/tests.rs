@@ -293,26 +293,20 @@ fn the_fleet_never_costs_more_than_each_workload_alone_on_random_portfolios() {
             let cards = j.cards as f64;
             let hours: f64 = m.cards.iter().sum::<f64>() / cards;
             assert!(hours + tol >= j.hours_per_day, "case {case}: {hours} h");
-            for t in 0..24 {
-                assert!(
-                    m.cards[t] >= 0.0 && m.cards[t] <= cards + tol,
-                    "case {case}"
-                );
+            for (t, (&on, sum)) in m.cards.iter().zip(held[hi].iter_mut()).enumerate() {
+                assert!(on >= 0.0 && on <= cards + tol, "case {case}");
                 if !j.window.contains(t) {
-                    assert!(
-                        m.cards[t] <= tol,
-                        "case {case}: hour {t} outside the window"
-                    );
+                    assert!(on <= tol, "case {case}: hour {t} outside the window");
                 }
-                held[hi][t] += m.cards[t];
+                *sum += on;
             }
             assert_eq!(m.saving, j.cost, "case {case}");
             job_saving += j.cost;
         }
         for (h, used) in input.hosts.iter().zip(&held) {
-            for t in 0..24 {
-                let idle = h.cards as f64 - h.busy[t].min(h.cards) as f64;
-                assert!(used[t] <= idle + tol, "case {case}: hour {t}");
+            for (t, (&busy, &u)) in h.busy.iter().zip(used).enumerate() {
+                let idle = h.cards as f64 - busy.min(h.cards) as f64;
+                assert!(u <= idle + tol, "case {case}: hour {t}");
             }
         }
         // Services: the shared cards fit, from the input's figures.

@@ -32,12 +32,6 @@ use std::path::Path;
 
 const MEASURED_H: f64 = 70.0 * 730.0 / 168.0;
 
-fn fixture(name: &str) -> String {
-    repo(&format!("tests/fixtures/usage/{name}"))
-        .display()
-        .to_string()
-}
-
 /// The workbook of the module comment, with a Usage sheet mapping `usage` rows.
 fn book(usage: &[(&str, &str)]) -> Book {
     let w = |name: &str, hours: f64, gpu: Option<&str>, vram: f64| {
@@ -126,10 +120,10 @@ const MAPPED: [(&str, &str); 3] = [
 
 /// The three logs in `dir`: node1's nvidia-smi CSV and two copies of the plain CSV.
 fn logs(dir: &Path) -> Vec<String> {
-    std::fs::copy(fixture("node1.smi.csv"), dir.join("node1.smi.csv")).unwrap();
+    std::fs::copy(usage_fixture("node1.smi.csv"), dir.join("node1.smi.csv")).unwrap();
     for host in ["node2", "node3"] {
         std::fs::copy(
-            fixture("node1.plain.csv"),
+            usage_fixture("node1.plain.csv"),
             dir.join(format!("{host}.plain.csv")),
         )
         .unwrap();

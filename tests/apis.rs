@@ -141,3 +141,37 @@ fn an_offline_volume_sets_the_hours() {
     );
     assert!(close(qa["gpu_cost"].as_f64().unwrap(), 300.0), "{qa}");
 }
+
+#[test]
+fn an_api_break_even_of_0_is_not_given_when_the_volume_or_the_price_is_0() {
+    let d = tempdir();
+    let free = vec![vec![
+        Some(s("test")),
+        Some(s("free")),
+        Some(n(0.0)),
+        Some(n(0.0)),
+    ]];
+    let apis = &["provider", "model", "input_per_m", "output_per_m"][..];
+    for (book, says) in [
+        (
+            api_book("qwen-plus", None),
+            "needs the workload's requests_per_day",
+        ),
+        (
+            api_book("qwen-plus", Some(0.0)),
+            "needs the workload's requests_per_day",
+        ),
+        (
+            api_book("free", Some(2000.0)).sheet("APIs", apis, free.clone()),
+            "costs nothing at 2,000 requests a day",
+        ),
+    ] {
+        book.write(&d.path().join("b.xlsx"));
+        let j = calc_json(d.path(), "b.xlsx", "b.plan.xlsx", &[]);
+        let qa = &j["workloads"][1];
+        assert!(qa["api_breakeven_requests_per_day"].is_null(), "{qa}");
+        let advice = qa["api_advice"].as_str().unwrap();
+        assert!(advice.contains(says), "{advice}");
+        assert!(!advice.contains("below 0 requests"), "{advice}");
+    }
+}

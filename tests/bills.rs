@@ -90,3 +90,58 @@ fn a_bad_bill_line_is_named_with_its_line() {
     gpuplan(d.path(), &["calc", "b.xlsx", "--bills", "bill.csv"])
         .fails_with(2, &["bill.csv:1: the header lacks provider, gpu, hours"]);
 }
+
+/// A bills export in the columns `calc --bills` reads.
+const BILLS: &str =
+    "month,workload,provider,gpu,hours,amount\n2026-01,qa-api,seed 001,A10,300,1500\n";
+
+#[test]
+fn a_bills_export_named_as_an_output_is_refused_and_kept() {
+    let d = sample_team_dir();
+    let bills = d.path().join("bills.csv");
+    std::fs::write(&bills, BILLS).unwrap();
+    for out in [&["-o", "bills.csv"][..], &["--json", "bills.csv"][..]] {
+        let mut args = vec!["calc", "t.xlsx", "-q", "--bills", "bills.csv", "--force"];
+        args.extend_from_slice(out);
+        gpuplan(d.path(), &args).fails_with(2, &["bills.csv", "--bills"]);
+        assert_eq!(std::fs::read_to_string(&bills).unwrap(), BILLS);
+    }
+}
+
+#[test]
+fn a_quoted_field_with_a_comma_is_one_field_in_bills_maps_and_logs() {
+    let d = sample_team_dir();
+    std::fs::write(
+        d.path().join("bills.csv"),
+        "month,workload,provider,gpu,hours,amount\n2026-01,qa-api,\"Acme Cloud, Inc.\",A10,310,1600\n",
+    )
+    .unwrap();
+    let j = calc_json(d.path(), "t.xlsx", "p.xlsx", &["--bills", "bills.csv"]);
+    // qa-api billed 310 h for ¥1,600 against 300 h × ¥5 = ¥1,500 planned: ¥100 more, of which
+    // 10 h × ¥5 = ¥50 hours and 310 × (1,600 / 310 − 5) = ¥50 price.
+    let qa = j["bills"]["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["workload"] == "qa-api")
+        .unwrap();
+    assert_eq!(qa["billed_hours"], 310.0);
+    assert_eq!(qa["billed"], 1600.0);
+    assert!(close(qa["hours_effect"].as_f64().unwrap(), 50.0));
+    assert!(close(qa["price_effect"].as_f64().unwrap(), 50.0));
+    // A plain log whose hostname holds a comma, and a map naming it.
+    let mut log = String::from("timestamp,hostname,gpu,utilization,memory_used_mib\n");
+    for m in 0..3 {
+        log.push_str(&format!(
+            "2026-11-02T00:0{m}:00Z,\"rack 1, node 2\",0,50,1024\n"
+        ));
+    }
+    std::fs::write(d.path().join("l.csv"), log).unwrap();
+    std::fs::write(
+        d.path().join("m.csv"),
+        "gpu_id,workload\n\"rack 1, node 2:0\",svc\n",
+    )
+    .unwrap();
+    let (j, _) = usage_json(d.path(), &["l.csv", "--map", "m.csv"]);
+    assert_eq!(actual(&j, "svc")["samples"], 3);
+}

@@ -593,3 +593,20 @@ fn catalog_and_cuda_notes_are_one_line_each() {
         cuda[0]
     );
 }
+
+#[test]
+fn the_summary_is_on_stdout_and_wrote_names_the_json_too() {
+    let d = sample_team_dir();
+    let r = gpuplan(
+        d.path(),
+        &["calc", "t.xlsx", "-o", "p.xlsx", "--json", "p.json"],
+    );
+    r.ok();
+    assert!(r.stdout.ends_with("wrote p.xlsx, p.json\n"), "{}", r.stdout);
+    assert!(!r.stderr.contains("wrote"), "{}", r.stderr);
+    // With --json - the JSON alone is on stdout, the summary on stderr.
+    let r = gpuplan(d.path(), &["calc", "t.xlsx", "-o", "q.xlsx", "--json", "-"]);
+    r.ok();
+    json_of(&r);
+    assert!(r.stderr.contains("wrote q.xlsx"), "{}", r.stderr);
+}

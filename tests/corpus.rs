@@ -298,6 +298,24 @@ fn kind_and_model_in_another_case_with_spaces_are_the_same() {
     assert_eq!(a["workloads"][0]["values"], b["workloads"][0]["values"]);
 }
 
+#[test]
+fn a_notes_formula_with_no_saved_value_does_not_refuse_the_plan() {
+    let d = tempdir();
+    let p = d.path().join("t.xlsx");
+    team()
+        .set("Workloads", 0, 11, Some(s("notes")))
+        .set("Workloads", 2, 11, Some(s("x")))
+        .write(&p);
+    // qa-api's note becomes a formula with no saved value (as openpyxl or a script writes one).
+    patch_cell(&p, "L3", r#"<c r="L3"><f>A3&amp;" note"</f></c>"#);
+    let j = calc_json(d.path(), "t.xlsx", "p.xlsx", &[]);
+    // The plan is made: the team budget of ¥2,268.96 (tests/cli.rs works it by hand).
+    assert!(close(
+        j["totals"]["total_with_margin"].as_f64().unwrap(),
+        2268.96
+    ));
+}
+
 // The file system.
 
 #[test]

@@ -190,3 +190,114 @@ fn calc_compare_adds_a_diff_tab() {
         .iter()
         .any(|r| r[0] == calamine::Data::String("workloads.qa-api.concurrency".into())));
 }
+
+#[test]
+fn a_diff_of_jsons_from_a_newer_gpuplan_or_without_inputs_is_not_called_the_same() {
+    let d = tempdir();
+    let plan = |version: &str| {
+        serde_json::json!({
+            "gpuplan_version": version,
+            "workloads": [{"name": "a", "gpu": "A10", "gpus_total": 1.0, "mode": "spot", "tco": 10.0}],
+            "totals": {"total": 10.0, "total_with_margin": 12.0},
+        })
+        .to_string()
+    };
+    std::fs::write(d.path().join("new1.json"), plan("9.9.9")).unwrap();
+    std::fs::write(d.path().join("new2.json"), plan("9.9.9")).unwrap();
+    gpuplan(d.path(), &["diff", "new1.json", "new2.json"]).fails_with(
+        2,
+        &[
+            "new1.json",
+            "written by gpuplan 9.9.9, newer than this gpuplan",
+        ],
+    );
+    // This version's JSON without "inputs": nothing to compare them on, said so.
+    let ours = plan(env!("CARGO_PKG_VERSION"));
+    std::fs::write(d.path().join("old1.json"), &ours).unwrap();
+    std::fs::write(d.path().join("old2.json"), &ours).unwrap();
+    let r = gpuplan(d.path(), &["diff", "old1.json", "old2.json"]);
+    r.ok();
+    assert!(r.stdout.contains("inputs: not compared"), "{}", r.stdout);
+    assert!(!r.stdout.contains("inputs: the same"), "{}", r.stdout);
+    // No version at all: not a plan's JSON.
+    std::fs::write(d.path().join("x.json"), r#"{"workloads": []}"#).unwrap();
+    gpuplan(d.path(), &["diff", "x.json", "old1.json"])
+        .fails_with(2, &["x.json", "not a gpuplan plan's JSON"]);
+}
+
+#[test]
+fn a_diff_with_too_many_workloads_is_refused_as_it_is_read() {
+    let d = tempdir();
+    // 100,001 workloads of a dozen bytes each: refused at the 100,001st, not held.
+    let mut text = String::from(r#"{"gpuplan_version": "0.1.0", "workloads": ["#);
+    for i in 0..100_001 {
+        if i > 0 {
+            text.push(',');
+        }
+        text.push_str(r#"{"name":"w"}"#);
+    }
+    text.push_str("]}");
+    std::fs::write(d.path().join("big.json"), text).unwrap();
+    gpuplan(d.path(), &["diff", "big.json", "big.json"])
+        .fails_with(2, &["big.json", "more than 100000 workloads"]);
+}
+
+#[test]
+fn a_plan_workbook_against_its_own_json_has_no_changed_inputs() {
+    let d = sample_team_dir();
+    calc_ok(d.path(), &["-o", "a.xlsx", "--json", "a.json"]);
+    for (old, new) in [("a.xlsx", "a.json"), ("a.json", "a.xlsx")] {
+        let j = json_of(&gpuplan(d.path(), &["diff", old, new, "--json", "-"]));
+        assert_eq!(j["inputs_changed"], serde_json::json!([]), "{old} {new}");
+        assert!(j["inputs_compared"].as_u64().unwrap() > 0);
+    }
+}
+
+#[test]
+fn diff_names_yes_no_workload_columns_and_offer_availability() {
+    let d = sample_team_dir();
+    calc_ok(d.path(), &["-o", "a.xlsx", "--json", "a.json"]);
+    let (online, available) = ("qa-api.online=no", "gpu:A10.available=no");
+    let b = [
+        "-o", "b.xlsx", "--json", "b.json", "--set", online, "--set", available,
+    ];
+    calc_ok(d.path(), &b);
+    let r = gpuplan(d.path(), &["diff", "a.json", "b.json"]);
+    r.ok();
+    assert!(
+        r.stdout.contains("workloads.qa-api.online: yes → no"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains("gpus.A10 @ seed 001.available: yes → no"),
+        "{}",
+        r.stdout
+    );
+}
+
+#[test]
+fn calc_compare_with_a_chinese_plan_workbook_lists_only_the_changed_inputs() {
+    let d = sample_team_dir();
+    calc_ok(d.path(), &["--lang", "zh", "-o", "old.xlsx"]);
+    let new = [
+        "-o",
+        "new.xlsx",
+        "--set",
+        "safety_margin=0.3",
+        "--compare",
+        "old.xlsx",
+    ];
+    calc_ok(d.path(), &new);
+    // The old workbook records the assumptions (yes/no as 是/否) but no workload columns: the
+    // margin is the one input both record that differs.
+    let tab = read_sheet(&d.path().join("new.xlsx"), "Diff");
+    let keys: Vec<String> = tab
+        .iter()
+        .filter_map(|r| match &r[0] {
+            calamine::Data::String(s) if s.contains('.') && !s.contains(' ') => Some(s.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(keys, ["assumptions.safety_margin"], "{tab:?}");
+}

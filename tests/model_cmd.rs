@@ -348,3 +348,151 @@ fn a_workloads_model_may_be_a_folder_beside_the_workbook() {
         &["Workloads!C2: the model path models/nope cannot be read"],
     );
 }
+
+/// A model folder with a config.json that gpuplan maps.
+fn model_folder(d: &Path) -> std::path::PathBuf {
+    let m = d.join("m");
+    std::fs::create_dir(&m).unwrap();
+    std::fs::copy(
+        repo("tests/fixtures/configs/Qwen3-8B.json"),
+        m.join("config.json"),
+    )
+    .unwrap();
+    m
+}
+
+/// Runs `gpuplan ARGS` in `dir`, killed after 30 seconds (a hang is then a failure, not a stuck
+/// test run).
+fn gpuplan_or_hang(dir: &Path, args: &[&str]) -> Run {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gpuplan"))
+        .args(args)
+        .current_dir(dir)
+        .env_remove("LANG")
+        .env_remove("LC_ALL")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    for _ in 0..300 {
+        if child.try_wait().unwrap().is_some() {
+            return run_of(child.wait_with_output().unwrap());
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    child.kill().unwrap();
+    panic!("gpuplan {args:?} hung");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_named_safetensors_is_refused_not_waited_on() {
+    let d = tempdir();
+    let m = model_folder(d.path());
+    let fifo = m.join("model.safetensors");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    gpuplan_or_hang(d.path(), &["model", "m"])
+        .fails_with(2, &["model.safetensors", "not a regular file"]);
+}
+
+/// A safetensors file of one tensor with the header as given (data of `data` bytes after it).
+fn one_tensor(path: &Path, tensor: serde_json::Value, data: usize) {
+    let text = serde_json::to_vec(&serde_json::json!({ "w": tensor })).unwrap();
+    let mut bytes = (text.len() as u64).to_le_bytes().to_vec();
+    bytes.extend(&text);
+    bytes.extend(vec![0u8; data]);
+    std::fs::write(path, bytes).unwrap();
+}
+
+#[test]
+fn a_safetensors_shape_that_does_not_fill_its_data_offsets_is_refused() {
+    let d = tempdir();
+    let m = model_folder(d.path());
+    let st = m.join("model.safetensors");
+    // 2^32 × 2^32 + 8 elements wraps to 8 in 64 bits: BF16 would then need 16 bytes, and
+    // checked, the product overflows; a shape of [4, 8] BF16 needs 4 × 8 × 2 = 64 bytes, not 16.
+    one_tensor(
+        &st,
+        serde_json::json!({"dtype": "BF16", "shape": [4, 8], "data_offsets": [0, 16]}),
+        16,
+    );
+    gpuplan(d.path(), &["model", "m"]).fails_with(2, &["tensor w", "holds 64 bytes", "give 16"]);
+    // A negative dimension is not dropped (it made [-1, 8] count as 8 elements).
+    one_tensor(
+        &st,
+        serde_json::json!({"dtype": "BF16", "shape": [-1, 8], "data_offsets": [0, 16]}),
+        16,
+    );
+    gpuplan(d.path(), &["model", "m"]).fails_with(2, &["tensor w has no shape"]);
+    // Offsets past the data the file holds.
+    one_tensor(
+        &st,
+        serde_json::json!({"dtype": "BF16", "shape": [8], "data_offsets": [0, 16]}),
+        4,
+    );
+    gpuplan(d.path(), &["model", "m"]).fails_with(2, &["lie outside the file's 4 bytes"]);
+}
+
+#[test]
+fn a_safetensors_header_over_16_mb_is_refused_before_it_is_read() {
+    let d = tempdir();
+    let m = model_folder(d.path());
+    // It claims 17 MB and holds them: a 17 MB header would be a JSON tree of some 700 MB.
+    let size = 17_000_000u64;
+    let mut b = size.to_le_bytes().to_vec();
+    b.extend(vec![b' '; size as usize]);
+    std::fs::write(m.join("model.safetensors"), &b).unwrap();
+    gpuplan(d.path(), &["model", "m"]).fails_with(
+        2,
+        &["its header claims 17000000 bytes; gpuplan reads safetensors headers of at most 16 MB"],
+    );
+}
+
+#[test]
+fn a_model_folder_gpuplan_cannot_map_is_refused_naming_the_cell_and_keys() {
+    let d = tempdir();
+    // MPT names its sizes d_model, n_layers and n_heads: only d_model is a key gpuplan maps.
+    std::fs::create_dir(d.path().join("mpt")).unwrap();
+    std::fs::write(
+        d.path().join("mpt/config.json"),
+        r#"{"model_type": "mpt", "d_model": 4096, "n_layers": 32, "n_heads": 32, "vocab_size": 50432}"#,
+    )
+    .unwrap();
+    std::fs::write(d.path().join("empty.json"), "{}").unwrap();
+    for (path, missing) in [
+        ("./mpt", "layers, heads"),
+        ("empty.json", "layers, hidden, heads"),
+    ] {
+        // qa-api's model cell is Workloads!C3.
+        team()
+            .set("Workloads", 2, 2, Some(s(path)))
+            .write(&d.path().join("t.xlsx"));
+        gpuplan(d.path(), &["calc", "t.xlsx", "-q", "--force"])
+            .fails_with(2, &["Workloads!C3", "cannot be sized", missing]);
+    }
+}
+
+#[test]
+fn model_sizes_that_are_not_sizes_are_named_missing_not_printed_as_inf() {
+    let d = tempdir();
+    std::fs::write(
+        d.path().join("config.json"),
+        r#"{"model_type": "llama", "hidden_size": 1e308, "num_hidden_layers": -4, "num_attention_heads": 0,
+            "num_key_value_heads": 8, "intermediate_size": 14336, "vocab_size": 128256}"#,
+    )
+    .unwrap();
+    let r = gpuplan(d.path(), &["model", "config.json", "--format", "json"]);
+    r.ok();
+    assert!(!r.stdout.contains("inf"), "{}", r.stdout);
+    let v = json_of(&r);
+    for f in ["layers", "hidden", "heads"] {
+        assert!(
+            v["missing"].as_array().unwrap().contains(&f.into()),
+            "{f} in {}",
+            v["missing"]
+        );
+    }
+}

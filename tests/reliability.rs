@@ -927,3 +927,48 @@ fn two_million_candidates_are_planned_within_1_gib() {
     );
     assert_eq!(listing(d.path()), ["big.xlsx"]);
 }
+
+/// Runs the binary through sh with stdout closed (`>&-`), in `dir`.
+fn with_stdout_closed(dir: &Path, args: &str) -> Run {
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!("\"$0\" {args} >&-"))
+        .arg(env!("CARGO_BIN_EXE_gpuplan"))
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .env_remove("LANG")
+        .env_remove("LC_ALL")
+        .output()
+        .unwrap();
+    run_of(out)
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_closed_stdout_is_exit_2_not_lost_output() {
+    let d = sample_team_dir();
+    calc_ok(d.path(), &["-o", "a.xlsx", "--json", "a.json"]);
+    for args in [
+        "calc t.xlsx -q -o p.xlsx --json -",
+        "catalog gpus",
+        "man",
+        "completions bash",
+        "usage missing.csv",
+        "init new.xlsx",
+        "diff a.json a.json --json d.json",
+    ] {
+        with_stdout_closed(d.path(), args).fails_with(2, &["stdout", "closed"]);
+    }
+    // Refused before anything was written.
+    for f in ["p.xlsx", "new.xlsx", "d.json"] {
+        assert!(!d.path().join(f).exists(), "{f}");
+    }
+    // Output sent to /dev/null on purpose is not an error.
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("\"$0\" catalog gpus >/dev/null")
+        .arg(env!("CARGO_BIN_EXE_gpuplan"))
+        .status()
+        .unwrap();
+    assert_eq!(out.code(), Some(0));
+}

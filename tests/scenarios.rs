@@ -241,3 +241,64 @@ fn scenario_differences_are_against_the_base_as_calculated() {
     // Two scenarios, Δ and Δ % each.
     assert_eq!(seen, 4);
 }
+
+#[test]
+fn a_relative_change_of_a_blank_or_yes_no_column_is_refused() {
+    // The team book: qa-api has a concurrency of 4, the training and batch rows none.
+    let d = tempdir();
+    team().write(&d.path().join("t.xlsx"));
+    // A named workload's blank cell: nothing to scale.
+    gpuplan(
+        d.path(),
+        &[
+            "calc",
+            "t.xlsx",
+            "-q",
+            "--set",
+            "lora-finetune.concurrency*=100",
+        ],
+    )
+    .fails_with(2, &["concurrency of row", "is blank", "no number to scale"]);
+    // A yes/no column is not a number.
+    gpuplan(d.path(), &["calc", "t.xlsx", "-q", "--set", "*.online*=2"])
+        .fails_with(2, &["`online` is not a numeric column"]);
+    // `*` over a column every row leaves blank scales nothing: refused.
+    gpuplan(
+        d.path(),
+        &["calc", "t.xlsx", "-q", "--set", "*.max_gpus*=2"],
+    )
+    .fails_with(2, &["no workload has a number in max_gpus to scale"]);
+}
+
+#[test]
+fn a_misspelt_scenarios_key_is_warned_of_with_a_suggestion() {
+    let d = tempdir();
+    let b = team().sheet(
+        "Scenarios",
+        &["scenario", "change"],
+        vec![vec![Some(s("tight")), Some(s("safety_marjin=0.9"))]],
+    );
+    b.write(&d.path().join("t.xlsx"));
+    let r = gpuplan(d.path(), &["calc", "t.xlsx"]);
+    r.ok();
+    let all = format!("{}{}", r.stdout, r.stderr);
+    assert!(
+        all.contains("Scenarios!B2") && all.contains("did you mean safety_margin?"),
+        "{all}"
+    );
+}
+
+#[test]
+fn more_than_200_scenarios_are_refused_before_any_is_planned() {
+    let d = tempdir();
+    let rows = (1..=201)
+        .map(|i| vec![Some(s(&format!("s{i}"))), Some(s("safety_margin=0.3"))])
+        .collect();
+    team()
+        .sheet("Scenarios", &["scenario", "change"], rows)
+        .write(&d.path().join("t.xlsx"));
+    // The 201st scenario is on row 202.
+    gpuplan(d.path(), &["calc", "t.xlsx", "-q"])
+        .fails_with(2, &["Scenarios!A202", "more than 200 scenarios"]);
+    assert!(!d.path().join("t.plan.xlsx").exists());
+}

@@ -171,25 +171,16 @@ fn the_startup_samples_tornado_is_worked_by_hand() {
     assert_eq!(sens["seed"], 1);
 }
 
-/// The text of `part` in the zip at `path`.
-fn zip_part(path: &std::path::Path, part: &str) -> String {
-    use std::io::Read;
-    let mut z = zip::ZipArchive::new(std::fs::File::open(path).unwrap()).unwrap();
-    let mut s = String::new();
-    z.by_name(part).unwrap().read_to_string(&mut s).unwrap();
-    s
-}
-
 /// The number format of cell `cell` in the sheet part `sheet` (General where it has none).
 fn number_format(path: &std::path::Path, sheet: &str, cell: &str) -> String {
-    let xml = zip_part(path, sheet);
+    let xml = part(path, sheet);
     let at = xml.find(&format!("<c r=\"{cell}\"")).unwrap();
     let tag = &xml[at..at + xml[at..].find('>').unwrap()];
     let style: usize = tag
         .split(" s=\"")
         .nth(1)
         .map_or(0, |s| s.split('"').next().unwrap().parse().unwrap());
-    let styles = zip_part(path, "xl/styles.xml");
+    let styles = part(path, "xl/styles.xml");
     let xfs = styles.split("<cellXfs").nth(1).unwrap();
     let xf = xfs.split("<xf ").nth(style + 1).unwrap();
     let id: u32 = xf
@@ -244,12 +235,10 @@ fn the_tornado_runs_top_down_in_money_and_its_ranges_are_formatted() {
         number_format(&plan, &sheet, &format!("C{price}")),
         "¥#,##0.00"
     );
-    let z = zip::ZipArchive::new(std::fs::File::open(&plan).unwrap()).unwrap();
-    let chart = z
-        .file_names()
-        .filter_map(|n| n.ok().map(|n| n.to_string()))
+    let chart = part_names(&plan)
+        .into_iter()
         .filter(|n| n.starts_with("xl/charts/chart"))
-        .map(|n| zip_part(&plan, &n))
+        .map(|n| part(&plan, &n))
         .find(|x| x.contains("Budget swing"))
         .unwrap();
     let axis = |tag: &str| {
@@ -271,4 +260,75 @@ fn the_tornado_runs_top_down_in_money_and_its_ranges_are_formatted() {
         "{}",
         axis("valAx")
     );
+}
+
+#[test]
+fn samples_0_gives_no_percentiles_and_too_many_samples_are_refused() {
+    let d = tempdir();
+    std::fs::copy(repo("samples/startup.xlsx"), d.path().join("s.xlsx")).unwrap();
+    let j = calc_json(d.path(), "s.xlsx", "p.xlsx", &["--samples", "0"]);
+    let s = &j["sensitivity"];
+    assert!(s["tornado"].as_array().is_some_and(|t| !t.is_empty()));
+    assert_eq!(s["p10"], serde_json::Value::Null);
+    assert_eq!(s["p50"], serde_json::Value::Null);
+    assert_eq!(s["p90"], serde_json::Value::Null);
+    // A billion samples would hold 8 GB of draws a Ranges row before the first is planned.
+    gpuplan(
+        d.path(),
+        &[
+            "calc",
+            "s.xlsx",
+            "-q",
+            "-o",
+            "q.xlsx",
+            "--samples",
+            "1000000000",
+        ],
+    )
+    .fails_with(2, &["--samples 1000000000", "at most 10000000"]);
+    assert!(!d.path().join("q.xlsx").exists());
+}
+
+#[test]
+fn a_misspelt_ranges_key_suggests_the_known_one() {
+    let d = tempdir();
+    let b = team().sheet(
+        "Ranges",
+        &["key", "low", "high"],
+        vec![vec![Some(s("safety_marjin")), Some(n(0.1)), Some(n(0.3))]],
+    );
+    b.write(&d.path().join("t.xlsx"));
+    gpuplan(d.path(), &["calc", "t.xlsx", "-q"])
+        .fails_with(2, &["safety_marjin", "did you mean safety_margin?"]);
+}
+
+#[test]
+fn the_same_key_on_two_ranges_rows_is_refused_naming_both() {
+    let d = tempdir();
+    let b = team().sheet(
+        "Ranges",
+        &["key", "low", "high"],
+        vec![
+            vec![Some(s("safety_margin")), Some(n(0.1)), Some(n(0.3))],
+            vec![Some(s("safety_margin")), Some(n(0.2)), Some(n(0.4))],
+        ],
+    );
+    b.write(&d.path().join("t.xlsx"));
+    gpuplan(d.path(), &["calc", "t.xlsx", "-q"])
+        .fails_with(2, &["Ranges!A3", "safety_margin", "Ranges!A2"]);
+}
+
+#[test]
+fn a_nan_in_ranges_low_gets_a_short_message() {
+    let d = tempdir();
+    let b = team().sheet(
+        "Ranges",
+        &["key", "low", "high"],
+        vec![vec![Some(s("safety_margin")), Some(s("NaN")), Some(n(0.3))]],
+    );
+    b.write(&d.path().join("t.xlsx"));
+    let r = gpuplan(d.path(), &["calc", "t.xlsx", "-q"]);
+    r.fails_with(2, &["Ranges!B2"]);
+    let line = r.stderr.lines().find(|l| l.contains("Ranges!B2")).unwrap();
+    assert!(line.len() < 200, "{line}");
 }

@@ -18,33 +18,7 @@
 mod common;
 use common::*;
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-
-fn fixture(name: &str) -> String {
-    repo(&format!("tests/fixtures/usage/{name}"))
-        .display()
-        .to_string()
-}
-
-/// `gpuplan usage ARGS --json -` in `dir`, which must succeed; its JSON.
-fn usage_json(dir: &Path, args: &[&str]) -> (Value, Run) {
-    let mut all = vec!["usage"];
-    all.extend_from_slice(args);
-    all.extend_from_slice(&["--json", "-"]);
-    let r = gpuplan(dir, &all);
-    r.ok();
-    (json_of(&r), r)
-}
-
-/// The entry of one workload.
-fn actual<'a>(j: &'a Value, workload: &str) -> &'a Value {
-    j["actuals"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|a| a["workload"] == workload)
-        .unwrap_or_else(|| panic!("no {workload} in {j:#}"))
-}
+use std::path::PathBuf;
 
 fn num(v: &Value, key: &str) -> f64 {
     v[key]
@@ -87,7 +61,11 @@ fn a_week_of_nvidia_smi_csv_gives_the_hand_worked_figures() {
     let d = tempdir();
     let (j, r) = usage_json(
         d.path(),
-        &[&fixture("node1.smi.csv"), "--map", &fixture("map.csv")],
+        &[
+            &usage_fixture("node1.smi.csv"),
+            "--map",
+            &usage_fixture("map.csv"),
+        ],
     );
     assert_week(&j);
     // memory.total is 81,920 MiB = 80 GiB; the GPUs as the log names them.
@@ -105,7 +83,11 @@ fn nounits_csv_with_columns_in_another_order_gives_the_same_figures() {
     let d = tempdir();
     let (j, _) = usage_json(
         d.path(),
-        &[&fixture("node1.nounits.csv"), "--map", &fixture("map.csv")],
+        &[
+            &usage_fixture("node1.nounits.csv"),
+            "--map",
+            &usage_fixture("map.csv"),
+        ],
     );
     assert_week(&j);
     // nounits with no memory.total column: unknown.
@@ -117,7 +99,11 @@ fn a_dmon_log_with_dates_times_and_fb_gives_the_same_figures() {
     let d = tempdir();
     let (j, _) = usage_json(
         d.path(),
-        &[&fixture("node1.dmon.log"), "--map", &fixture("map.csv")],
+        &[
+            &usage_fixture("node1.dmon.log"),
+            "--map",
+            &usage_fixture("map.csv"),
+        ],
     );
     assert_week(&j);
 }
@@ -127,7 +113,11 @@ fn a_plain_csv_gives_the_same_figures() {
     let d = tempdir();
     let (j, _) = usage_json(
         d.path(),
-        &[&fixture("node1.plain.csv"), "--map", &fixture("map.csv")],
+        &[
+            &usage_fixture("node1.plain.csv"),
+            "--map",
+            &usage_fixture("map.csv"),
+        ],
     );
     assert_week(&j);
 }
@@ -135,7 +125,7 @@ fn a_plain_csv_gives_the_same_figures() {
 #[test]
 fn without_a_mapping_each_gpu_is_reported_on_its_own() {
     let d = tempdir();
-    let (j, _) = usage_json(d.path(), &[&fixture("node1.dmon.log")]);
+    let (j, _) = usage_json(d.path(), &[&usage_fixture("node1.dmon.log")]);
     let a = actual(&j, "node1:0");
     assert_close(a, "active_hours", 70.0);
     assert_close(actual(&j, "node1:1"), "memory_peak_gib", 1.0);
@@ -152,7 +142,10 @@ fn a_workload_on_both_gpus_sums_gpu_hours_and_shares_the_month_between_them() {
         "gpu_id,workload\nnode1:0,train\nnode1:1,train\n",
     )
     .unwrap();
-    let (j, _) = usage_json(d.path(), &[&fixture("node1.smi.csv"), "--map", "both.csv"]);
+    let (j, _) = usage_json(
+        d.path(),
+        &[&usage_fixture("node1.smi.csv"), "--map", "both.csv"],
+    );
     let a = actual(&j, "train");
     assert_eq!(a["gpus"], 2);
     assert_eq!(a["samples"], 20_160);
@@ -168,8 +161,8 @@ fn a_workload_on_both_gpus_sums_gpu_hours_and_shares_the_month_between_them() {
 fn a_sample_exactly_at_the_threshold_is_idle() {
     // 80 % is not above 0.8: no active hour; at 0.79 the week's 70 hours are back.
     let d = tempdir();
-    let smi = fixture("node1.smi.csv");
-    let map = fixture("map.csv");
+    let smi = usage_fixture("node1.smi.csv");
+    let map = usage_fixture("map.csv");
     let (j, _) = usage_json(
         d.path(),
         &[&smi, "--map", &map, "--set", "usage_active_threshold=0.8"],
@@ -227,7 +220,7 @@ fn the_usage_sheet_of_a_workbook_maps_gpus_and_its_assumptions_apply() {
     let before = bytes(&wb);
     let (j, _) = usage_json(
         d.path(),
-        &[&fixture("node1.smi.csv"), "--workbook", "b.xlsx"],
+        &[&usage_fixture("node1.smi.csv"), "--workbook", "b.xlsx"],
     );
     let a = actual(&j, "lora-finetune");
     assert_close(a, "active_hours_month", 300.0);
@@ -249,7 +242,12 @@ fn a_usage_row_naming_an_unknown_workload_is_an_error_naming_its_cell() {
     book_with(&d, "b.xlsx", book);
     let r = gpuplan(
         d.path(),
-        &["usage", &fixture("node1.smi.csv"), "--workbook", "b.xlsx"],
+        &[
+            "usage",
+            &usage_fixture("node1.smi.csv"),
+            "--workbook",
+            "b.xlsx",
+        ],
     );
     r.fails_with(
         2,
@@ -274,7 +272,7 @@ fn a_map_naming_an_unknown_workload_with_a_workbook_names_its_line() {
         d.path(),
         &[
             "usage",
-            &fixture("node1.smi.csv"),
+            &usage_fixture("node1.smi.csv"),
             "--workbook",
             "b.xlsx",
             "--map",
@@ -288,7 +286,7 @@ fn a_map_naming_an_unknown_workload_with_a_workbook_names_its_line() {
     std::fs::write(d.path().join("m.csv"), "gpu,job\n0,lora-finetune\n").unwrap();
     let r = gpuplan(
         d.path(),
-        &["usage", &fixture("node1.smi.csv"), "--map", "m.csv"],
+        &["usage", &usage_fixture("node1.smi.csv"), "--map", "m.csv"],
     );
     r.fails_with(
         2,
@@ -304,7 +302,11 @@ fn a_gpu_no_mapping_names_is_left_out_with_a_warning_naming_file_and_line() {
         "gpu_id,workload\nnode1:0,train\nnode2:0,other\n",
     )
     .unwrap();
-    std::fs::copy(fixture("node1.plain.csv"), d.path().join("node1.plain.csv")).unwrap();
+    std::fs::copy(
+        usage_fixture("node1.plain.csv"),
+        d.path().join("node1.plain.csv"),
+    )
+    .unwrap();
     let (j, r) = usage_json(d.path(), &["node1.plain.csv", "--map", "m.csv"]);
     assert_eq!(j["actuals"].as_array().unwrap().len(), 1);
     assert_close(actual(&j, "train"), "active_hours", 70.0);
@@ -329,7 +331,11 @@ fn json_dash_holds_only_the_json_with_the_documented_keys() {
     let d = tempdir();
     let (j, r) = usage_json(
         d.path(),
-        &[&fixture("node1.smi.csv"), "--map", &fixture("map.csv")],
+        &[
+            &usage_fixture("node1.smi.csv"),
+            "--map",
+            &usage_fixture("map.csv"),
+        ],
     );
     let keys: Vec<&str> = j.as_object().unwrap().keys().map(String::as_str).collect();
     assert_eq!(
@@ -375,8 +381,8 @@ fn json_dash_holds_only_the_json_with_the_documented_keys() {
 #[test]
 fn the_table_shows_the_figures_and_a_json_file_is_written_only_with_force_over_one() {
     let d = tempdir();
-    let smi = fixture("node1.smi.csv");
-    let map = fixture("map.csv");
+    let smi = usage_fixture("node1.smi.csv");
+    let map = usage_fixture("map.csv");
     let r = gpuplan(
         d.path(),
         &["usage", &smi, "--map", &map, "--json", "a.json"],
@@ -736,4 +742,147 @@ fn init_writes_a_usage_sheet_with_notes_in_both_languages() {
             .any(|r| r[0] == "usage_active_threshold" && r[1] == 0.1),
         "{a:?}"
     );
+}
+
+const SMI: &str =
+    "timestamp, index, uuid, name, utilization.gpu [%], memory.used [MiB], memory.total [MiB]\n";
+
+#[test]
+fn two_hosts_logs_of_one_file_name_stay_two_gpus_by_uuid() {
+    let d = tempdir();
+    for (host, uuid) in [("a", "GPU-aaaa"), ("b", "GPU-bbbb")] {
+        std::fs::create_dir(d.path().join(host)).unwrap();
+        let mut text = SMI.to_string();
+        for minute in 0..3 {
+            text.push_str(&format!(
+                "2026/11/02 00:{minute:02}:00.000, 0, {uuid}, A100, 50 %, 1024 MiB, 81920 MiB\n"
+            ));
+        }
+        std::fs::write(d.path().join(host).join("gpu.csv"), text).unwrap();
+    }
+    std::fs::write(
+        d.path().join("m.csv"),
+        "gpu_id,workload\nGPU-aaaa,train\nGPU-bbbb,infer\n",
+    )
+    .unwrap();
+    let (j, r) = usage_json(d.path(), &["a/gpu.csv", "b/gpu.csv", "--map", "m.csv"]);
+    // Each: 3 samples a minute apart, 3 minutes covered (the last counts one median interval).
+    for w in ["train", "infer"] {
+        assert_eq!(actual(&j, w)["samples"], 3, "{w}");
+    }
+    assert!(!r.stderr.contains("no log holds"), "{}", r.stderr);
+}
+
+#[test]
+fn samples_stamped_alike_do_not_make_a_zero_interval_and_zero_hours() {
+    let d = tempdir();
+    // Two samples a second under whole-second stamps, 60 seconds, always at 100 %: the intervals
+    // are 0 and 1 s by turns; the median of those that pass time is 1 s, so the log stands for
+    // 59 s + the last sample's 1 s = 60 s active: 60 / 3,600 = 0.016667 GPU-hours.
+    let mut text = String::from("timestamp,gpu,utilization,memory_used_mib\n");
+    for s in 0..60 {
+        for _ in 0..2 {
+            text.push_str(&format!("2026-11-02T00:00:{s:02}Z,0,100,1024\n"));
+        }
+    }
+    std::fs::write(d.path().join("l.csv"), text).unwrap();
+    let (j, _) = usage_json(d.path(), &["l.csv"]);
+    let a = &j["actuals"][0];
+    assert!(
+        close(a["active_hours"].as_f64().unwrap(), 60.0 / 3600.0),
+        "{a}"
+    );
+    // An interval below a millisecond counts as none: refused.
+    gpuplan(d.path(), &["usage", "l.csv", "--interval", "0.0001"])
+        .fails_with(2, &["--interval", "at least 0.001"]);
+}
+
+#[test]
+fn a_gpu_seen_for_an_hour_of_a_week_is_warned_of_before_it_is_extrapolated() {
+    let d = tempdir();
+    let mut text = String::from("timestamp,gpu,utilization,memory_used_mib\n");
+    // GPU 0 hourly for 7 days; GPU 1 a minute apart for one hour (61 samples: 60 min + 1).
+    for h in 0..=7 * 24 {
+        let (day, hour) = (2 + h / 24, h % 24);
+        text.push_str(&format!("2026-11-{day:02}T{hour:02}:00:00Z,0,50,1024\n"));
+    }
+    for m in 0..=60 {
+        let (hour, minute) = (m / 60, m % 60);
+        text.push_str(&format!("2026-11-03T{hour:02}:{minute:02}:30Z,1,50,1024\n"));
+    }
+    std::fs::write(d.path().join("l.csv"), text).unwrap();
+    std::fs::write(d.path().join("m.csv"), "gpu_id,workload\n0,svc\n1,svc\n").unwrap();
+    let (_, r) = usage_json(d.path(), &["l.csv", "--map", "m.csv"]);
+    // GPU 1: 60 minutes + one median minute = 61 min = 1.0 h, of the 7.0 days the logs cover.
+    assert!(
+        r.stderr
+            .contains("the GPU l:1 is in the logs for 1.0 hours of their 7.0 days"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_small_log_of_4096_gpus_at_1_tib_does_not_exhaust_memory() {
+    let d = tempdir();
+    // 4,096 GPUs, two samples each, each at 1 TiB (1,048,576 MiB): some 300 KB of text. A dense
+    // list of 16 MiB memory bins to 1 TiB was 1 MB a GPU, 4 GB in all.
+    let mut text = String::from("timestamp,gpu,utilization,memory_used_mib\n");
+    for s in 0..2 {
+        for g in 0..4096 {
+            text.push_str(&format!("2026-11-02T00:00:{s:02}Z,{g},50,1048576\n"));
+        }
+    }
+    std::fs::write(d.path().join("l.csv"), text).unwrap();
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 2097152 && \"$0\" usage l.csv --json - > out.json")
+        .arg(env!("CARGO_BIN_EXE_gpuplan"))
+        .current_dir(d.path())
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let j: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(d.path().join("out.json")).unwrap()).unwrap();
+    assert_eq!(j["actuals"].as_array().unwrap().len(), 4096);
+}
+
+#[test]
+fn memory_used_above_memory_total_is_warned_of() {
+    let d = tempdir();
+    let mut text = SMI.to_string();
+    for minute in 0..3 {
+        // 90,000 MiB used on an 81,920 MiB card.
+        text.push_str(&format!(
+            "2026/11/02 00:{minute:02}:00.000, 0, GPU-aa, A100, 50 %, 90000 MiB, 81920 MiB\n"
+        ));
+    }
+    std::fs::write(d.path().join("l.csv"), text).unwrap();
+    let (_, r) = usage_json(d.path(), &["l.csv"]);
+    assert!(
+        r.stderr
+            .contains("3 sample(s) use more memory than the GPU's memory.total"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn a_utf16_log_is_named_utf16_with_how_to_convert_it() {
+    let d = tempdir();
+    let text =
+        format!("{SMI}2026/11/02 00:00:00.000, 0, GPU-aa, A100, 50 %, 1024 MiB, 81920 MiB\n");
+    let mut bytes = vec![0xff, 0xfe];
+    for u in text.encode_utf16() {
+        bytes.extend(u.to_le_bytes());
+    }
+    std::fs::write(d.path().join("ps.csv"), bytes).unwrap();
+    gpuplan(d.path(), &["usage", "ps.csv"])
+        .fails_with(2, &["ps.csv:1", "UTF-16", "iconv -f UTF-16 -t UTF-8"]);
 }

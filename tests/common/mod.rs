@@ -436,15 +436,23 @@ pub fn with_formulas_in(dir: &Path, rows: &[(&str, &str)]) -> PathBuf {
     p
 }
 
+/// The text of the part `name` in the zip (xlsx) at `path`.
+pub fn part(path: &Path, name: &str) -> String {
+    let mut z = zip::ZipArchive::new(std::fs::File::open(path).unwrap()).unwrap();
+    let mut s = String::new();
+    z.by_name(name).unwrap().read_to_string(&mut s).unwrap();
+    s
+}
+
+/// The names of the parts in the zip (xlsx) at `path`.
+pub fn part_names(path: &Path) -> Vec<String> {
+    let z = zip::ZipArchive::new(std::fs::File::open(path).unwrap()).unwrap();
+    z.file_names().map(|n| n.unwrap().to_string()).collect()
+}
+
 /// Replaces the XML of one cell of the first sheet.
 pub fn patch_cell(path: &Path, cell: &str, xml: &str) {
-    let mut z = zip::ZipArchive::new(std::fs::File::open(path).unwrap()).unwrap();
-    let mut text = String::new();
-    std::io::Read::read_to_string(
-        &mut z.by_name("xl/worksheets/sheet1.xml").unwrap(),
-        &mut text,
-    )
-    .unwrap();
+    let text = part(path, "xl/worksheets/sheet1.xml");
     let at = text.find(&format!("<c r=\"{cell}\"")).unwrap();
     let end = at + text[at..].find("</c>").unwrap() + 4;
     let old = text[at..end].to_string();
@@ -519,4 +527,45 @@ pub fn api_book(api: &str, per_day: Option<f64>) -> Book {
         .set("Workloads", 2, 12, Some(n(1000.0)))
         .set("Workloads", 2, 13, Some(n(500.0)))
         .set("Workloads", 2, 14, Some(s(api)))
+}
+
+/// `gpuplan calc t.xlsx -q ARGS` in `dir`, which must succeed.
+pub fn calc_ok(dir: &Path, args: &[&str]) {
+    let mut all = vec!["calc", "t.xlsx", "-q"];
+    all.extend_from_slice(args);
+    gpuplan(dir, &all).ok();
+}
+
+/// A temporary folder holding samples/team.xlsx as t.xlsx.
+pub fn sample_team_dir() -> tempfile::TempDir {
+    let d = tempdir();
+    std::fs::copy(repo("samples/team.xlsx"), d.path().join("t.xlsx")).unwrap();
+    d
+}
+
+/// `gpuplan usage ARGS --json -` in `dir`, which must succeed; its JSON.
+pub fn usage_json(dir: &Path, args: &[&str]) -> (serde_json::Value, Run) {
+    let mut all = vec!["usage"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["--json", "-"]);
+    let r = gpuplan(dir, &all);
+    r.ok();
+    (json_of(&r), r)
+}
+
+/// The entry of `workload` in a usage JSON.
+pub fn actual<'a>(j: &'a serde_json::Value, workload: &str) -> &'a serde_json::Value {
+    j["actuals"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["workload"] == workload)
+        .unwrap_or_else(|| panic!("no {workload} in {j:#}"))
+}
+
+/// The path of `name` in tests/fixtures/usage, the week of usage logs.
+pub fn usage_fixture(name: &str) -> String {
+    repo(&format!("tests/fixtures/usage/{name}"))
+        .display()
+        .to_string()
 }

@@ -247,8 +247,16 @@ fn random_portfolio(r: &mut SplitMix) -> FleetInput {
     input
 }
 
+/// What a fleet must satisfy whatever the packing, checked from the input alone (not through
+/// pack's helpers): every moved job runs on a host of its card with the memory it needs, its
+/// hours inside its window, within the host's idle cards each hour, and is moved once; every
+/// service instance is on exactly one card, no card holds two instances of one service, and a
+/// shared card's memory and load, summed from the input, fit it; and the saving is what the
+/// moved jobs and the cards given up cost in the per-workload plan, never negative, so the
+/// fleet never costs more than each workload alone.
 #[test]
 fn the_fleet_never_costs_more_than_each_workload_alone_on_random_portfolios() {
+    let tol = 1e-4;
     let mut r = SplitMix(33);
     for case in 0..200 {
         let input = random_portfolio(&mut r);
@@ -260,48 +268,116 @@ fn the_fleet_never_costs_more_than_each_workload_alone_on_random_portfolios() {
                 ..Limits::default()
             },
         );
-        // The saving is never negative, and never more than every job's cost and every
-        // service card but one per group.
-        let most: f64 = input.jobs.iter().map(|j| j.cost).sum::<f64>()
-            + input
-                .services
-                .iter()
-                .map(|s| s.instances as f64 * s.card_cost)
-                .sum::<f64>();
-        assert!(
-            f.saving >= 0.0 && f.saving <= most + 1e-6,
-            "case {case}: {}",
-            f.saving
-        );
-        // What moved fits, checked apart from the solver.
-        let mut answer = vec![None; input.jobs.len()];
-        for m in &f.moved {
-            let g = input
+        // Jobs: each moved at most once, onto a host that can carry it.
+        let mut held = vec![[0.0f64; 24]; input.hosts.len()];
+        let mut job_saving = 0.0;
+        for (k, m) in f.moved.iter().enumerate() {
+            assert!(
+                f.moved[..k].iter().all(|o| o.job != m.job),
+                "case {case}: job {} moved twice",
+                m.job
+            );
+            let j = input
                 .jobs
                 .iter()
-                .position(|j| j.workload == m.job)
+                .find(|j| j.workload == m.job)
                 .expect("job");
             let hi = input
                 .hosts
                 .iter()
                 .position(|h| h.workload == m.host)
                 .expect("host");
-            let c = input.jobs[g].cards as f64;
-            answer[g] = Some((hi, m.cards.map(|x| x / c)));
+            let h = &input.hosts[hi];
+            assert_eq!(j.card, h.card, "case {case}");
+            assert!(j.vram_gib <= h.vram_gib + tol, "case {case}");
+            let cards = j.cards as f64;
+            let hours: f64 = m.cards.iter().sum::<f64>() / cards;
+            assert!(hours + tol >= j.hours_per_day, "case {case}: {hours} h");
+            for (t, (&on, sum)) in m.cards.iter().zip(held[hi].iter_mut()).enumerate() {
+                assert!(on >= 0.0 && on <= cards + tol, "case {case}");
+                if !j.window.contains(t) {
+                    assert!(on <= tol, "case {case}: hour {t} outside the window");
+                }
+                *sum += on;
+            }
+            assert_eq!(m.saving, j.cost, "case {case}");
+            job_saving += j.cost;
         }
-        assert!(jobs_fit(&input, &answer), "case {case}: {:?}", f.moved);
+        for (h, used) in input.hosts.iter().zip(&held) {
+            for (t, (&busy, &u)) in h.busy.iter().zip(used).enumerate() {
+                let idle = h.cards as f64 - busy.min(h.cards) as f64;
+                assert!(u <= idle + tol, "case {case}: hour {t}");
+            }
+        }
+        // Services: the shared cards fit, from the input's figures.
+        let of = |w: usize| {
+            input
+                .services
+                .iter()
+                .find(|s| s.workload == w)
+                .expect("service")
+        };
         for c in &f.shared {
-            assert!(c.vram_gib <= c.card_vram_gib + 1e-6 && c.load <= 1.0 + 1e-6);
+            let mut seen = c.services.clone();
+            seen.sort_unstable();
+            seen.dedup();
+            assert_eq!(
+                seen.len(),
+                c.services.len(),
+                "case {case}: {:?}",
+                c.services
+            );
+            let vram: f64 = c.services.iter().map(|w| of(*w).vram_gib).sum();
+            let load: f64 = c.services.iter().map(|w| of(*w).load).sum();
+            assert!(c.services.iter().all(|w| of(*w).group == c.group));
+            assert!(vram <= of(c.services[0]).card_vram_gib + tol, "case {case}");
+            assert!(load <= 1.0 + tol, "case {case}");
         }
-        let job_saving: f64 = f.moved.iter().map(|m| m.saving).sum();
-        let card_saving: f64 = f
-            .groups
-            .iter()
-            .map(|(_, before, after, cost)| (before - after) as f64 * cost)
-            .sum();
+        // Each group: its instances before; after, the shared cards and one card for every
+        // instance on none of them; at least as many as the memory, the load and the widest
+        // service need.
+        let mut card_saving = 0.0;
+        let mut groups: Vec<&str> = input.services.iter().map(|s| s.group.as_str()).collect();
+        groups.sort_unstable();
+        groups.dedup();
+        for g in groups {
+            let members: Vec<&Service> = input.services.iter().filter(|s| s.group == g).collect();
+            let before: usize = members.iter().map(|s| s.instances).sum();
+            let shared: Vec<&SharedCard> = f.shared.iter().filter(|c| c.group == g).collect();
+            for s in &members {
+                let on = shared
+                    .iter()
+                    .filter(|c| c.services.contains(&s.workload))
+                    .count();
+                assert!(on <= s.instances, "case {case}");
+            }
+            let on_shared: usize = shared.iter().map(|c| c.services.len()).sum();
+            let after = shared.len() + before - on_shared;
+            let memory: f64 = members
+                .iter()
+                .map(|s| s.vram_gib * s.instances as f64)
+                .sum();
+            let load: f64 = members.iter().map(|s| s.load * s.instances as f64).sum();
+            let widest = members.iter().map(|s| s.instances).max().unwrap_or(0);
+            assert!(
+                after as f64 >= memory / members[0].card_vram_gib - tol,
+                "case {case}"
+            );
+            assert!(after as f64 >= load - tol && after >= widest, "case {case}");
+            let listed = f.groups.iter().find(|x| x.0 == g);
+            match listed {
+                Some(&(_, b, a, cost)) => {
+                    assert_eq!((b, a, cost), (before, after, members[0].card_cost));
+                }
+                None => assert_eq!(after, before, "case {case}"),
+            }
+            card_saving += (before - after) as f64 * members[0].card_cost;
+        }
+        assert!(f.saving >= 0.0, "case {case}: {}", f.saving);
         assert!(
             (f.saving - job_saving - card_saving).abs() < 1e-6,
-            "case {case}"
+            "case {case}: {} against {job_saving} + {card_saving}",
+            f.saving
         );
     }
 }

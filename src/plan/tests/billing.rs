@@ -1,0 +1,161 @@
+//! Billing modes: on demand, spot, monthly, reserved, base plus burst, per-second billing and
+//! the lines beside the GPUs.
+
+use super::*;
+
+#[test]
+fn on_demand_bills_cold_start_rounding_and_minimum_rental() {
+    // 10 runs of 61 minutes, 30-minute cold start, hourly granularity, 120-minute minimum, ¥10/h:
+    // 61 + 30 = 91 min → rounded to 120 min → max(120, 120) = 120 min → 10 × 2 h × ¥10 = ¥200.
+    let mut w = workload("job", Kind::Batch, None);
+    w.numbers.vram_gib = Some(10.0);
+    w.numbers.hours_per_month = Some(610.0 / 60.0);
+    w.numbers.runs_per_month = Some(10.0);
+    w.spot_ok = false;
+    let mut g = offer("X", 24.0, Some(10.0), None, None, None);
+    g.min_rental_min = 120.0;
+    let p = plan(input(vec![w], vec![g], &[("cold_start_min", 30.0)])).unwrap();
+    let (c, ch) = p.chosen(0).unwrap();
+    assert_eq!(ch.mode, Mode::OnDemand);
+    assert!(close(c.cost(Mode::OnDemand).unwrap(), 200.0, 1e-9));
+    // Of it, 200 − 10 × 61/60 h × ¥10 = ¥98.33 pays for boot time and rounding.
+    assert!(close(ch.cold_start_cost, 200.0 - 610.0 / 6.0, 1e-9));
+}
+
+#[test]
+fn spot_with_rework_beats_on_demand_with_a_cold_start() {
+    // Both billed 6,000 + 30 min = 100.5 h → 101 h (#34 item 8: spot pays the cold start and
+    // rounding too). spot: 101 h × ¥4 + 100 h × ¥4 × 0.25 rework = ¥404 + ¥100 = ¥504;
+    // on-demand: 101 h × ¥10 = ¥1,010.
+    let mut w = workload("train", Kind::Batch, None);
+    w.numbers.vram_gib = Some(10.0);
+    w.numbers.hours_per_month = Some(100.0);
+    let p = plan(input(
+        vec![w],
+        vec![offer("X", 24.0, Some(10.0), None, Some(4.0), None)],
+        &[("cold_start_min", 30.0), ("spot_rework", 0.25)],
+    ))
+    .unwrap();
+    let (c, ch) = p.chosen(0).unwrap();
+    assert!(close(c.cost(Mode::Spot).unwrap(), 504.0, 1e-9));
+    assert!(close(c.cost(Mode::OnDemand).unwrap(), 1010.0, 1e-9));
+    assert_eq!(ch.mode, Mode::Spot);
+    assert!(close(ch.rework_cost, 100.0, 1e-9));
+    // The half hour rounded up, at the spot price: 1 h × ¥4.
+    assert!(close(ch.cold_start_cost, 4.0, 1e-9));
+    // 1,010 / 504 = 2.004
+    assert!(
+        ch.advice
+            .text(Lang::En)
+            .ends_with("on-demand would cost 2.0× more"),
+        "{}",
+        ch.advice.text(Lang::En)
+    );
+}
+
+#[test]
+fn online_redundancy_rounds_one_replica_up_to_two_and_reserved_wins() {
+    // One replica × (1 + 0.2) = 1.2 → 2 instances; monthly 2 × ¥5,000 = ¥10,000, reserved 2 × ¥4,000 = ¥8,000.
+    let mut w = workload("api", Kind::Inference, Some("Qwen2.5-7B"));
+    w.numbers.concurrency = Some(2.0);
+    let p = plan(input(
+        vec![w],
+        vec![offer(
+            "A100-80G",
+            80.0,
+            None,
+            Some(5000.0),
+            None,
+            Some(4000.0),
+        )],
+        &[],
+    ))
+    .unwrap();
+    let (c, ch) = p.chosen(0).unwrap();
+    assert_eq!(p.value(c, "replicas"), Some(1.0));
+    assert_eq!(p.value(c, "instances"), Some(2.0));
+    assert_eq!(ch.mode, Mode::Reserved);
+    assert!(close(ch.gpu_cost, 8000.0, 1e-9));
+    assert!(close(c.cost(Mode::Monthly).unwrap(), 10000.0, 1e-9));
+}
+
+#[test]
+fn base_plus_burst_prices_monthly_base_and_daily_on_demand_peaks() {
+    // Pilot: 19.5 GiB at 12 concurrent on Llama-2-7B (fixed 12.55 + 1 + 1 GiB overhead) →
+    // per request (19.5 − 13.55 − 1) / 12 = 0.412 GiB. A 24 GiB card plans 24/1.2 − 1 = 19 GiB:
+    // (19 − 13.55) / 0.412 = 13.2 → 13 per replica; 30 concurrent → 3 replicas → ×1.2 → 4 instances.
+    // Base 12 concurrent → 1 replica → 2 instances monthly; 2 burst instances on demand 8 h a day.
+    let mut w = workload("chat", Kind::Inference, Some("Llama-2-7B"));
+    w.numbers.concurrency = Some(30.0);
+    w.numbers.base_concurrency = Some(12.0);
+    w.numbers.peak_hours_per_day = Some(8.0);
+    w.numbers.pilot_vram_gib = Some(19.5);
+    w.numbers.pilot_concurrency = Some(12.0);
+    let card = offer("RTX 4090", 24.0, Some(6.0), Some(3000.0), None, None);
+    let p = plan(input(vec![w], vec![card], &[("cold_start_min", 0.0)])).unwrap();
+    let vals = values_on(&p, 0, "RTX 4090");
+    assert_eq!(v(&vals, "concurrency_per_replica"), 13.0);
+    assert_eq!(v(&vals, "instances"), 4.0);
+    assert_eq!(v(&vals, "base_instances"), 2.0);
+    assert_eq!(v(&vals, "burst_instances"), 2.0);
+    // mixed = 2 × ¥3,000 + 2 × ¥6 × 8 h × 730/24 days = 6,000 + 2,920 = ¥8,920 (vs monthly 4 × 3,000 = 12,000)
+    let (c, ch) = p.chosen(0).unwrap();
+    assert!(close(c.cost(Mode::Mixed).unwrap(), 8920.0, 1e-6));
+    assert_eq!(ch.mode, Mode::Mixed);
+}
+
+#[test]
+fn per_second_billing_bills_the_seconds_and_egress_and_ops_are_their_own_lines() {
+    // One run of 10 h plus a 20-minute cold start, billed by the second (granularity 1/60 min):
+    // 620 minutes, 10.333 h × ¥6 = ¥62.00 (hourly billing would bill 11 h: ¥66).
+    // Egress 300 GB × ¥0.8 = ¥240; ops 4 h × ¥150 = ¥600.
+    let mut w = workload("job", Kind::Batch, None);
+    w.numbers.vram_gib = Some(10.0);
+    w.numbers.hours_per_month = Some(10.0);
+    w.numbers.runs_per_month = Some(1.0);
+    w.numbers.egress_gb = Some(300.0);
+    w.spot_ok = false;
+    let mut g = offer("X", 24.0, Some(6.0), None, None, None);
+    g.billing_granularity_min = 1.0 / 60.0;
+    let p = plan(input(
+        vec![w],
+        vec![g],
+        &[("ops_hours_month", 4.0), ("ops_hourly_rate", 150.0)],
+    ))
+    .unwrap();
+    let (c, _) = p.chosen(0).unwrap();
+    assert!(close(c.cost(Mode::OnDemand).unwrap(), 62.0, 1e-9));
+    assert!(close(p.total("egress_cost").unwrap(), 240.0, 1e-9));
+    assert!(close(p.total("ops_cost").unwrap(), 600.0, 1e-9));
+    // The typed totals (#17): the planned sums, and the inputs the portfolio formulas read as
+    // bound. No storage; `total` = 62 + 0 + 240 + trial reserve + 600.
+    assert!(close(p.totals.planned.gpu_cost, 62.0, 1e-9));
+    assert!(close(p.totals.planned.egress_cost, 240.0, 1e-9));
+    assert_eq!(p.totals.planned.storage_cost, 0.0);
+    assert_eq!(p.totals.variable("total_egress_cost"), Some(240.0));
+    assert!(close(
+        p.totals.variable("total_gpu_cost").unwrap(),
+        62.0,
+        1e-9
+    ));
+    assert_eq!(p.totals.variable("ops_hours_month"), Some(4.0));
+    let trial = p.total("trial_reserve_cost").unwrap();
+    assert!(close(
+        p.total("total").unwrap(),
+        62.0 + 240.0 + trial + 600.0,
+        1e-9
+    ));
+    // The JSON order: the formulas, then the six planned sums.
+    let names: Vec<&str> = p.totals.entries().map(|(n, _)| n).collect();
+    assert_eq!(
+        names[names.len() - 6..],
+        [
+            "gpu_cost",
+            "cold_start_cost",
+            "rework_cost",
+            "tco",
+            "storage_cost",
+            "egress_cost"
+        ]
+    );
+}

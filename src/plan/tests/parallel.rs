@@ -1,0 +1,179 @@
+//! Replicas over several GPUs: tensor parallelism, nodes, data-parallel and sharded training.
+
+use super::*;
+
+#[test]
+fn a_latent_cache_is_copied_to_every_gpu_of_a_tensor_parallel_group() {
+    // DeepSeek-R1 in FP8 through vLLM on 141 GB cards spans 8 GPUs. Its latent cache has one
+    // KV head, which vLLM gives every GPU whole: a 32,768-token request takes 70,272 B ×
+    // 32,768 / 2^30 = 2.14453125 GiB on each of them, 8 × 2.14453125 = 17.15625 GiB of the
+    // replica, so the pool holds 8 times fewer such requests than one copy would allow.
+    let mut w = deepseek_r1_fp8(32768.0);
+    w.engine = Some("vllm".into());
+    let h200 = || offer("H200", 141.0, Some(30.0), None, None, None);
+    let vals = values_of(w.clone(), h200(), &[]);
+    assert_eq!(v(&vals, "gpus_per_replica"), 8.0);
+    assert_eq!(v(&vals, "kv_replicas"), 8.0);
+    assert!(close(v(&vals, "request_kv_gib"), 2.14453125, 1e-12));
+    assert!(close(v(&vals, "per_request_gib"), 17.15625, 1e-9));
+    let pool = v(&vals, "kv_pool_gib");
+    assert!(close(v(&vals, "max_concurrency"), pool / 17.15625, 1e-9));
+    // An engine that does not split by head (data-parallel attention, llama.cpp's layers)
+    // keeps one copy: 8 times the requests in the same pool.
+    let split = values_of(w, h200(), &[("kv_heads_split", 0.0)]);
+    assert_eq!(v(&split, "kv_replicas"), 1.0);
+    assert!(close(v(&split, "max_concurrency"), pool / 2.14453125, 1e-9));
+    // Grouped-query attention with fewer KV heads than GPUs: Qwen3-235B-A22B's 4 heads on 8
+    // GPUs, one head a GPU, 8 / 4 = 2 copies; Llama-3.1-70B's 8 heads on 8 GPUs, none.
+    for (model, card, vram, copies) in [
+        ("Qwen3-235B-A22B", "G80", 80.0, 2.0),
+        ("Llama-3.1-70B", "G24", 24.0, 1.0),
+    ] {
+        let vals = serving(model, 4096.0, card, vram);
+        let got = (v(&vals, "gpus_per_replica"), v(&vals, "kv_replicas"));
+        assert_eq!(got, (8.0, copies), "{model}: GPUs and copies");
+    }
+}
+
+#[test]
+fn a_two_gpu_replica_pools_memory_for_all_20_requests_on_a800() {
+    // Qwen3-32B in bf16: 32.76e9 × 2 B = 61.02 GiB of weights; an 8,192-token request holds
+    // 64 × 2 × 8 × 128 × 2 B × 8,192 = 2 GiB; the prefill chunk of 8,192 tokens
+    // × (3 × 25,600 + 4 × 5,120) × 2 B = 1.48 GiB plus 0.5 GiB of engine buffers.
+    // One A800 (80 GiB / 1.2 = 66.7 GiB usable, less 1 GiB of CUDA context) holds the 63.0 GiB
+    // fixed part and one request: 20 one-GPU replicas, 24 instances with 20% redundancy.
+    // Two A800s (2 × (66.7 − 1 − 0.35 of communication buffers) = 130.6 GiB) hold
+    // (130.6 − 63.0) / 2 = 33 requests: one replica serves all 20, two instances: 4 GPUs.
+    let mut w = workload("chat", Kind::Inference, Some("Qwen3-32B"));
+    w.numbers.concurrency = Some(20.0);
+    w.numbers.context_len = Some(8192.0);
+    let a800 = offer("A800", 80.0, None, Some(6000.0), None, None);
+    let p = plan(input(vec![w], vec![a800], &[])).unwrap();
+    let (c, ch) = p.chosen(0).unwrap();
+    let val = |n: &str| p.value(c, n).unwrap();
+    assert_eq!(val("gpus_per_replica"), 2.0);
+    assert_eq!(val("replicas"), 1.0);
+    assert_eq!(val("instances"), 2.0);
+    assert_eq!(val("gpus_total"), 4.0);
+    assert_eq!(ch.gpu_cost, 4.0 * 6000.0);
+    // The one-GPU replica was tried and lost: 24 GPUs.
+    let one = p.workloads[0]
+        .candidates
+        .iter()
+        .find(|c| p.value(c, "gpus_per_replica") == Some(1.0))
+        .unwrap();
+    assert_eq!(p.value(one, "gpus_total"), Some(24.0));
+}
+
+#[test]
+fn deepseek_r1_in_fp8_spans_two_h100_nodes_and_fits_one_h200_node() {
+    // 671 B parameters, the 653.9 B of experts in fp8 and the 1.85 B of embeddings and head in
+    // bf16: 672.9e9 B = 626.7 GiB. Eight H100s plan 8 × (66.7 − 1.35) = 522.7 GiB: too little;
+    // sixteen (two nodes, max_gpus 16) hold it. Eight H200s plan 8 × (117.5 − 1.35) = 929 GiB.
+    let mut w = workload("r1", Kind::Inference, Some("DeepSeek-R1"));
+    w.precision = Precision::Fp8;
+    w.expert_precision = Precision::Fp8;
+    w.numbers.context_len = Some(8192.0);
+    w.numbers.concurrency = Some(8.0);
+    w.numbers.max_gpus = Some(16.0);
+    let mut h100 = offer("H100", 80.0, None, Some(12000.0), None, None);
+    h100.compute_capability = 9.0;
+    let p = plan(input(vec![w.clone()], vec![h100], &[])).unwrap();
+    let (c, _) = p.chosen(0).unwrap();
+    assert_eq!(p.value(c, "gpus_per_replica"), Some(16.0));
+    assert_eq!(p.value(c, "nodes_per_replica"), Some(2.0));
+    assert!(p.warnings.iter().any(|x| x
+        .message
+        .contains("one replica spans 2 nodes of 8 H100 (16 GPUs)")));
+    w.numbers.max_gpus = None;
+    let mut h200 = offer("H200", 141.0, None, Some(16000.0), None, None);
+    h200.compute_capability = 9.0;
+    let p = plan(input(vec![w], vec![h200], &[])).unwrap();
+    let (c, _) = p.chosen(0).unwrap();
+    assert_eq!(p.value(c, "gpus_per_replica"), Some(8.0));
+    assert!(!p.warnings.iter().any(|x| x.message.contains("spans")));
+}
+
+/// Engine profiles (#16): how a multi-GPU training replica splits its state.
+#[test]
+fn data_parallel_training_copies_the_state_to_every_gpu_and_fsdp_shards_it() {
+    // Full fine-tune of Llama-2-7B (6.74 B) in bf16 with mixed-precision AdamW, 2,048 tokens:
+    //   weights 6.74e9 × 2 B / 2^30 = 12.554 GiB, gradients the same, optimizer 12 B a parameter
+    //   = 75.325 GiB: 100.433 GiB of state.
+    //   An 80 GB card plans 80 / 1.2 = 66.667 GiB, less 1 GiB runtime, 0.35 GiB of tensor-parallel
+    //   buffers past one GPU and 1.742 GiB of activations ((2 × 32 + 34) × 2,048 × 4,096 +
+    //   16 × 2,048 × 32,000 bytes with checkpointing): 63.575 GiB for the state per GPU.
+    // FSDP (zero_stage 3): 100.433 / 63.575 = 1.58 → a 2-GPU replica.
+    // DDP (hf-peft, zero_stage 0): every GPU needs all 100.433 GiB: no number of GPUs holds it.
+    // ZeRO-2 (deepspeed-zero2): each GPU also holds DeepSpeed's default reduction bucket,
+    //   5e8 × 2 B / 2^30 = 0.9313 GiB, leaving 63.575 − 0.931 = 62.644 GiB; it holds the weights
+    //   whole (12.554) and half the rest: (100.433 − 12.554) / (62.644 − 12.554) = 1.75 → 2 GPUs,
+    //   the second GPU's copy of the weights in overhead:
+    //   (1 + 0.35 + 0.9313) × 2 + 12.554 = 17.117 GiB.
+    let run_with = |engine: Option<&str>, set: &[(&str, f64)]| full_finetune_7b(engine, 1.0, set);
+    let run = |engine: Option<&str>| run_with(engine, &[]);
+    let fsdp = run(Some("fsdp"));
+    let (c, _) = fsdp.chosen(0).expect("FSDP plans it");
+    let vals = values_on(&fsdp, 0, "A100-80G");
+    assert_eq!(v(&vals, "gpus_per_replica"), 2.0);
+    assert!(close(v(&vals, "replicated_gib"), 0.0, 1e-9));
+    assert_eq!(c.offer, 0);
+    // The default is the same as FSDP: a blank engine keeps today's plans.
+    let default = run(None);
+    assert_eq!(
+        values_on(&default, 0, "A100-80G"),
+        vals,
+        "blank engine = zero_stage 3"
+    );
+    let ddp = run(Some("hf-peft"));
+    assert!(
+        ddp.chosen(0).is_none(),
+        "DDP cannot hold 100 GiB on an 80 GB card"
+    );
+    let zero2 = run(Some("deepspeed-zero2"));
+    let vals = values_on(&zero2, 0, "A100-80G");
+    assert_eq!(v(&vals, "gpus_per_replica"), 2.0);
+    assert!(close(v(&vals, "replicated_gib"), 12.554, 0.001));
+    assert!(close(v(&vals, "zero_bucket_gib"), 0.9313, 0.0001));
+    assert!(
+        close(v(&vals, "overhead_gib"), 17.117, 0.001),
+        "{}",
+        v(&vals, "overhead_gib")
+    );
+    // The bucket is ZeRO-2's: under FSDP (stage 3) the same figure adds nothing.
+    let sharded = run_with(Some("fsdp"), &[("zero_bucket_elems", 1e9)]);
+    assert_eq!(
+        v(&values_on(&sharded, 0, "A100-80G"), "zero_bucket_gib"),
+        0.0
+    );
+}
+
+#[test]
+fn a_tensor_parallel_prefill_over_pcie_pays_its_all_reduces() {
+    // Llama-2-7B in fp16, an 8,192-token prompt at prefill_mfu 0.5 on two 312 TFLOPS cards
+    // linked by PCIe alone at 64 GB/s (both directions): NCCL reaches pcie_allreduce_share
+    // 0.23 of it, 14.72 GB/s. Two all-reduces a layer of 8,192 × 4,096 16-bit values, a ring
+    // moving 2(n − 1)/n = 1 of each per GPU:
+    //   32 layers × 4 × 0.5 × 8,192 × 4,096 × 2 B = 4,294,967,296 B / 14.72e9 = 0.291777 s,
+    // on top of the FLOPs split two ways and the layers (0.39656 + 0.0096 s): 0.697937 s.
+    // Over NVLink it is 0.406157 s (time_to_first_token_is_… in speed.rs): that all-reduce
+    // is in the fitted figures.
+    let mut w = workload("chat", Kind::Inference, Some("Llama-2-7B"));
+    w.precision = Precision::Fp16;
+    w.numbers.context_len = Some(8192.0);
+    w.numbers.max_ttft_s = Some(0.75);
+    let set = [("prefill_mfu", 0.5)];
+    let mut pcie = offer("P80", 80.0, None, Some(1000.0), None, None);
+    pcie.nvlink = false;
+    pcie.interconnect_gbs = 64.0;
+    let p = plan(input(vec![w], vec![pcie], &set)).unwrap();
+    let (c, _) = p.chosen(0).unwrap();
+    assert_eq!(p.value(c, "gpus_per_replica"), Some(2.0));
+    assert!(close(p.value(c, "allreduce_gbs").unwrap(), 14.72, 1e-9));
+    assert!(close(
+        p.value(c, "prefill_allreduce_s").unwrap(),
+        0.291777,
+        1e-5
+    ));
+    assert!(close(p.value(c, "ttft_s").unwrap(), 0.697937, 1e-5));
+}

@@ -1,0 +1,276 @@
+//! Memory of training: optimizer states, gradients, checkpoints, the loss, and the engines that
+//! change them.
+
+use super::*;
+
+#[test]
+fn pure_bf16_adamw_is_8_bytes_per_parameter() {
+    // optimizer_bytes_per_param = 4 (two bf16 moments, no fp32 master copy):
+    // weights 2 + grads 2 + moments 4 = 8 B × 6.74e9 / 2^30 = 50.217 GiB, of which the optimizer
+    // is 4 × 6.74e9 / 2^30 = 25.108 GiB.
+    let w = workload("ft", Kind::FullFinetune, Some("Llama-2-7B"));
+    let p = plan(input(
+        vec![w],
+        vec![offer("A100-80G", 80.0, Some(10.0), None, None, None)],
+        &[("optimizer_bytes_per_param", 4.0)],
+    ))
+    .unwrap();
+    let vals = values_on(&p, 0, "A100-80G");
+    assert!(close(v(&vals, "optimizer_gib"), 25.108, 1e-3));
+    let states = v(&vals, "weights_gib") + v(&vals, "grads_gib") + v(&vals, "optimizer_gib");
+    assert!(close(states, 50.217, 1e-3), "{states}");
+}
+
+#[test]
+fn full_finetune_of_7b_needs_16_bytes_per_parameter_and_no_single_80gb_card() {
+    let mut w = workload("ft", Kind::FullFinetune, Some("Llama-2-7B"));
+    w.numbers.hours_per_month = Some(100.0);
+    let p = plan(input(
+        vec![w.clone()],
+        vec![offer("A100-80G", 80.0, Some(10.0), None, None, None)],
+        &[],
+    ))
+    .unwrap();
+    let vals = values_on(&p, 0, "A100-80G");
+    // weights 2 + grads 2 + master 4 + moments 8 = 16 B × 6.74e9 / 2^30 = 100.43 GiB
+    let states = v(&vals, "weights_gib") + v(&vals, "grads_gib") + v(&vals, "optimizer_gib");
+    assert!(
+        close(states, 16.0 * 6.74e9 / 2f64.powi(30), 1e-6),
+        "{states}"
+    );
+    assert!(v(&vals, "gpus_per_replica") >= 2.0);
+    // With one GPU per replica allowed, nothing fits and the workload is unplanned with a reason.
+    w.numbers.max_gpus = Some(1.0);
+    let p = plan(input(
+        vec![w],
+        vec![offer("A100-80G", 80.0, Some(10.0), None, None, None)],
+        &[],
+    ))
+    .unwrap();
+    assert!(p.workloads[0].chosen.is_none());
+    let warn = p
+        .warnings
+        .iter()
+        .find(|x| x.message.contains("unplanned"))
+        .expect("unplanned warning");
+    assert!(
+        warn.message.contains("at most 1 allowed"),
+        "{}",
+        warn.message
+    );
+}
+
+#[test]
+fn qlora_holds_4_bit_base_weights_and_a_few_percent_of_the_training_states() {
+    let mut w = workload("ql", Kind::Qlora, Some("Llama-2-7B"));
+    w.numbers.hours_per_month = Some(10.0);
+    let p = plan(input(
+        vec![w],
+        vec![offer("A100-40G", 40.0, Some(10.0), None, None, None)],
+        &[],
+    ))
+    .unwrap();
+    let vals = values_on(&p, 0, "A100-40G");
+    // 4-bit weights with block scales (0.516 B), and the embeddings and output head
+    // (2 × 32,000 × 4,096 = 0.262 B parameters) cast to fp32 for QLoRA training:
+    // ((6.74 − 0.262144) × 0.516 + 0.262144 × 4) × 1e9 / 2^30 = 4.0896 GiB
+    assert!(
+        close(v(&vals, "base_weights_gib"), 4.0896, 1e-3),
+        "{}",
+        v(&vals, "base_weights_gib")
+    );
+    // trained: 1% of 6.74e9; grads 2 B + optimizer 12 B = 14 B × 6.74e7 / 2^30 = 0.8788 GiB,
+    // 1% of the 87.9 GiB the same states would take in full fine-tuning.
+    let states = v(&vals, "grads_gib") + v(&vals, "optimizer_gib");
+    assert!(close(states, 0.8788, 1e-3), "{states}");
+}
+
+/// Engine profiles (#16): Unsloth's QLoRA against transformers + PEFT's on the same workload.
+#[test]
+fn unsloth_offloads_its_checkpoints_and_never_holds_the_logits() {
+    // Llama-3.1-8B QLoRA at 21,848 tokens, batch 1 (Unsloth's 12 GB row):
+    //   hf-peft: (2 × 32 layers + 34) × 21,848 × 4,096 + 16 × 21,848 × 128,256 bytes
+    //            = 8,769,961,984 + 44,834,193,408 = 49.9228 GiB of activations
+    //   unsloth: checkpoints in CPU memory, no logits (Cut Cross Entropy), one layer recomputed
+    //            at 52 bytes: 52 × 21,848 × 4,096 = 4,653,449,216 B = 4.3339 GiB
+    //   embeddings and head (2 × 128,256 × 4,096 = 1,050,673,152 parameters) at 2 bytes, not 4:
+    //            1,050,673,152 × 2 / 2^30 = 1.9570 GiB less
+    //   8-bit AdamW: 1% of 8.03e9 × 2 B = 0.1496 GiB of optimizer states, against 12 B: 0.8974
+    let run = |engine: &str| {
+        let w = engine_workload(Kind::Qlora, "Llama-3.1-8B", engine, 21848.0);
+        values_of(
+            w,
+            offer("A100-80G", 80.0, Some(10.0), None, None, None),
+            &[],
+        )
+    };
+    let peft = run("hf-peft");
+    let unsloth = run("unsloth");
+    let act = |vals: &[(String, f64)]| v(vals, "train_activation_per_gpu_gib");
+    assert!(close(act(&peft), 49.9228, 1e-3), "{}", act(&peft));
+    assert!(close(act(&unsloth), 4.3339, 1e-3), "{}", act(&unsloth));
+    let upcast = v(&peft, "base_weights_gib") - v(&unsloth, "base_weights_gib");
+    assert!(close(upcast, 1.9570, 1e-3), "{upcast}");
+    assert!(close(v(&unsloth, "optimizer_gib"), 0.1496, 1e-3));
+    assert!(close(v(&peft, "optimizer_gib"), 0.8974, 1e-3));
+}
+
+/// Engine profiles (#16): LitGPT's QLoRA of October 2023 (bitsandbytes 0.41.1).
+#[test]
+fn litgpt_qlora_keeps_its_4_bit_inputs_and_quantizes_its_head() {
+    // Llama-2-7B QLoRA at 1,304 tokens, batch 1, no activation checkpointing (its resource
+    // table's row):
+    //   layers   41.5 × 32 × 1,304 × 4,096                   = 7,093,092,352 B
+    //   loss     16 × 1,304 × 32,000                          =   667,648,000 B
+    //   inputs   2 × (3 × 4,096 + 11,008) × 1,304 × 32 layers = 1,944,190,976 B (1.8107 GiB)
+    //            9,704,931,328 B = 9.0384 GiB of activations
+    //   weights  ((6.74 − 0.262144) × 0.5625 + 0.262144 × 2 − 0.131072 × (2 − 0.5625)) × 1e9 /
+    //            2^30 = 3.7064 GiB: the head (32,000 × 4,096) in 4 bits, the embeddings in bf16,
+    //            and bnb.nf4's fp32 absmax a 64-weight block (4 / 64 = 0.0625 B a parameter),
+    //            which the litgpt profile carries (3.4201 GiB at the default 0.016 of NF4-dq)
+    //   the head dequantized to fp16 and bf16 for each product: 4 × 32,000 × 4,096 B
+    //            = 0.4883 GiB a GPU
+    let w = engine_workload(Kind::Qlora, "Llama-2-7B", "litgpt", 1304.0);
+    let a100 = offer("A100-40G", 40.0, Some(10.0), None, None, None);
+    let vals = values_of(w, a100, &[("grad_checkpointing", 0.0)]);
+    let act = v(&vals, "train_activation_per_gpu_gib");
+    assert!(close(act, 9.0384, 1e-3), "{act}");
+    let weights = v(&vals, "base_weights_gib");
+    assert!(close(weights, 3.7064, 1e-3), "{weights}");
+    let copy = v(&vals, "kbit_transient_gib");
+    assert!(close(copy, 0.4883, 1e-3), "{copy}");
+}
+
+/// Engine profiles (#16): LitGPT's FSDP LoRA keeps whole gradients for its frozen weights, so
+/// more GPUs do not shrink them.
+#[test]
+fn litgpt_fsdp_lora_holds_the_frozen_weights_gradients_on_every_gpu() {
+    // Llama-2-13B (13.0 B, 40 layers; embeddings and head 2 × 32,000 × 5,120 = 0.32768 B)
+    // LoRA at 1,304 tokens with checkpointing, on 32 GB cards (32 / 1.2 = 26.7 GiB planned):
+    //   one GPU           24.46 GiB of weights + 1.38 of activations + 1 of runtime: too much
+    //   frozen gradients  (13.0 − 0.32768) × 1e9 × 2 B / 2^30 = 23.604 GiB on every GPU
+    //   gathered layers   2 × (13.0 − 0.32768) × 1e9 / 40 × 2 B / 2^30 = 1.1802 GiB
+    // so every GPU of a sharded replica needs over 23.6 + 1.18 + 1.35 + 1.38 = 27.5 GiB however
+    // many share the weights: no replica fits (LitGPT's own table: 13B out of memory on two
+    // 40 GB A100s, 35.57 GB a GPU on four).
+    let w = engine_workload(Kind::Lora, "Llama-2-13B", "litgpt", 1304.0);
+    let card = offer("card-32", 32.0, Some(10.0), None, None, None);
+    let p = plan(input(vec![w], vec![card], &[])).unwrap();
+    let vals = values_on(&p, 0, "card-32");
+    assert!(p.chosen(0).is_none(), "no number of 32 GB cards holds it");
+    assert!(v(&vals, "gpus_per_replica") > 1.0);
+    let frozen = v(&vals, "frozen_grads_gib");
+    assert!(close(frozen, 23.604, 1e-3), "{frozen}");
+    let gathered = v(&vals, "gathered_gib");
+    assert!(close(gathered, 1.1802, 1e-3), "{gathered}");
+}
+
+#[test]
+fn the_loss_and_gradients_not_live_together_count_the_larger() {
+    // Llama-2-7B full fine-tuning, 8 sequences of 2,048 tokens a GPU (16,384 tokens), vocabulary
+    // 32,000: the loss holds 16 B × 16,384 × 32,000 / 2^30 = 7.8125 GiB on each GPU.
+    // Gradients: 2 B × 6.74e9 / 2^30 = 12.554 GiB a replica.
+    let run = |engine: &str, set: &[(&str, f64)]| {
+        values_on(&full_finetune_7b(Some(engine), 8.0, set), 0, "A100-80G")
+    };
+    // Default (gradients live at the loss, as under gradient accumulation): all of it counts.
+    let vals = run("fsdp", &[]);
+    assert!(close(v(&vals, "train_loss_gib"), 7.8125, 1e-9));
+    assert!(close(v(&vals, "train_loss_peak_gib"), 7.8125, 1e-9));
+    // One micro-batch a step with gradients set to None, FSDP: the replica takes 2 GPUs
+    // (as in data_parallel_training_copies_the_state_to_every_gpu_and_fsdp_shards_it, in
+    // parallel.rs), each holding 12.554 / 2 = 6.277 GiB of gradients after the loss;
+    // the loss adds 7.8125 − 6.277 = 1.5355 GiB beyond them.
+    let vals = run("fsdp", &[("grads_live_at_loss", 0.0)]);
+    let shards = v(&vals, "gpus_per_replica");
+    assert_eq!(shards, 2.0);
+    let grads = 2.0 * 6.74e9 / 2f64.powi(30);
+    assert!(close(grads, 12.554, 0.001));
+    assert!(
+        close(v(&vals, "train_loss_peak_gib"), 7.8125 - grads / 2.0, 1e-6),
+        "{}",
+        v(&vals, "train_loss_peak_gib")
+    );
+    // ZeRO-2 shards the gradients too; plain data parallelism (hf-peft, zero_stage 0) holds all
+    // 12.554 GiB on each GPU, more than the loss: it adds nothing.
+    let vals = run("hf-peft", &[("grads_live_at_loss", 0.0)]);
+    assert_eq!(v(&vals, "train_loss_peak_gib"), 0.0);
+}
+
+#[test]
+fn deepspeed_zero3_counts_its_bucket_and_the_optimizer_steps_fp32_sub_group() {
+    // Llama-2-7B full fine-tuning, 1 × 2,048 tokens a GPU, checkpointed, on 80 GB A100s: 16 B ×
+    // 6.74e9 / 2^30 = 100.4 GiB of states, so 2 GPUs, each with 3.37e9 parameters' share.
+    // FSDP: the loss 16 B × 2,048 × 32,000 / 2^30 = 0.9766 GiB plus (2 × 32 + 34) B × 2,048 ×
+    // 4,096 / 2^30 = 0.7656 GiB of activations = 1.7422 GiB; no bucket, no step transient.
+    let run = |engine: &str, set: &[(&str, f64)]| {
+        values_on(&full_finetune_7b(Some(engine), 1.0, set), 0, "A100-80G")
+    };
+    let fsdp = run("fsdp", &[]);
+    assert_eq!(v(&fsdp, "zero_step_gib"), 0.0);
+    assert_eq!(v(&fsdp, "zero_bucket_gib"), 0.0);
+    assert!(close(
+        v(&fsdp, "train_activation_per_gpu_gib"),
+        1.7422,
+        1e-4
+    ));
+    // DeepSpeed ZeRO-3 (the deepspeed-zero3 profile): one 5e8-element bf16 bucket kept from
+    // initialization, 2 B × 5e8 / 2^30 = 0.9313 GiB; the step turns a 1e9-element sub-group
+    // (below the GPU's 3.37e9) into fp32 through a bf16 copy: 6 B × 1e9 / 2^30 = 5.5879 GiB,
+    // larger than the loss and activations, which are freed by then.
+    let zero3 = run("deepspeed-zero3", &[]);
+    assert_eq!(v(&zero3, "gpus_per_replica"), 2.0);
+    assert!(close(v(&zero3, "zero_bucket_gib"), 0.9313, 1e-4));
+    assert!(close(v(&zero3, "zero_step_gib"), 5.5879, 1e-4));
+    assert!(close(
+        v(&zero3, "train_activation_per_gpu_gib"),
+        5.5879,
+        1e-4
+    ));
+    // Set on the Assumptions sheet with no engine named (zero_stage 3): a foreach AdamW (8
+    // bytes) and a sub-group larger than the GPU's share, which is then the whole share, 8 B ×
+    // 6.74e9 / GPUs (on 2 GPUs 25.11 GiB; the planner takes more GPUs, whose share is smaller).
+    let set = [("zero_step_bytes", 8.0), ("zero_subgroup_elems", 1e10)];
+    let big = values_on(&full_finetune_7b(None, 1.0, &set), 0, "A100-80G");
+    let shards = v(&big, "gpus_per_replica");
+    assert!(shards > 1.0, "the share, not the sub-group, is the smaller");
+    assert!(
+        close(
+            v(&big, "zero_step_gib"),
+            8.0 * 6.74e9 / shards / 2f64.powi(30),
+            1e-6
+        ),
+        "{} on {shards} GPUs",
+        v(&big, "zero_step_gib")
+    );
+}
+
+#[test]
+fn an_optimizer_stepped_in_backward_holds_one_gradient_at_a_time() {
+    // Llama-2-7B full fine-tuning: all gradients 2 B × 6.74e9 / 2^30 = 12.554 GiB; stepped in
+    // backward, the largest one, the embedding's 32,000 × 4,096 (above an FFN matrix's
+    // 4,096 × 11,008): 2 B × 131,072,000 / 2^30 = 0.2441 GiB.
+    let vals = values_on(&full_finetune_7b(None, 1.0, &[]), 0, "A100-80G");
+    assert!(close(v(&vals, "grads_gib"), 12.554, 0.001));
+    let fused = full_finetune_7b(None, 1.0, &[("optimizer_in_backward", 1.0)]);
+    let vals = values_on(&fused, 0, "A100-80G");
+    assert!(
+        close(v(&vals, "grads_gib"), 0.24414, 1e-5),
+        "{}",
+        v(&vals, "grads_gib")
+    );
+    // Without the model's shapes it keeps every gradient rather than guess one.
+    let mut w = workload("ft", Kind::FullFinetune, None);
+    w.numbers.params_b = Some(7.0);
+    w.numbers.hours_per_month = Some(10.0);
+    let vals = values_of(
+        w,
+        offer("A100-80G", 80.0, Some(10.0), None, None, None),
+        &[("optimizer_in_backward", 1.0)],
+    );
+    assert!(close(
+        v(&vals, "grads_gib"),
+        7e9 * 2.0 / 2f64.powi(30),
+        1e-6
+    ));
+}

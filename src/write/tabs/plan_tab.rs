@@ -333,9 +333,20 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &Live) -> Result<Extent, XlsxEr
     let labels: Vec<&str> = COLUMNS.iter().map(|c| cx.t(c.head[0], c.head[1])).collect();
     crate::write::style::fit_header_height(ws, 0, &labels, &widths)?;
     ws.set_freeze_panes(1, 1)?;
-    let rows = plan.workloads.len() as u32;
-    let last = super::cuts::section(ws, cx, rows + 2)?.max(rows);
+    let cuts = super::cuts::section(ws, cx, printed_from(cx))?;
+    let block = if cx.plan.cuts.is_some() {
+        cuts + 2
+    } else {
+        cuts
+    };
+    let last = super::plan_print::section(ws, cx, block)?;
     Ok(Extent::new(last, COLUMNS.len() as u16 - 1))
+}
+
+/// The first row the Plan tab prints: the cuts' section, or without cuts the printed block,
+/// two rows under the table.
+pub fn printed_from(cx: &Ctx) -> u32 {
+    cx.plan.workloads.len() as u32 + 2
 }
 
 /// What every row has, planned or not: the workload's name, kind, model, engine and notes.

@@ -763,6 +763,18 @@ fn pdf_text(pdf: &Path, pages: Option<(u32, u32)>) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
+/// The tabs a PDF's pages print, in order, from each page's header ("GPU plan — team.xlsx
+/// Summary Page 1 of 6").
+fn printed_tabs<'a>(pdf_text: &'a str, input: &str) -> Vec<&'a str> {
+    let mut printed: Vec<&str> = pdf_text
+        .lines()
+        .filter(|l| l.contains(&format!("GPU plan — {input}")) && l.contains(" of "))
+        .filter_map(|l| l.split_whitespace().nth(4))
+        .collect();
+    printed.dedup();
+    printed
+}
+
 /// #34 items 1 and 2, as finance prints it: the team sample's workbook printed by LibreOffice
 /// is the approval view of at most 8 pages (it was 53: Plan 10, Assumptions 9, Formulas 20…),
 /// with the charts on page 1 and no text cut off ("per GB-mont", the Plan tab's notes); the
@@ -792,14 +804,8 @@ fn the_team_sample_prints_an_approval_view_of_at_most_eight_pages() {
     assert!((1..=8).contains(&pages), "{pages} pages");
     // Each page's header names its tab: the approval view, without the appendix (Candidates,
     // Formulas, Memory).
-    let mut printed: Vec<&str> = all
-        .lines()
-        .filter(|l| l.contains("GPU plan — team.xlsx") && l.contains(" of "))
-        .filter_map(|l| l.split_whitespace().nth(4))
-        .collect();
-    printed.dedup();
     assert_eq!(
-        printed,
+        printed_tabs(&all, "team.xlsx"),
         ["Summary", "Year", "Plan", "TCO", "Assumptions", "Warnings"]
     );
     // Page 1: the approval block, the budget and the three charts' titles.
@@ -833,14 +839,8 @@ fn the_team_sample_prints_an_approval_view_of_at_most_eight_pages() {
     // tab (the appendix hidden: Fleet, Memory, Billing, Candidates, Formulas), the Plan tab's
     // printed block one page wide with every workload's figures and advice.
     assert_eq!(startup.matches('\u{c}').count(), 8, "{startup}");
-    let mut printed: Vec<&str> = startup
-        .lines()
-        .filter(|l| l.contains("GPU plan — startup.xlsx") && l.contains(" of "))
-        .filter_map(|l| l.split_whitespace().nth(4))
-        .collect();
-    printed.dedup();
     assert_eq!(
-        printed,
+        printed_tabs(&startup, "startup.xlsx"),
         [
             "Summary",
             "Year",

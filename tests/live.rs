@@ -334,17 +334,7 @@ for r in range(2, plan.max_row + 1):
     if plan.cell(r, 1).value == "qa-api": plan.cell(r, col).value = 5.5
 wb.save(sys.argv[2])
 "#;
-    let st = std::process::Command::new("python3")
-        .args(["-c", script])
-        .arg(d.path().join("b.plan.xlsx"))
-        .arg(&edited)
-        .output()
-        .unwrap();
-    assert!(
-        st.status.success(),
-        "{}",
-        String::from_utf8_lossy(&st.stderr)
-    );
+    python(script, &d.path().join("b.plan.xlsx"), &edited);
     let recalculated = libreoffice_recalc(&profile, &edited, &d.path().join("lo2"));
     let tco = read_sheet(&recalculated, "TCO");
     let got = value_right_of(&tco, "Total with safety margin").unwrap();
@@ -547,17 +537,7 @@ for r in range(2, plan.max_row + 1):
     if plan.cell(r, 1).value == "lora-finetune": plan.cell(r, col).value = 1200
 wb.save(sys.argv[2])
 "#;
-    let st = std::process::Command::new("python3")
-        .args(["-c", script])
-        .arg(&out)
-        .arg(&edited)
-        .output()
-        .unwrap();
-    assert!(
-        st.status.success(),
-        "{}",
-        String::from_utf8_lossy(&st.stderr)
-    );
+    python(script, &out, &edited);
     let total = value_right_of(&read_sheet(&out, "TCO"), "Total with safety margin").unwrap();
     let profile = recalculating_profile(d.path());
     for (engine, file) in [
@@ -594,4 +574,19 @@ wb.save(sys.argv[2])
             "{engine}: {after:?} vs {total}"
         );
     }
+}
+
+/// Runs the Python `script` (openpyxl) on `from`, saving to `to`.
+fn python(script: &str, from: &Path, to: &Path) {
+    let st = std::process::Command::new("python3")
+        .args(["-c", script])
+        .arg(from)
+        .arg(to)
+        .output()
+        .unwrap();
+    assert!(
+        st.status.success(),
+        "{}",
+        String::from_utf8_lossy(&st.stderr)
+    );
 }

@@ -253,25 +253,6 @@ fn assert_agree(program: &str, runs: &[(String, PathBuf, PathBuf)], outputs: &[P
     );
 }
 
-/// `file` recalculated by Gnumeric and saved as xlsx into `out_dir`.
-fn gnumeric_recalc(file: &Path, out_dir: &Path) -> PathBuf {
-    std::fs::create_dir_all(out_dir).unwrap();
-    let out = out_dir.join(file.file_name().unwrap());
-    let st = Command::new("ssconvert")
-        .args(["--recalc", "--export-type=Gnumeric_Excel:xlsx2"])
-        .arg(file)
-        .arg(&out)
-        .output()
-        .expect("run Gnumeric (ssconvert)");
-    assert!(
-        st.status.success() && out.exists(),
-        "Gnumeric did not convert {}: {}",
-        file.display(),
-        String::from_utf8_lossy(&st.stderr)
-    );
-    out
-}
-
 /// Every formula cell of both samples' plans, in both languages, recalculated by Gnumeric gives
 /// the cached value; so does a copy whose cached values are all wrong (Gnumeric recalculates).
 #[test]

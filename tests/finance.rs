@@ -466,7 +466,7 @@ fn every_tab_prints_on_a4_landscape_with_titles_header_and_footer() {
     let startup = calc_sample(d.path(), "startup", &[]);
     for out in [startup, usage_plan(d.path())] {
         let wb = part(&out, "xl/workbook.xml");
-        for (tab, sheet) in sheets(&out) {
+        for (i, (tab, sheet)) in sheets(&out).into_iter().enumerate() {
             let xml = part(&out, &sheet);
             let setup = elements(&xml, "pageSetup");
             assert_eq!(setup.len(), 1, "{tab}");
@@ -489,20 +489,32 @@ fn every_tab_prints_on_a4_landscape_with_titles_header_and_footer() {
                 format!("'{tab}'")
             };
             assert!(wb.contains("_xlnm.Print_Area\" localSheetId="), "{tab}");
-            if ["Candidates", "Formulas", "Memory"].contains(&tab.as_str()) {
-                // An appendix left out of the print (#34 item 2): its print area is one blank
-                // cell in column A below its content (`Memory!$A$26`), a page LibreOffice and
-                // Excel skip.
-                let area = wb
-                    .split(&format!(">{quoted}!$A$"))
-                    .nth(1)
-                    .unwrap_or_else(|| panic!("{tab}: no print area"));
-                let row = area.split('<').next().unwrap();
-                assert!(row.parse::<u32>().unwrap() > 1, "{tab}: {area}");
+            let hidden = elements(&wb, "sheet").into_iter().any(|s| {
+                attr(s, "name") == Some(tab.as_str()) && attr(s, "state") == Some("hidden")
+            });
+            let appendix = ["Billing", "Candidates", "Fleet", "Formulas", "Memory"];
+            if appendix.contains(&tab.as_str()) {
+                // An appendix left out of the print (#34 item 2): a hidden sheet, which Excel
+                // never prints, without a print area (LibreOffice prints a hidden sheet that
+                // has one), fitted one page wide for when it is shown again.
+                assert!(hidden, "{tab}: not hidden");
+                let area = format!("_xlnm.Print_Area\" localSheetId=\"{i}\"");
+                assert!(!wb.contains(&area), "{tab}: a print area");
+                assert_eq!(attr(setup[0], "fitToHeight"), Some("0"), "{}", setup[0]);
             } else {
+                assert!(!hidden, "{tab}: hidden");
+                // The Plan tab prints its block under the table (and the cuts), from the
+                // second row under the last workload's.
+                let first = if tab == "Plan" {
+                    let plan = read_sheet(&out, "Plan");
+                    let blank = plan.iter().position(|r| r[0] == Data::Empty).unwrap();
+                    format!("$A${}:", blank + 2)
+                } else {
+                    "$A$1:".to_string()
+                };
                 assert!(
-                    wb.contains(&format!("{quoted}!$A$1:")),
-                    "{tab}: no print area"
+                    wb.contains(&format!("{quoted}!{first}")),
+                    "{tab}: no print area {first}"
                 );
             }
             if tab == "Summary" {
@@ -511,7 +523,7 @@ fn every_tab_prints_on_a4_landscape_with_titles_header_and_footer() {
                 assert_eq!(attr(setup[0], "fitToHeight"), None, "{}", setup[0]);
                 assert_eq!(attr(setup[0], "fitToWidth"), None, "{}", setup[0]);
             }
-            if ["Plan", "Billing", "Actuals"].contains(&tab.as_str()) {
+            if ["Billing", "Actuals"].contains(&tab.as_str()) {
                 assert!(
                     wb.contains(&format!("{quoted}!$A:$A,{quoted}!$1:$1")),
                     "{tab}: no print titles"
@@ -738,6 +750,18 @@ fn pdf_text(pdf: &Path, pages: Option<(u32, u32)>) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
+/// The tabs a PDF's pages print, in order, from each page's header ("GPU plan — team.xlsx
+/// Summary Page 1 of 6").
+fn printed_tabs<'a>(pdf_text: &'a str, input: &str) -> Vec<&'a str> {
+    let mut printed: Vec<&str> = pdf_text
+        .lines()
+        .filter(|l| l.contains(&format!("GPU plan — {input}")) && l.contains(" of "))
+        .filter_map(|l| l.split_whitespace().nth(4))
+        .collect();
+    printed.dedup();
+    printed
+}
+
 /// #34 items 1 and 2, as finance prints it: the team sample's workbook printed by LibreOffice
 /// is the approval view of at most 8 pages (it was 53: Plan 10, Assumptions 9, Formulas 20…),
 /// with the charts on page 1 and no text cut off ("per GB-mont", the Plan tab's notes); the
@@ -767,23 +791,9 @@ fn the_team_sample_prints_an_approval_view_of_at_most_eight_pages() {
     assert!((1..=8).contains(&pages), "{pages} pages");
     // Each page's header names its tab: the approval view, without the appendix (Candidates,
     // Formulas, Memory).
-    let mut printed: Vec<&str> = all
-        .lines()
-        .filter(|l| l.contains("GPU plan — team.xlsx") && l.contains(" of "))
-        .filter_map(|l| l.split_whitespace().nth(4))
-        .collect();
-    printed.dedup();
     assert_eq!(
-        printed,
-        [
-            "Summary",
-            "Year",
-            "Plan",
-            "Billing",
-            "TCO",
-            "Assumptions",
-            "Warnings"
-        ]
+        printed_tabs(&all, "team.xlsx"),
+        ["Summary", "Year", "Plan", "TCO", "Assumptions", "Warnings"]
     );
     // Page 1: the approval block, the budget and the three charts' titles.
     let first = pdf_text(&pdf, Some((1, 1)));
@@ -812,6 +822,32 @@ fn the_team_sample_prints_an_approval_view_of_at_most_eight_pages() {
         }
     }
     let startup = pdf_text(&d.path().join("pdf/startup.plan.pdf"), None);
+    // startup printed 11 pages: Plan two pages wide, Billing and Fleet one each. Now 8, one a
+    // tab (the appendix hidden: Fleet, Memory, Billing, Candidates, Formulas), the Plan tab's
+    // printed block one page wide with every workload's figures and advice.
+    assert_eq!(startup.matches('\u{c}').count(), 8, "{startup}");
+    assert_eq!(
+        printed_tabs(&startup, "startup.xlsx"),
+        [
+            "Summary",
+            "Year",
+            "Scenarios",
+            "Sensitivity",
+            "Plan",
+            "TCO",
+            "Assumptions",
+            "Warnings"
+        ]
+    );
+    // The block: full-finetune-20b's GPU cost 8 × ¥10 × (200 h + 4 × 20 min) = ¥16,106.67 and
+    // its TCO with 500 GB × ¥0.5 of storage, ¥16,356.67, on one line with its mode.
+    assert!(
+        startup.lines().any(|l| l.contains("full-finetune-20b")
+            && l.contains("on-demand")
+            && l.contains("¥16,106.67")
+            && l.contains("¥16,356.67")),
+        "{startup}"
+    );
     assert!(!startup.contains("@ exam "), "{startup}");
     assert!(!startup.contains("@ exan"), "{startup}");
 }

@@ -50,6 +50,27 @@ impl Expressions {
         self.trees.get(name).map_or(&[], |p| p.variables.as_slice())
     }
 
+    /// Whether the named expression holds, evaluated by evalexpr on the values `value` gives
+    /// (`(number, is_yes_no)` per variable); None where a variable has no value or the
+    /// expression does not evaluate to yes/no (a function call, for one: not defined here).
+    /// The writer asks it of a mode's `allow_` formula with the offer's missing price taken
+    /// as given, to tell a blank price cell where a quote would price the mode (#34 item 11).
+    pub fn holds(&self, name: &str, value: &dyn Fn(&str) -> Option<(f64, bool)>) -> Option<bool> {
+        use evalexpr::ContextWithMutableVariables;
+        let p = self.trees.get(name)?;
+        let mut ctx = evalexpr::HashMapContext::new();
+        for v in &p.variables {
+            let (x, yes_no) = value(v)?;
+            let x = if yes_no {
+                Value::Boolean(x != 0.0)
+            } else {
+                Value::Float(x)
+            };
+            ctx.set_value(v.clone(), x).ok()?;
+        }
+        p.node.eval_boolean_with_context(&ctx).ok()
+    }
+
     /// The named expression as an Excel formula body.
     pub fn to_excel(&self, name: &str, resolve: &mut Resolve) -> Result<String, String> {
         let p = self

@@ -91,8 +91,10 @@ fn read_plan_tab(plan: &RawSheet, view: &mut PlanView) -> Option<()> {
     let terms = layout::OFFER_TERMS.map(|(key, label)| (key, col(label)));
     let last = plan.cells.iter().map(|(r, _, _)| *r).max().unwrap_or(0);
     for r in 1..=last {
+        // The table ends at its first blank row: below it come the cuts and the printed block,
+        // whose rows name workloads too.
         let Some(name) = text(g.get(&(r, name_col))) else {
-            continue;
+            break;
         };
         let at = |c: Option<u32>| c.and_then(|c| g.get(&(r, c)));
         let offer = text(at(gpu)).filter(|t| !layout::UNPLANNED.is(t));

@@ -479,6 +479,25 @@ pub fn recalculating_profile(dir: &Path) -> String {
     )
 }
 
+/// `file` recalculated by Gnumeric and saved as xlsx into `out_dir`.
+pub fn gnumeric_recalc(file: &Path, out_dir: &Path) -> PathBuf {
+    std::fs::create_dir_all(out_dir).unwrap();
+    let out = out_dir.join(file.file_name().unwrap());
+    let st = Command::new("ssconvert")
+        .args(["--recalc", "--export-type=Gnumeric_Excel:xlsx2"])
+        .arg(file)
+        .arg(&out)
+        .output()
+        .expect("run Gnumeric (ssconvert)");
+    assert!(
+        st.status.success() && out.exists(),
+        "Gnumeric did not convert {}: {}",
+        file.display(),
+        String::from_utf8_lossy(&st.stderr)
+    );
+    out
+}
+
 /// `file` recalculated by LibreOffice and saved as xlsx into `out_dir`.
 pub fn libreoffice_recalc(profile: &str, file: &Path, out_dir: &Path) -> PathBuf {
     libreoffice_recalc_all(profile, &[file.to_path_buf()], out_dir).remove(0)

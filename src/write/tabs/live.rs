@@ -179,6 +179,22 @@ impl Live {
         self.noting(name, self.expressions.to_excel(name, &mut resolve))
     }
 
+    /// Whether `allow` (a mode's `allow_` formula) holds for the candidate once the prices
+    /// whose `has_` flags `quoted` names are given: a quote typed into their blank cells would
+    /// price the mode. No for spot on a workload that does not tolerate interruptions.
+    pub fn allowed_with_quote(
+        &self,
+        allow: &str,
+        quoted: &dyn Fn(&str) -> bool,
+        value: &dyn Fn(&str) -> Option<f64>,
+    ) -> bool {
+        let lookup = |v: &str| -> Option<(f64, bool)> {
+            let x = if quoted(v) { Some(1.0) } else { value(v) }?;
+            Some((x, self.bools.contains(v)))
+        };
+        self.expressions.holds(allow, &lookup) == Some(true)
+    }
+
     /// Checks a translation's length, and remembers a formula whose translation is too long.
     fn noting(&self, name: &str, r: Result<String, String>) -> Result<String, String> {
         let r = r.and_then(bounded);

@@ -13,6 +13,7 @@ mod fleet;
 mod formulas;
 mod live;
 mod memory;
+mod plan_print;
 mod plan_tab;
 mod scenarios;
 mod sensitivity;
@@ -145,6 +146,22 @@ impl Tab {
                 | Tab::Billing
                 | Tab::Tco
                 | Tab::Assumptions
+        )
+    }
+
+    /// Whether the tab is an appendix to the approval view (#34 item 2): the engineering tabs
+    /// (Memory, Candidates, Formulas), the Fleet's card schedule (its saving is on the Summary)
+    /// and Billing (each mode's cost is on the Plan tab's row and in the Summary's chart). They
+    /// are hidden sheets without a print area: Excel never prints a hidden sheet, LibreOffice
+    /// none without a print area, and OOXML has no other per-sheet "do not print" (a print
+    /// area of one blank cell, the way before, was skipped by LibreOffice, but a user who
+    /// printed the tab got nothing, and Excel was not known to skip it). Once shown
+    /// (right-click a tab → Unhide) each prints its content one page wide. The Summary names
+    /// them.
+    pub fn is_appendix(self) -> bool {
+        matches!(
+            self,
+            Tab::Memory | Tab::Candidates | Tab::Formulas | Tab::Fleet | Tab::Billing
         )
     }
 
@@ -314,6 +331,9 @@ pub fn workbook(
         if tab.has_live_formulas() {
             protect(ws);
         }
+        if tab.is_appendix() {
+            ws.set_hidden(true);
+        }
     }
     let warnings = live.warnings();
     Ok((wb, warnings, cx.charts))
@@ -439,9 +459,9 @@ fn protect(ws: &mut rust_xlsxwriter::Worksheet) {
 
 /// Print setup (SPEC §8, #18): A4 landscape, the tab's content as print area, the header row and
 /// the workload column repeated on every page, a header with the title, tab and page x of y
-/// and a footer with the generation time and gpuplan's version. Tabs whose columns fit a page
-/// width at 8 pt or more are fitted to it (Summary to one page); the wide Plan, Billing and
-/// Memory tabs print at full size across pages, each page keeping the workload names.
+/// and a footer with the generation time and gpuplan's version. Every tab is fitted to one
+/// page wide (Summary to one page); the Plan tab prints its block of twelve columns under the
+/// table (plan_print.rs), the Candidates tab its columns up to the cheapest cost.
 fn page_setup(
     ws: &mut rust_xlsxwriter::Worksheet,
     cx: &Ctx,
@@ -452,17 +472,15 @@ fn page_setup(
     ws.set_landscape();
     ws.set_paper_size(A4);
     match tab {
-        // The Candidates tab prints its columns up to the cheapest cost (what each candidate is,
-        // whether it fits, why not, and its cheapest mode and cost) one page wide; the mode
-        // costs are the Billing tab's, the formula columns are for the screen.
-        // The engineering tabs are an appendix that a print of the workbook leaves out: their
-        // print area is the one blank cell under their content, and LibreOffice (Calc's default
-        // "suppress output of empty pages") and Excel print no page for it. Clear the print
-        // area (Page Layout → Print Area) to print one.
-        Tab::Candidates | Tab::Formulas | Tab::Memory => {
-            let blank = extent.last_row.max(1) + 1;
-            ws.set_print_area(blank, 0, blank, 0)?;
+        // The printed block under the table, one page wide (plan_print.rs).
+        Tab::Plan => {
+            let first = plan_tab::printed_from(cx);
+            ws.set_print_area(first, 0, extent.last_row.max(first), plan_print::LAST_COL)?;
         }
+        // No print area: LibreOffice prints a hidden sheet that has one (it printed all five,
+        // 31 pages for team; gotenberg issue 677 says the same), and skips one without. Shown
+        // again, the tab prints its content, one page wide.
+        _ if tab.is_appendix() => {}
         // The money inputs finance approves; the engineering constants below are for the screen.
         Tab::Assumptions => {
             ws.set_print_area(0, 0, assumptions::printed_rows(cx), extent.last_col)?;
@@ -479,12 +497,8 @@ fn page_setup(
             ws.set_repeat_rows(0, 0)?;
             ws.set_print_fit_to_pages(1, 0);
         }
-        // The Plan tab's 42 columns (about 550 characters) at one page wide would print at a
-        // quarter size: two pages wide, each with the workload names, keep them legible.
         Tab::Plan => {
-            ws.set_repeat_rows(0, 0)?;
-            ws.set_repeat_columns(0, 0)?;
-            ws.set_print_fit_to_pages(2, 0);
+            ws.set_print_fit_to_pages(1, 0);
         }
         Tab::Year | Tab::Scenarios | Tab::Diff | Tab::Actuals | Tab::Billing | Tab::Memory => {
             ws.set_repeat_rows(0, 0)?;

@@ -89,9 +89,9 @@ pub const COLUMNS: [Column; 42] = [
     Column::new("utilization", Holds::Sizing, Look::Pct, 13.0, ["Utilization", "利用率", "Hours ÷ hours in the month.", "运行小时 ÷ 当月小时数。"]),
     Column::new("mode", Holds::Text, Look::Text, 16.0, [layout::BILLING_MODE.en, layout::BILLING_MODE.zh, "The cheapest allowed mode when planned. It stays the plan's choice when prices are edited; the Billing tab shows if another becomes cheaper.", "规划时最便宜的可用方式；修改价格后仍按此方式计费，计费对比页可看其他方式。"]),
     Column::new("price_on_demand", Holds::Input, Look::Money, 13.0, [layout::offer_term("price_on_demand").en, layout::offer_term("price_on_demand").zh, "Editable: the costs to the right recompute. A later row on the same offer repeats the first row's prices by formula, so one edit there reprices every workload on the offer. Inputs are orange; formula cells are locked: to price a later row's workload alone, unprotect the sheet (Review → Unprotect Sheet; no password) and type over its cell.", "可修改：右侧费用自动重算。同一报价的后续行以公式引用第一行的价格，改第一行即更新该报价的所有负载；输入单元格为橙色，公式单元格已锁定：如需单独修改后续某行的价格，请先撤销工作表保护（审阅 → 撤销工作表保护，无密码）再改该单元格。"]),
-    Column::new("price_monthly", Holds::Input, Look::Money, 13.0, [layout::offer_term("price_monthly").en, layout::offer_term("price_monthly").zh, "Editable.", "可修改。"]),
-    Column::new("price_spot", Holds::Input, Look::Money, 13.0, [layout::offer_term("price_spot").en, layout::offer_term("price_spot").zh, "Editable.", "可修改。"]),
-    Column::new("price_reserved", Holds::Input, Look::Money, 13.0, [layout::offer_term("price_reserved").en, layout::offer_term("price_reserved").zh, "Editable.", "可修改。"]),
+    Column::new("price_monthly", Holds::Input, Look::Money, 13.0, [layout::offer_term("price_monthly").en, layout::offer_term("price_monthly").zh, "Editable. Where the offer has no price, type a quote into the blank cell: its cost column, which reads \"no price\" until then, follows.", "可修改。报价缺失时可在空白单元格中输入新报价：对应费用列（此前显示“无报价”）随之更新。"]),
+    Column::new("price_spot", Holds::Input, Look::Money, 13.0, [layout::offer_term("price_spot").en, layout::offer_term("price_spot").zh, "Editable. Where the offer has no price, type a quote into the blank cell: its cost column, which reads \"no price\" until then, follows.", "可修改。报价缺失时可在空白单元格中输入新报价：对应费用列（此前显示“无报价”）随之更新。"]),
+    Column::new("price_reserved", Holds::Input, Look::Money, 13.0, [layout::offer_term("price_reserved").en, layout::offer_term("price_reserved").zh, "Editable. Where the offer has no price, type a quote into the blank cell: its cost column, which reads \"no price\" until then, follows.", "可修改。报价缺失时可在空白单元格中输入新报价：对应费用列（此前显示“无报价”）随之更新。"]),
     Column::new("billing_granularity_min", Holds::Input, Look::General, 13.0, [layout::offer_term("billing_granularity_min").en, layout::offer_term("billing_granularity_min").zh, "Editable: on-demand time is billed up to the next multiple.", "可修改：按量时长按此向上取整。"]),
     Column::new("min_rental_min", Holds::Input, Look::General, 13.0, [layout::offer_term("min_rental_min").en, layout::offer_term("min_rental_min").zh, "Editable: least minutes billed per start.", "可修改：每次启动最少计费分钟。"]),
     Column::new("runs_per_month", Holds::Input, Look::Integer, 13.0, ["Runs per month", "每月启动次数", "Starts per month (each pays a cold start).", "每月启动次数（每次有冷启动）。"]),
@@ -321,20 +321,32 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &Live) -> Result<Extent, XlsxEr
             cx,
             live,
             r,
+            first,
             w,
             c,
             ch,
         };
-        row.write(ws, first)?;
+        row.write(ws)?;
     }
     let widths: Vec<f64> = COLUMNS.iter().map(|c| c.width).collect();
     crate::write::style::widths(ws, &widths)?;
     let labels: Vec<&str> = COLUMNS.iter().map(|c| cx.t(c.head[0], c.head[1])).collect();
     crate::write::style::fit_header_height(ws, 0, &labels, &widths)?;
     ws.set_freeze_panes(1, 1)?;
-    let rows = plan.workloads.len() as u32;
-    let last = super::cuts::section(ws, cx, rows + 2)?.max(rows);
+    let cuts = super::cuts::section(ws, cx, printed_from(cx))?;
+    let block = if cx.plan.cuts.is_some() {
+        cuts + 2
+    } else {
+        cuts
+    };
+    let last = super::plan_print::section(ws, cx, block)?;
     Ok(Extent::new(last, COLUMNS.len() as u16 - 1))
+}
+
+/// The first row the Plan tab prints: the cuts' section, or without cuts the printed block,
+/// two rows under the table.
+pub fn printed_from(cx: &Ctx) -> u32 {
+    cx.plan.workloads.len() as u32 + 2
 }
 
 /// What every row has, planned or not: the workload's name, kind, model, engine and notes.
@@ -403,17 +415,18 @@ struct PlanRow<'a> {
     live: &'a Live,
     /// The sheet row (the header is row 0).
     r: u32,
+    /// The row that holds the prices of its offer (this row, or an earlier one on the offer).
+    first: u32,
     w: &'a Workload,
     c: &'a Candidate,
     ch: &'a Chosen,
 }
 
 impl PlanRow<'_> {
-    /// Writes the row after the workload's own columns; `first` is the row that holds the
-    /// prices of its offer.
-    fn write(&self, ws: &mut Worksheet, first: u32) -> Result<(), XlsxError> {
+    /// Writes the row after the workload's own columns.
+    fn write(&self, ws: &mut Worksheet) -> Result<(), XlsxError> {
         self.write_choice(ws)?;
-        self.write_inputs(ws, first)?;
+        self.write_inputs(ws, self.first)?;
         self.write_sizing(ws)?;
         self.write_mode_costs(ws)?;
         self.write_totals(ws)?;
@@ -446,7 +459,64 @@ impl PlanRow<'_> {
     fn in_row(&self, v: &str) -> Option<String> {
         let at = position(v)?;
         let usable = matches!(COLUMNS[at as usize].holds, Holds::Input | Holds::Sizing);
-        usable.then(|| cell(None, self.r, at))
+        // A price the offer lacks is a blank cell in its first row only (later rows repeat
+        // the prices it has): a quote typed there is read from there.
+        let missing = self.missing_terms().any(|(term, _)| term == at);
+        usable.then(|| cell(None, if missing { self.first } else { self.r }, at))
+    }
+
+    /// The offer's prices and terms it lacks: their columns and `has_` flags (`has_spot` for
+    /// `price_spot`; None for a term without one).
+    fn missing_terms(&self) -> impl Iterator<Item = (u16, Option<String>)> + '_ {
+        let offer = &self.cx.plan.input.gpus[self.c.offer];
+        TERMS
+            .into_iter()
+            .zip(offer.terms())
+            .filter(|(_, v)| v.is_none())
+            .map(|(at, _)| {
+                let flag = COLUMNS[at as usize]
+                    .key
+                    .strip_prefix("price_")
+                    .map(|m| format!("has_{m}"));
+                (at, flag)
+            })
+    }
+
+    /// The cost of mode `m`, which the offer lacks a price for, as a formula guarded by the
+    /// blank price cell, where a quote typed there would price the mode (#34 item 11): "no
+    /// price" until a number is typed, so that a blank is never read as ¥0 (the cheapest mode
+    /// now skips text). None where no quote would price it (spot on a workload that does not
+    /// tolerate interruptions) or the formulas do not translate.
+    fn quoted_cost(&self, m: Mode, none: &str) -> Option<String> {
+        let missing: Vec<(String, String)> = self
+            .missing_terms()
+            .filter_map(|(at, flag)| Some((flag?, cell(None, self.first, at))))
+            .collect();
+        let quoted = |v: &str| missing.iter().any(|(f, _)| f == v);
+        let value = |v: &str| self.value(v);
+        let allow = format!("allow_{}", m.key());
+        if missing.is_empty() || !self.live.allowed_with_quote(&allow, &quoted, &value) {
+            return None;
+        }
+        let cells = |v: &str| -> Option<String> {
+            match missing.iter().find(|(f, _)| f == v) {
+                Some((_, at)) => Some(format!("ISNUMBER({at})")),
+                None => self.in_row(v),
+            }
+        };
+        let guard = self.live.candidate(&allow, &cells, &value).ok()?;
+        // A mode whose allowance reads none of the blank prices is not one a quote prices.
+        if !guard.contains("ISNUMBER(") {
+            return None;
+        }
+        let cost = self
+            .live
+            .candidate(&format!("cost_{}", m.key()), &cells, &value);
+        Some(format!(
+            "IF({guard},{},{})",
+            cost.ok()?,
+            super::live::excel_text(none)
+        ))
     }
 
     /// The live formula of `name` over this row's cells and the candidate's other values.
@@ -533,11 +603,14 @@ impl PlanRow<'_> {
     fn write_mode_costs(&self, ws: &mut Worksheet) -> Result<(), XlsxError> {
         let (cx, r, ch) = (self.cx, self.r, self.ch);
         let s = &cx.s;
+        let none = cx.t("no price", "无报价");
         for m in Mode::ALL {
             let at = cost_column(m);
             if let Some(v) = self.c.cost(m) {
                 let f = self.formula(COLUMNS[at as usize].key);
                 live_cell(ws, r, at, f, v, &s.money, cx)?;
+            } else if let Some(body) = self.quoted_cost(m, none) {
+                live_text(ws, r, at, &body, none, &s.money)?;
             }
         }
         for (col, kind, v) in [

@@ -192,7 +192,7 @@ const CHART_COLS: u16 = 9;
 
 /// The facts of the run under the title: input, when, by what, the currency and how many
 /// workloads were planned.
-fn facts(cx: &Ctx) -> [(&'static str, String); 9] {
+fn facts(cx: &Ctx) -> [(&'static str, String); 10] {
     let plan = cx.plan;
     let planned = plan.planned_count();
     let unplanned = plan.workloads.len() - planned;
@@ -248,7 +248,29 @@ fn facts(cx: &Ctx) -> [(&'static str, String); 9] {
                 format!("{planned} planned, {unplanned} unplanned")
             },
         ),
+        (cx.t("Appendix", "附录"), appendix(cx)),
     ]
+}
+
+/// The appendix tabs this workbook has, hidden so that a print of the workbook is the approval
+/// view (#34 item 2), and how to show one.
+fn appendix(cx: &Ctx) -> String {
+    let tabs: Vec<&str> = super::Tab::ALL
+        .into_iter()
+        .filter(|t| t.is_appendix() && super::shows(*t, cx.plan))
+        .map(|t| cx.sheet(t))
+        .collect();
+    if cx.lang == Lang::Zh {
+        format!(
+            "{}：已隐藏，不打印（右键单击工作表标签 → 取消隐藏）",
+            tabs.join("、")
+        )
+    } else {
+        format!(
+            "{}: hidden, not printed (right-click a tab → Unhide)",
+            tabs.join(", ")
+        )
+    }
 }
 
 /// The monthly budget from `row` down: one line per cost category, the total, the safety

@@ -131,6 +131,12 @@ pub fn columns(sheet: &str) -> Vec<Column> {
         .collect()
 }
 
+/// The column `key` among `cols` (one sheet's columns) and its position: the one lookup of a
+/// column by key, for the readers, the template and the usage logs' map alike.
+pub fn find_column<'a>(cols: &'a [Column], key: &str) -> Option<(usize, &'a Column)> {
+    cols.iter().enumerate().find(|(_, c)| c.key == key)
+}
+
 /// The input sheets, with their English and Chinese names.
 pub const SHEETS: [(&str, &str); 10] = [
     ("Workloads", "负载"),
@@ -522,13 +528,13 @@ mod tests {
         let workloads = columns("Workloads");
         for key in crate::model::WorkloadNumbers::NAMES {
             assert!(
-                workloads.iter().any(|c| c.key == *key),
+                find_column(&workloads, key).is_some(),
                 "{key} has no column"
             );
         }
         let models = columns("Models");
         for key in ModelSpec::FIELDS {
-            assert!(models.iter().any(|c| c.key == *key), "{key} has no column");
+            assert!(find_column(&models, key).is_some(), "{key} has no column");
         }
     }
 

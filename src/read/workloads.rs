@@ -141,7 +141,7 @@ impl Reader {
             ));
             return None;
         }
-        match columns.iter().find(|c| c.key == o.key) {
+        match catalog::find_column(&columns, &o.key).map(|(_, c)| c) {
             // A relative change scales a number: a yes/no, a name or a month has none.
             Some(c)
                 if o.scale

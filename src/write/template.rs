@@ -149,10 +149,10 @@ fn workloads_sheet(
     };
     for (r, row) in rows.into_iter().enumerate() {
         for (key, v) in row {
-            let Some(col) = cols.iter().position(|c| c.key == key) else {
+            let Some((col, c)) = catalog::find_column(&cols, key) else {
                 continue;
             };
-            let (col, ty) = (col as u16, cols[col].ty);
+            let (col, ty) = (col as u16, c.ty);
             let r = r as u32 + 1;
             match v.parse::<f64>() {
                 Ok(n) if !matches!(ty, ColumnType::Text | ColumnType::Kind) => {

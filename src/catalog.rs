@@ -652,36 +652,29 @@ mod tests {
             }
         }
         // The figures the planner and the reader had written in code before the table held them.
-        let default = |key: &str, kind: Kind, online: bool| workload_default(key, kind, online);
-        assert_eq!(
-            default("context_len", Kind::Lora, false),
-            Some(Fallback::Value("2048"))
-        );
-        assert_eq!(
-            default("context_len", Kind::Inference, true),
-            Some(Fallback::Value("4096"))
-        );
-        assert_eq!(
-            default("precision", Kind::Qlora, false),
-            Some(Fallback::Value("int4"))
-        );
-        assert_eq!(
-            default("precision", Kind::Lora, false),
-            Some(Fallback::Value("bf16"))
-        );
-        assert_eq!(
-            default("hours_per_month", Kind::Batch, false),
-            Some(Fallback::Value("0"))
-        );
-        assert_eq!(
-            default("hours_per_month", Kind::Batch, true),
-            Some(Fallback::Ref("hours_in_month"))
-        );
-        assert_eq!(
-            default("spot_ok", Kind::Batch, false),
-            Some(Fallback::Value("yes"))
-        );
-        assert_eq!(default("redundancy", Kind::Batch, false), None);
+        use Fallback::{Ref as R, Value as V};
+        let cases = [
+            ("context_len", Kind::Lora, false, Some(V("2048"))),
+            ("context_len", Kind::Inference, true, Some(V("4096"))),
+            ("precision", Kind::Qlora, false, Some(V("int4"))),
+            ("precision", Kind::Lora, false, Some(V("bf16"))),
+            ("hours_per_month", Kind::Batch, false, Some(V("0"))),
+            (
+                "hours_per_month",
+                Kind::Batch,
+                true,
+                Some(R("hours_in_month")),
+            ),
+            ("spot_ok", Kind::Batch, false, Some(V("yes"))),
+            ("redundancy", Kind::Batch, false, None),
+        ];
+        for (key, kind, online, expected) in cases {
+            assert_eq!(
+                workload_default(key, kind, online),
+                expected,
+                "{key} {kind:?}"
+            );
+        }
         let online: Vec<Kind> = Kind::ALL
             .into_iter()
             .filter(|k| k.online_by_default())

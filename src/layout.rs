@@ -26,10 +26,72 @@ impl Label {
     }
 }
 
-pub const PLAN_TAB: Label = Label::new("Plan", "方案");
-pub const TCO_TAB: Label = Label::new("TCO", "总拥有成本");
-pub const ASSUMPTIONS_TAB: Label = Label::new("Assumptions", "参数");
-pub const SUMMARY_TAB: Label = Label::new("Summary", "总览");
+/// The tabs of a plan workbook, in order. Their names in both languages are [`Tab::label`]'s
+/// table: the writer names the sheets and the formulas that cite them from it, and the reader of
+/// `gpuplan diff` finds them by it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tab {
+    Summary,
+    Year,
+    Scenarios,
+    Sensitivity,
+    Diff,
+    Actuals,
+    Plan,
+    Fleet,
+    Memory,
+    Billing,
+    Candidates,
+    Tco,
+    Assumptions,
+    Formulas,
+    Warnings,
+}
+
+impl Tab {
+    pub const ALL: [Tab; 15] = [
+        Tab::Summary,
+        Tab::Year,
+        Tab::Scenarios,
+        Tab::Sensitivity,
+        Tab::Diff,
+        Tab::Actuals,
+        Tab::Plan,
+        Tab::Fleet,
+        Tab::Memory,
+        Tab::Billing,
+        Tab::Candidates,
+        Tab::Tco,
+        Tab::Assumptions,
+        Tab::Formulas,
+        Tab::Warnings,
+    ];
+
+    /// The tab's name in English and Chinese.
+    pub const fn label(self) -> Label {
+        match self {
+            Tab::Summary => Label::new("Summary", "总览"),
+            Tab::Year => Label::new("Year", "全年"),
+            Tab::Scenarios => Label::new("Scenarios", "情景"),
+            Tab::Sensitivity => Label::new("Sensitivity", "敏感性"),
+            Tab::Diff => Label::new("Diff", "变化"),
+            Tab::Actuals => Label::new("Actuals", "实际用量"),
+            Tab::Plan => Label::new("Plan", "方案"),
+            Tab::Fleet => Label::new("Fleet", "卡群"),
+            Tab::Memory => Label::new("Memory", "显存"),
+            Tab::Billing => Label::new("Billing", "计费对比"),
+            Tab::Candidates => Label::new("Candidates", "候选方案"),
+            Tab::Tco => Label::new("TCO", "总拥有成本"),
+            Tab::Assumptions => Label::new("Assumptions", "参数"),
+            Tab::Formulas => Label::new("Formulas", "公式"),
+            Tab::Warnings => Label::new("Warnings", "提示"),
+        }
+    }
+
+    pub fn name(self, lang: Lang) -> &'static str {
+        self.label().get(lang)
+    }
+}
 
 /// Plan tab headers.
 pub const WORKLOAD: Label = Label::new("Workload", "负载");
@@ -88,3 +150,26 @@ pub const TOTAL_WITH_MARGIN: Label = Label::new("Total with safety margin", "含
 /// Summary tab row labels (column A).
 pub const INPUT_SHA256: Label = Label::new("Input SHA-256", "输入文件 SHA-256");
 pub const CURRENCY: Label = Label::new("Currency", "货币");
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each tab's name is one Excel accepts (at most 31 characters, none of `[]:*?/\`, no
+    /// apostrophe at either end), and no two tabs share one in either language: the reader of
+    /// `gpuplan diff` tells them apart by name.
+    #[test]
+    fn tab_names_are_distinct_excel_names_in_both_languages() {
+        for lang in [Lang::En, Lang::Zh] {
+            let names: Vec<&str> = Tab::ALL.iter().map(|t| t.name(lang)).collect();
+            for (i, n) in names.iter().enumerate() {
+                assert!(!n.is_empty() && n.chars().count() <= 31, "{n}");
+                assert!(!n.contains(['[', ']', ':', '*', '?', '/', '\\']), "{n}");
+                assert!(!n.starts_with('\'') && !n.ends_with('\''), "{n}");
+                assert!(!names[..i].contains(n), "{n} twice");
+            }
+        }
+        assert_eq!(Tab::Tco.name(Lang::En), "TCO");
+        assert_eq!(Tab::Summary.name(Lang::Zh), "总览");
+    }
+}

@@ -265,10 +265,12 @@ impl Kind {
         )
     }
 
-    /// Inference and image generation serve users by default; video generation, minutes per
-    /// clip, is a queue of jobs.
+    /// Whether a workload of this kind serves users when its online cell is blank: the online
+    /// column's default in templates/columns.tsv (inference and image generation; video
+    /// generation, minutes per clip, is a queue of jobs).
     pub fn online_by_default(self) -> bool {
-        matches!(self, Kind::Inference | Kind::ImageGen)
+        crate::catalog::workload_default("online", self, false)
+            == Some(crate::catalog::Fallback::Value("yes"))
     }
 
     /// Image and video generation: sized by pixels (and frames), priced by work done.
@@ -311,13 +313,6 @@ impl Precision {
         Precision::Int4,
         Precision::Mxfp4,
         Precision::Nvfp4,
-    ];
-    /// What a KV cache may be stored as.
-    pub const KV: [Precision; 4] = [
-        Precision::Fp16,
-        Precision::Bf16,
-        Precision::Fp8,
-        Precision::Int8,
     ];
 
     pub fn key(self) -> &'static str {

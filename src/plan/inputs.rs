@@ -1,6 +1,7 @@
 //! The variables the engine gives candidate and portfolio formulas (SPEC §4), and how a
 //! workload, a GPU offer and the assumptions fill them, defaults included.
 
+use crate::catalog::Fallback;
 use crate::error::Problem;
 use crate::formula::{InputVar, Program, Ty};
 use crate::model::{
@@ -308,6 +309,29 @@ impl GpuSlots {
     }
 }
 
+/// What a blank numeric Workloads column stands for (its default in templates/columns.tsv): a
+/// figure, another column's value, the model's figure or an assumption's (the built-in value
+/// where the sheet lacks it). The offer's figures are bound per offer ([`GpuSlots::bind`]), so
+/// they are 0 here, as is a column without a default.
+fn default_number(key: &str, w: &Workload, assumptions: &Assumptions) -> f64 {
+    match crate::catalog::workload_default(key, w.kind, w.online) {
+        None => 0.0,
+        Some(Fallback::Value(v)) => v.parse().unwrap_or(0.0),
+        Some(Fallback::Ref(r)) => {
+            if let Some(given) = w.numbers.get(r) {
+                given.unwrap_or_else(|| default_number(r, w, assumptions))
+            } else if let Some(f) = r.strip_prefix("model.") {
+                w.model.as_ref().map_or(0.0, |m| m.field(f))
+            } else if r.starts_with("offer.") {
+                0.0
+            } else {
+                let built_in = crate::catalog::assumption_number(r).unwrap_or(0.0);
+                assumptions.number(r, built_in)
+            }
+        }
+    }
+}
+
 /// Writes a workload's inputs (with their defaults) into `values`.
 pub fn bind_workload(p: &Program, w: &Workload, assumptions: &Assumptions, values: &mut [f64]) {
     let mut set = |name: &str, v: f64| {
@@ -319,22 +343,12 @@ pub fn bind_workload(p: &Program, w: &Workload, assumptions: &Assumptions, value
     };
     let n = &w.numbers;
     let training = w.kind.is_training();
-    let context = n
-        .context_len
-        .unwrap_or(if training { 2048.0 } else { 4096.0 });
     for key in WorkloadNumbers::NAMES {
         let given = n.get(key).flatten();
-        let default = match *key {
-            "params_b" => w.params_b(),
-            "context_len" => context,
-            "avg_tokens" => context,
-            "concurrency" | "batch_size" | "runs_per_month" | "pilot_concurrency" => 1.0,
-            "hours_per_month" if w.online => assumptions.number("hours_in_month", 730.0),
-            "resolution" => 1024.0,
-            "frames" => 81.0,
-            _ => 0.0,
-        };
-        set(key, given.unwrap_or(default));
+        set(
+            key,
+            given.unwrap_or_else(|| default_number(key, w, assumptions)),
+        );
         set(&format!("has_{key}"), b(given.is_some()));
     }
     for f in model_fields() {

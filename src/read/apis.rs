@@ -31,9 +31,9 @@ impl Reader {
                 ));
                 continue;
             }
-            let price = Rule::at_least(0.0).max(1e9);
+            let price = |key: &str| Rule::of("APIs", key).unwrap_or(Rule::at_least(0.0).max(1e9));
             let needed = |key: &str, p: &mut Vec<Problem>| {
-                let v = rec.number(key, price, p);
+                let v = rec.number(key, price(key), p);
                 if v.is_none() && rec.raw(key).is_none() {
                     p.push(Problem::new(
                         rec.at(key),
@@ -44,7 +44,8 @@ impl Reader {
             };
             let input_per_m = needed("input_per_m", p);
             let output_per_m = needed("output_per_m", p);
-            let cached_input_per_m = rec.number("cached_input_per_m", price, p);
+            let cached_input_per_m =
+                rec.number("cached_input_per_m", price("cached_input_per_m"), p);
             let (Some(input_per_m), Some(output_per_m)) = (input_per_m, output_per_m) else {
                 continue;
             };

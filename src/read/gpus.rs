@@ -230,9 +230,16 @@ fn read_terms(rec: &Record, offer: &mut GpuOffer, p: &mut Vec<Problem>) {
     offer.spot_hourly = number("spot_hourly", p);
     offer.reserved_monthly = number("reserved_monthly", p);
     offer.reserved_term_months = number("reserved_term_months", p);
-    offer.billing_granularity_min = number("billing_granularity_min", p).unwrap_or(60.0);
-    offer.min_rental_min = number("min_rental_min", p).unwrap_or(0.0);
-    offer.available = rec.boolean("available", p).unwrap_or(true);
+    // A blank cell is the column's default in templates/columns.tsv.
+    let default = |key: &str| catalog::plain_default("GPUs", key).unwrap_or_default();
+    let figure = |key: &str, p: &mut Vec<Problem>| {
+        number(key, p).unwrap_or_else(|| default(key).parse().unwrap_or(0.0))
+    };
+    offer.billing_granularity_min = figure("billing_granularity_min", p);
+    offer.min_rental_min = figure("min_rental_min", p);
+    offer.available = rec
+        .boolean("available", p)
+        .unwrap_or_else(|| default("available") == "yes");
 }
 
 /// The offers `gpu:NAME` names: each whose GPU or label is NAME (loosely), or every one for `*`.
@@ -438,19 +445,7 @@ fn set_gpu_number(g: &mut GpuOffer, key: &str, v: f64) {
 /// The platforms templates/compat.tsv has rules for.
 pub const PLATFORMS: [&str; 3] = ["cuda", "rocm", "ascend"];
 
-/// What each numeric column of the GPUs sheet must hold.
+/// What each numeric column of the GPUs sheet must hold: its bounds in templates/columns.tsv.
 pub(crate) fn gpu_rule(key: &str) -> Rule {
-    match key {
-        "vram_gib" => Rule::positive().max(10_000.0),
-        "bandwidth_gbs" | "fp16_tflops" => Rule::positive().max(1e6),
-        "compute_capability" => Rule::range(0.0, 20.0),
-        "fp8_tflops" | "fp16_acc16_tflops" | "interconnect_gbs" | "node_interconnect_gbs" => {
-            Rule::at_least(0.0).max(1e6)
-        }
-        "gpus_per_node" => Rule::whole(1.0, 1024.0),
-        "billing_granularity_min" => Rule::positive().max(44_640.0),
-        "min_rental_min" => Rule::at_least(0.0).max(44_640.0),
-        "reserved_term_months" => Rule::whole(1.0, 120.0),
-        _ => Rule::at_least(0.0).max(1e9),
-    }
+    Rule::of("GPUs", key).unwrap_or(Rule::at_least(0.0).max(1e9))
 }

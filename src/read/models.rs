@@ -71,7 +71,7 @@ impl Reader {
             ));
             return None;
         }
-        let params_b = rec.number("params_b", Rule::positive().max(100_000.0), p);
+        let params_b = rec.number("params_b", model_rule("params_b"), p);
         if params_b.is_none() && rec.raw("params_b").is_none() {
             p.push(Problem::new(
                 rec.at("params_b"),
@@ -85,14 +85,9 @@ impl Reader {
             ..ModelSpec::default()
         };
         for key in ModelSpec::FIELDS.iter().filter(|k| **k != "params_b") {
-            let rule = match *key {
-                "active_params_b"
-                | "vision_params_b"
-                | "linear_state_mib"
-                | "unquantized_params_b" => Rule::at_least(0.0).max(100_000.0),
-                _ => Rule::whole(0.0, 10_000_000.0),
-            };
-            if let (Some(v), Some(slot)) = (rec.number(key, rule, p), spec.field_mut(key)) {
+            if let (Some(v), Some(slot)) =
+                (rec.number(key, model_rule(key), p), spec.field_mut(key))
+            {
                 *slot = v;
             }
         }
@@ -234,4 +229,9 @@ fn user_columns(t: &Table) -> Vec<UserColumn> {
             (identifier && numeric).then_some(UserColumn { key, col: *col })
         })
         .collect()
+}
+
+/// What each numeric column of the Models sheet must hold: its bounds in templates/columns.tsv.
+fn model_rule(key: &str) -> Rule {
+    Rule::of("Models", key).unwrap_or(Rule::whole(0.0, 10_000_000.0))
 }

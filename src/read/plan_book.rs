@@ -7,7 +7,7 @@ use super::table::raw_text;
 use super::xlsx::{Raw, RawSheet};
 use crate::diff::{Outcome, PlanView};
 use crate::error::{Error, Result};
-use crate::layout::{self, Label};
+use crate::layout::{self, Label, Tab};
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -38,10 +38,10 @@ pub fn plan_view(path: &Path) -> Result<(PlanView, String)> {
             "",
             format!(
                 "not a gpuplan plan workbook: it lacks the {} and {} tabs ({}, {}); give the workbook `gpuplan calc` wrote, or its --json",
-                layout::PLAN_TAB.en,
-                layout::TCO_TAB.en,
-                layout::PLAN_TAB.zh,
-                layout::TCO_TAB.zh
+                Tab::Plan.label().en,
+                Tab::Tco.label().en,
+                Tab::Plan.label().zh,
+                Tab::Tco.label().zh
             ),
         )
     };
@@ -53,10 +53,10 @@ pub fn plan_view(path: &Path) -> Result<(PlanView, String)> {
             None => Ok(None),
         }
     };
-    let plan = sheet(layout::PLAN_TAB)?.ok_or_else(not_a_plan)?;
-    let tco = sheet(layout::TCO_TAB)?.ok_or_else(not_a_plan)?;
-    let assumptions = sheet(layout::ASSUMPTIONS_TAB)?;
-    let summary = sheet(layout::SUMMARY_TAB)?;
+    let plan = sheet(Tab::Plan.label())?.ok_or_else(not_a_plan)?;
+    let tco = sheet(Tab::Tco.label())?.ok_or_else(not_a_plan)?;
+    let assumptions = sheet(Tab::Assumptions.label())?;
+    let summary = sheet(Tab::Summary.label())?;
     let mut view = PlanView::default();
     read_plan_tab(&plan, &mut view).ok_or_else(not_a_plan)?;
     read_totals(&tco, &mut view);

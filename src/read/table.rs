@@ -323,6 +323,16 @@ impl Rule {
         Rule { max, ..self }
     }
 
+    /// The rule of the number column `key` of `sheet`: its bounds in templates/columns.tsv.
+    pub fn of(sheet: &str, key: &str) -> Option<Rule> {
+        crate::catalog::bounds(sheet, key).map(|b| Rule {
+            min: b.min,
+            min_ok: b.min_ok,
+            max: b.max,
+            integer: b.integer,
+        })
+    }
+
     pub fn describe(&self) -> String {
         let what = if self.integer {
             "a whole number"

@@ -4,7 +4,7 @@
 use super::table::{self, found, Record, Rule, Table};
 use super::xlsx::{Raw, RawSheet};
 use super::{Override, Reader, Target};
-use crate::catalog::{self, ColumnType};
+use crate::catalog::{self, ColumnType, Fallback};
 use crate::error::Problem;
 use crate::model::{
     normalize, ApiPrice, CellRef, DayWindow, EngineValue, Engines, GpuOffer, Kind, ModelSpec,
@@ -141,7 +141,7 @@ impl Reader {
             ));
             return None;
         }
-        match columns.iter().find(|c| c.key == o.key) {
+        match catalog::find_column(&columns, &o.key).map(|(_, c)| c) {
             // A relative change scales a number: a yes/no, a name or a month has none.
             Some(c)
                 if o.scale
@@ -247,9 +247,9 @@ impl Reader {
         let name = self.workload_name(rec, seen)?;
         let p = &mut self.problems;
         let kind = kind_cell(rec, &name, p);
-        let precision = enum_cell(rec, "precision", &Precision::ALL, p);
-        let kv_precision = enum_cell(rec, "kv_precision", &Precision::KV, p);
-        let expert_precision = enum_cell(rec, "expert_precision", &Precision::ALL, p);
+        let precision = enum_cell(rec, "precision", p);
+        let kv_precision = enum_cell(rec, "kv_precision", p);
+        let expert_precision = enum_cell(rec, "expert_precision", p);
         let n = self.workload_numbers(rec);
         let cells = row_cells(rec, known, &mut self.problems);
         let kind = kind?;
@@ -265,22 +265,28 @@ impl Reader {
         if self.problems.len() > before {
             return None;
         }
-        let precision = precision.unwrap_or(if kind == Kind::Qlora {
-            Precision::Int4
-        } else {
-            Precision::Bf16
-        });
-        let expert_precision = expert_precision.unwrap_or(precision);
+        // Blank precisions take templates/columns.tsv's defaults (its tests check that each
+        // parses, so the fallbacks after them are never reached).
+        let precision = precision
+            .or_else(|| default_precision("precision", kind, None))
+            .unwrap_or(Precision::Bf16);
+        let expert_precision = expert_precision
+            .or_else(|| default_precision("expert_precision", kind, Some(precision)))
+            .unwrap_or(precision);
         Some(Workload {
             name,
             kind,
             model,
             precision,
-            kv_precision: kv_precision.unwrap_or(Precision::Fp16),
+            kv_precision: kv_precision
+                .or_else(|| default_precision("kv_precision", kind, None))
+                .unwrap_or(Precision::Fp16),
             expert_precision,
             numbers: n,
             online,
-            spot_ok: cells.spot_ok.unwrap_or(kind == Kind::Batch),
+            spot_ok: cells
+                .spot_ok
+                .unwrap_or_else(|| default_word("spot_ok", kind, online) == Some("yes")),
             gpu: cells.pinned,
             engine: cells.engine,
             api: cells.api,
@@ -662,7 +668,8 @@ fn engine_cell(rec: &Record, engines: &Engines, p: &mut Vec<Problem>) -> Option<
 fn check_sizes(rec: &Record, kind: Kind, n: &WorkloadNumbers, p: &mut Vec<Problem>) {
     let context = n
         .context_len
-        .unwrap_or(if kind.is_training() { 2048.0 } else { 4096.0 });
+        .or_else(|| default_number("context_len", kind))
+        .unwrap_or(0.0);
     if let Some(avg) = n.avg_tokens {
         if avg > context {
             p.push(Problem::new(
@@ -671,7 +678,10 @@ fn check_sizes(rec: &Record, kind: Kind, n: &WorkloadNumbers, p: &mut Vec<Proble
             ));
         }
     }
-    if let (Some(base), c) = (n.base_concurrency, n.concurrency.unwrap_or(1.0)) {
+    let concurrency = n
+        .concurrency
+        .or_else(|| default_number("concurrency", kind));
+    if let (Some(base), c) = (n.base_concurrency, concurrency.unwrap_or(0.0)) {
         if base > c {
             p.push(Problem::new(
                 rec.at("base_concurrency"),
@@ -752,29 +762,22 @@ pub(super) fn share_warning(at: &str, key: &str, v: f64) -> Warning {
     ))
 }
 
+/// The kinds the Workloads sheet allows, as templates/columns.tsv lists them.
 fn kind_list() -> String {
-    Kind::ALL
-        .iter()
-        .map(|k| k.key())
-        .collect::<Vec<_>>()
-        .join(", ")
+    catalog::words("Workloads", "kind").join(", ")
 }
 
-fn enum_cell(
-    rec: &Record,
-    key: &str,
-    allowed: &[Precision],
-    p: &mut Vec<Problem>,
-) -> Option<Precision> {
+/// A precision cell: one of the words templates/columns.tsv allows the column.
+fn enum_cell(rec: &Record, key: &str, p: &mut Vec<Problem>) -> Option<Precision> {
     let raw = rec.raw(key)?;
-    let v = Precision::parse(&table::raw_text(raw)).filter(|v| allowed.contains(v));
+    let allowed = catalog::words("Workloads", key);
+    let v = Precision::parse(&table::raw_text(raw)).filter(|v| allowed.contains(&v.key()));
     if v.is_none() {
-        let list: Vec<&str> = allowed.iter().map(|a| a.key()).collect();
         p.push(Problem::new(
             rec.at(key),
             format!(
                 "{key} must be one of {}, found {}",
-                list.join(", "),
+                allowed.join(", "),
                 found(raw)
             ),
         ));
@@ -782,39 +785,33 @@ fn enum_cell(
     v
 }
 
-/// What each numeric Workloads column must hold.
-pub(crate) fn number_rule(key: &str) -> Rule {
-    match key {
-        "params_b" => Rule::positive().max(100_000.0),
-        "context_len" => Rule::whole(1.0, 10_000_000.0),
-        "avg_tokens" => Rule::whole(1.0, 10_000_000.0),
-        "concurrency" => Rule::whole(1.0, 1_000_000.0),
-        "base_concurrency" => Rule::whole(0.0, 1_000_000.0),
-        "peak_hours_per_day" => Rule::range(0.0, 24.0),
-        "batch_size" => Rule::whole(1.0, 100_000.0),
-        "tokens_per_s_per_request" => Rule::positive().max(1e7),
-        "min_tokens_per_s" => Rule::positive().max(1e7),
-        "max_ttft_s" => Rule::positive().max(1e6),
-        "target_tps" => Rule::positive().max(1e12),
-        "train_tokens_m" => Rule::positive().max(1e12),
-        "hours_per_month" => Rule::range(0.0, 744.0),
-        "runs_per_month" => Rule::whole(1.0, 100_000.0),
-        "redundancy" => Rule::range(0.0, 10.0),
-        "max_gpus" => Rule::whole(1.0, 1024.0),
-        "resolution" => Rule::whole(64.0, 16_384.0),
-        "vram_gib" => Rule::positive().max(1e6),
-        "pilot_vram_gib" => Rule::positive().max(1e6),
-        "pilot_concurrency" => Rule::whole(1.0, 1_000_000.0),
-        "storage_gb" => Rule::at_least(0.0).max(1e12),
-        "egress_gb" => Rule::at_least(0.0).max(1e12),
-        "image_tokens" => Rule::whole(0.0, 10_000_000.0),
-        "items_per_month" => Rule::positive().max(1e12),
-        "seconds_per_item" => Rule::positive().max(1e7),
-        "frames" => Rule::whole(1.0, 100_000.0),
-        "requests_per_day" => Rule::at_least(0.0).max(1e12),
-        "input_tokens" => Rule::whole(0.0, 10_000_000.0),
-        "output_tokens" => Rule::whole(0.0, 10_000_000.0),
-        "cached_share" => Rule::range(0.0, 1.0),
-        _ => Rule::at_least(0.0).max(1e12),
+/// A blank precision's default for a row of `kind` (templates/columns.tsv): a precision, or
+/// `=precision` (the experts'), the row's weight precision `weights`.
+fn default_precision(key: &str, kind: Kind, weights: Option<Precision>) -> Option<Precision> {
+    match catalog::workload_default(key, kind, false)? {
+        Fallback::Value(v) => Precision::parse(v),
+        Fallback::Ref("precision") => weights,
+        Fallback::Ref(_) => None,
     }
+}
+
+/// A blank word column's default for a row of `kind` (templates/columns.tsv): `yes`, `no`, …
+fn default_word(key: &str, kind: Kind, online: bool) -> Option<&'static str> {
+    match catalog::workload_default(key, kind, online)? {
+        Fallback::Value(v) => Some(v),
+        Fallback::Ref(_) => None,
+    }
+}
+
+/// A blank number column's default for a row of `kind` where it is a figure (templates/columns.tsv).
+fn default_number(key: &str, kind: Kind) -> Option<f64> {
+    match catalog::workload_default(key, kind, false)? {
+        Fallback::Value(v) => v.parse().ok(),
+        Fallback::Ref(_) => None,
+    }
+}
+
+/// What each numeric Workloads column must hold: its bounds in templates/columns.tsv.
+pub(crate) fn number_rule(key: &str) -> Rule {
+    Rule::of("Workloads", key).unwrap_or(Rule::at_least(0.0).max(1e12))
 }

@@ -213,7 +213,7 @@ impl MapColumns {
         let head = fields(header, tab);
         let columns = crate::catalog::columns("Usage");
         let col = |key: &str| {
-            let c = columns.iter().find(|c| c.key == key)?;
+            let (_, c) = crate::catalog::find_column(&columns, key)?;
             head.iter().position(|h| crate::read::header_matches(h, c))
         };
         let (Some(gpu), Some(workload)) = (col("gpu_id"), col("workload")) else {

@@ -76,7 +76,7 @@ pub fn candidates_note(plan: &Plan) -> Option<Warning> {
     }
     let cap = (EXCEL_ROWS / plan.workloads.len().max(1)).max(1);
     Some(Warning::info(
-        "Candidates",
+        crate::layout::Tab::Candidates.name(Lang::En),
         format!(
             "the Candidates tab keeps the best {} candidates of each workload ({} workload(s) had more){}",
             plan.kept,

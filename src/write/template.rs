@@ -4,7 +4,7 @@
 use super::style::{self, Styles};
 use crate::catalog::{self, Column, ColumnType};
 use crate::lang::Lang;
-use crate::model::{GpuOffer, Kind, Precision, Value};
+use crate::model::{GpuOffer, Kind, Value};
 use rust_xlsxwriter::{DataValidation, Formula, Workbook, Worksheet, XlsxError};
 
 /// Example workloads for the template.
@@ -27,8 +27,8 @@ impl Example {
     }
 }
 
-fn dropdown(ty: ColumnType, lang: Lang) -> Option<DataValidation> {
-    let list: Vec<String> = match ty {
+fn dropdown(c: &Column, lang: Lang) -> Option<DataValidation> {
+    let list: Vec<String> = match c.ty {
         ColumnType::Kind => Kind::ALL
             .iter()
             .map(|k| {
@@ -39,8 +39,10 @@ fn dropdown(ty: ColumnType, lang: Lang) -> Option<DataValidation> {
                 }
             })
             .collect(),
-        ColumnType::Precision => Precision::ALL.iter().map(|p| p.key().to_string()).collect(),
-        ColumnType::KvPrecision => Precision::KV.iter().map(|p| p.key().to_string()).collect(),
+        // The words templates/columns.tsv allows the column.
+        ColumnType::Precision | ColumnType::KvPrecision => {
+            c.words.iter().map(|w| w.to_string()).collect()
+        }
         ColumnType::Bool => vec![
             style::yes_no(true, lang).to_string(),
             style::yes_no(false, lang).to_string(),
@@ -149,10 +151,10 @@ fn workloads_sheet(
     };
     for (r, row) in rows.into_iter().enumerate() {
         for (key, v) in row {
-            let Some(col) = cols.iter().position(|c| c.key == key) else {
+            let Some((col, c)) = catalog::find_column(&cols, key) else {
                 continue;
             };
-            let (col, ty) = (col as u16, cols[col].ty);
+            let (col, ty) = (col as u16, c.ty);
             let r = r as u32 + 1;
             match v.parse::<f64>() {
                 Ok(n) if !matches!(ty, ColumnType::Text | ColumnType::Kind) => {
@@ -178,7 +180,7 @@ fn workload_dropdowns(ws: &mut Worksheet, cols: &[Column], lang: Lang) -> Result
     let gpus_sheet = catalog::sheet_name("GPUs", lang);
     for (i, c) in cols.iter().enumerate() {
         let col = i as u16;
-        if let Some(dv) = dropdown(c.ty, lang) {
+        if let Some(dv) = dropdown(c, lang) {
             ws.add_data_validation(1, col, VALIDATED_ROWS, col, &dv)?;
         }
         if c.key == "engine" {
@@ -209,7 +211,7 @@ fn workload_dropdowns(ws: &mut Worksheet, cols: &[Column], lang: Lang) -> Result
 fn gpus_sheet(wb: &mut Workbook, lang: Lang, s: &Styles) -> Result<(), XlsxError> {
     let (ws, cols) = input_sheet(wb, "GPUs", lang, s)?;
     for (i, c) in cols.iter().enumerate() {
-        if let Some(dv) = dropdown(c.ty, lang) {
+        if let Some(dv) = dropdown(c, lang) {
             ws.add_data_validation(1, i as u16, VALIDATED_ROWS, i as u16, &dv)?;
         }
     }

@@ -96,45 +96,9 @@ impl Extent {
     }
 }
 
-/// The tabs, in order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Tab {
-    Summary,
-    Year,
-    Scenarios,
-    Sensitivity,
-    Diff,
-    Actuals,
-    Plan,
-    Fleet,
-    Memory,
-    Billing,
-    Candidates,
-    Tco,
-    Assumptions,
-    Formulas,
-    Warnings,
-}
+pub use crate::layout::Tab;
 
 impl Tab {
-    pub const ALL: [Tab; 15] = [
-        Tab::Summary,
-        Tab::Year,
-        Tab::Scenarios,
-        Tab::Sensitivity,
-        Tab::Diff,
-        Tab::Actuals,
-        Tab::Plan,
-        Tab::Fleet,
-        Tab::Memory,
-        Tab::Billing,
-        Tab::Candidates,
-        Tab::Tco,
-        Tab::Assumptions,
-        Tab::Formulas,
-        Tab::Warnings,
-    ];
-
     /// Whether the tab holds live formulas (then its formula cells are locked).
     pub fn has_live_formulas(self) -> bool {
         matches!(
@@ -163,41 +127,6 @@ impl Tab {
             self,
             Tab::Memory | Tab::Candidates | Tab::Formulas | Tab::Fleet | Tab::Billing
         )
-    }
-
-    pub fn name(self, lang: Lang) -> &'static str {
-        match (self, lang) {
-            (Tab::Summary, Lang::En) => crate::layout::SUMMARY_TAB.en,
-            (Tab::Year, Lang::En) => "Year",
-            (Tab::Year, Lang::Zh) => "全年",
-            (Tab::Scenarios, Lang::En) => "Scenarios",
-            (Tab::Scenarios, Lang::Zh) => "情景",
-            (Tab::Sensitivity, Lang::En) => "Sensitivity",
-            (Tab::Sensitivity, Lang::Zh) => "敏感性",
-            (Tab::Diff, Lang::En) => "Diff",
-            (Tab::Diff, Lang::Zh) => "变化",
-            (Tab::Actuals, Lang::En) => "Actuals",
-            (Tab::Actuals, Lang::Zh) => "实际用量",
-            (Tab::Plan, Lang::En) => crate::layout::PLAN_TAB.en,
-            (Tab::Fleet, Lang::En) => "Fleet",
-            (Tab::Fleet, Lang::Zh) => "卡群",
-            (Tab::Memory, Lang::En) => "Memory",
-            (Tab::Billing, Lang::En) => "Billing",
-            (Tab::Candidates, Lang::En) => "Candidates",
-            (Tab::Tco, Lang::En) => crate::layout::TCO_TAB.en,
-            (Tab::Assumptions, Lang::En) => crate::layout::ASSUMPTIONS_TAB.en,
-            (Tab::Formulas, Lang::En) => "Formulas",
-            (Tab::Warnings, Lang::En) => "Warnings",
-            (Tab::Summary, Lang::Zh) => crate::layout::SUMMARY_TAB.zh,
-            (Tab::Plan, Lang::Zh) => crate::layout::PLAN_TAB.zh,
-            (Tab::Memory, Lang::Zh) => "显存",
-            (Tab::Billing, Lang::Zh) => "计费对比",
-            (Tab::Candidates, Lang::Zh) => "候选方案",
-            (Tab::Tco, Lang::Zh) => crate::layout::TCO_TAB.zh,
-            (Tab::Assumptions, Lang::Zh) => crate::layout::ASSUMPTIONS_TAB.zh,
-            (Tab::Formulas, Lang::Zh) => "公式",
-            (Tab::Warnings, Lang::Zh) => "提示",
-        }
     }
 }
 

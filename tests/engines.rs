@@ -261,13 +261,17 @@ fn an_engine_without_a_profile_says_the_defaults_apply_and_their_error() {
     // workload is planned on the defaults, with a note naming the engine and the row's source.
     // mlc-llm and exllamav2, declared the same way before, have profiles now (#36 item 4).
     let d = tempdir();
-    let p = book_with(&d, "b.xlsx", service("gpt-fast"));
-    let j = calc_json(
-        d.path(),
-        p.to_str().unwrap(),
-        "out.xlsx",
-        &["--set", "svc.hours_per_month=10"],
-    );
+    let plan = |engine: &str| {
+        let p = book_with(&d, &format!("{engine}.xlsx"), service(engine));
+        let out = format!("{engine}-out.xlsx");
+        calc_json(
+            d.path(),
+            p.to_str().unwrap(),
+            &out,
+            &["--set", "svc.hours_per_month=10"],
+        )
+    };
+    let j = plan("gpt-fast");
     let notes = warnings_with(&j, "has no profile of its own");
     assert!(
         notes.iter().any(|m| m.starts_with(
@@ -276,18 +280,8 @@ fn an_engine_without_a_profile_says_the_defaults_apply_and_their_error() {
         "{notes:?}"
     );
     assert_eq!(j["workloads"][0]["planned"], true);
-    let p = book_with(&d, "c.xlsx", service("mlc-llm"));
-    let j = calc_json(
-        d.path(),
-        p.to_str().unwrap(),
-        "out2.xlsx",
-        &["--set", "svc.hours_per_month=10"],
-    );
-    assert!(
-        warnings_with(&j, "has no profile of its own").is_empty(),
-        "{:?}",
-        warnings_with(&j, "has no profile of its own")
-    );
+    let notes = warnings_with(&plan("mlc-llm"), "has no profile of its own");
+    assert!(notes.is_empty(), "{notes:?}");
 }
 
 #[test]

@@ -1002,6 +1002,13 @@ fn deepseek_r1_fp8(context_len: f64) -> Workload {
     w
 }
 
+/// The values of DeepSeek-R1 in FP8 through vLLM on 141 GB cards, prompts of 32,768 tokens.
+fn r1_fp8_through_vllm_on_h200s(set: &[(&str, f64)]) -> Vec<(String, f64)> {
+    let mut w = deepseek_r1_fp8(32768.0);
+    w.engine = Some("vllm".into());
+    values_of(w, offer("H200", 141.0, Some(30.0), None, None, None), set)
+}
+
 #[test]
 fn deepseek_v3_caches_one_latent_of_576_values_per_layer_and_token() {
     // Multi-head latent attention: 61 layers × (kv_lora_rank 512 + qk_rope_head_dim 64) × 2 B
@@ -1023,10 +1030,7 @@ fn a_latent_cache_is_copied_to_every_gpu_of_a_tensor_parallel_group() {
     // KV head, which vLLM gives every GPU whole: a 32,768-token request takes 70,272 B ×
     // 32,768 / 2^30 = 2.14453125 GiB on each of them, 8 × 2.14453125 = 17.15625 GiB of the
     // replica, so the pool holds 8 times fewer such requests than one copy would allow.
-    let mut w = deepseek_r1_fp8(32768.0);
-    w.engine = Some("vllm".into());
-    let h200 = || offer("H200", 141.0, Some(30.0), None, None, None);
-    let vals = values_of(w.clone(), h200(), &[]);
+    let vals = r1_fp8_through_vllm_on_h200s(&[]);
     assert_eq!(v(&vals, "gpus_per_replica"), 8.0);
     assert_eq!(v(&vals, "kv_replicas"), 8.0);
     assert!(close(v(&vals, "request_kv_gib"), 2.14453125, 1e-12));
@@ -1035,7 +1039,7 @@ fn a_latent_cache_is_copied_to_every_gpu_of_a_tensor_parallel_group() {
     assert!(close(v(&vals, "max_concurrency"), pool / 17.15625, 1e-9));
     // An engine that does not split by head (data-parallel attention, llama.cpp's layers)
     // keeps one copy: 8 times the requests in the same pool.
-    let split = values_of(w, h200(), &[("kv_heads_split", 0.0)]);
+    let split = r1_fp8_through_vllm_on_h200s(&[("kv_heads_split", 0.0)]);
     assert_eq!(v(&split, "kv_replicas"), 1.0);
     assert!(close(v(&split, "max_concurrency"), pool / 2.14453125, 1e-9));
     // Grouped-query attention with fewer KV heads than GPUs: Qwen3-235B-A22B's 4 heads on 8
@@ -1060,11 +1064,8 @@ fn data_parallel_attention_holds_one_latent_cache_and_copies_the_attention_weigh
     // of experts) = 17.121 B, less the embeddings and head 2 × 129,280 × 7,168 / 1e9 = 1.853 B
     // and the gated feed-forwards 3 × 7,168 × (3 × 18,432 + 58 × 2,048) / 1e9 = 3.743 B:
     // 11.524 B, in FP8 10.733 GiB, seven copies more than the one the weights count.
-    let mut w = deepseek_r1_fp8(32768.0);
-    w.engine = Some("vllm".into());
-    let h200 = || offer("H200", 141.0, Some(30.0), None, None, None);
-    let tp = values_of(w.clone(), h200(), &[]);
-    let dp = values_of(w, h200(), &[("dp_attention", 1.0)]);
+    let tp = r1_fp8_through_vllm_on_h200s(&[]);
+    let dp = r1_fp8_through_vllm_on_h200s(&[("dp_attention", 1.0)]);
     let experts = 256.0 * 3.0 * 7168.0 * 2048.0 * 58.0 / 1e9;
     let attention = 671.03
         - experts

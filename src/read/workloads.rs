@@ -630,8 +630,7 @@ fn pinned_gpu(rec: &Record, gpus: &[GpuOffer], p: &mut Vec<Problem>) -> Option<S
 }
 
 /// The source of an engine's declaration row where that row (no key) is all it has for `kind`
-/// and the row says why: the built-in mlc-llm and exllamav2, whose sources give the defaults'
-/// error against their published figures.
+/// and the row says why: the built-in gpt-fast, whose source says the defaults were fitted on it.
 fn declared_only<'a>(engines: &'a Engines, e: &'a str, kind: Kind) -> Option<&'a str> {
     let figures: Vec<&EngineValue> = engines.for_workload(e, kind).collect();
     if figures.iter().any(|v| !v.key.is_empty()) {

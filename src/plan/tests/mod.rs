@@ -171,6 +171,13 @@ fn deepseek_r1_fp8(context_len: f64) -> Workload {
     w
 }
 
+/// The values of DeepSeek-R1 in FP8 through vLLM on 141 GB cards, prompts of 32,768 tokens.
+fn r1_fp8_through_vllm_on_h200s(set: &[(&str, f64)]) -> Vec<(String, f64)> {
+    let mut w = deepseek_r1_fp8(32768.0);
+    w.engine = Some("vllm".into());
+    values_of(w, offer("H200", 141.0, Some(30.0), None, None, None), set)
+}
+
 /// Llama-2-7B fully fine-tuned by `engine` at 2,048 tokens and `batch_size` sequences a GPU,
 /// 10 hours a month, on an 80 GB A100 offer.
 fn full_finetune_7b(engine: Option<&str>, batch_size: f64, set: &[(&str, f64)]) -> Plan {

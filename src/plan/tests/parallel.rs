@@ -8,10 +8,7 @@ fn a_latent_cache_is_copied_to_every_gpu_of_a_tensor_parallel_group() {
     // KV head, which vLLM gives every GPU whole: a 32,768-token request takes 70,272 B ×
     // 32,768 / 2^30 = 2.14453125 GiB on each of them, 8 × 2.14453125 = 17.15625 GiB of the
     // replica, so the pool holds 8 times fewer such requests than one copy would allow.
-    let mut w = deepseek_r1_fp8(32768.0);
-    w.engine = Some("vllm".into());
-    let h200 = || offer("H200", 141.0, Some(30.0), None, None, None);
-    let vals = values_of(w.clone(), h200(), &[]);
+    let vals = r1_fp8_through_vllm_on_h200s(&[]);
     assert_eq!(v(&vals, "gpus_per_replica"), 8.0);
     assert_eq!(v(&vals, "kv_replicas"), 8.0);
     assert!(close(v(&vals, "request_kv_gib"), 2.14453125, 1e-12));
@@ -20,7 +17,7 @@ fn a_latent_cache_is_copied_to_every_gpu_of_a_tensor_parallel_group() {
     assert!(close(v(&vals, "max_concurrency"), pool / 17.15625, 1e-9));
     // An engine that does not split by head (data-parallel attention, llama.cpp's layers)
     // keeps one copy: 8 times the requests in the same pool.
-    let split = values_of(w, h200(), &[("kv_heads_split", 0.0)]);
+    let split = r1_fp8_through_vllm_on_h200s(&[("kv_heads_split", 0.0)]);
     assert_eq!(v(&split, "kv_replicas"), 1.0);
     assert!(close(v(&split, "max_concurrency"), pool / 2.14453125, 1e-9));
     // Grouped-query attention with fewer KV heads than GPUs: Qwen3-235B-A22B's 4 heads on 8
@@ -33,6 +30,43 @@ fn a_latent_cache_is_copied_to_every_gpu_of_a_tensor_parallel_group() {
         let got = (v(&vals, "gpus_per_replica"), v(&vals, "kv_replicas"));
         assert_eq!(got, (8.0, copies), "{model}: GPUs and copies");
     }
+}
+
+#[test]
+fn data_parallel_attention_holds_one_latent_cache_and_copies_the_attention_weights() {
+    // #36 item 1: DeepSeek-R1 in FP8 through vLLM on 8 H200s at 32,768 tokens. Tensor-parallel
+    // attention copies the latent cache to all 8 GPUs (17.15625 GiB a request). Data-parallel
+    // attention (dp_attention) keeps each request's cache on its own GPU, one copy of
+    // 70,272 B × 32,768 = 2.14453125 GiB, but every GPU holds the attention weights whole:
+    // DeepSeek-R1's dense parameters 671.03 − 256 × 3 × 7,168 × 2,048 × 58 / 1e9 (653.909 B
+    // of experts) = 17.121 B, less the embeddings and head 2 × 129,280 × 7,168 / 1e9 = 1.853 B
+    // and the gated feed-forwards 3 × 7,168 × (3 × 18,432 + 58 × 2,048) / 1e9 = 3.743 B:
+    // 11.524 B, in FP8 10.733 GiB, seven copies more than the one the weights count.
+    let tp = r1_fp8_through_vllm_on_h200s(&[]);
+    let dp = r1_fp8_through_vllm_on_h200s(&[("dp_attention", 1.0)]);
+    let experts = 256.0 * 3.0 * 7168.0 * 2048.0 * 58.0 / 1e9;
+    let attention = 671.03
+        - experts
+        - 2.0 * 129_280.0 * 7168.0 / 1e9
+        - 3.0 * 7168.0 * (3.0 * 18_432.0 + 58.0 * 2048.0) / 1e9;
+    assert!(close(v(&dp, "attention_params_b"), attention, 1e-9));
+    assert!((attention - 11.524).abs() < 1e-3, "{attention}");
+    let copy = attention * 1e9 / 1073741824.0;
+    assert!(close(v(&dp, "dp_attention_gib"), copy, 1e-9));
+    assert_eq!(v(&tp, "dp_attention_gib"), 0.0);
+    assert_eq!(v(&dp, "gpus_per_replica"), 8.0);
+    assert_eq!(v(&dp, "kv_replicas"), 1.0);
+    assert!(close(v(&dp, "per_request_gib"), 2.14453125, 1e-9));
+    // The pool loses the seven extra copies: the tensor-parallel pool less 7 × 10.733 GiB.
+    let pool = v(&tp, "kv_pool_gib") - 7.0 * copy;
+    assert!(close(v(&dp, "kv_pool_gib"), pool, 1e-9));
+    assert!(close(v(&dp, "max_concurrency"), pool / 2.14453125, 1e-9));
+    // About 21.8 requests of 32k under tensor-parallel attention, about 139 under DP attention.
+    let (tp_n, dp_n) = (v(&tp, "max_concurrency"), v(&dp, "max_concurrency"));
+    assert!(
+        (21.0..23.0).contains(&tp_n) && (130.0..150.0).contains(&dp_n),
+        "{tp_n} {dp_n}"
+    );
 }
 
 #[test]

@@ -667,3 +667,59 @@ fn the_terminal_warnings_are_chinese_with_lang_zh() {
         &"警告: Workloads!D4: full-finetune-20b：20B 模型不在模型表或内置目录中，其层数和注意力头数按 gpt-oss-20b（20.91B）推测。请在模型表中填入该模型的真实参数，以准确估算 KV 缓存"
     ), "{}", r.stdout);
 }
+
+/// #34 item 10: the Chinese plan's Formulas tab (公式) and the Chinese template's Formulas
+/// sheet described every default formula in English. Each is Chinese now, and a Chinese
+/// template's description read back gives the English text in an English plan.
+#[test]
+fn the_chinese_formulas_tab_describes_every_default_formula_in_chinese() {
+    let d = tempdir();
+    let out = calc_sample(d.path(), "team", &["--lang", "zh"]);
+    let rows = read_sheet(&out, "公式");
+    let chinese = |t: &str| t.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c));
+    let described: Vec<(String, String)> = rows
+        .iter()
+        .skip(1)
+        .map(|r| (r[0].to_string(), r[5].to_string()))
+        .collect();
+    assert!(described.len() > 130, "{} formulas", described.len());
+    for (name, description) in &described {
+        assert!(chinese(description), "{name}: {description}");
+    }
+    let of = |rows: &[(String, String)], name: &str| {
+        rows.iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, t)| t.clone())
+            .unwrap()
+    };
+    assert_eq!(
+        of(&described, "instances"),
+        "计入冗余后的实例数，向上取整（seed 000：在线服务 +20%；一个副本变为 2 个）。"
+    );
+    // The Chinese template writes the Chinese texts; calculated in English they are English.
+    gpuplan(d.path(), &["init", "模板.xlsx", "--lang", "zh"]).ok();
+    let template = read_sheet(&d.path().join("模板.xlsx"), "公式");
+    let row = template
+        .iter()
+        .find(|r| r[0].to_string() == "utilization")
+        .unwrap();
+    assert_eq!(
+        row[4].to_string(),
+        "月利用率：运行小时 ÷ 当月小时数（seed 001 计费的经验法则）。"
+    );
+    gpuplan(
+        d.path(),
+        &["calc", "模板.xlsx", "--lang", "en", "-o", "en.xlsx"],
+    )
+    .ok();
+    let english: Vec<(String, String)> = read_sheet(&d.path().join("en.xlsx"), "Formulas")
+        .iter()
+        .skip(1)
+        .map(|r| (r[0].to_string(), r[5].to_string()))
+        .collect();
+    assert_eq!(
+        of(&english, "utilization"),
+        "Monthly utilization: hours run ÷ hours in the month (seed 001's rule of thumb for billing)."
+    );
+    assert!(english.iter().all(|(_, t)| !chinese(t)));
+}

@@ -15,6 +15,7 @@ const FORMULAS_TSV: &str = include_str!("../templates/formulas.tsv");
 const FORMULAS_ZH_TSV: &str = include_str!("../templates/formulas.zh.tsv");
 const EXAMPLES_TSV: &str = include_str!("../templates/examples.tsv");
 const COMPAT_TSV: &str = include_str!("../templates/compat.tsv");
+const COMPAT_ZH_TSV: &str = include_str!("../templates/compat.zh.tsv");
 const ENGINES_TSV: &str = include_str!("../templates/engines.tsv");
 const APIS_TSV: &str = include_str!("../templates/apis.tsv");
 
@@ -423,11 +424,14 @@ pub struct CompatRule {
     pub max_cc: Option<f64>,
     pub support: Support,
     pub note: &'static str,
+    /// The note in Chinese (templates/compat.zh.tsv); the English where none is given.
+    pub note_zh: &'static str,
     pub source: &'static str,
 }
 
 /// The compatibility rules, in the table's order (the first match decides).
 pub fn compat_rules() -> Vec<CompatRule> {
+    let zh = records(COMPAT_ZH_TSV);
     records(COMPAT_TSV)
         .iter()
         .map(|r| CompatRule {
@@ -442,6 +446,10 @@ pub fn compat_rules() -> Vec<CompatRule> {
                 _ => Support::None,
             },
             note: field_static(r, "note"),
+            note_zh: zh
+                .iter()
+                .find(|z| field(z, "note") == field(r, "note"))
+                .map_or(field_static(r, "note"), |z| field_static(z, "note_zh")),
             source: field_static(r, "source"),
         })
         .collect()
@@ -515,6 +523,37 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// Every note of templates/compat.tsv has its Chinese in compat.zh.tsv, and every Chinese
+    /// note translates a note the table still holds.
+    #[test]
+    fn every_compat_note_has_its_chinese_and_none_is_stale() {
+        let notes: Vec<&str> = compat_rules().iter().map(|r| r.note).collect();
+        for r in compat_rules() {
+            assert!(
+                r.note_zh
+                    .chars()
+                    .any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)),
+                "no Chinese for {:?}",
+                r.note
+            );
+        }
+        for z in records(COMPAT_ZH_TSV) {
+            assert!(
+                notes.contains(&field(&z, "note")),
+                "stale: {:?}",
+                field(&z, "note")
+            );
+        }
+        let fp8 = compat_rules()
+            .into_iter()
+            .find(|r| r.platform == "ascend" && r.precision == "fp8")
+            .unwrap();
+        assert_eq!(
+            fp8.note_zh,
+            "昇腾 910B 和 910C 不支持 FP8：请把检查点转换为 bf16 或 W8A8 int8（msModelSlim）"
+        );
     }
 
     #[test]

@@ -515,6 +515,31 @@ fn a_card_too_small_for_its_own_activations_says_so_instead_of_billions_of_gpus(
     for c in 5..12 {
         assert_eq!(row[c], Data::Empty, "{}", rows[0][c]);
     }
+    // #34 item 10: the Chinese plan's Candidates tab (候选方案) gave the reason in English.
+    let zh = calc_sample(
+        d.path(),
+        "portfolio-2026",
+        &["--lang", "zh", "-o", "p.zh.xlsx"],
+    );
+    let rows = read_sheet(&zh.with_file_name("p.zh.xlsx"), "候选方案");
+    let why = rows[0]
+        .iter()
+        .position(|c| *c == Data::String("不可行原因".into()))
+        .unwrap();
+    let row = rows
+        .iter()
+        .find(|r| {
+            r[0] == Data::String("qlora-qwen3-8b".into())
+                && r[1] == Data::String("RTX 4090 48GB".into())
+        })
+        .expect("the candidate is kept");
+    assert_eq!(
+        row[why].to_string(),
+        format!(
+            "放不下：每张 GPU 上 激活 43.7 GiB + 开销 {} GiB > 可用的 40 GiB",
+            tenth(overhead)
+        )
+    );
 }
 
 /// #34 item 13: the provenance stamp recorded only `--set`. It now records the other options

@@ -269,6 +269,21 @@ fn full_finetune_of_7b_needs_16_bytes_per_parameter_and_no_single_80gb_card() {
         "{}",
         warn.message
     );
+    // #34 item 10: the unplanned workload's reason was English in a Chinese plan. 16 B ×
+    // 6.74e9 = 100.4 GiB of states alone is more than one 80 GB card: 2 GPUs at the least.
+    let zh = warn.zh.as_deref().expect("the reason in Chinese");
+    assert!(
+        zh.contains("未能规划：没有放得下的报价。在最大的报价 A100-80G")
+            && zh.contains("每个副本需要 2 张 GPU（含余量")
+            && zh.ends_with(
+                "最多允许 1 张。请降低上下文长度、并发数或精度，提高 max_gpus，或添加更大的报价"
+            ),
+        "{zh}"
+    );
+    assert_eq!(
+        p.workloads[0].unplanned.as_ref().map(|u| u.zh.as_str()),
+        Some(zh)
+    );
 }
 
 #[test]
@@ -508,7 +523,12 @@ fn bf16_is_excluded_below_compute_capability_8_with_a_warning() {
     // The platform cannot run bf16: an incompatibility, not a misfit.
     match &t4c.exclusion {
         Some(Exclusion::Incompatible(why)) => {
-            assert!(why.contains("bf16 needs compute capability ≥ 8.0"), "{why}")
+            assert!(
+                why.en.contains("bf16 needs compute capability ≥ 8.0"),
+                "{why:?}"
+            );
+            // #34 item 10: a Chinese plan's Candidates tab said it in English.
+            assert_eq!(why.zh, "bf16 需要计算能力 ≥ 8.0；T4 为 7.5");
         }
         other => panic!("{other:?}"),
     }
@@ -1547,6 +1567,15 @@ fn an_ascend_offer_is_excluded_for_fp8_naming_its_platform_and_rocm_runs_bf16() 
         out.exclusion.as_ref().map(Exclusion::text),
         Some("fp8 (weights) is not run on Ascend 910B (ascend): Ascend 910B and 910C have no FP8: convert the checkpoint to bf16 or to W8A8 int8 (msModelSlim)")
     );
+    // #34 item 10: in a Chinese plan, with compat.tsv's note in Chinese.
+    assert_eq!(
+        out.exclusion.as_ref().map(|e| e.said(Lang::Zh)),
+        Some("Ascend 910B（ascend）不支持 fp8（权重）：昇腾 910B 和 910C 不支持 FP8：请把检查点转换为 bf16 或 W8A8 int8（msModelSlim）")
+    );
+    assert!(p.warnings.iter().any(|x| x
+        .zh
+        .as_deref()
+        .is_some_and(|z| z.contains("api 未考虑 Ascend 910B：ascend 不支持 fp8；"))));
     assert!(p.warnings.iter().any(|x| x
         .message
         .contains("Ascend 910B excluded for api: fp8 is not run on ascend")));
@@ -2012,6 +2041,10 @@ fn time_to_first_token_is_the_prefill_at_prefill_mfu_and_a_goal_widens_the_repli
     assert_eq!(
         out.exclusion.as_ref().map(|e| e.text()),
         Some("the first token takes 0.8 s at the workload's context; max_ttft_s is 0.5 s")
+    );
+    assert_eq!(
+        out.exclusion.as_ref().map(|e| e.said(Lang::Zh)),
+        Some("按该负载的上下文长度，首 token 需要 0.8 s；max_ttft_s 为 0.5 s")
     );
     // A card whose TFLOPS are not known: no time to first token (and no division by zero)
     // without a goal; with one, the card is out and says why.

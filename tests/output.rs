@@ -726,7 +726,7 @@ fn the_chinese_formulas_tab_describes_every_default_formula_in_chinese() {
     let template = read_sheet(&d.path().join("模板.xlsx"), "公式");
     let row = template
         .iter()
-        .find(|r| r[0].to_string() == "utilization")
+        .find(|r| r[0] == Data::String("utilization".into()))
         .unwrap();
     assert_eq!(
         row[4].to_string(),

@@ -482,28 +482,31 @@ fn no_tab_of_any_sample_plan_repeats_or_disorders_a_row_or_a_cell() {
 fn a_card_too_small_for_its_own_activations_says_so_instead_of_billions_of_gpus() {
     let d = tempdir();
     let plan = calc_sample(d.path(), "portfolio-2026", &[]);
-    let rows = read_sheet(&plan, "Candidates");
-    let col = |name: &str| {
+    // The column headed `name`, and the QLoRA's row on the 48 GB 4090, of a Candidates tab.
+    fn col(rows: &[Vec<Data>], name: &str) -> usize {
         rows[0]
             .iter()
             .position(|c| *c == Data::String(name.into()))
             .unwrap()
-    };
-    let row = rows
-        .iter()
-        .find(|r| {
-            r[0] == Data::String("qlora-qwen3-8b".into())
-                && r[1] == Data::String("RTX 4090 48GB".into())
-        })
-        .expect("the candidate is kept");
-    let num = |name: &str| row[col(name)].get_float().unwrap();
+    }
+    fn qlora_on_4090(rows: &[Vec<Data>]) -> &Vec<Data> {
+        rows.iter()
+            .find(|r| {
+                r[0] == Data::String("qlora-qwen3-8b".into())
+                    && r[1] == Data::String("RTX 4090 48GB".into())
+            })
+            .expect("the candidate is kept")
+    }
+    let rows = read_sheet(&plan, "Candidates");
+    let row = qlora_on_4090(&rows);
+    let num = |name: &str| row[col(&rows, name)].get_float().unwrap();
     assert!((num("usable_gpu_gib") - 47.99 / 1.2).abs() < 1e-9);
     let activations = num("train_activation_per_gpu_gib");
     let overhead = num("per_gpu_gib") - activations;
     assert!(activations > 39.99, "{activations}");
     let tenth = |x: f64| format!("{}", (x * 10.0).round() / 10.0);
     assert_eq!(
-        row[col("Why not")].to_string(),
+        row[col(&rows, "Why not")].to_string(),
         format!(
             "does not fit: activations {} GiB + overhead {} GiB on each GPU > 40 GiB usable",
             tenth(activations),
@@ -522,19 +525,8 @@ fn a_card_too_small_for_its_own_activations_says_so_instead_of_billions_of_gpus(
         &["--lang", "zh", "-o", "p.zh.xlsx"],
     );
     let rows = read_sheet(&zh.with_file_name("p.zh.xlsx"), "候选方案");
-    let why = rows[0]
-        .iter()
-        .position(|c| *c == Data::String("不可行原因".into()))
-        .unwrap();
-    let row = rows
-        .iter()
-        .find(|r| {
-            r[0] == Data::String("qlora-qwen3-8b".into())
-                && r[1] == Data::String("RTX 4090 48GB".into())
-        })
-        .expect("the candidate is kept");
     assert_eq!(
-        row[why].to_string(),
+        qlora_on_4090(&rows)[col(&rows, "不可行原因")].to_string(),
         format!(
             "放不下：每张 GPU 上 激活 43.7 GiB + 开销 {} GiB > 可用的 40 GiB",
             tenth(overhead)

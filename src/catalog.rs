@@ -12,8 +12,10 @@ const GPUS_TSV: &str = include_str!("../templates/gpus.tsv");
 const MODELS_TSV: &str = include_str!("../templates/models.tsv");
 const ASSUMPTIONS_TSV: &str = include_str!("../templates/assumptions.tsv");
 const FORMULAS_TSV: &str = include_str!("../templates/formulas.tsv");
+const FORMULAS_ZH_TSV: &str = include_str!("../templates/formulas.zh.tsv");
 const EXAMPLES_TSV: &str = include_str!("../templates/examples.tsv");
 const COMPAT_TSV: &str = include_str!("../templates/compat.tsv");
+const COMPAT_ZH_TSV: &str = include_str!("../templates/compat.zh.tsv");
 const ENGINES_TSV: &str = include_str!("../templates/engines.tsv");
 const APIS_TSV: &str = include_str!("../templates/apis.tsv");
 
@@ -504,6 +506,44 @@ pub fn formulas() -> Vec<FormulaDef> {
         .collect()
 }
 
+/// The default formulas' descriptions in both languages: name, English (templates/formulas.tsv)
+/// and Chinese (templates/formulas.zh.tsv, empty where the name has none).
+fn formula_descriptions() -> &'static [(&'static str, &'static str, &'static str)] {
+    // Read once: the Formulas tab asks for every formula.
+    static BOTH: std::sync::OnceLock<Vec<(&'static str, &'static str, &'static str)>> =
+        std::sync::OnceLock::new();
+    BOTH.get_or_init(|| {
+        let zh = records(FORMULAS_ZH_TSV);
+        records(FORMULAS_TSV)
+            .iter()
+            .map(|r| {
+                let name = field_static(r, "name");
+                let text_zh = zh
+                    .iter()
+                    .find(|z| field(z, "name") == name)
+                    .map(|z| field_static(z, "description_zh"))
+                    .unwrap_or_default();
+                (name, field_static(r, "description"), text_zh)
+            })
+            .collect()
+    })
+}
+
+/// A formula's description in `lang`. A default formula's own text, in English or in Chinese
+/// (as a template of either language wrote it), is given in `lang`; a description the user
+/// wrote, or one of a formula that is not a default, is kept as written.
+pub fn formula_description(f: &FormulaDef, lang: Lang) -> &str {
+    match formula_descriptions()
+        .iter()
+        .find(|(name, _, _)| *name == f.name)
+    {
+        Some(&(_, en, zh)) if !zh.is_empty() && (f.description == en || f.description == zh) => {
+            lang.t(en, zh)
+        }
+        _ => &f.description,
+    }
+}
+
 /// How a platform runs a number format (templates/compat.tsv).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Support {
@@ -526,11 +566,14 @@ pub struct CompatRule {
     pub max_cc: Option<f64>,
     pub support: Support,
     pub note: &'static str,
+    /// The note in Chinese (templates/compat.zh.tsv); the English where none is given.
+    pub note_zh: &'static str,
     pub source: &'static str,
 }
 
 /// The compatibility rules, in the table's order (the first match decides).
 pub fn compat_rules() -> Vec<CompatRule> {
+    let zh = records(COMPAT_ZH_TSV);
     records(COMPAT_TSV)
         .iter()
         .map(|r| CompatRule {
@@ -545,6 +588,10 @@ pub fn compat_rules() -> Vec<CompatRule> {
                 _ => Support::None,
             },
             note: field_static(r, "note"),
+            note_zh: zh
+                .iter()
+                .find(|z| field(z, "note") == field(r, "note"))
+                .map_or(field_static(r, "note"), |z| field_static(z, "note_zh")),
             source: field_static(r, "source"),
         })
         .collect()
@@ -714,6 +761,102 @@ mod tests {
                 c.note_en
             );
         }
+    }
+
+    /// Every default formula has a Chinese description, every Chinese description names a
+    /// default formula, and each keeps the English text's figures (citations, worked numbers).
+    #[test]
+    fn every_formula_has_a_chinese_description_and_none_is_stale() {
+        let names: Vec<String> = formulas().into_iter().map(|f| f.name).collect();
+        let zh = records(FORMULAS_ZH_TSV);
+        let zh_names: Vec<&str> = zh.iter().map(|r| field(r, "name")).collect();
+        let missing: Vec<&String> = names
+            .iter()
+            .filter(|n| !zh_names.contains(&n.as_str()))
+            .collect();
+        let stale: Vec<&&str> = zh_names
+            .iter()
+            .filter(|n| !names.iter().any(|m| m == *n))
+            .collect();
+        assert!(missing.is_empty(), "formulas without Chinese: {missing:?}");
+        assert!(
+            stale.is_empty(),
+            "Chinese descriptions of no formula: {stale:?}"
+        );
+        let mut seen = std::collections::HashSet::new();
+        for n in &zh_names {
+            assert!(seen.insert(*n), "{n} is described twice in formulas.zh.tsv");
+        }
+        // The figures of each English text, as runs of digits with their separators.
+        let figures = |t: &str| -> Vec<String> {
+            t.split(|c: char| !(c.is_ascii_digit() || c == '.' || c == ','))
+                .map(|w| w.trim_matches(|c| c == '.' || c == ','))
+                .filter(|w| w.starts_with(|c: char| c.is_ascii_digit()))
+                .map(str::to_string)
+                .collect()
+        };
+        for (name, en, zh) in formula_descriptions() {
+            assert!(
+                zh.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)),
+                "{name}: no Chinese in {zh:?}"
+            );
+            for figure in figures(en) {
+                assert!(
+                    zh.contains(&figure),
+                    "{name}: {figure} of the English text is not in the Chinese"
+                );
+            }
+        }
+    }
+
+    /// Every note of templates/compat.tsv has its Chinese in compat.zh.tsv, and every Chinese
+    /// note translates a note the table still holds.
+    #[test]
+    fn every_compat_note_has_its_chinese_and_none_is_stale() {
+        let notes: Vec<&str> = compat_rules().iter().map(|r| r.note).collect();
+        for r in compat_rules() {
+            assert!(
+                r.note_zh
+                    .chars()
+                    .any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)),
+                "no Chinese for {:?}",
+                r.note
+            );
+        }
+        for z in records(COMPAT_ZH_TSV) {
+            assert!(
+                notes.contains(&field(&z, "note")),
+                "stale: {:?}",
+                field(&z, "note")
+            );
+        }
+        let fp8 = compat_rules()
+            .into_iter()
+            .find(|r| r.platform == "ascend" && r.precision == "fp8")
+            .unwrap();
+        assert_eq!(
+            fp8.note_zh,
+            "昇腾 910B 和 910C 不支持 FP8：请把检查点转换为 bf16 或 W8A8 int8（msModelSlim）"
+        );
+    }
+
+    #[test]
+    fn a_default_description_follows_the_language_and_a_users_is_kept() {
+        let mut f = formulas()
+            .into_iter()
+            .find(|f| f.name == "utilization")
+            .unwrap();
+        assert_eq!(
+            formula_description(&f, Lang::Zh),
+            "月利用率：运行小时 ÷ 当月小时数（seed 001 计费的经验法则）。"
+        );
+        let en = "Monthly utilization: hours run ÷ hours in the month (seed 001's rule of thumb for billing).";
+        assert_eq!(formula_description(&f, Lang::En), en);
+        // The Chinese template's text read back gives English in an English plan.
+        f.description = formula_description(&f, Lang::Zh).to_string();
+        assert_eq!(formula_description(&f, Lang::En), en);
+        f.description = "our own note".into();
+        assert_eq!(formula_description(&f, Lang::Zh), "our own note");
     }
 
     #[test]

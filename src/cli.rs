@@ -61,7 +61,8 @@ Examples:
   gpuplan usage node1.csv node2.csv --workbook budget.xlsx
   gpuplan usage logs/*.csv --map gpus.csv --json actuals.json
   gpuplan usage node1.dmon.log --interval 60 --json -      the actuals as JSON on stdout
-  gpuplan usage node1.csv --set usage_active_threshold=0.3";
+  gpuplan usage node1.csv --set usage_active_threshold=0.3
+  gpuplan usage logs/*.csv --map gpus.csv --lang zh        the table and its notes in Chinese";
 
 const MAN_HELP: &str = "\
 Examples:
@@ -148,6 +149,7 @@ impl Cli {
         let given = match &self.command {
             Command::Init(a) => a.lang,
             Command::Calc(a) => a.lang,
+            Command::Usage(a) => a.lang,
             _ => None,
         };
         given.unwrap_or_else(Lang::from_env)
@@ -301,6 +303,10 @@ pub struct UsageArgs {
     /// Override an assumption (KEY=VALUE): usage_active_threshold or hours_in_month.
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub sets: Vec<String>,
+    /// Language of the table, its notes and the messages [default: the locale's: Chinese where
+    /// LC_ALL, LC_MESSAGES or LANG names a Chinese locale, else English]. The JSON stays English.
+    #[arg(long, value_enum)]
+    pub lang: Option<Lang>,
     /// Replace an existing --json file.
     #[arg(long)]
     pub force: bool,

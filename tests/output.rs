@@ -467,21 +467,24 @@ fn no_tab_of_any_sample_plan_repeats_or_disorders_a_row_or_a_cell() {
 fn a_card_too_small_for_its_own_activations_says_so_instead_of_billions_of_gpus() {
     let d = tempdir();
     let plan = calc_sample(d.path(), "portfolio-2026", &[]);
-    let rows = read_sheet(&plan, "Candidates");
-    let col = |name: &str| {
+    // The column headed `name`, and the QLoRA's row on the 48 GB 4090, of a Candidates tab.
+    fn col(rows: &[Vec<Data>], name: &str) -> usize {
         rows[0]
             .iter()
             .position(|c| *c == Data::String(name.into()))
             .unwrap()
-    };
-    let row = rows
-        .iter()
-        .find(|r| {
-            r[0] == Data::String("qlora-qwen3-8b".into())
-                && r[1] == Data::String("RTX 4090 48GB".into())
-        })
-        .expect("the candidate is kept");
-    let num = |name: &str| row[col(name)].get_float().unwrap();
+    }
+    fn qlora_on_4090(rows: &[Vec<Data>]) -> &Vec<Data> {
+        rows.iter()
+            .find(|r| {
+                r[0] == Data::String("qlora-qwen3-8b".into())
+                    && r[1] == Data::String("RTX 4090 48GB".into())
+            })
+            .expect("the candidate is kept")
+    }
+    let rows = read_sheet(&plan, "Candidates");
+    let row = qlora_on_4090(&rows);
+    let num = |name: &str| row[col(&rows, name)].get_float().unwrap();
     assert!((num("usable_gpu_gib") - 47.99 / 1.2).abs() < 1e-9);
     // Qwen3-8B (36 layers, hidden 4,096, vocabulary 151,936) at context_len 4,096 × batch_size
     // 4 = 16,384 tokens a GPU, with gradient checkpointing (the default):
@@ -495,7 +498,7 @@ fn a_card_too_small_for_its_own_activations_says_so_instead_of_billions_of_gpus(
     assert!(activations > 39.99, "{activations}");
     let tenth = |x: f64| format!("{}", (x * 10.0).round() / 10.0);
     assert_eq!(
-        row[col("Why not")].to_string(),
+        row[col(&rows, "Why not")].to_string(),
         format!(
             "does not fit: activations {} GiB + overhead {} GiB on each GPU > 40 GiB usable",
             tenth(activations),
@@ -507,6 +510,20 @@ fn a_card_too_small_for_its_own_activations_says_so_instead_of_billions_of_gpus(
     for c in 5..12 {
         assert_eq!(row[c], Data::Empty, "{}", rows[0][c]);
     }
+    // #34 item 10: the Chinese plan's Candidates tab (候选方案) gave the reason in English.
+    let zh = calc_sample(
+        d.path(),
+        "portfolio-2026",
+        &["--lang", "zh", "-o", "p.zh.xlsx"],
+    );
+    let rows = read_sheet(&zh.with_file_name("p.zh.xlsx"), "候选方案");
+    assert_eq!(
+        qlora_on_4090(&rows)[col(&rows, "不可行原因")].to_string(),
+        format!(
+            "放不下：每张 GPU 上 激活 43.7 GiB + 开销 {} GiB > 可用的 40 GiB",
+            tenth(overhead)
+        )
+    );
 }
 
 /// #34 item 13: the provenance stamp recorded only `--set`. It now records the other options
@@ -658,4 +675,60 @@ fn the_terminal_warnings_are_chinese_with_lang_zh() {
     assert!(warnings.contains(
         &"警告: Workloads!D4: full-finetune-20b：20B 模型不在模型表或内置目录中，其层数和注意力头数按 gpt-oss-20b（20.91B）推测。请在模型表中填入该模型的真实参数，以准确估算 KV 缓存"
     ), "{}", r.stdout);
+}
+
+/// #34 item 10: the Chinese plan's Formulas tab (公式) and the Chinese template's Formulas
+/// sheet described every default formula in English. Each is Chinese now, and a Chinese
+/// template's description read back gives the English text in an English plan.
+#[test]
+fn the_chinese_formulas_tab_describes_every_default_formula_in_chinese() {
+    let d = tempdir();
+    let out = calc_sample(d.path(), "team", &["--lang", "zh"]);
+    let rows = read_sheet(&out, "公式");
+    let chinese = |t: &str| t.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c));
+    let described: Vec<(String, String)> = rows
+        .iter()
+        .skip(1)
+        .map(|r| (r[0].to_string(), r[5].to_string()))
+        .collect();
+    assert!(described.len() > 130, "{} formulas", described.len());
+    for (name, description) in &described {
+        assert!(chinese(description), "{name}: {description}");
+    }
+    let of = |rows: &[(String, String)], name: &str| {
+        rows.iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, t)| t.clone())
+            .unwrap()
+    };
+    assert_eq!(
+        of(&described, "instances"),
+        "计入冗余后的实例数，向上取整（seed 000：在线服务 +20%；一个副本变为 2 个）。"
+    );
+    // The Chinese template writes the Chinese texts; calculated in English they are English.
+    gpuplan(d.path(), &["init", "模板.xlsx", "--lang", "zh"]).ok();
+    let template = read_sheet(&d.path().join("模板.xlsx"), "公式");
+    let row = template
+        .iter()
+        .find(|r| r[0] == Data::String("utilization".into()))
+        .unwrap();
+    assert_eq!(
+        row[4].to_string(),
+        "月利用率：运行小时 ÷ 当月小时数（seed 001 计费的经验法则）。"
+    );
+    gpuplan(
+        d.path(),
+        &["calc", "模板.xlsx", "--lang", "en", "-o", "en.xlsx"],
+    )
+    .ok();
+    let english: Vec<(String, String)> = read_sheet(&d.path().join("en.xlsx"), "Formulas")
+        .iter()
+        .skip(1)
+        .map(|r| (r[0].to_string(), r[5].to_string()))
+        .collect();
+    assert_eq!(
+        of(&english, "utilization"),
+        "Monthly utilization: hours run ÷ hours in the month (seed 001's rule of thumb for billing)."
+    );
+    assert!(english.iter().all(|(_, t)| !chinese(t)));
 }

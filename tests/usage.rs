@@ -886,3 +886,89 @@ fn a_utf16_log_is_named_utf16_with_how_to_convert_it() {
     gpuplan(d.path(), &["usage", "ps.csv"])
         .fails_with(2, &["ps.csv:1", "UTF-16", "iconv -f UTF-16 -t UTF-8"]);
 }
+
+/// #34 item 10: `gpuplan usage` had no `--lang`: its table, notes and warnings were English in
+/// a Chinese plan's workflow. With `--lang zh` they are Chinese; the figures are the week's
+/// (GPU 0 busy 70 h of 168: 70 × 730 / 168 = 304.2 h a month, 41.7%, at 80%, 40 GiB).
+#[test]
+fn usage_speaks_chinese_with_lang_zh() {
+    let d = tempdir();
+    std::fs::write(d.path().join("m.csv"), "gpu_id,workload\nnode1:0,train\n").unwrap();
+    std::fs::copy(
+        usage_fixture("node1.plain.csv"),
+        d.path().join("node1.plain.csv"),
+    )
+    .unwrap();
+    let r = gpuplan(
+        d.path(),
+        &["usage", "node1.plain.csv", "--map", "m.csv", "--lang", "zh"],
+    );
+    r.ok();
+    let header: Vec<&str> = r
+        .stdout
+        .lines()
+        .next()
+        .unwrap()
+        .split("  ")
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .collect();
+    assert_eq!(
+        header,
+        [
+            "负载",
+            "GPU 数",
+            "天数",
+            "活跃小时/月",
+            "利用率",
+            "忙时利用率",
+            "显存峰值 GiB",
+            "P95 GiB"
+        ],
+        "{}",
+        r.stdout
+    );
+    let row: Vec<&str> = r
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("train"))
+        .unwrap()
+        .split_whitespace()
+        .collect();
+    assert_eq!(
+        row[1..],
+        ["1", "7.0", "304.2", "41.7%", "80.0%", "40.0", "40.0"]
+    );
+    assert!(
+        r.stdout.contains("活跃：利用率高于 10%（usage_active_threshold）。小时为负载各 GPU 的 GPU 小时之和，由日志覆盖的天数外推到 730 小时的一个月；利用率 = 活跃小时/月 ÷ (730 × GPU 数)。忙时利用率：活跃期间的平均利用率。"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stderr.contains(
+            "警告: node1.plain.csv:3: GPU node1:1 没有对应的负载（用量表或 --map 中没有按 uuid、host:index 或序号指向它的行），其 10080 个样本已忽略"
+        ),
+        "{}",
+        r.stderr
+    );
+    // Without --lang: the locale's language, as calc's terminal; the JSON stays English.
+    let r = gpuplan_env(
+        d.path(),
+        &["usage", "node1.plain.csv", "--map", "m.csv"],
+        &[("LANG", "zh_CN.UTF-8")],
+    );
+    assert!(r.stdout.starts_with("负载"), "{}", r.stdout);
+    let r = gpuplan(d.path(), &["usage", "node1.plain.csv", "--map", "m.csv"]);
+    assert!(r.stdout.starts_with("workload"), "{}", r.stdout);
+    assert!(r
+        .stderr
+        .contains("warning: node1.plain.csv:3: the GPU node1:1 maps to no workload"));
+    let (j, _) = usage_json(
+        d.path(),
+        &["node1.plain.csv", "--map", "m.csv", "--lang", "zh"],
+    );
+    assert!(j["warnings"][0]["message"]
+        .as_str()
+        .unwrap()
+        .starts_with("the GPU node1:1 maps to no workload"));
+}

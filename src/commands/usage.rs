@@ -35,7 +35,7 @@ pub fn usage(a: &UsageArgs) -> Result<()> {
         })?
         .commit()?;
     }
-    print_usage(a, &result, &settings)
+    print_usage(a, &result, &settings, a.lang.unwrap_or_else(Lang::from_env))
 }
 
 /// Refuses a `--json` file of `usage` that is one of its inputs, or that exists without
@@ -133,9 +133,14 @@ fn usage_mapping(
 }
 
 /// Prints the actuals' table to stdout (to stderr when `--json -` takes stdout, the JSON
-/// then going there), then each warning and note to stderr.
-fn print_usage(a: &UsageArgs, result: &usage::Report, settings: &usage::Settings) -> Result<()> {
-    let table = report::usage_table(result, settings);
+/// then going there), then each warning and note to stderr, in `lang`.
+fn print_usage(
+    a: &UsageArgs,
+    result: &usage::Report,
+    settings: &usage::Settings,
+    lang: Lang,
+) -> Result<()> {
+    let table = report::usage_table(result, settings, lang);
     if a.json.as_deref() == Some("-") {
         files::to_stdout(|w| report::write_usage_json(result, settings, &a.logs, w))?;
         eprint!("{table}");
@@ -145,10 +150,10 @@ fn print_usage(a: &UsageArgs, result: &usage::Report, settings: &usage::Settings
     let mut err = std::io::stderr();
     for w in &result.warnings {
         let kind = match w.severity {
-            model::Severity::Warning => "warning",
-            model::Severity::Info => "note",
+            model::Severity::Warning => lang.t("warning", "警告"),
+            model::Severity::Info => lang.t("note", "说明"),
         };
-        let _ = writeln!(err, "{kind}: {}: {}", w.location, w.message);
+        let _ = writeln!(err, "{kind}: {}: {}", w.location, w.text(lang));
     }
     Ok(())
 }

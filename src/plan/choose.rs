@@ -2,7 +2,7 @@
 
 use super::engine::Keys;
 use super::evaluate::Best;
-use super::{Advice, Band, Candidate, Chosen, Hidden, Mode};
+use super::{Advice, Band, Candidate, Chosen, Hidden, Mode, Said};
 use crate::lang::Lang;
 use crate::model::{format_number, Input, Warning, Workload};
 
@@ -129,17 +129,24 @@ pub(super) fn chosen_warnings(
         }
     }
     if let super::compat::Verdict::WeightOnly(notes) = super::compat::verdict(w, g) {
+        let join = |lang: Lang, sep: &str| {
+            notes
+                .iter()
+                .map(|n| n.get(lang))
+                .collect::<Vec<_>>()
+                .join(sep)
+        };
         out.push(Warning::info(
             &at,
             format!(
                 "{}: {}; it runs, but decodes slower than a GPU with native support (see templates/compat.tsv)",
                 w.name,
-                notes.join("; ")
+                join(Lang::En, "; ")
             ),
         ).with_zh(format!(
             "{}：{}；可以运行，但解码比原生支持的 GPU 慢（见 templates/compat.tsv）",
             w.name,
-            notes.join("；")
+            join(Lang::Zh, "；")
         )));
     }
     let buffers = k.batch_buffers.map_or(0.0, |i| c.values[i]);
@@ -253,19 +260,18 @@ pub(super) fn cuda_note<'a>(
     );
 }
 
-pub(super) fn unplanned_reason(
-    w: &Workload,
-    input: &Input,
-    cands: &[Candidate],
-    k: &Keys,
-) -> String {
+pub(super) fn unplanned_reason(w: &Workload, input: &Input, cands: &[Candidate], k: &Keys) -> Said {
+    let name = &w.name;
     if cands.is_empty() {
         return match &w.gpu {
-            Some(g) => format!(
-                "{} is unplanned: its pinned GPU {g} has no available offer",
-                w.name
+            Some(g) => Said::new(
+                format!("{name} is unplanned: its pinned GPU {g} has no available offer"),
+                format!("{name} 未能规划：指定的 GPU {g} 没有可用的报价"),
             ),
-            None => format!("{} is unplanned: no GPU offer is available", w.name),
+            None => Said::new(
+                format!("{name} is unplanned: no GPU offer is available"),
+                format!("{name} 未能规划：没有可用的 GPU 报价"),
+            ),
         };
     }
     let evaluated: Vec<&Candidate> = cands.iter().filter(|c| !c.values.is_empty()).collect();
@@ -277,24 +283,35 @@ pub(super) fn unplanned_reason(
         Some(c) => {
             let g = &input.gpus[c.offer];
             // The exclusion says what the largest offer lacks (GPUs, memory, or precision support).
-            let why = c
-                .exclusion
-                .as_ref()
-                .map(|e| e.text().to_string())
-                .unwrap_or_else(|| {
-                    format!(
-                        "needs {} GiB per replica with headroom",
-                        format_number((c.values[k.required] * 10.0).round() / 10.0)
-                    )
-                });
-            format!(
-                "{} is unplanned: no offer fits. On the largest offer, {} ({} GiB × up to {}): {why}. Lower the context, concurrency or precision, raise max_gpus, or add a larger offer",
-                w.name,
+            let why = |lang: Lang| match &c.exclusion {
+                Some(e) => e.said(lang).to_string(),
+                None => {
+                    let gib = format_number((c.values[k.required] * 10.0).round() / 10.0);
+                    match lang {
+                        Lang::En => format!("needs {gib} GiB per replica with headroom"),
+                        Lang::Zh => format!("每个副本含余量需要 {gib} GiB"),
+                    }
+                }
+            };
+            let (offer, vram, gpus) = (
                 g.label(),
                 format_number(g.vram_gib),
                 format_number(g.gpus_per_node),
+            );
+            Said::new(
+                format!(
+                    "{name} is unplanned: no offer fits. On the largest offer, {offer} ({vram} GiB × up to {gpus}): {}. Lower the context, concurrency or precision, raise max_gpus, or add a larger offer",
+                    why(Lang::En)
+                ),
+                format!(
+                    "{name} 未能规划：没有放得下的报价。在最大的报价 {offer}（{vram} GiB × 最多 {gpus} 张）上：{}。请降低上下文长度、并发数或精度，提高 max_gpus，或添加更大的报价",
+                    why(Lang::Zh)
+                ),
             )
         }
-        None => format!("{} is unplanned: no offer can run it", w.name),
+        None => Said::new(
+            format!("{name} is unplanned: no offer can run it"),
+            format!("{name} 未能规划：没有报价能运行它"),
+        ),
     }
 }

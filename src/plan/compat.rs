@@ -2,6 +2,7 @@
 //! experts and KV cache, each natively, through a weight-only kernel (runs, with a note), or not
 //! at all (the candidate is out, with the reason).
 
+use super::Said;
 use crate::catalog::{compat_rules, CompatRule, Support};
 use crate::model::{format_number, GpuOffer, Precision, Workload};
 use std::collections::HashMap;
@@ -49,19 +50,20 @@ pub enum Verdict {
     /// Every format runs natively (or needs nothing special).
     Native,
     /// Runs, but some format through a weight-only kernel: the notes say which and how.
-    WeightOnly(Vec<String>),
+    WeightOnly(Vec<Said>),
     /// Cannot run: what each failing format needs (`fp8 needs compute capability ≥ 8.9`), and
     /// the whole reason in words.
-    Excluded { needs: Vec<String>, reason: String },
+    Excluded { needs: Vec<Said>, reason: Said },
 }
 
-/// The formats a workload stores, with their role in the table.
-fn formats(w: &Workload) -> Vec<(Precision, &'static str, &'static str)> {
-    let mut v = vec![(w.precision, "weights", "weights")];
+/// The formats a workload stores, with their role in the table and what they hold (English,
+/// Chinese).
+fn formats(w: &Workload) -> Vec<(Precision, &'static str, [&'static str; 2])> {
+    let mut v = vec![(w.precision, "weights", ["weights", "权重"])];
     if w.expert_precision != w.precision {
-        v.push((w.expert_precision, "weights", "experts"));
+        v.push((w.expert_precision, "weights", ["experts", "专家"]));
     }
-    v.push((w.kv_precision, "kv", "KV cache"));
+    v.push((w.kv_precision, "kv", ["KV cache", "KV 缓存"]));
     v
 }
 
@@ -98,58 +100,69 @@ fn least_capability(offer: &GpuOffer, p: Precision, role: &str) -> f64 {
 /// Whether `offer` can run `w`'s formats.
 pub fn verdict(w: &Workload, offer: &GpuOffer) -> Verdict {
     let mut notes = Vec::new();
-    let mut needs: Vec<String> = Vec::new();
-    let mut reasons: Vec<String> = Vec::new();
-    let mut fail = |need: String, reason: String| {
+    let mut needs: Vec<Said> = Vec::new();
+    let mut reasons: Vec<Said> = Vec::new();
+    let mut fail = |need: Said, reason: Said| {
         if !needs.contains(&need) {
             needs.push(need);
             reasons.push(reason);
         }
     };
-    for (p, role, what) in formats(w) {
-        match rule_for(offer, p, role) {
+    let (gpu, platform) = (&offer.gpu, &offer.platform);
+    for (precision, role, [what, what_zh]) in formats(w) {
+        let p = precision.key();
+        let not_run = || {
+            Said::new(
+                format!("{p} is not run on {platform}"),
+                format!("{platform} 不支持 {p}"),
+            )
+        };
+        match rule_for(offer, precision, role) {
             Ok(None) => {}
             Ok(Some(r)) => match r.support {
                 Support::Native => {}
-                Support::WeightOnly => notes.push(format!(
-                    "{what} in {} on {}: {}",
-                    p.key(),
-                    offer.gpu,
-                    r.note
+                Support::WeightOnly => notes.push(Said::new(
+                    format!("{what} in {p} on {gpu}: {}", r.note),
+                    format!("{what_zh}为 {p}，在 {gpu} 上：{}", r.note_zh),
                 )),
                 Support::None => fail(
-                    format!("{} is not run on {}", p.key(), offer.platform),
-                    format!(
-                        "{} ({what}) is not run on {} ({}): {}",
-                        p.key(),
-                        offer.gpu,
-                        offer.platform,
-                        r.note
+                    not_run(),
+                    Said::new(
+                        format!("{p} ({what}) is not run on {gpu} ({platform}): {}", r.note),
+                        format!("{gpu}（{platform}）不支持 {p}（{what_zh}）：{}", r.note_zh),
                     ),
                 ),
             },
             Err(()) => {
-                let least = least_capability(offer, p, role);
+                let least = least_capability(offer, precision, role);
                 if least.is_finite() {
-                    let need = format!("{} needs compute capability ≥ {least:.1}", p.key());
-                    let reason = format!(
-                        "{need}; {} has {}",
-                        offer.gpu,
-                        format_number(offer.compute_capability)
+                    let need = Said::new(
+                        format!("{p} needs compute capability ≥ {least:.1}"),
+                        format!("{p} 需要计算能力 ≥ {least:.1}"),
+                    );
+                    let cc = format_number(offer.compute_capability);
+                    let reason = Said::new(
+                        format!("{}; {gpu} has {cc}", need.en),
+                        format!("{}；{gpu} 为 {cc}", need.zh),
                     );
                     fail(need, reason);
                 } else {
-                    let need = format!("{} is not run on {}", p.key(), offer.platform);
-                    let reason = format!("{need} ({})", offer.gpu);
+                    let need = not_run();
+                    let reason = Said::new(
+                        format!("{} ({gpu})", need.en),
+                        format!("{}（{gpu}）", need.zh),
+                    );
                     fail(need, reason);
                 }
             }
         }
     }
     if !needs.is_empty() {
+        let join =
+            |f: fn(&Said) -> &str, sep: &str| reasons.iter().map(f).collect::<Vec<_>>().join(sep);
         Verdict::Excluded {
+            reason: Said::new(join(|s| &s.en, "; "), join(|s| &s.zh, "；")),
             needs,
-            reason: reasons.join("; "),
         }
     } else if notes.is_empty() {
         Verdict::Native
@@ -197,13 +210,19 @@ mod tests {
         assert_eq!(
             v,
             Verdict::Excluded {
-                needs: vec!["bf16 needs compute capability ≥ 8.0".into()],
-                reason: "bf16 needs compute capability ≥ 8.0; T4 has 7.5".into()
+                needs: vec![Said::new(
+                    "bf16 needs compute capability ≥ 8.0",
+                    "bf16 需要计算能力 ≥ 8.0"
+                )],
+                reason: Said::new(
+                    "bf16 needs compute capability ≥ 8.0; T4 has 7.5",
+                    "bf16 需要计算能力 ≥ 8.0；T4 为 7.5"
+                )
             }
         );
         // FP8 weights on an A100 (8.0): FP8 Marlin, weight-only — a note, not an exclusion.
         match verdict(&workload(Fp8, Fp8, Fp16), &offer("A100-80G")) {
-            Verdict::WeightOnly(notes) => assert!(notes[0].contains("FP8 Marlin"), "{notes:?}"),
+            Verdict::WeightOnly(notes) => assert!(notes[0].en.contains("FP8 Marlin"), "{notes:?}"),
             other => panic!("{other:?}"),
         }
         assert_eq!(
@@ -213,7 +232,7 @@ mod tests {
         // An FP8 KV cache has no weight-only path: below 8.9 it is out.
         assert!(matches!(
             verdict(&workload(Bf16, Bf16, Fp8), &offer("A100-80G")),
-            Verdict::Excluded { needs, .. } if needs == ["fp8 needs compute capability ≥ 8.9"]
+            Verdict::Excluded { needs, .. } if needs[0].en == "fp8 needs compute capability ≥ 8.9" && needs.len() == 1
         ));
     }
 
@@ -226,7 +245,7 @@ mod tests {
             Verdict::WeightOnly(notes) => {
                 assert_eq!(notes.len(), 1);
                 assert!(
-                    notes[0].starts_with(
+                    notes[0].en.starts_with(
                         "experts in mxfp4 on H100: Hopper runs MXFP4 experts through Triton"
                     ),
                     "{notes:?}"

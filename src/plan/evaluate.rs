@@ -4,7 +4,7 @@
 use super::choose::unplanned_reason;
 use super::compat::{self, Verdict};
 use super::engine::{Engine, Keys, OwnNeeds};
-use super::{Candidate, Exclusion};
+use super::{Candidate, Exclusion, Said};
 use crate::error::Problem;
 use crate::model::{format_number, GpuOffer, Input, Workload};
 
@@ -59,9 +59,9 @@ pub(super) struct Evaluated {
     pub(super) best: [Option<Best>; 5],
     /// GPUs set aside because they cannot run the workload's formats, with what each lacks
     /// (`fp8 needs compute capability ≥ 8.9`).
-    pub(super) incompatible: Vec<(String, Vec<String>)>,
+    pub(super) incompatible: Vec<(String, Vec<Said>)>,
     /// Why nothing fits, when nothing does.
-    pub(super) unplanned: Option<String>,
+    pub(super) unplanned: Option<Said>,
 }
 
 /// One evaluated (offer, replica size) with every slot's value, inputs included, and whether it
@@ -129,7 +129,7 @@ struct Sweep<'a> {
     arena: Vec<f64>,
     rows: Vec<Row>,
     best: [Option<Best>; 5],
-    incompatible: Vec<(String, Vec<String>)>,
+    incompatible: Vec<(String, Vec<Said>)>,
     sink: Option<&'a mut Vec<FullRow>>,
 }
 
@@ -340,7 +340,7 @@ fn candidate(row: Row, values: &[f64], input: &Input, w: &Workload, keys: &Keys)
         Why::Incompatible => {
             Exclusion::Incompatible(match compat::verdict(w, &input.gpus[offer]) {
                 Verdict::Excluded { reason, .. } => reason,
-                _ => String::new(),
+                _ => Said::default(),
             })
         }
         Why::Misfit => Exclusion::Misfit(misfit_reason(&values, keys, w.numbers.max_ttft_s)),
@@ -378,71 +378,86 @@ pub(super) fn parallel_map<T: Sync, R: Send>(
     })
 }
 
-pub(super) fn misfit_reason(v: &[f64], k: &Keys, max_ttft_s: Option<f64>) -> String {
+pub(super) fn misfit_reason(v: &[f64], k: &Keys, max_ttft_s: Option<f64>) -> Said {
     if let Some(own) = k.own.filter(|o| o.exceed(v)) {
         return own_needs_reason(v, &own);
     }
+    let gib = |x: f64| format_number((x * 10.0).round() / 10.0);
     let gpus = v[k.gpus_per_replica];
     if let Some(limit) = k.gpu_limit.map(|i| v[i]) {
         if gpus > limit {
-            return format!(
-                "needs {} GPUs per replica ({} GiB with headroom); at most {} allowed",
+            let (gpus, required, limit) = (
                 format_number(gpus),
-                format_number((v[k.required] * 10.0).round() / 10.0),
-                format_number(limit)
+                gib(v[k.required]),
+                format_number(limit),
+            );
+            return Said::new(
+                format!("needs {gpus} GPUs per replica ({required} GiB with headroom); at most {limit} allowed"),
+                format!("每个副本需要 {gpus} 张 GPU（含余量 {required} GiB）；最多允许 {limit} 张"),
             );
         }
     }
     if v[k.required] > v[k.replica_vram] {
-        return format!(
-            "needs {} GiB with headroom; the replica has {} GiB",
-            format_number((v[k.required] * 10.0).round() / 10.0),
-            format_number(v[k.replica_vram])
+        let (required, has) = (gib(v[k.required]), format_number(v[k.replica_vram]));
+        return Said::new(
+            format!("needs {required} GiB with headroom; the replica has {has} GiB"),
+            format!("含余量需要 {required} GiB；副本只有 {has} GiB"),
         );
     }
     if let (Some((ttft, meets)), Some(goal)) = (k.ttft, max_ttft_s) {
+        let goal = format_number(goal);
         if v[meets] == 0.0 && v[ttft] == 0.0 {
-            return format!(
-                "max_ttft_s is {} s, and the card's TFLOPS are not known (GPUs sheet: fp16_tflops)",
-                format_number(goal)
+            return Said::new(
+                format!("max_ttft_s is {goal} s, and the card's TFLOPS are not known (GPUs sheet: fp16_tflops)"),
+                format!("max_ttft_s 为 {goal} s，而该卡的 TFLOPS 未知（算力报价表：fp16_tflops）"),
             );
         }
         if v[meets] == 0.0 {
-            return format!(
-                "the first token takes {} s at the workload's context; max_ttft_s is {} s",
-                format_number((v[ttft] * 100.0).round() / 100.0),
-                format_number(goal)
+            let first = format_number((v[ttft] * 100.0).round() / 100.0);
+            return Said::new(
+                format!("the first token takes {first} s at the workload's context; max_ttft_s is {goal} s"),
+                format!("按该负载的上下文长度，首 token 需要 {first} s；max_ttft_s 为 {goal} s"),
             );
         }
     }
     if v[k.concurrency_per_replica] < 1.0 {
-        return "cannot serve one request within the memory or the latency goal".to_string();
+        return Said::new(
+            "cannot serve one request within the memory or the latency goal",
+            "在显存或时延目标之内连一个请求也无法服务",
+        );
     }
-    "does not fit (the formula fits is false)".to_string()
+    Said::new(
+        "does not fit (the formula fits is false)",
+        "放不下（公式 fits 为否）",
+    )
 }
 
 /// Why a card fits at no replica size: each GPU's own needs (its activations and overhead, and
 /// the copies it holds whole) exceed the memory it may hold. Said instead of the GPU count the
 /// division by nothing gives (17,179,869,184 a replica, #34 item 7).
-fn own_needs_reason(v: &[f64], own: &OwnNeeds) -> String {
+fn own_needs_reason(v: &[f64], own: &OwnNeeds) -> Said {
     let gib = |x: f64| format_number((x * 10.0).round() / 10.0);
     let per_gpu = v[own.per_gpu];
     let activations = own.activations.map_or(0.0, |i| v[i]);
     let replicated = own.replicated.map_or(0.0, |i| v[i]);
-    let mut needs = if activations > 0.0 {
-        format!(
-            "activations {} GiB + overhead {} GiB",
-            gib(activations),
-            gib(per_gpu - activations)
+    let (mut needs, mut needs_zh) = if activations > 0.0 {
+        let (a, o) = (gib(activations), gib(per_gpu - activations));
+        (
+            format!("activations {a} GiB + overhead {o} GiB"),
+            format!("激活 {a} GiB + 开销 {o} GiB"),
         )
     } else {
-        format!("overhead {} GiB", gib(per_gpu))
+        let o = gib(per_gpu);
+        (format!("overhead {o} GiB"), format!("开销 {o} GiB"))
     };
     if replicated > 0.0 {
-        needs.push_str(&format!(" + copies held whole {} GiB", gib(replicated)));
+        let r = gib(replicated);
+        needs.push_str(&format!(" + copies held whole {r} GiB"));
+        needs_zh.push_str(&format!(" + 完整保存的副本 {r} GiB"));
     }
-    format!(
-        "does not fit: {needs} on each GPU > {} GiB usable",
-        gib(v[own.usable])
+    let usable = gib(v[own.usable]);
+    Said::new(
+        format!("does not fit: {needs} on each GPU > {usable} GiB usable"),
+        format!("放不下：每张 GPU 上 {needs_zh} > 可用的 {usable} GiB"),
     )
 }

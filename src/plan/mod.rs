@@ -247,26 +247,54 @@ pub struct FormulaColumn {
     pub is_bool: bool,
 }
 
+/// A text in English and in Chinese: the English for the JSON and an English output, the
+/// Chinese for a `--lang zh` workbook and terminal (as a Warning's `zh`).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Said {
+    pub en: String,
+    pub zh: String,
+}
+
+impl Said {
+    pub fn new(en: impl Into<String>, zh: impl Into<String>) -> Said {
+        Said {
+            en: en.into(),
+            zh: zh.into(),
+        }
+    }
+
+    /// The text in `lang`.
+    pub fn get(&self, lang: Lang) -> &str {
+        lang.t(&self.en, &self.zh)
+    }
+}
+
 /// One (workload, offer) evaluated.
 /// Why a candidate cannot be chosen.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Exclusion {
     /// The offer's platform cannot run the workload's formats: what it lacks and what to do.
-    Incompatible(String),
+    Incompatible(Said),
     /// It does not fit on the offer: what is short.
-    Misfit(String),
+    Misfit(Said),
     /// No billing mode is offered and allowed.
     NoMode,
 }
 
 impl Exclusion {
-    /// The reason as the Candidates tab and the warnings say it.
+    /// The reason in English, as the JSON and an English Candidates tab say it.
     pub fn text(&self) -> &str {
+        self.said(Lang::En)
+    }
+
+    /// The reason in `lang`, as the Candidates tab and the warnings say it.
+    pub fn said(&self, lang: Lang) -> &str {
         match self {
-            Exclusion::Incompatible(t) | Exclusion::Misfit(t) => t,
-            Exclusion::NoMode => {
-                "no billing mode is offered and allowed (no price, or spot not allowed)"
-            }
+            Exclusion::Incompatible(t) | Exclusion::Misfit(t) => t.get(lang),
+            Exclusion::NoMode => lang.t(
+                "no billing mode is offered and allowed (no price, or spot not allowed)",
+                "没有可用的计费方式（报价没有价格，或不允许竞价）",
+            ),
         }
     }
 }
@@ -331,7 +359,7 @@ pub struct WorkloadPlan {
     pub candidates: Vec<Candidate>,
     pub chosen: Option<Chosen>,
     /// Why nothing was chosen, when nothing was (also a warning at the workload's cell).
-    pub unplanned: Option<String>,
+    pub unplanned: Option<Said>,
 }
 
 /// The requests a day at which an API costing `api_cost` a month at `per_day` requests a day
@@ -585,7 +613,7 @@ fn input_columns(engine: &Engine) -> Vec<FormulaColumn> {
 
 /// GPUs excluded by precision support, grouped: the same exclusion (the GPUs' names, what they
 /// lack) is one warning for all the workloads it concerns.
-type ExcludedGroup<'a> = ((String, String), Vec<&'a Workload>);
+type ExcludedGroup<'a> = ((String, Said), Vec<&'a Workload>);
 
 /// Every workload's plan, in workload order, with what the warnings after them need.
 struct WorkloadPlans<'a> {
@@ -637,17 +665,22 @@ fn choose_all<'a>(
 fn group_exclusion<'a>(
     excluded: &mut Vec<ExcludedGroup<'a>>,
     w: &'a Workload,
-    incompatible: &[(String, Vec<String>)],
+    incompatible: &[(String, Vec<Said>)],
 ) {
     // What the excluded GPUs lack, each once (weights and KV cache may share a format).
-    let mut need: Vec<&str> = Vec::new();
+    let mut need: Vec<&Said> = Vec::new();
     for n in incompatible.iter().flat_map(|(_, n)| n) {
-        if !need.contains(&n.as_str()) {
+        if !need.contains(&n) {
             need.push(n);
         }
     }
     let names: Vec<&str> = incompatible.iter().map(|(g, _)| g.as_str()).collect();
-    let key = (names.join(", "), need.join(" and "));
+    let join =
+        |f: fn(&Said) -> &str, sep: &str| need.iter().map(|n| f(n)).collect::<Vec<_>>().join(sep);
+    let key = (
+        names.join(", "),
+        Said::new(join(|n| &n.en, " and "), join(|n| &n.zh, "、")),
+    );
     match excluded.iter_mut().find(|(k, _)| *k == key) {
         Some((_, ws)) => ws.push(w),
         None => excluded.push((key, vec![w])),
@@ -680,10 +713,10 @@ fn workload_plan(
             monthly_min,
             warnings,
         ),
-        None => warnings.push(Warning::warn(
-            w.cell.to_string(),
-            e.unplanned.clone().unwrap_or_default(),
-        )),
+        None => {
+            let why = e.unplanned.clone().unwrap_or_default();
+            warnings.push(Warning::warn(w.cell.to_string(), why.en).with_zh(why.zh));
+        }
     }
     let unplanned = if chosen.is_none() {
         Some(e.unplanned.unwrap_or_default())
@@ -718,8 +751,9 @@ fn exclusion_warnings(excluded: &[ExcludedGroup], warnings: &mut Vec<Warning>) {
                 )
             }
         };
+        let (need, need_zh) = (&need.en, &need.zh);
         warnings.push(Warning::warn(location, format!("{gpus} excluded for {who}: {need}; choose another precision (e.g. fp16) to consider them"))
-            .with_zh(format!("{who_zh} 未考虑 {gpus}：{need}；如需考虑这些 GPU，请改用其他精度（如 fp16）")));
+            .with_zh(format!("{who_zh} 未考虑 {gpus}：{need_zh}；如需考虑这些 GPU，请改用其他精度（如 fp16）")));
     }
 }
 

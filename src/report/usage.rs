@@ -1,6 +1,7 @@
 //! The actuals of `gpuplan usage`: a table for the terminal and JSON for scripts, whose contract
 //! is the [`Actual`](crate::usage::Actual) struct.
 
+use crate::lang::Lang;
 use crate::model::{format_number, Warning};
 use crate::usage::{Actual, Report, Settings};
 use serde::Serialize;
@@ -52,19 +53,19 @@ fn opt(v: Option<f64>, f: impl Fn(f64) -> String) -> String {
     v.map_or_else(|| "–".to_string(), f)
 }
 
-/// The table of actuals, with what its columns mean underneath.
-pub fn table(report: &Report, settings: &Settings) -> String {
+/// The table of actuals, with what its columns mean underneath, in `lang`.
+pub fn table(report: &Report, settings: &Settings, lang: Lang) -> String {
     let mut rows = vec![[
-        "workload",
-        "GPUs",
-        "days",
-        "active h/month",
-        "utilization",
-        "busy util",
-        "memory peak GiB",
-        "p95 GiB",
+        ["workload", "负载"],
+        ["GPUs", "GPU 数"],
+        ["days", "天数"],
+        ["active h/month", "活跃小时/月"],
+        ["utilization", "利用率"],
+        ["busy util", "忙时利用率"],
+        ["memory peak GiB", "显存峰值 GiB"],
+        ["p95 GiB", "P95 GiB"],
     ]
-    .map(String::from)
+    .map(|[en, zh]| lang.t(en, zh).to_string())
     .to_vec()];
     for a in &report.actuals {
         rows.push(vec![
@@ -80,9 +81,14 @@ pub fn table(report: &Report, settings: &Settings) -> String {
     }
     let mut out = super::table(&rows, &[false, true, true, true, true, true, true, true]);
     let h = format_number(settings.hours_in_month);
-    out.push_str(&format!(
-        "\nActive: utilization above {}% (usage_active_threshold). Hours are GPU-hours summed over a workload's GPUs, extrapolated from the days the logs cover to a {h}-hour month; utilization = active h/month ÷ ({h} × GPUs). Busy util: the average while active.\n",
-        format_number(settings.threshold * 100.0)
-    ));
+    let threshold = format_number(settings.threshold * 100.0);
+    out.push_str(&match lang {
+        Lang::En => format!(
+            "\nActive: utilization above {threshold}% (usage_active_threshold). Hours are GPU-hours summed over a workload's GPUs, extrapolated from the days the logs cover to a {h}-hour month; utilization = active h/month ÷ ({h} × GPUs). Busy util: the average while active.\n"
+        ),
+        Lang::Zh => format!(
+            "\n活跃：利用率高于 {threshold}%（usage_active_threshold）。小时为负载各 GPU 的 GPU 小时之和，由日志覆盖的天数外推到 {h} 小时的一个月；利用率 = 活跃小时/月 ÷ ({h} × GPU 数)。忙时利用率：活跃期间的平均利用率。\n"
+        ),
+    });
     out
 }

@@ -347,12 +347,15 @@ fn formulas_sheet(wb: &mut Workbook, lang: Lang, s: &Styles) -> Result<(), XlsxE
         style::text(ws, r, 1, &f.expression, &s.wrap)?;
         style::text(ws, r, 2, f.scope.key(), &s.text)?;
         style::text(ws, r, 3, &f.unit, &s.text)?;
-        style::text(ws, r, 4, &f.description, &s.wrap)?;
-        let (expression, description) = (FORMULA_WIDTHS[1], FORMULA_WIDTHS[4]);
+        let description = catalog::formula_description(f, lang);
+        style::text(ws, r, 4, description, &s.wrap)?;
         style::fit_row_height(
             ws,
             r,
-            &[(&f.expression, expression), (&f.description, description)],
+            &[
+                (&f.expression, FORMULA_WIDTHS[1]),
+                (description, FORMULA_WIDTHS[4]),
+            ],
         )?;
     }
     Ok(())

@@ -19,7 +19,12 @@ fn bf16_is_excluded_below_compute_capability_8_with_a_warning() {
     // The platform cannot run bf16: an incompatibility, not a misfit.
     match &t4c.exclusion {
         Some(Exclusion::Incompatible(why)) => {
-            assert!(why.contains("bf16 needs compute capability ≥ 8.0"), "{why}")
+            assert!(
+                why.en.contains("bf16 needs compute capability ≥ 8.0"),
+                "{why:?}"
+            );
+            // #34 item 10: a Chinese plan's Candidates tab said it in English.
+            assert_eq!(why.zh, "bf16 需要计算能力 ≥ 8.0；T4 为 7.5");
         }
         other => panic!("{other:?}"),
     }
@@ -150,6 +155,15 @@ fn an_ascend_offer_is_excluded_for_fp8_naming_its_platform_and_rocm_runs_bf16() 
         out.exclusion.as_ref().map(Exclusion::text),
         Some("fp8 (weights) is not run on Ascend 910B (ascend): Ascend 910B and 910C have no FP8: convert the checkpoint to bf16 or to W8A8 int8 (msModelSlim)")
     );
+    // #34 item 10: in a Chinese plan, with compat.tsv's note in Chinese.
+    assert_eq!(
+        out.exclusion.as_ref().map(|e| e.said(Lang::Zh)),
+        Some("Ascend 910B（ascend）不支持 fp8（权重）：昇腾 910B 和 910C 不支持 FP8：请把检查点转换为 bf16 或 W8A8 int8（msModelSlim）")
+    );
+    assert!(p.warnings.iter().any(|x| x
+        .zh
+        .as_deref()
+        .is_some_and(|z| z.contains("api 未考虑 Ascend 910B：ascend 不支持 fp8；"))));
     assert!(p.warnings.iter().any(|x| x
         .message
         .contains("Ascend 910B excluded for api: fp8 is not run on ascend")));

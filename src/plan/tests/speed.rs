@@ -275,6 +275,10 @@ fn time_to_first_token_is_the_prefill_at_prefill_mfu_and_a_goal_widens_the_repli
         out.exclusion.as_ref().map(|e| e.text()),
         Some("the first token takes 0.8 s at the workload's context; max_ttft_s is 0.5 s")
     );
+    assert_eq!(
+        out.exclusion.as_ref().map(|e| e.said(Lang::Zh)),
+        Some("按该负载的上下文长度，首 token 需要 0.8 s；max_ttft_s 为 0.5 s")
+    );
     // A card whose TFLOPS are not known: no time to first token (and no division by zero)
     // without a goal; with one, the card is out and says why.
     let mut blind = g();

@@ -58,6 +58,21 @@ fn full_finetune_of_7b_needs_16_bytes_per_parameter_and_no_single_80gb_card() {
         "{}",
         warn.message
     );
+    // #34 item 10: the unplanned workload's reason was English in a Chinese plan. 16 B ×
+    // 6.74e9 = 100.4 GiB of states alone is more than one 80 GB card: 2 GPUs at the least.
+    let zh = warn.zh.as_deref().expect("the reason in Chinese");
+    assert!(
+        zh.contains("未能规划：没有放得下的报价。在最大的报价 A100-80G")
+            && zh.contains("每个副本需要 2 张 GPU（含余量")
+            && zh.ends_with(
+                "最多允许 1 张。请降低上下文长度、并发数或精度，提高 max_gpus，或添加更大的报价"
+            ),
+        "{zh}"
+    );
+    assert_eq!(
+        p.workloads[0].unplanned.as_ref().map(|u| u.zh.as_str()),
+        Some(zh)
+    );
 }
 
 #[test]

@@ -201,7 +201,7 @@ fn write_candidate(
             ws,
             r,
             EXCLUSION,
-            c.exclusion.as_ref().map_or("", |e| e.text()),
+            c.exclusion.as_ref().map_or("", |e| e.said(cx.lang)),
             &s.bad,
         )?;
     }

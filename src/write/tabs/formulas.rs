@@ -2,6 +2,7 @@
 //! gpuplan's default, a default the sheet replaced, or the user's own, and what it models.
 
 use super::{at, heads_of, widths_of, Col, Ctx, Extent};
+use crate::catalog::formula_description;
 use crate::model::Origin;
 use crate::write::style::{fit_row_height, text, widths};
 use rust_xlsxwriter::{Worksheet, XlsxError};
@@ -88,14 +89,15 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<Extent, XlsxError> {
             Origin::User => (cx.t("user", "用户"), &s.good),
         };
         text(ws, r, ORIGIN, origin, fmt)?;
-        text(ws, r, DESCRIPTION, &f.description, &s.wrap)?;
+        let description = formula_description(f, cx.lang);
+        text(ws, r, DESCRIPTION, description, &s.wrap)?;
         let width = |c: u16| COLUMNS[c as usize].width;
         fit_row_height(
             ws,
             r,
             &[
                 (&f.expression, width(EXPRESSION)),
-                (&f.description, width(DESCRIPTION)),
+                (description, width(DESCRIPTION)),
             ],
         )?;
     }

@@ -101,7 +101,10 @@ pub fn section(ws: &mut Worksheet, cx: &Ctx, row: u32) -> Result<u32, XlsxError>
         let advice = match cx.chosen(i) {
             None => {
                 text(ws, r, 2, crate::layout::UNPLANNED.get(cx.lang), &s.bad)?;
-                plan.workloads[i].unplanned.clone().unwrap_or_default()
+                plan.workloads[i]
+                    .unplanned
+                    .as_ref()
+                    .map_or(String::new(), |u| u.get(cx.lang).to_string())
             }
             Some((c, ch)) => {
                 let at = |key: &str| cell(None, plan_tab::row(i), source(key));

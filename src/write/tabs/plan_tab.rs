@@ -311,7 +311,10 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &Live) -> Result<Extent, XlsxEr
         write_workload(ws, cx, r, w)?;
         let Some((c, ch)) = cx.chosen(i) else {
             text(ws, r, GPU, layout::UNPLANNED.get(cx.lang), &s.bad)?;
-            let why = plan.workloads[i].unplanned.as_deref().unwrap_or("");
+            let why = plan.workloads[i]
+                .unplanned
+                .as_ref()
+                .map_or("", |u| u.get(cx.lang));
             text(ws, r, ADVICE, why, &s.wrap)?;
             fit_advice_and_notes(ws, r, why, &w.notes)?;
             continue;

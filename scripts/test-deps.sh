@@ -4,7 +4,8 @@
 # Run it as root, or as a user with sudo. .ci/run calls it first.
 #
 # LibreOffice renders and recalculates the plan workbooks (a workbook it cannot open is broken),
-# Gnumeric's ssconvert recalculates them too, openpyxl reads them back and edits them,
+# Gnumeric's ssconvert recalculates them too, poppler-utils' pdftotext reads back the PDF
+# LibreOffice prints of them, openpyxl reads them back and edits them,
 # openxml-audit validates the templates and plans against the OOXML schemas, prlimit bounds memory
 # and file size, mkfifo and kill make FIFOs and send signals, zsh and fish check the completion
 # scripts, groff the manual pages, and python3-venv builds and checks the wheel.
@@ -24,6 +25,7 @@ fi
 need=()
 command -v soffice >/dev/null 2>&1 || need+=(libreoffice-calc-nogui)
 command -v ssconvert >/dev/null 2>&1 || need+=(gnumeric)
+command -v pdftotext >/dev/null 2>&1 || need+=(poppler-utils)
 command -v prlimit >/dev/null 2>&1 || need+=(util-linux)
 command -v kill >/dev/null 2>&1 || need+=(procps)
 command -v mkfifo >/dev/null 2>&1 || need+=(coreutils)

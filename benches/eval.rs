@@ -5,31 +5,31 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a benchmark tool: a failure is a crash with a message
 
-use gpuplan::plan::Engine;
+use gpuplan::plan::Programs;
 use std::time::Instant;
 
 fn main() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/startup.xlsx");
     let mut input = gpuplan::read::read(&path, &[]).expect("read sample");
     input.gpus = gpuplan::catalog::gpus();
-    let engine = Engine::compile(&input).expect("compile");
-    let formulas = engine.candidate.order.len();
-    let mut scratch = engine.candidate.scratch();
+    let programs = Programs::compile(&input).expect("compile");
+    let formulas = programs.candidate.order.len();
+    let mut scratch = programs.candidate.scratch();
     // The formulas that depend on no GPU figure are evaluated once per workload, here.
     let bases: Vec<Vec<f64>> = input
         .workloads
         .iter()
         .map(|w| {
-            engine
+            programs
                 .workload_values(&input, w, &mut scratch)
                 .expect("workload")
         })
         .collect();
-    let per_offer = engine.offer_formulas();
+    let per_offer = programs.offer_formulas();
     let mut values = bases[0].clone();
     let mut evals = 0u64;
     let mut checksum = 0.0;
-    let probe = engine
+    let probe = programs
         .candidate
         .slot("total_vram_gib")
         .expect("total_vram_gib");
@@ -38,7 +38,7 @@ fn main() {
         for (w, base) in input.workloads.iter().zip(&bases) {
             for offer in 0..input.gpus.len() {
                 values.copy_from_slice(base);
-                engine
+                programs
                     .evaluate(&input, w, offer, 1.0, &mut values, &mut scratch)
                     .expect("evaluate");
                 checksum += values[probe];

@@ -1,6 +1,7 @@
 //! Plain domain types: what a validated workbook says. No I/O here; `read/` builds these from
 //! cells (keeping cell addresses for messages) and every later stage only reads them.
 
+use crate::change::{Change, Target};
 use serde::Serialize;
 use std::fmt;
 
@@ -565,6 +566,67 @@ pub struct GpuOffer {
 }
 
 impl GpuOffer {
+    /// The numeric columns of the GPUs sheet.
+    pub const NUMERIC: [&'static str; 16] = [
+        "vram_gib",
+        "bandwidth_gbs",
+        "fp16_tflops",
+        "fp8_tflops",
+        "fp16_acc16_tflops",
+        "interconnect_gbs",
+        "node_interconnect_gbs",
+        "compute_capability",
+        "gpus_per_node",
+        "on_demand_hourly",
+        "monthly",
+        "spot_hourly",
+        "reserved_monthly",
+        "billing_granularity_min",
+        "reserved_term_months",
+        "min_rental_min",
+    ];
+
+    /// Sets a numeric column of the offer (a price, a term, a specification); false, and
+    /// nothing set, for a key that is not one of [`GpuOffer::NUMERIC`].
+    pub fn set_number(&mut self, key: &str, v: f64) -> bool {
+        if !Self::NUMERIC.contains(&key) {
+            return false;
+        }
+        self.set_column(key, v);
+        true
+    }
+
+    /// Sets a numeric column of [`GpuOffer::NUMERIC`] (any other key is a price, and ignored
+    /// when it is not one).
+    pub fn set_column(&mut self, key: &str, v: f64) {
+        match key {
+            "vram_gib" => self.vram_gib = v,
+            "bandwidth_gbs" => self.bandwidth_gbs = v,
+            "fp16_tflops" => self.fp16_tflops = v,
+            "compute_capability" => self.compute_capability = v,
+            "fp8_tflops" => self.fp8_tflops = v,
+            "fp16_acc16_tflops" => self.fp16_acc16_tflops = v,
+            "interconnect_gbs" => self.interconnect_gbs = v,
+            "node_interconnect_gbs" => self.node_interconnect_gbs = Some(v),
+            "gpus_per_node" => self.gpus_per_node = v,
+            "billing_granularity_min" => self.billing_granularity_min = v,
+            "min_rental_min" => self.min_rental_min = v,
+            "reserved_term_months" => self.reserved_term_months = Some(v),
+            price => self.set_price(price, Some(v)),
+        }
+    }
+
+    /// Sets a price of the offer; `None` is not offered.
+    pub fn set_price(&mut self, key: &str, v: Option<f64>) {
+        match key {
+            "on_demand_hourly" => self.on_demand_hourly = v,
+            "monthly" => self.monthly = v,
+            "spot_hourly" => self.spot_hourly = v,
+            "reserved_monthly" => self.reserved_monthly = v,
+            _ => {}
+        }
+    }
+
     /// The formula variables of an offer's prices and billing terms, in the order of
     /// [`GpuOffer::terms`]: the planner binds them, the Plan tab writes them as editable inputs.
     pub const TERMS: [&'static str; 6] = [
@@ -946,7 +1008,7 @@ pub struct Input {
     /// Numeric columns the user added to the Models sheet (formula variables).
     pub model_columns: Vec<String>,
     pub assumptions: Assumptions,
-    /// Engine profiles: per-engine assumption values for the workloads that name the engine.
+    /// Programs profiles: per-engine assumption values for the workloads that name the engine.
     pub engines: Engines,
     pub formulas: Vec<FormulaDef>,
     /// Read-time notices: sheets taken from defaults, models guessed, figures filled from the catalog.
@@ -964,6 +1026,67 @@ pub struct Input {
 }
 
 impl Input {
+    /// Sets `key` of `target` to the number `v` in an input already read, as `--set key=v` would
+    /// have: a numeric assumption, a numeric GPU column of the matching offers, or a numeric
+    /// Workloads column of the matching workloads (`*` for all); or why it cannot.
+    pub fn set_number(&mut self, target: &Target, key: &str, v: f64) -> Result<(), String> {
+        match target {
+            Target::Assumption => {
+                let items = &mut self.assumptions.items;
+                let Some(i) = items.iter().position(|a| a.key == key) else {
+                    let hint = crate::suggest::hint(key, items.iter().map(|a| a.key.as_str()));
+                    return Err(format!("{key} is not an assumption{hint}"));
+                };
+                let a = &mut items[i];
+                match a.value {
+                    Value::Number(_) => a.value = Value::Number(v),
+                    _ => return Err(format!("{key} is not a number")),
+                }
+            }
+            Target::Gpu(name) => {
+                let mut any = false;
+                let n = normalize(name);
+                for g in self
+                    .gpus
+                    .iter_mut()
+                    .filter(|g| name == "*" || g.is_named(&n))
+                {
+                    any = true;
+                    if !g.set_number(key, v) {
+                        return Err(format!("{key} is not a numeric GPU column"));
+                    }
+                }
+                if !any {
+                    return Err(format!("there is no GPU offer \"{name}\""));
+                }
+            }
+            Target::Workload(name) => {
+                let mut any = false;
+                for w in self
+                    .workloads
+                    .iter_mut()
+                    .filter(|w| name == "*" || &w.name == name)
+                {
+                    any = true;
+                    match w.numbers.get_mut(key) {
+                        Some(slot) => *slot = Some(v),
+                        None => {
+                            let hint = crate::suggest::hint(
+                                key,
+                                crate::model::WorkloadNumbers::NAMES.iter().copied(),
+                            );
+                            return Err(format!("{key} is not a numeric workload column{hint}"));
+                        }
+                    }
+                }
+                if !any {
+                    return Err(format!("there is no workload named \"{name}\""));
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// The workloads' names, in the sheet's order.
     pub fn workload_names(&self) -> Vec<String> {
         self.workloads.iter().map(|w| w.name.clone()).collect()
@@ -988,7 +1111,14 @@ pub struct ApiPrice {
 /// One row of the Ranges sheet: what varies (the --set syntax without the value) and how.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RangeDef {
+    /// The key as written: `chat-api.concurrency`, `gpu:H100.monthly`, `safety_margin`.
     pub key: String,
+    /// What the key names, parsed once.
+    pub target: Target,
+    pub column: String,
+    /// Whether the column holds whole numbers (a concurrency, a context length): samples are
+    /// rounded.
+    pub whole: bool,
     pub low: f64,
     pub high: f64,
     /// The mode of a triangular distribution; None: uniform.
@@ -1001,8 +1131,8 @@ pub struct RangeDef {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ScenarioDef {
     pub name: String,
-    /// (change as written, its cell `Scenarios!B3`).
-    pub changes: Vec<(String, String)>,
+    /// Its changes, each with its cell `Scenarios!B3` as origin.
+    pub changes: Vec<Change>,
 }
 
 /// One row of the Usage sheet (or of a `--map` file): a GPU as the usage logs name it, and the

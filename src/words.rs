@@ -4,9 +4,9 @@
 
 use crate::lang::Lang;
 use crate::model::format_number;
-use crate::plan::actuals::{replica_peak, Row, Side, NOTHING};
 use crate::plan::advice::{Advice, Band};
 use crate::plan::Mode;
+use crate::usage::compare::{replica_peak, Row, Side, NOTHING};
 
 impl Mode {
     pub fn label(self, lang: Lang) -> &'static str {

@@ -34,6 +34,11 @@ const MEASURED_H: f64 = 70.0 * 730.0 / 168.0;
 
 /// The workbook of the module comment, with a Usage sheet mapping `usage` rows.
 fn book(usage: &[(&str, &str)]) -> Book {
+    book_named("big-card", usage)
+}
+
+/// As [`book`], the second workload named `big`.
+fn book_named(big: &str, usage: &[(&str, &str)]) -> Book {
     let w = |name: &str, hours: f64, gpu: Option<&str>, vram: f64| {
         vec![
             Some(s(name)),
@@ -75,7 +80,7 @@ fn book(usage: &[(&str, &str)]) -> Book {
             ],
             vec![
                 w("always-on", 730.0, Some("L40S"), 36.0),
-                w("big-card", 730.0, None, 100.0),
+                w(big, 730.0, None, 100.0),
                 w("keep-case", 200.0, Some("L40S"), 36.0),
             ],
         )
@@ -339,6 +344,29 @@ fn an_idle_gpu_is_advised_from_zero_hours_and_a_map_file_replaces_the_usage_shee
         "{:?}",
         r[16]
     );
+}
+
+/// The re-plan's measured figures are typed changes of the workload they measure, not
+/// `name.column=value` texts parsed back: a workload whose name holds `=` is re-planned as any
+/// other (its text `big=card.hours_per_month=304.17` read as the assumption `big`, and the
+/// re-plan failed, leaving no saving). The figures are big-card's of the first test: the H200
+/// carried on at 304.17 h costs 20 × 304.17, the L40S that holds its 40 GiB peak 12 × 304.17,
+/// so it saves 8 × 304.17 = ¥2,433.33 a month.
+#[test]
+fn a_workload_named_with_an_equals_sign_is_re_planned_from_its_measured_figures() {
+    let d = tempdir();
+    let mapped = [
+        ("node1:0", "always-on"),
+        ("node2:0", "big=card"),
+        ("node3:0", "keep-case"),
+    ];
+    book_with(&d, "b.xlsx", book_named("big=card", &mapped));
+    let (j, _) = calc_usage(d.path(), &[]);
+    let w = workload(&j, "big=card");
+    assert_eq!(w["gpu"], "H200");
+    assert_near(num(&w["usage_saving"]), 8.0 * MEASURED_H);
+    let warnings = j["warnings"].to_string();
+    assert!(!warnings.contains("re-planning"), "{warnings}");
 }
 
 #[test]

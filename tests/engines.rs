@@ -1,4 +1,4 @@
-//! Engine profiles (issue #16): a workload's `engine` column applies its engine's figures, the
+//! Programs profiles (issue #16): a workload's `engine` column applies its engine's figures, the
 //! Engines sheet edits or adds them, and mistakes name their cell.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failed test

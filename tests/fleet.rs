@@ -104,7 +104,7 @@ fn startup_lora_runs_on_the_chat_cards_at_night() {
     assert_eq!(rows[2][2].get_string(), Some("lora-experiments"));
     assert!(close(rows[2][5].get_float().unwrap(), saving));
     let summary = read_sheet(&plan, "Summary");
-    let line = value_right_of(&summary, "Fleet saving (Fleet tab)").unwrap();
+    let line = value_right_of(&summary, "Fleet saving (Fleet tab, appendix)").unwrap();
     assert!(close(line, -saving), "{line}");
     let budget = value_right_of(&summary, "Budget with the fleet").unwrap();
     assert!(close(budget, with_margin - saving), "{budget}");
@@ -362,6 +362,6 @@ fn the_cuts_are_in_chinese_with_lang_zh_and_one_instance_is_singular() {
     );
     assert_eq!(
         said("With the fleet"),
-        "¥26,079.18 a month, ¥477.53 saved by sharing cards (the Fleet tab) — fixed at calculation"
+        "¥26,079.18 a month, ¥477.53 saved by sharing cards (the Fleet tab, in the appendix) — fixed at calculation"
     );
 }

@@ -3,6 +3,8 @@
 
 use super::diff::plan_view;
 use super::{check_logs, default_output, overrides};
+use crate::calc::{Calc, Scenario};
+use crate::change::{Change, Target};
 use crate::cli::{self, CalcArgs};
 use crate::error::{Error, Result};
 use crate::files::{self, Pending};
@@ -27,13 +29,13 @@ pub fn calc(a: &CalcArgs) -> Result<()> {
         read.input.workloads.len()
     ));
     let Inputs {
-        bytes,
+        book,
         defs,
         main_sets,
         input,
         base,
     } = read;
-    let engine = plan::Engine::compile(&input)?;
+    let programs = plan::Programs::compile(&input)?;
     clock.lap("compile");
     let asked = a.candidates.map(|c| match c {
         cli::Candidates::All => None,
@@ -45,37 +47,40 @@ pub fn calc(a: &CalcArgs) -> Result<()> {
         now: stamp.generated,
         ..plan::Options::default()
     };
-    let mut plan = plan::plan_with(input, &engine, &opts)?;
-    plan.warnings.extend(write::candidates_note(&plan));
-    plan.warnings
-        .extend(unread_scenario_keys(&defs, &plan.input, &engine));
+    let mut calc = Calc::of(plan::plan_with(input, &programs, &opts)?);
+    let notes: Vec<model::Warning> = write::candidates_note(&calc.plan)
+        .into_iter()
+        .chain(unread_scenario_keys(&defs, &calc.plan.input, &programs))
+        .collect();
+    calc.plan.warnings.extend(notes);
     let beside = Beside {
         a,
-        engine: &engine,
-        bytes: &bytes,
+        programs: &programs,
+        book: &book,
         main_sets: &main_sets,
         now: stamp.generated,
     };
-    beside.add(&mut plan, &progress, &mut clock)?;
+    beside.add(&mut calc, &progress, &mut clock)?;
     // The other plans of the Scenarios tab: the base when a scenario is the main plan, and every
     // scenario but that one, each keeping only its chosen candidates.
     if !defs.is_empty() {
         progress.phase(format!("planning {} scenarios", defs.len()));
-        plan.scenarios = scenarios(a, &sets, &defs, base, &bytes, stamp.generated)?;
-        plan.scenario = a.scenario.clone();
+        calc.scenarios = scenarios(a, &sets, &defs, base, &book, stamp.generated)?;
+        calc.scenario = a.scenario.clone();
         clock.lap("scenarios");
     }
-    stamp.options = run_options(a, &plan);
-    // The planner times its own two phases, evaluate and plan.
-    clock.laps(&plan.timings);
+    stamp.options = run_options(a, &calc);
+    // The planner times its own phases: evaluate, plan and fleet.
+    clock.laps(&calc.plan.timings);
     progress.phase(format!("writing {}", out.workbook.display()));
-    out.save(a, &mut plan, &stamp, &mut clock)?;
+    out.save(a, &mut calc, &stamp, &mut clock)?;
     progress.finish();
     clock.report();
     if !a.quiet {
-        print_summary(a, &plan, &out)?;
+        print_summary(a, &calc.plan, &out)?;
     }
-    let issues = plan
+    let issues = calc
+        .plan
         .warnings
         .iter()
         .filter(|w| w.severity == model::Severity::Warning)
@@ -89,13 +94,13 @@ pub fn calc(a: &CalcArgs) -> Result<()> {
 /// The options besides `--set` that shaped `plan`, for its provenance stamp: the usage logs,
 /// the days they cover and their first and last sample times, the map, the bills, the compared
 /// plan, and the samples and seed of the ranges' sampling where the input has ranges.
-fn run_options(a: &CalcArgs, plan: &plan::Plan) -> Vec<(String, String)> {
+fn run_options(a: &CalcArgs, calc: &Calc) -> Vec<(String, String)> {
     let name = |p: &Path| p.display().to_string();
     let mut out = Vec::new();
     if !a.usage.is_empty() {
         let logs: Vec<String> = a.usage.iter().map(|p| name(p)).collect();
         out.push(("--usage".to_string(), logs.join(", ")));
-        let days = plan
+        let days = calc
             .actuals
             .iter()
             .map(|r| r.actual.days_covered)
@@ -110,12 +115,12 @@ fn run_options(a: &CalcArgs, plan: &plan::Plan) -> Vec<(String, String)> {
             ));
         }
         // The logs' first and last sample times: ISO 8601 strings, which sort as their times.
-        let first = plan
+        let first = calc
             .actuals
             .iter()
             .filter_map(|r| r.actual.first_sample.as_ref())
             .min();
-        let last = plan
+        let last = calc
             .actuals
             .iter()
             .filter_map(|r| r.actual.last_sample.as_ref())
@@ -134,7 +139,7 @@ fn run_options(a: &CalcArgs, plan: &plan::Plan) -> Vec<(String, String)> {
             out.push((option.to_string(), name(p)));
         }
     }
-    if plan.sensitivity.is_some() {
+    if calc.sensitivity.is_some() {
         out.push(("--samples".to_string(), a.samples.to_string()));
         out.push(("--seed".to_string(), a.seed.to_string()));
     }
@@ -193,22 +198,22 @@ impl Outputs {
     fn save(
         &self,
         a: &CalcArgs,
-        plan: &mut plan::Plan,
+        calc: &mut Calc,
         stamp: &Provenance,
         clock: &mut Clock,
     ) -> Result<()> {
         let (workbook, more) = write::plan(
             &self.workbook,
-            plan,
+            calc,
             a.lang.unwrap_or_default(),
             &input_date(&a.input),
             stamp,
         )?;
-        plan.warnings.extend(more);
+        calc.plan.warnings.extend(more);
         clock.lap("write");
         let json = match &self.json {
             Some(j) => Some(Pending::write_with(j, |w| {
-                report::write_json(plan, stamp, w)
+                report::write_json(calc, stamp, w)
             })?),
             None => None,
         };
@@ -217,28 +222,29 @@ impl Outputs {
             p.commit()?;
         }
         if a.json.as_deref() == Some("-") {
-            files::to_stdout(|w| report::write_json(plan, stamp, w))?;
+            files::to_stdout(|w| report::write_json(calc, stamp, w))?;
         }
         clock.lap("save");
         Ok(())
     }
 }
 
-/// What `calc` read: the workbook's bytes (the base and every scenario are planned from the
-/// same bytes), its scenarios, the overrides the main plan was read with, the main input, and
-/// the base input when `--scenario` made a scenario the main plan.
+/// What `calc` read: the workbook parsed once (the base, every scenario and the re-plans of
+/// `--usage` are typed from it), its scenarios, the changes the main plan was read with, the
+/// main input, and the base input when `--scenario` made a scenario the main plan.
 struct Inputs {
-    bytes: Vec<u8>,
+    book: read::Book,
     defs: Vec<model::ScenarioDef>,
-    main_sets: Vec<read::Override>,
+    main_sets: Vec<Change>,
     input: model::Input,
     base: Option<model::Input>,
 }
 
 impl Inputs {
-    fn read(a: &CalcArgs, sets: &[read::Override]) -> Result<Inputs> {
+    fn read(a: &CalcArgs, sets: &[Change]) -> Result<Inputs> {
         let bytes = files::read_bounded(&a.input, read::MAX_FILE_BYTES, "an .xlsx workbook")?;
-        let base = read::read_bytes(&a.input, bytes.clone(), sets)?;
+        let book = read::Book::open(&a.input, bytes)?;
+        let base = book.input(sets)?;
         let defs = base.scenarios.clone();
         let main_def = match &a.scenario {
             None => None,
@@ -254,17 +260,14 @@ impl Inputs {
         // What the main plan was read with: the re-plan from usage adds to it.
         let main_sets = match main_def {
             None => sets.to_vec(),
-            Some(d) => scenario_sets(sets, d)?,
+            Some(d) => scenario_sets(sets, d),
         };
         let (input, base) = match main_def {
             None => (base, None),
-            Some(_) => (
-                read::read_bytes(&a.input, bytes.clone(), &main_sets)?,
-                Some(base),
-            ),
+            Some(_) => (book.input(&main_sets)?, Some(base)),
         };
         Ok(Inputs {
-            bytes,
+            book,
             defs,
             main_sets,
             input,
@@ -280,19 +283,17 @@ impl Inputs {
 fn unread_scenario_keys(
     defs: &[model::ScenarioDef],
     input: &model::Input,
-    engine: &plan::Engine,
+    programs: &plan::Programs,
 ) -> Vec<model::Warning> {
     let defaults = catalog::assumptions(Lang::En);
     let mut out = Vec::new();
-    for (text, at) in defs.iter().flat_map(|d| &d.changes) {
-        let Ok(o) = read::Override::parse(text) else {
-            continue;
-        };
+    for o in defs.iter().flat_map(|d| &d.changes) {
+        let (text, at) = (o.text(), o.origin.clone().unwrap_or_default());
         let known = defaults.get(&o.key).is_some()
             || input.assumptions.get(&o.key).is_some()
-            || engine.candidate.reads(&o.key)
-            || engine.portfolio.reads(&o.key);
-        if o.target == read::Target::Assumption && !known {
+            || programs.candidate.reads(&o.key)
+            || programs.portfolio.reads(&o.key);
+        if o.target == Target::Assumption && !known {
             let keys = || input.assumptions.items.iter().map(|a| a.key.as_str());
             let hint = crate::suggest::hint(&o.key, keys());
             let hint_zh = match crate::suggest::closest(&o.key, keys()) {
@@ -300,7 +301,7 @@ fn unread_scenario_keys(
                 c => format!("；是否应为 {}？", c.join("、")),
             };
             out.push(model::Warning::warn(
-                at.clone(),
+                at,
                 format!(
                     "{text}: the assumption {} is neither in the Assumptions sheet nor read by any formula, so the change does nothing{hint}",
                     o.key
@@ -314,45 +315,35 @@ fn unread_scenario_keys(
     out
 }
 
-/// The overrides a scenario is read with: the command line's, then its changes (each
-/// remembering its cell).
-fn scenario_sets(sets: &[read::Override], def: &model::ScenarioDef) -> Result<Vec<read::Override>> {
-    let mut all = sets.to_vec();
-    for (text, at) in &def.changes {
-        let mut o = read::Override::parse(text)?;
-        o.origin = Some(at.clone());
-        all.push(o);
-    }
-    Ok(all)
+/// The changes a scenario is read with: the command line's, then its own (each remembering
+/// its cell).
+fn scenario_sets(sets: &[Change], def: &model::ScenarioDef) -> Vec<Change> {
+    sets.iter().chain(&def.changes).cloned().collect()
 }
 
 /// What `calc` sets beside the main plan: the Ranges sheet's sensitivity, the measured usage,
 /// the bills and the comparison with an earlier plan.
 struct Beside<'a> {
     a: &'a CalcArgs,
-    engine: &'a plan::Engine,
-    bytes: &'a [u8],
-    main_sets: &'a [read::Override],
+    programs: &'a plan::Programs,
+    book: &'a read::Book,
+    main_sets: &'a [Change],
     now: i64,
 }
 
 impl Beside<'_> {
-    fn add(
-        &self,
-        plan: &mut plan::Plan,
-        progress: &report::Progress,
-        clock: &mut Clock,
-    ) -> Result<()> {
+    fn add(&self, calc: &mut Calc, progress: &report::Progress, clock: &mut Clock) -> Result<()> {
         let a = self.a;
+        let plan = &mut calc.plan;
         if !plan.input.ranges.is_empty() {
             progress.phase(format!(
                 "sampling {} ranges × {} samples",
                 plan.input.ranges.len(),
                 a.samples
             ));
-            plan.sensitivity = Some(plan::sensitivity::sensitivity(
+            calc.sensitivity = Some(plan::sensitivity::sensitivity(
                 &plan.input,
-                self.engine,
+                self.programs,
                 a.samples,
                 a.seed,
                 self.now,
@@ -361,18 +352,18 @@ impl Beside<'_> {
         }
         if !a.usage.is_empty() {
             progress.phase(format!("reading {} usage log(s)", a.usage.len()));
-            let (rows, warnings) = actuals(a, plan, self.bytes, self.main_sets, self.now)?;
-            plan.actuals = rows;
+            let (rows, warnings) = actuals(a, plan, self.book, self.main_sets, self.now)?;
+            calc.actuals = rows;
             plan.warnings.extend(warnings);
             clock.lap("usage");
         }
         if let Some(b) = &a.bills {
-            plan.bills = bills(plan, b)?;
+            calc.bills = bills(plan, b)?;
         }
         if let Some(old) = &a.compare {
             let (before, _, full) = plan_view(old)?;
             let d = crate::diff::compare(&before, &crate::diff::view_of(plan), full, true);
-            plan.compared = Some((old.display().to_string(), d));
+            calc.compared = Some((old.display().to_string(), d));
         }
         Ok(())
     }
@@ -395,12 +386,12 @@ fn bills(plan: &plan::Plan, path: &Path) -> Result<Option<crate::usage::bills::B
 /// plan, and every scenario but that one, each keeping only its chosen candidates.
 fn scenarios(
     a: &CalcArgs,
-    sets: &[read::Override],
+    sets: &[Change],
     defs: &[model::ScenarioDef],
     base: Option<model::Input>,
-    bytes: &[u8],
+    book: &read::Book,
     now: i64,
-) -> Result<Vec<plan::Scenario>> {
+) -> Result<Vec<Scenario>> {
     let side = plan::Options {
         keep: Some(1),
         now,
@@ -408,20 +399,20 @@ fn scenarios(
     };
     let mut scenarios = Vec::new();
     if let Some(base) = base {
-        let engine = plan::Engine::compile(&base)?;
-        scenarios.push(plan::Scenario {
+        let programs = plan::Programs::compile(&base)?;
+        scenarios.push(Scenario {
             name: "base".to_string(),
             changes: Vec::new(),
-            plan: plan::plan_with(base, &engine, &side)?,
+            plan: plan::plan_with(base, &programs, &side)?,
         });
     }
     for d in defs.iter().filter(|d| Some(&d.name) != a.scenario.as_ref()) {
-        let inp = read::read_bytes(&a.input, bytes.to_vec(), &scenario_sets(sets, d)?)?;
-        let engine = plan::Engine::compile(&inp)?;
-        scenarios.push(plan::Scenario {
+        let inp = book.input(&scenario_sets(sets, d))?;
+        let programs = plan::Programs::compile(&inp)?;
+        scenarios.push(Scenario {
             name: d.name.clone(),
-            changes: d.changes.iter().map(|(t, _)| t.clone()).collect(),
-            plan: plan::plan_with(inp, &engine, &side)?,
+            changes: d.changes.iter().map(Change::text).collect(),
+            plan: plan::plan_with(inp, &programs, &side)?,
         });
     }
     Ok(scenarios)
@@ -458,15 +449,15 @@ fn print_summary(a: &CalcArgs, plan: &plan::Plan, out: &Outputs) -> Result<()> {
 }
 
 /// `calc --usage`: the logs read with the workbook's Usage sheet (or --map), and the plan
-/// compared with a re-plan at the measured figures (the same bytes read again with the measured
-/// hours and memory as overrides), with the logs' warnings.
+/// compared with a re-plan at the measured figures (the workbook typed again with the measured
+/// hours and memory as changes), with the logs' warnings.
 fn actuals(
     a: &CalcArgs,
     plan: &plan::Plan,
-    bytes: &[u8],
-    main_sets: &[read::Override],
+    book: &read::Book,
+    main_sets: &[Change],
     now: i64,
-) -> Result<(Vec<plan::actuals::Row>, Vec<model::Warning>)> {
+) -> Result<(Vec<usage::compare::Row>, Vec<model::Warning>)> {
     let names = plan.input.workload_names();
     let mapping = match &a.map {
         Some(m) => usage::read_map(m, Some(&names))?,
@@ -486,25 +477,21 @@ fn actuals(
     };
     let report = usage::analyze(&a.usage, Some(&mapping), settings)?;
     let mut all = main_sets.to_vec();
-    for text in plan::actuals::overrides(plan, &report.actuals) {
-        all.push(read::Override::parse(&text)?);
-    }
+    all.extend(usage::compare::overrides(plan, &report.actuals));
     let side = plan::Options {
         keep: Some(1),
         now,
         ..plan::Options::default()
     };
-    let replan_with = |sets: &[read::Override]| {
-        read::read_bytes(&a.input, bytes.to_vec(), sets).and_then(|input| {
-            let engine = plan::Engine::compile(&input)?;
-            plan::plan_with(input, &engine, &side)
+    let replan_with = |sets: &[Change]| {
+        book.input(sets).and_then(|input| {
+            let programs = plan::Programs::compile(&input)?;
+            plan::plan_with(input, &programs, &side)
         })
     };
     // The baseline: the planned cards, pinned, at the measured hours.
     let mut pinned = main_sets.to_vec();
-    for text in plan::actuals::as_is_overrides(plan, &report.actuals) {
-        pinned.push(read::Override::parse(&text)?);
-    }
+    pinned.extend(usage::compare::as_is_overrides(plan, &report.actuals));
     let mut warnings = report.warnings;
     let mut keep = |r: Result<plan::Plan>, [what, what_zh]: [&str; 2]| match r {
         Ok(p) => Some(p),
@@ -533,7 +520,7 @@ fn actuals(
         ],
     );
     Ok((
-        plan::actuals::compare(plan, replan.as_ref(), as_is.as_ref(), &report.actuals),
+        usage::compare::compare(plan, replan.as_ref(), as_is.as_ref(), &report.actuals),
         warnings,
     ))
 }

@@ -10,12 +10,12 @@ use crate::{model, plan, read, report, write};
 pub fn check(a: &CheckArgs) -> Result<()> {
     let input = read::read(&a.input, &overrides(&a.sets)?)?;
     // Check keeps the candidates calc would: its memory stays within calc's.
-    let engine = plan::Engine::compile(&input)?;
+    let programs = plan::Programs::compile(&input)?;
     let opts = plan::Options {
         keep: Some(write::candidates_kept(input.workloads.len(), None)),
         ..plan::Options::default()
     };
-    let plan = plan::plan_with(input, &engine, &opts)?;
+    let plan = plan::plan_with(input, &programs, &opts)?;
     let i = &plan.input;
     let warnings: Vec<&model::Warning> = plan
         .warnings

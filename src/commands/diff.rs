@@ -72,6 +72,6 @@ pub fn diff(a: &cli::DiffArgs) -> Result<()> {
     if a.json.as_deref() == Some("-") {
         files::to_stdout(write)
     } else {
-        out(&crate::diff::render(&d, &currency))
+        out(&crate::report::diff_table(&d, &currency))
     }
 }

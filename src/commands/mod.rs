@@ -15,10 +15,10 @@ pub use diff::MAX_PLAN_JSON_BYTES;
 pub use man::man_pages;
 pub use validate::MAX_TABLE_BYTES;
 
+use crate::change::Change;
 use crate::cli::{Cli, Command};
 use crate::error::{Error, Result};
 use crate::files;
-use crate::read;
 use std::path::{Path, PathBuf};
 
 /// Runs one command; the error, if any, carries its exit code.
@@ -43,8 +43,8 @@ pub(super) fn out(text: &str) -> Result<()> {
     files::to_stdout(|w| w.write_all(text.as_bytes()))
 }
 
-pub(super) fn overrides(sets: &[String]) -> Result<Vec<read::Override>> {
-    sets.iter().map(|s| read::Override::parse(s)).collect()
+pub(super) fn overrides(sets: &[String]) -> Result<Vec<Change>> {
+    sets.iter().map(|s| Change::parse(s)).collect()
 }
 
 /// `INPUT.plan.xlsx` beside the input.

@@ -1,6 +1,7 @@
 //! `gpuplan usage`: GPU usage logs read into what each workload really used.
 
 use super::{check_logs, out, overrides};
+use crate::change::{Change, Op, Target};
 use crate::cli::UsageArgs;
 use crate::error::{Error, Result};
 use crate::files::{self, Pending};
@@ -54,9 +55,9 @@ fn check_usage_json(a: &UsageArgs, json: &Path) -> Result<()> {
 }
 
 /// The `--set`s of `usage`, which takes assumptions only.
-fn usage_overrides(sets: &[String]) -> Result<Vec<read::Override>> {
+fn usage_overrides(sets: &[String]) -> Result<Vec<Change>> {
     let sets = overrides(sets)?;
-    if let Some(o) = sets.iter().find(|o| o.target != read::Target::Assumption) {
+    if let Some(o) = sets.iter().find(|o| o.target != Target::Assumption) {
         return Err(Error::Usage(format!(
             "{}: usage takes assumptions only (KEY=VALUE, e.g. --set usage_active_threshold=0.3)",
             o.shown()
@@ -78,7 +79,7 @@ struct UsageSource {
 impl UsageSource {
     /// Reads `--workbook` with the `--set`s, or applies them to the built-in assumptions
     /// (`key*=f` scaling the default).
-    fn read(a: &UsageArgs, sets: &[read::Override]) -> Result<UsageSource> {
+    fn read(a: &UsageArgs, sets: &[Change]) -> Result<UsageSource> {
         match &a.workbook {
             Some(path) => {
                 let input = read::read(path, sets)?;
@@ -93,9 +94,9 @@ impl UsageSource {
                 let mut assumptions = catalog::assumptions(Lang::En);
                 for o in sets {
                     // `key*=f` scales the default.
-                    let value = match o.value.parse::<f64>() {
-                        Ok(f) if o.scale => (assumptions.number(&o.key, 0.0) * f).to_string(),
-                        _ => o.value.clone(),
+                    let value = match &o.op {
+                        Op::Scale(f) => (assumptions.number(&o.key, 0.0) * f).to_string(),
+                        Op::Set(v) => v.clone(),
                     };
                     read::set_assumption(&mut assumptions, &o.key, &value)
                         .map_err(|e| Error::Usage(format!("{}: {e}", o.shown())))?;

@@ -1,7 +1,7 @@
 //! The choice of one workload's plan among its candidates, and the warnings about it.
 
-use super::engine::Keys;
 use super::evaluate::Best;
+use super::programs::Keys;
 use super::{Advice, Band, Candidate, Chosen, Hidden, Mode, Said};
 use crate::lang::Lang;
 use crate::model::{format_number, Input, Warning, Workload};

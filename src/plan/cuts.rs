@@ -6,8 +6,8 @@
 //! the compiled formulas, nothing else.
 
 use super::choose::choose;
-use super::engine::{Engine, Keys};
 use super::evaluate::evaluate_workload;
+use super::programs::{Keys, Programs};
 use super::{Candidate, Mode, WorkloadPlan};
 use crate::model::{Input, Kind, Precision, Warning};
 use serde::Serialize;
@@ -66,7 +66,7 @@ impl Cut {
 /// the workloads on the fleet's shared cards (left out: they carry or ride on others).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn cuts(
-    engine: &Engine,
+    programs: &Programs,
     input: &Input,
     plans: &[WorkloadPlan],
     keys: &Keys,
@@ -117,7 +117,7 @@ pub(super) fn cuts(
                 if lower.expert_precision.bytes() > p.bytes() {
                     lower.expert_precision = p;
                 }
-                let Ok(e) = evaluate_workload(engine, input, &lower, keys, 1) else {
+                let Ok(e) = evaluate_workload(programs, input, &lower, keys, 1) else {
                     continue;
                 };
                 if let Some(low) = choose(&e.candidates, &e.best, keys, monthly_min) {

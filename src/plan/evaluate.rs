@@ -3,7 +3,7 @@
 
 use super::choose::unplanned_reason;
 use super::compat::{self, Verdict};
-use super::engine::{Engine, Keys, OwnNeeds};
+use super::programs::{Keys, OwnNeeds, Programs};
 use super::{Candidate, Exclusion, Said};
 use crate::error::Problem;
 use crate::model::{format_number, GpuOffer, Input, Workload};
@@ -75,26 +75,26 @@ pub(super) struct FullRow {
 
 /// Evaluates one workload on every available offer (or its pinned one) and keeps the best.
 pub(super) fn evaluate_workload(
-    engine: &Engine,
+    programs: &Programs,
     input: &Input,
     w: &Workload,
     keys: &Keys,
     keep: usize,
 ) -> std::result::Result<Evaluated, Problem> {
-    evaluate_workload_into(engine, input, w, keys, keep, None)
+    evaluate_workload_into(programs, input, w, keys, keep, None)
 }
 
 /// As [`evaluate_workload`], also handing every evaluated row's whole slot vector to `sink`
 /// (the sensitivity sampling re-runs only the cost formulas over them).
 pub(super) fn evaluate_workload_into(
-    engine: &Engine,
+    programs: &Programs,
     input: &Input,
     w: &Workload,
     keys: &Keys,
     keep: usize,
     sink: Option<&mut Vec<FullRow>>,
 ) -> std::result::Result<Evaluated, Problem> {
-    let mut sweep = Sweep::new(engine, input, w, keys, sink)?;
+    let mut sweep = Sweep::new(programs, input, w, keys, sink)?;
     let pin = w.gpu.as_deref().map(crate::model::normalize);
     for (oi, offer) in input.gpus.iter().enumerate() {
         if !offer.available
@@ -112,7 +112,7 @@ pub(super) fn evaluate_workload_into(
 /// One workload's evaluation in progress: the slot vectors it reuses, and every row evaluated
 /// so far with each mode's best.
 struct Sweep<'a> {
-    engine: &'a Engine,
+    programs: &'a Programs,
     input: &'a Input,
     w: &'a Workload,
     keys: &'a Keys,
@@ -136,18 +136,18 @@ struct Sweep<'a> {
 impl<'a> Sweep<'a> {
     /// Starts the evaluation of workload `w`, its own values computed once for all offers.
     fn new(
-        engine: &'a Engine,
+        programs: &'a Programs,
         input: &'a Input,
         w: &'a Workload,
         keys: &'a Keys,
         sink: Option<&'a mut Vec<FullRow>>,
     ) -> std::result::Result<Self, Problem> {
-        let p = &engine.candidate;
+        let p = &programs.candidate;
         let n_in = p.inputs();
         let mut scratch = p.scratch();
-        let base = engine.workload_values(input, w, &mut scratch)?;
+        let base = programs.workload_values(input, w, &mut scratch)?;
         Ok(Sweep {
-            engine,
+            programs,
             input,
             w,
             keys,
@@ -178,16 +178,16 @@ impl<'a> Sweep<'a> {
         // small for the weights jumps to the size that holds them; larger sizes are tried only
         // while the current one needs more than one replica (or does not fit), since one
         // replica on more GPUs can only cost more.
-        let (engine, input, w) = (self.engine, self.input, self.w);
+        let (programs, input, w) = (self.programs, self.input, self.w);
         let limit = w.numbers.max_gpus.unwrap_or(offer.gpus_per_node).max(1.0);
         let mut size = 1.0;
         self.values.copy_from_slice(&self.base);
-        engine.evaluate(input, w, oi, size, &mut self.values, &mut self.scratch)?;
+        programs.evaluate(input, w, oi, size, &mut self.values, &mut self.scratch)?;
         loop {
             let needs = self.values[self.n_in + self.keys.gpus_per_replica];
             if needs > size && needs <= limit {
                 size = needs;
-                engine.resize(input, w, oi, size, &mut self.values, &mut self.scratch)?;
+                programs.resize(input, w, oi, size, &mut self.values, &mut self.scratch)?;
                 continue;
             }
             let try_larger = self.record(oi, offer, &verdict, limit, size);
@@ -195,7 +195,7 @@ impl<'a> Sweep<'a> {
                 break;
             }
             size *= 2.0;
-            engine.resize(input, w, oi, size, &mut self.values, &mut self.scratch)?;
+            programs.resize(input, w, oi, size, &mut self.values, &mut self.scratch)?;
         }
         Ok(())
     }

@@ -3,22 +3,21 @@
 //! allowed billing mode is priced by its formula, and the least monthly TCO wins (ties to fewer
 //! GPUs, then sheet order). Portfolio formulas then run over the chosen candidates.
 
-pub mod actuals;
 pub mod advice;
 mod choose;
 mod compat;
 pub mod cuts;
-mod engine;
 mod evaluate;
 pub mod fleet;
 pub mod inputs;
 mod portfolio;
+mod programs;
 pub mod sensitivity;
 mod trace;
 pub mod year;
 
 pub use advice::{Advice, Band};
-pub use engine::Engine;
+pub use programs::Programs;
 pub use trace::{trace, Trace, TraceLine};
 
 use crate::error::{Error, Problem, Result};
@@ -26,10 +25,10 @@ use crate::formula::Ty;
 use crate::lang::Lang;
 use crate::model::{Input, Origin, Warning, Workload};
 use choose::{choose, chosen_warnings};
-use engine::Keys;
 use evaluate::{evaluate_workload, parallel_map};
 use portfolio::portfolio;
 pub use portfolio::{Planned, Totals};
+use programs::Keys;
 
 /// What the hidden part of a mode's cost pays for (its own line in the TCO tab).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -372,15 +371,6 @@ pub fn api_breakeven(per_day: f64, tco: f64, api_cost: f64) -> f64 {
     }
 }
 
-/// A scenario of the Scenarios sheet, planned: the base input with its changes.
-#[derive(Debug, Clone)]
-pub struct Scenario {
-    pub name: String,
-    /// Its changes as written.
-    pub changes: Vec<String>,
-    pub plan: Plan,
-}
-
 /// The whole plan: the input, every candidate, the choices, the portfolio totals and warnings.
 #[derive(Debug, Clone)]
 pub struct Plan {
@@ -397,18 +387,6 @@ pub struct Plan {
     /// Candidates kept per workload at most, and how many workloads had more.
     pub kept: usize,
     pub cut: usize,
-    /// The Scenarios sheet's scenarios, each planned (set by the caller; empty otherwise).
-    pub scenarios: Vec<Scenario>,
-    /// The scenario this plan is (`--scenario`); None for the base.
-    pub scenario: Option<String>,
-    /// The Ranges sheet's tornado and sampled budget (set by the caller).
-    pub sensitivity: Option<sensitivity::Sensitivity>,
-    /// The difference from an earlier plan (`calc --compare`; set by the caller).
-    pub compared: Option<(String, crate::diff::Diff)>,
-    /// The plan beside the measured usage (`calc --usage`; set by the caller; empty otherwise).
-    pub actuals: Vec<actuals::Row>,
-    /// The last month's bill beside the plan (`calc --bills`; set by the caller).
-    pub bills: Option<crate::usage::bills::BillComparison>,
     pub warnings: Vec<Warning>,
     /// The fleet (jobs on the idle hours of service cards, services sharing a card), when it
     /// saves anything and the Assumption `fleet` is yes.
@@ -486,18 +464,18 @@ pub const DEFAULT_KEEP: usize = 20;
 
 /// Plans every workload of `input`, keeping the best [`DEFAULT_KEEP`] candidates of each.
 pub fn plan(input: Input) -> Result<Plan> {
-    let engine = Engine::compile(&input)?;
-    plan_with(input, &engine, &Options::default())
+    let programs = Programs::compile(&input)?;
+    plan_with(input, &programs, &Options::default())
 }
 
-/// Plans every workload of `input` with compiled `engine`.
-pub fn plan_with(input: Input, engine: &Engine, opts: &Options) -> Result<Plan> {
-    let columns = candidate_columns(engine);
+/// Plans every workload of `input` with its compiled formula `programs`.
+pub fn plan_with(input: Input, programs: &Programs, opts: &Options) -> Result<Plan> {
+    let columns = candidate_columns(programs);
     let keys = Keys::new(&columns);
     let started = std::time::Instant::now();
     let keep = opts.keep.unwrap_or(usize::MAX);
     let evaluated = parallel_map(&input.workloads, opts.threads, |w| {
-        evaluate_workload(engine, &input, w, &keys, keep)
+        evaluate_workload(programs, &input, w, &keys, keep)
     });
     let evaluate_s = started.elapsed().as_secs_f64();
     let started = std::time::Instant::now();
@@ -513,7 +491,7 @@ pub fn plan_with(input: Input, engine: &Engine, opts: &Options) -> Result<Plan> 
         });
     }
     let mut warnings: Vec<Warning> = input.notices.clone();
-    let plans = choose_all(engine, &input, evaluated, &keys, &mut warnings);
+    let plans = choose_all(programs, &input, evaluated, &keys, &mut warnings);
     exclusion_warnings(&plans.excluded, &mut warnings);
     let WorkloadPlans { workloads, cut, .. } = plans;
     choose::cuda_note(
@@ -525,11 +503,11 @@ pub fn plan_with(input: Input, engine: &Engine, opts: &Options) -> Result<Plan> 
         }),
         &mut warnings,
     );
-    unread_assumption_warnings(engine, &input, &mut warnings);
+    unread_assumption_warnings(programs, &input, &mut warnings);
     formula_and_price_warnings(&input, &mut warnings);
 
-    let totals = portfolio(engine, &input, &workloads, &columns)?;
-    let year = year::year(engine, &input, &workloads, &columns, opts.now)?;
+    let totals = portfolio(programs, &input, &workloads, &columns)?;
+    let year = year::year(programs, &input, &workloads, &columns, opts.now)?;
     year::outside_warnings(&input, &workloads, &year, &mut warnings);
     let plan_s = started.elapsed().as_secs_f64();
     let started = std::time::Instant::now();
@@ -546,7 +524,7 @@ pub fn plan_with(input: Input, engine: &Engine, opts: &Options) -> Result<Plan> 
     let planned = fleet.as_ref().map_or(with_margin, |f| f.budget);
     let moved: Vec<&str> = fleet.iter().flat_map(|f| f.sharing()).collect();
     let cuts = cuts::cuts(
-        engine,
+        programs,
         &input,
         &workloads,
         &keys,
@@ -556,7 +534,7 @@ pub fn plan_with(input: Input, engine: &Engine, opts: &Options) -> Result<Plan> 
         &mut warnings,
     );
     let fleet_s = started.elapsed().as_secs_f64();
-    let inputs = input_columns(engine);
+    let inputs = input_columns(programs);
     Ok(Plan {
         input,
         inputs,
@@ -565,12 +543,6 @@ pub fn plan_with(input: Input, engine: &Engine, opts: &Options) -> Result<Plan> 
         year,
         kept: keep,
         cut,
-        scenarios: Vec::new(),
-        scenario: None,
-        sensitivity: None,
-        compared: None,
-        actuals: Vec::new(),
-        bills: None,
         warnings,
         fleet,
         cuts,
@@ -585,9 +557,9 @@ pub fn plan_with(input: Input, engine: &Engine, opts: &Options) -> Result<Plan> 
 }
 
 /// The candidate formulas' columns, in slot order after the inputs.
-fn candidate_columns(engine: &Engine) -> Vec<FormulaColumn> {
-    let p = &engine.candidate;
-    engine
+fn candidate_columns(programs: &Programs) -> Vec<FormulaColumn> {
+    let p = &programs.candidate;
+    programs
         .candidate_defs
         .iter()
         .enumerate()
@@ -600,8 +572,8 @@ fn candidate_columns(engine: &Engine) -> Vec<FormulaColumn> {
 }
 
 /// The candidate program's input columns, unitless, in slot order.
-fn input_columns(engine: &Engine) -> Vec<FormulaColumn> {
-    let p = &engine.candidate;
+fn input_columns(programs: &Programs) -> Vec<FormulaColumn> {
+    let p = &programs.candidate;
     (0..p.inputs())
         .map(|i| FormulaColumn {
             name: p.name(i).to_string(),
@@ -626,7 +598,7 @@ struct WorkloadPlans<'a> {
 /// Chooses every workload's plan from its evaluation (all of them evaluated without a
 /// problem), pushing each one's warnings in workload order and grouping its excluded GPUs.
 fn choose_all<'a>(
-    engine: &Engine,
+    programs: &Programs,
     input: &'a Input,
     evaluated: Vec<std::result::Result<evaluate::Evaluated, Problem>>,
     keys: &Keys,
@@ -644,7 +616,7 @@ fn choose_all<'a>(
             group_exclusion(&mut excluded, w, &e.incompatible);
         }
         workloads.push(workload_plan(
-            engine,
+            programs,
             input,
             w,
             e,
@@ -690,7 +662,7 @@ fn group_exclusion<'a>(
 /// Chooses workload `w`'s plan from its evaluation `e`, pushing the chosen candidate's
 /// warnings, or why nothing was planned.
 fn workload_plan(
-    engine: &Engine,
+    programs: &Programs,
     input: &Input,
     w: &Workload,
     e: evaluate::Evaluated,
@@ -701,7 +673,7 @@ fn workload_plan(
     let mut chosen = choose(&e.candidates, &e.best, keys, monthly_min);
     if let Some(c) = chosen.as_mut() {
         let cand = &e.candidates[c.candidate];
-        c.inputs = engine.input_values(input, w, cand.offer, cand.values[keys.gpus_per_replica]);
+        c.inputs = programs.input_values(input, w, cand.offer, cand.values[keys.gpus_per_replica]);
     }
     match &chosen {
         Some(c) => chosen_warnings(
@@ -759,12 +731,12 @@ fn exclusion_warnings(excluded: &[ExcludedGroup], warnings: &mut Vec<Warning>) {
 
 /// Warns of each numeric assumption of the user's own that no formula reads: most likely a
 /// misspelt key.
-fn unread_assumption_warnings(engine: &Engine, input: &Input, warnings: &mut Vec<Warning>) {
+fn unread_assumption_warnings(programs: &Programs, input: &Input, warnings: &mut Vec<Warning>) {
     let defaults = crate::catalog::assumptions(Lang::En);
     for a in &input.assumptions.items {
         if defaults.get(&a.key).is_none()
-            && !engine.candidate.reads(&a.key)
-            && !engine.portfolio.reads(&a.key)
+            && !programs.candidate.reads(&a.key)
+            && !programs.portfolio.reads(&a.key)
             && !matches!(a.value, crate::model::Value::Text(_))
         {
             let keys = || defaults.items.iter().map(|d| d.key.as_str());

@@ -1,6 +1,6 @@
 //! The portfolio formulas, run once over the chosen candidates.
 
-use super::engine::Engine;
+use super::programs::Programs;
 use super::{inputs, FormulaColumn, WorkloadPlan};
 use crate::error::{Error, Result};
 use crate::model::Input;
@@ -86,23 +86,23 @@ impl Totals {
 
 /// Runs the portfolio formulas over the chosen candidates.
 pub(super) fn portfolio(
-    engine: &Engine,
+    programs: &Programs,
     input: &Input,
     plans: &[WorkloadPlan],
     columns: &[FormulaColumn],
 ) -> Result<Totals> {
-    portfolio_of(engine, input, plans, columns, &|_| true)
+    portfolio_of(programs, input, plans, columns, &|_| true)
 }
 
 /// As [`portfolio`], over the workloads `runs` says run (a month of the Year tab).
 pub(super) fn portfolio_of(
-    engine: &Engine,
+    programs: &Programs,
     input: &Input,
     plans: &[WorkloadPlan],
     columns: &[FormulaColumn],
     runs: &dyn Fn(usize) -> bool,
 ) -> Result<Totals> {
-    let p = &engine.portfolio;
+    let p = &programs.portfolio;
     let mut values = vec![0.0; p.width()];
     inputs::bind_assumptions(p, &input.assumptions, &mut values);
     let mut planned = Planned::default();
@@ -158,7 +158,7 @@ pub(super) fn portfolio_of(
         .collect();
     let mut scratch = p.scratch();
     p.eval(&mut values, &mut scratch).map_err(|e| {
-        let d = engine.portfolio_def(e.def);
+        let d = programs.portfolio_def(e.def);
         Error::input(&input.file, d.location(), format!("has no value (a division by zero, an overflow, or an undefined result, here or in a formula it uses) for the portfolio: look at `{}`", d.expression))
     })?;
     let formulas = p

@@ -7,7 +7,7 @@ use crate::formula::{Program, Ty};
 use crate::model::{FormulaDef, Input, Scope, Workload};
 
 /// The compiled formula programs of an input.
-pub struct Engine {
+pub struct Programs {
     pub candidate: Program,
     /// Positions of the candidate formulas that depend on no GPU figure: evaluated once per
     /// workload (the weights, the KV cache a token needs, the training FLOPs).
@@ -24,9 +24,9 @@ pub struct Engine {
     pub(super) portfolio_defs: Vec<FormulaDef>,
 }
 
-impl Engine {
+impl Programs {
     /// Compiles both scopes, checking the formulas the planner needs are there.
-    pub fn compile(input: &Input) -> Result<Engine> {
+    pub fn compile(input: &Input) -> Result<Programs> {
         let (candidate_defs, portfolio_defs): (Vec<FormulaDef>, Vec<FormulaDef>) = input
             .formulas
             .iter()
@@ -46,7 +46,7 @@ impl Engine {
         let workload_only = (0..candidate.order.len())
             .filter(|k| offer_dependents.binary_search(k).is_err())
             .collect();
-        Ok(Engine {
+        Ok(Programs {
             size_dependents: candidate.dependents(&gpu_slots.size_slot()),
             workload_only,
             offer_dependents,
@@ -59,7 +59,7 @@ impl Engine {
     }
 
     /// Fills the values of one candidate and evaluates the formulas that depend on the offer;
-    /// `values` must come from [`Engine::workload_values`]. A non-finite formula is a problem
+    /// `values` must come from [`Programs::workload_values`]. A non-finite formula is a problem
     /// naming the formula, the workload and the GPU.
     #[allow(clippy::too_many_arguments)]
     pub fn evaluate(

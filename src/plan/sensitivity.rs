@@ -3,14 +3,14 @@
 //! samples of every key at once, each sample re-planned (the GPU and mode may change).
 
 use super::choose::choose;
-use super::engine::{Engine, Keys};
 use super::evaluate::{evaluate_workload, evaluate_workload_into, Best, FullRow};
 use super::portfolio::portfolio;
+use super::programs::{Keys, Programs};
 use super::{plan_with, Candidate, FormulaColumn, Options, Plan, WorkloadPlan};
+use crate::change::Target;
 use crate::error::{Error, Result};
 use crate::formula::Program;
 use crate::model::{Input, RangeDef};
-use crate::read::Target;
 
 /// One Ranges row's swing: the budget at its low and at its high.
 #[derive(Debug, Clone)]
@@ -103,29 +103,26 @@ pub fn quantile(sorted: &[f64], p: f64) -> f64 {
 /// The budget of `input` with `values` set (one per Ranges row), re-planned.
 fn budget(
     input: &Input,
-    engine: &Engine,
+    programs: &Programs,
     ranges: &[RangeDef],
     values: &[f64],
     opts: &Options,
 ) -> Result<f64> {
     let mut inp = input.clone();
     for (r, v) in ranges.iter().zip(values) {
-        crate::read::set_number(&mut inp, &r.key, *v)
+        inp.set_number(&r.target, &r.column, *v)
             .map_err(|e| Error::input(&input.file, r.cell.clone(), e))?;
     }
-    let p = plan_with(inp, engine, opts)?;
+    let p = plan_with(inp, programs, opts)?;
     Ok(p.sum(super::NeedSum::TOTAL_WITH_MARGIN))
 }
 
 /// Which workloads a Ranges key can change: a workload column its workloads (`*` all), a GPU
 /// column every workload, an assumption every workload when a candidate formula reads it and
 /// none when only portfolio formulas do (a margin, a trial reserve, ops labour).
-fn reach(input: &Input, engine: &Engine, key: &str) -> Vec<bool> {
+fn reach(input: &Input, programs: &Programs, r: &RangeDef) -> Vec<bool> {
     let n = input.workloads.len();
-    let Ok(o) = crate::read::Override::parse(&format!("{key}=0")) else {
-        return vec![true; n];
-    };
-    match &o.target {
+    match &r.target {
         Target::Workload(name) => input
             .workloads
             .iter()
@@ -133,9 +130,9 @@ fn reach(input: &Input, engine: &Engine, key: &str) -> Vec<bool> {
             .collect(),
         Target::Gpu(_) => vec![true; n],
         Target::Assumption => {
-            let p = &engine.candidate;
+            let p = &programs.candidate;
             let read = p
-                .slot(&o.key)
+                .slot(&r.column)
                 .is_some_and(|s| !p.dependents(&[s]).is_empty());
             vec![read; n]
         }
@@ -186,7 +183,7 @@ struct Work {
 /// equals a full re-plan's (unit test).
 struct Replanner<'a> {
     base: &'a Plan,
-    engine: &'a Engine,
+    programs: &'a Programs,
     ranges: &'a [RangeDef],
     keys: Keys,
     columns: Vec<FormulaColumn>,
@@ -204,27 +201,27 @@ struct Replanner<'a> {
 }
 
 impl<'a> Replanner<'a> {
-    fn new(base: &'a Plan, engine: &'a Engine, ranges: &'a [RangeDef]) -> Result<Self> {
+    fn new(base: &'a Plan, programs: &'a Programs, ranges: &'a [RangeDef]) -> Result<Self> {
         let input = &base.input;
-        let p = &engine.candidate;
+        let p = &programs.candidate;
         let columns = base.columns.clone();
         let keys = Keys::new(&columns);
         let KeyReach {
             full,
             priced,
             prices,
-        } = key_reach(input, engine, ranges, &keys);
+        } = key_reach(input, programs, ranges, &keys);
         let slots: Vec<usize> = prices.iter().map(|k| k.slot).collect();
         let deps = p.dependents(&slots);
-        let choice_fixed = choice_stays(engine, &keys, &deps);
+        let choice_fixed = choice_stays(programs, &keys, &deps);
         let rows = if priced {
-            base_rows(base, engine, &keys, &full, choice_fixed)?
+            base_rows(base, programs, &keys, &full, choice_fixed)?
         } else {
             (0..input.workloads.len()).map(|_| None).collect()
         };
         Ok(Replanner {
             base,
-            engine,
+            programs,
             ranges,
             keys,
             columns,
@@ -249,7 +246,7 @@ impl<'a> Replanner<'a> {
         let (Some(row), Some(ch)) = (rows.first(), base.chosen.as_ref()) else {
             return Ok(base.clone());
         };
-        let p = &self.engine.candidate;
+        let p = &self.programs.candidate;
         let n_in = p.inputs();
         let k = &self.keys;
         let mut buf = row.values.clone();
@@ -258,7 +255,7 @@ impl<'a> Replanner<'a> {
         }
         p.eval_only(&self.deps, &mut buf, &mut p.scratch())
             .map_err(|e| {
-                let d = &self.engine.candidate_defs()[e.def];
+                let d = &self.programs.candidate_defs()[e.def];
                 Error::input(
                     &inp.file,
                     d.location(),
@@ -294,7 +291,7 @@ impl<'a> Replanner<'a> {
         values: &[f64],
         monthly_min: f64,
     ) -> Result<WorkloadPlan> {
-        let p = &self.engine.candidate;
+        let p = &self.programs.candidate;
         let n_in = p.inputs();
         let k = &self.keys;
         let mut scratch = p.scratch();
@@ -306,7 +303,7 @@ impl<'a> Replanner<'a> {
                 buf[pk.slot] = values[pk.range];
             }
             p.eval_only(&self.deps, buf, &mut scratch).map_err(|e| {
-                let d = &self.engine.candidate_defs()[e.def];
+                let d = &self.programs.candidate_defs()[e.def];
                 Error::input(
                     &inp.file,
                     d.location(),
@@ -378,7 +375,7 @@ impl<'a> Replanner<'a> {
             rows: work_rows,
         } = work;
         for (r, v) in self.ranges.iter().zip(values) {
-            crate::read::set_number(inp, &r.key, *v)
+            inp.set_number(&r.target, &r.column, *v)
                 .map_err(|e| Error::input(&base.file, r.cell.clone(), e))?;
         }
         let monthly_min = inp.assumptions.number("monthly_min_utilization", 0.4);
@@ -386,7 +383,7 @@ impl<'a> Replanner<'a> {
         let mut plans: Vec<WorkloadPlan> = Vec::with_capacity(inp.workloads.len());
         for (i, w) in inp.workloads.iter().enumerate() {
             if self.full[i] {
-                let e = evaluate_workload(self.engine, inp, w, &self.keys, 1).map_err(|p| {
+                let e = evaluate_workload(self.programs, inp, w, &self.keys, 1).map_err(|p| {
                     Error::Input {
                         file: base.file.clone(),
                         problems: vec![p],
@@ -408,7 +405,7 @@ impl<'a> Replanner<'a> {
                 plans.push(self.base.workloads[i].clone());
             }
         }
-        let totals = portfolio(self.engine, inp, &plans, &self.columns)?;
+        let totals = portfolio(self.programs, inp, &plans, &self.columns)?;
         Ok(totals.get("total_with_margin").unwrap_or(0.0))
     }
 }
@@ -419,7 +416,7 @@ pub const MAX_DRAWS: usize = 10_000_000;
 /// The tornado and the sampled percentiles of the budget for `input`'s Ranges rows.
 pub fn sensitivity(
     input: &Input,
-    engine: &Engine,
+    programs: &Programs,
     samples: usize,
     seed: u64,
     now: i64,
@@ -433,7 +430,8 @@ pub fn sensitivity(
             samples.saturating_mul(ranges.len())
         )));
     }
-    let whole = whole_number_keys(input)?;
+    // Whole-number columns are sampled in whole numbers (the reader checked low and high).
+    let whole: Vec<bool> = ranges.iter().map(|r| r.whole).collect();
     let opts = Options {
         keep: Some(1),
         threads: 1,
@@ -441,10 +439,10 @@ pub fn sensitivity(
     };
     // The base plan: its budget, and the samples re-plan from it (it keeps each workload's
     // chosen candidate).
-    let base_plan = plan_with(input.clone(), engine, &opts)?;
+    let base_plan = plan_with(input.clone(), programs, &opts)?;
     let base = base_plan.sum(super::NeedSum::TOTAL_WITH_MARGIN);
-    let tornado = tornado_rows(input, engine, &opts)?;
-    let replanner = Replanner::new(&base_plan, engine, ranges)?;
+    let tornado = tornado_rows(input, programs, &opts)?;
+    let replanner = Replanner::new(&base_plan, programs, ranges)?;
     let draws = draw_samples(ranges, &whole, samples, seed);
     let mut totals = sample_budgets(&replanner, &draws)?;
     totals.sort_by(f64::total_cmp);
@@ -460,29 +458,13 @@ pub fn sensitivity(
     })
 }
 
-/// Per Ranges row, whether its key is a whole-number column (its samples are rounded), once
-/// its low and high are checked to be values the column accepts.
-fn whole_number_keys(input: &Input) -> Result<Vec<bool>> {
-    let ranges = &input.ranges;
-    // Each key's values must be ones its column accepts; whole-number columns are rounded.
-    let mut whole = Vec::with_capacity(ranges.len());
-    for r in ranges {
-        for v in [r.low, r.high] {
-            let (ok, _) = crate::read::value_rule(&r.key, v);
-            ok.map_err(|e| Error::input(&input.file, r.cell.clone(), e))?;
-        }
-        whole.push(crate::read::value_rule(&r.key, r.low).1);
-    }
-    Ok(whole)
-}
-
 /// The budget with each Ranges key at its low and at its high, the others at base; widest
 /// swing first.
-fn tornado_rows(input: &Input, engine: &Engine, opts: &Options) -> Result<Vec<TornadoRow>> {
+fn tornado_rows(input: &Input, programs: &Programs, opts: &Options) -> Result<Vec<TornadoRow>> {
     let ranges = &input.ranges;
     let mut tornado = Vec::with_capacity(ranges.len());
     for r in ranges {
-        let at = |v: f64| budget(input, engine, std::slice::from_ref(r), &[v], opts);
+        let at = |v: f64| budget(input, programs, std::slice::from_ref(r), &[v], opts);
         tornado.push(TornadoRow {
             key: r.key.clone(),
             low: r.low,
@@ -560,8 +542,8 @@ struct KeyReach {
 
 /// Sorts the Ranges keys into those that only price candidates (a price no sizing, fit or
 /// allowed mode depends on) and those that re-evaluate the workloads they reach in full.
-fn key_reach(input: &Input, engine: &Engine, ranges: &[RangeDef], keys: &Keys) -> KeyReach {
-    let p = &engine.candidate;
+fn key_reach(input: &Input, programs: &Programs, ranges: &[RangeDef], keys: &Keys) -> KeyReach {
+    let p = &programs.candidate;
     let n_in = p.inputs();
     // What a price may not reach: the sizing, fit and allowed modes.
     let mut sizing: Vec<usize> = [
@@ -585,11 +567,7 @@ fn key_reach(input: &Input, engine: &Engine, ranges: &[RangeDef], keys: &Keys) -
     let mut priced = false;
     let mut prices = Vec::new();
     for (ri, r) in ranges.iter().enumerate() {
-        let Ok(o) = crate::read::Override::parse(&format!("{}=0", r.key)) else {
-            full.iter_mut().for_each(|f| *f = true);
-            continue;
-        };
-        match (price_slot(p, &o), &o.target) {
+        match (price_slot(p, &r.target, &r.column), &r.target) {
             // An assumption no candidate formula reads: the portfolio only.
             (None, Target::Assumption) => {}
             (Some((slot, offer)), _) if !reaches_sizing(&[slot]) => {
@@ -604,7 +582,7 @@ fn key_reach(input: &Input, engine: &Engine, ranges: &[RangeDef], keys: &Keys) -
                 });
             }
             _ => {
-                for (f, b) in full.iter_mut().zip(reach(input, engine, &r.key)) {
+                for (f, b) in full.iter_mut().zip(reach(input, programs, r)) {
                     *f |= b;
                 }
             }
@@ -619,12 +597,12 @@ fn key_reach(input: &Input, engine: &Engine, ranges: &[RangeDef], keys: &Keys) -
 
 /// The candidate input slot a Ranges key sets where it may only price candidates (a GPU price
 /// or term column, or an assumption), with the GPU it names (None: every offer).
-fn price_slot(p: &Program, o: &crate::read::Override) -> Option<(usize, Option<String>)> {
-    match &o.target {
-        Target::Gpu(name) => price_input(&o.key)
+fn price_slot(p: &Program, target: &Target, column: &str) -> Option<(usize, Option<String>)> {
+    match target {
+        Target::Gpu(name) => price_input(column)
             .and_then(|v| p.slot(v))
             .map(|s| (s, (name != "*").then(|| name.clone()))),
-        Target::Assumption => p.slot(&o.key).map(|s| (s, None)),
+        Target::Assumption => p.slot(column).map(|s| (s, None)),
         Target::Workload(_) => None,
     }
 }
@@ -638,8 +616,8 @@ fn offers_named(input: &Input, name: &str) -> Vec<bool> {
 /// Whether the price keys leave every workload's choice as it is: the formulas they reach
 /// (`deps`) are no mode's cost, no allowed mode and no hidden cost, and are the same for every
 /// candidate of a workload.
-fn choice_stays(engine: &Engine, keys: &Keys, deps: &[usize]) -> bool {
-    let p = &engine.candidate;
+fn choice_stays(programs: &Programs, keys: &Keys, deps: &[usize]) -> bool {
+    let p = &programs.candidate;
     let n_in = p.inputs();
     let mut choosing: Vec<usize> = keys
         .costs
@@ -652,7 +630,7 @@ fn choice_stays(engine: &Engine, keys: &Keys, deps: &[usize]) -> bool {
     // Fixed also needs what the keys reach to be the same for every candidate of a workload
     // (a storage formula reading a GPU figure could favour one offer over another).
     deps.iter().all(|&k| {
-        choosing.binary_search(&p.order[k].slot).is_err() && !engine.varies_by_candidate(k)
+        choosing.binary_search(&p.order[k].slot).is_err() && !programs.varies_by_candidate(k)
     })
 }
 
@@ -660,20 +638,20 @@ fn choice_stays(engine: &Engine, keys: &Keys, deps: &[usize]) -> bool {
 /// only the chosen one where the choice stays (none for an unplanned workload).
 fn base_rows(
     base: &Plan,
-    engine: &Engine,
+    programs: &Programs,
     keys: &Keys,
     full: &[bool],
     choice_fixed: bool,
 ) -> Result<Vec<Option<Vec<FullRow>>>> {
     let input = &base.input;
-    let n_in = engine.candidate.inputs();
+    let n_in = programs.candidate.inputs();
     let mut rows: Vec<Option<Vec<FullRow>>> = (0..input.workloads.len()).map(|_| None).collect();
     for (i, w) in input.workloads.iter().enumerate() {
         if full[i] {
             continue;
         }
         let mut sink = Vec::new();
-        evaluate_workload_into(engine, input, w, keys, 1, Some(&mut sink)).map_err(|p| {
+        evaluate_workload_into(programs, input, w, keys, 1, Some(&mut sink)).map_err(|p| {
             Error::Input {
                 file: input.file.clone(),
                 problems: vec![p],
@@ -708,6 +686,10 @@ mod tests {
         let mut input = crate::read::read(&path, &[]).expect("the sample reads");
         let range = |key: &str, low: f64, high: f64| RangeDef {
             key: key.into(),
+            target: crate::change::parse_key(key).0,
+            column: crate::change::parse_key(key).1,
+            // The one whole-number column here (Rule::of("Workloads", "concurrency")).
+            whole: key.ends_with("concurrency"),
             low,
             high,
             likely: None,
@@ -723,13 +705,13 @@ mod tests {
             // A money assumption that also sizes (replicas for the month's hours): in full.
             range("hours_in_month", 700.0, 744.0),
         ];
-        let engine = Engine::compile(&input).expect("compiles");
+        let programs = Programs::compile(&input).expect("compiles");
         let opts = Options {
             keep: Some(1),
             threads: 1,
             now: 0,
         };
-        let base = plan_with(input.clone(), &engine, &opts).expect("plans");
+        let base = plan_with(input.clone(), &programs, &opts).expect("plans");
         for which in [
             vec![0usize],
             vec![1],
@@ -741,7 +723,7 @@ mod tests {
             vec![0, 1, 2, 3, 4, 5],
         ] {
             let ranges: Vec<RangeDef> = which.iter().map(|&i| input.ranges[i].clone()).collect();
-            let r = Replanner::new(&base, &engine, &ranges).expect("replanner");
+            let r = Replanner::new(&base, &programs, &ranges).expect("replanner");
             // Prices and the storage price take the repricing path, the margin touches no
             // candidate, hours_in_month and a concurrency re-evaluate in full.
             match which.as_slice() {
@@ -772,7 +754,7 @@ mod tests {
                     .map(|v| if v == 0.0 { 0.25 } else { v })
                     .collect();
                 let fast = r.budget(&mut r.work(), &values).expect("replans");
-                let full = budget(&input, &engine, &ranges, &values, &opts).expect("plans");
+                let full = budget(&input, &programs, &ranges, &values, &opts).expect("plans");
                 assert!(
                     (fast - full).abs() <= 1e-9 * full.abs().max(1.0),
                     "{which:?} at {values:?}: {fast} vs {full}"
@@ -802,6 +784,9 @@ mod tests {
     fn triangular_draws_follow_the_inverse_cdf() {
         let r = RangeDef {
             key: "k".into(),
+            target: Target::Assumption,
+            column: "k".into(),
+            whole: false,
             low: 0.0,
             high: 10.0,
             likely: Some(2.0),

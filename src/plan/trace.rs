@@ -1,6 +1,6 @@
 //! The formula trace of `gpuplan explain`.
 
-use super::engine::Engine;
+use super::programs::Programs;
 use crate::error::{Error, Result};
 use crate::formula::Ty;
 use crate::model::Input;
@@ -27,14 +27,14 @@ pub struct Trace {
 pub fn trace(input: Input, name: &str, gpu: Option<&str>) -> Result<Trace> {
     let wi = workload_named(&input, name)?;
     let offer = offer_named(&input, gpu)?;
-    let engine = Engine::compile(&input)?;
-    let (offer, size) = offer_and_size(&input, &engine, wi, offer)?;
+    let programs = Programs::compile(&input)?;
+    let (offer, size) = offer_and_size(&input, &programs, wi, offer)?;
     let w = &input.workloads[wi];
-    let values = values_at(&engine, &input, wi, offer, size)?;
+    let values = values_at(&programs, &input, wi, offer, size)?;
     Ok(Trace {
         workload: w.name.clone(),
         offer: input.gpus[offer].label(),
-        lines: lines(&engine, &values),
+        lines: lines(&programs, &values),
     })
 }
 
@@ -78,11 +78,11 @@ fn offer_named(input: &Input, gpu: Option<&str>) -> Result<Option<usize>> {
 /// GPUs that hold the weights).
 fn offer_and_size(
     input: &Input,
-    engine: &Engine,
+    programs: &Programs,
     wi: usize,
     offer: Option<usize>,
 ) -> Result<(usize, f64)> {
-    let p = super::plan_with(input.clone(), engine, &super::Options::default())?;
+    let p = super::plan_with(input.clone(), programs, &super::Options::default())?;
     let size_of = |c: &super::Candidate| p.value(c, "gpus_per_replica").unwrap_or(1.0);
     Ok(match offer {
         None => match p.chosen(wi) {
@@ -106,7 +106,7 @@ fn offer_and_size(
 /// The candidate values of workload `wi` on `offer` with `size` GPUs a replica; a size of 0
 /// is the one that holds the weights and one request.
 fn values_at(
-    engine: &Engine,
+    programs: &Programs,
     input: &Input,
     wi: usize,
     offer: usize,
@@ -114,7 +114,7 @@ fn values_at(
 ) -> Result<Vec<f64>> {
     let w = &input.workloads[wi];
     let evaluate = |size: f64| {
-        engine
+        programs
             .evaluate_one(input, w, offer, size)
             .map_err(|p| Error::Input {
                 file: input.file.clone(),
@@ -124,7 +124,7 @@ fn values_at(
     let mut values = evaluate(size.max(1.0))?;
     if size == 0.0 {
         // Not among the kept candidates: the size that holds the weights and one request.
-        if let Some(slot) = engine.candidate.slot("gpus_per_replica") {
+        if let Some(slot) = programs.candidate.slot("gpus_per_replica") {
             let needs = values[slot];
             if needs > 1.0 {
                 values = evaluate(needs)?;
@@ -135,13 +135,13 @@ fn values_at(
 }
 
 /// One line per candidate formula, in evaluation order, with its value in `values`.
-fn lines(engine: &Engine, values: &[f64]) -> Vec<TraceLine> {
-    engine
+fn lines(programs: &Programs, values: &[f64]) -> Vec<TraceLine> {
+    programs
         .candidate
         .order
         .iter()
         .map(|f| {
-            let d = &engine.candidate_defs()[f.def];
+            let d = &programs.candidate_defs()[f.def];
             TraceLine {
                 name: f.name.clone(),
                 expression: d.expression.clone(),

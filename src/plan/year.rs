@@ -2,8 +2,8 @@
 //! their `start_month` and `end_month`, and while a reserved offer's term still binds), and each
 //! month's portfolio formulas over the workloads that cost in it.
 
-use super::engine::Engine;
 use super::portfolio::{portfolio_of, Totals};
+use super::programs::Programs;
 use super::{FormulaColumn, Mode, WorkloadPlan};
 use crate::error::Result;
 use crate::model::{Input, Month, Value, Warning};
@@ -50,7 +50,7 @@ pub fn start(input: &Input, now: i64) -> Month {
 }
 
 pub(super) fn year(
-    engine: &Engine,
+    programs: &Programs,
     input: &Input,
     plans: &[WorkloadPlan],
     columns: &[FormulaColumn],
@@ -78,7 +78,7 @@ pub(super) fn year(
         committed.push(binds);
     }
     let months = (0..MONTHS)
-        .map(|k| portfolio_of(engine, input, plans, columns, &|i| costs[i][k]))
+        .map(|k| portfolio_of(programs, input, plans, columns, &|i| costs[i][k]))
         .collect::<Result<Vec<_>>>()?;
     Ok(Year {
         start,

@@ -3,8 +3,9 @@
 
 use super::table::{found, parse_bool, raw_number, raw_text, Record, Rule, Table};
 use super::xlsx::{Raw, RawSheet};
-use super::{Override, Reader, Target};
+use super::Reader;
 use crate::catalog;
+use crate::change::{Change, Op, Target};
 use crate::error::Problem;
 use crate::lang::Lang;
 use crate::model::{Assumption, Assumptions, Source, Value, Warning};
@@ -15,7 +16,7 @@ impl Reader {
     pub(super) fn assumptions(
         &mut self,
         raw: Option<RawSheet>,
-        overrides: &[Override],
+        overrides: &[Change],
     ) -> Assumptions {
         let defaults = catalog::assumptions(Lang::En);
         let mut items: Vec<Assumption> = Vec::new();
@@ -140,12 +141,12 @@ impl Reader {
         &mut self,
         items: &mut Vec<Assumption>,
         defaults: &Assumptions,
-        o: &Override,
+        o: &Change,
     ) {
         let default = defaults.get(&o.key).map(|d| d.value.clone());
-        let raw = if o.scale {
-            match items.iter().find(|a| a.key == o.key).map(|a| &a.value) {
-                Some(Value::Number(v)) => Raw::Number(v * o.factor()),
+        let raw = match &o.op {
+            Op::Scale(f) => match items.iter().find(|a| a.key == o.key).map(|a| &a.value) {
+                Some(Value::Number(v)) => Raw::Number(v * f),
                 _ => {
                     self.problems.push(Problem::new(
                         o.shown(),
@@ -153,9 +154,8 @@ impl Reader {
                     ));
                     return;
                 }
-            }
-        } else {
-            Raw::Text(o.value.clone())
+            },
+            Op::Set(v) => Raw::Text(v.clone()),
         };
         match assumption_value(&o.key, &raw, default.as_ref()) {
             Ok(value) => match items.iter_mut().find(|a| a.key == o.key) {

@@ -3,8 +3,9 @@
 
 use super::table::{found, parse_bool, raw_number, Record, Rule};
 use super::xlsx::{Raw, RawSheet};
-use super::{Override, Reader, Target};
+use super::Reader;
 use crate::catalog;
+use crate::change::{Change, Op, Target};
 use crate::error::Problem;
 use crate::model::{normalize, GpuOffer, Warning};
 use crate::suggest;
@@ -134,7 +135,7 @@ impl Reader {
 
     /// `--set gpu:NAME.column=value`: the column of every offer of that GPU, validated as the
     /// sheet's cells are.
-    pub(super) fn apply_gpu_overrides(&mut self, gpus: &mut [GpuOffer], overrides: &[Override]) {
+    pub(super) fn apply_gpu_overrides(&mut self, gpus: &mut [GpuOffer], overrides: &[Change]) {
         for o in overrides {
             let Target::Gpu(name) = &o.target else {
                 continue;
@@ -254,9 +255,12 @@ fn matching_offers(gpus: &[GpuOffer], name: &str) -> Vec<usize> {
 fn apply_gpu_override(
     gpus: &mut [GpuOffer],
     matching: &[usize],
-    o: &Override,
+    o: &Change,
 ) -> std::result::Result<(), String> {
-    let raw = Raw::Text(o.value.clone());
+    let raw = match &o.op {
+        Op::Set(v) => Raw::Text(v.clone()),
+        Op::Scale(f) => Raw::Number(*f),
+    };
     let key = o.key.as_str();
     match key {
         "nvlink" | "available" => match parse_bool(&raw) {
@@ -273,13 +277,20 @@ fn apply_gpu_override(
             None => Err(format!("{key} must be yes or no, found {}", found(&raw))),
         },
         "platform" => {
-            let t = o.value.trim().to_lowercase();
+            let t = match &o.op {
+                Op::Set(v) => v.trim().to_lowercase(),
+                Op::Scale(_) => {
+                    return Err(
+                        "platform is a name, which a relative change cannot scale".to_string()
+                    )
+                }
+            };
             for &i in matching {
                 gpus[i].platform = t.clone();
             }
             Ok(())
         }
-        numeric if NUMERIC.contains(&numeric) => set_gpu_numbers(gpus, matching, o, &raw),
+        numeric if GpuOffer::NUMERIC.contains(&numeric) => set_gpu_numbers(gpus, matching, o, &raw),
         other => {
             let cols = catalog::columns("GPUs");
             Err(format!(
@@ -295,7 +306,7 @@ fn apply_gpu_override(
 fn set_gpu_numbers(
     gpus: &mut [GpuOffer],
     matching: &[usize],
-    o: &Override,
+    o: &Change,
     raw: &Raw,
 ) -> std::result::Result<(), String> {
     let key = o.key.as_str();
@@ -305,18 +316,20 @@ fn set_gpu_numbers(
         key,
         "on_demand_hourly" | "monthly" | "spot_hourly" | "reserved_monthly"
     );
-    let blank = is_price && o.value.is_empty();
+    let blank = is_price && o.op == Op::Set(String::new());
+    if let Op::Scale(f) = o.op {
+        return scale_gpu_numbers(gpus, matching, o, f);
+    }
     match raw_number(raw) {
-        Some(f) if o.scale => scale_gpu_numbers(gpus, matching, o, f),
         _ if blank => {
             for &i in matching {
-                set_gpu_price(&mut gpus[i], key, None);
+                gpus[i].set_price(key, None);
             }
             Ok(())
         }
         Some(v) if rule.accepts(v) => {
             for &i in matching {
-                set_gpu_number(&mut gpus[i], key, v);
+                gpus[i].set_column(key, v);
             }
             Ok(())
         }
@@ -333,7 +346,7 @@ fn set_gpu_numbers(
 fn scale_gpu_numbers(
     gpus: &mut [GpuOffer],
     matching: &[usize],
-    o: &Override,
+    o: &Change,
     f: f64,
 ) -> std::result::Result<(), String> {
     let key = o.key.as_str();
@@ -345,11 +358,11 @@ fn scale_gpu_numbers(
         };
         let v = v * f;
         if rule.accepts(v) {
-            set_gpu_number(&mut gpus[i], key, v);
+            gpus[i].set_column(key, v);
         } else {
             bad = Some(format!(
                 "{key} × {} of {} would be {}, outside {}",
-                o.value,
+                crate::model::format_number(f),
                 gpus[i].label(),
                 crate::model::format_number(v),
                 rule.describe()
@@ -357,17 +370,6 @@ fn scale_gpu_numbers(
         }
     }
     bad.map_or(Ok(()), Err)
-}
-
-/// Sets a price of an offer; `None` is not offered.
-fn set_gpu_price(g: &mut GpuOffer, key: &str, v: Option<f64>) {
-    match key {
-        "on_demand_hourly" => g.on_demand_hourly = v,
-        "monthly" => g.monthly = v,
-        "spot_hourly" => g.spot_hourly = v,
-        "reserved_monthly" => g.reserved_monthly = v,
-        _ => {}
-    }
 }
 
 /// A numeric column of an offer; `None` for a price not offered or a link not stated.
@@ -391,55 +393,6 @@ fn gpu_number(g: &GpuOffer, key: &str) -> Option<f64> {
         "reserved_monthly" => return g.reserved_monthly,
         _ => return None,
     })
-}
-
-/// The numeric columns of the GPUs sheet.
-const NUMERIC: [&str; 16] = [
-    "vram_gib",
-    "bandwidth_gbs",
-    "fp16_tflops",
-    "fp8_tflops",
-    "fp16_acc16_tflops",
-    "interconnect_gbs",
-    "node_interconnect_gbs",
-    "compute_capability",
-    "gpus_per_node",
-    "on_demand_hourly",
-    "monthly",
-    "spot_hourly",
-    "reserved_monthly",
-    "billing_granularity_min",
-    "reserved_term_months",
-    "min_rental_min",
-];
-
-/// Sets a numeric column of an offer that has one (a price, a term, a specification);
-/// false for any other key.
-pub(crate) fn set_numeric(g: &mut GpuOffer, key: &str, v: f64) -> bool {
-    if !NUMERIC.contains(&key) {
-        return false;
-    }
-    set_gpu_number(g, key, v);
-    true
-}
-
-/// Sets a numeric column of an offer.
-fn set_gpu_number(g: &mut GpuOffer, key: &str, v: f64) {
-    match key {
-        "vram_gib" => g.vram_gib = v,
-        "bandwidth_gbs" => g.bandwidth_gbs = v,
-        "fp16_tflops" => g.fp16_tflops = v,
-        "compute_capability" => g.compute_capability = v,
-        "fp8_tflops" => g.fp8_tflops = v,
-        "fp16_acc16_tflops" => g.fp16_acc16_tflops = v,
-        "interconnect_gbs" => g.interconnect_gbs = v,
-        "node_interconnect_gbs" => g.node_interconnect_gbs = Some(v),
-        "gpus_per_node" => g.gpus_per_node = v,
-        "billing_granularity_min" => g.billing_granularity_min = v,
-        "min_rental_min" => g.min_rental_min = v,
-        "reserved_term_months" => g.reserved_term_months = Some(v),
-        price => set_gpu_price(g, price, Some(v)),
-    }
 }
 
 /// The platforms templates/compat.tsv has rules for.

@@ -18,201 +18,146 @@ mod xlsx;
 
 pub use assumptions::set_assumption;
 pub use plan_book::plan_view;
-pub use scenarios::{set_number, value_rule};
 pub use table::{header_matches, parse_bool, parse_number_text};
 pub use xlsx::{MAX_COLS, MAX_FILE_BYTES, MAX_ROWS};
 
 use crate::catalog;
+use crate::change::Change;
 use crate::error::{Error, Problem, Result};
 use crate::model::{Input, Warning};
 use std::collections::HashMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use table::Table;
 use xlsx::RawSheet;
 
-/// What a `--set` override changes.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Target {
-    /// An assumption: `key=value`.
-    Assumption,
-    /// A column of the workload of that name: `workload.column=value`.
-    Workload(String),
-    /// A column of every offer of that GPU: `gpu:NAME.column=value`.
-    Gpu(String),
-}
-
-/// A `--set` override (or a change of a Scenarios row), for what-if runs without editing the
-/// file. `*` as the workload or GPU name means every one; `KEY*=FACTOR` scales the value
-/// instead of replacing it (a blank workload cell stays blank: its default applies).
-#[derive(Debug, Clone, PartialEq)]
-pub struct Override {
-    pub target: Target,
-    pub key: String,
-    pub value: String,
-    /// `*=`: multiply the current value by `value`.
-    pub scale: bool,
-    /// Where it was written, when not on the command line (a Scenarios cell).
-    pub origin: Option<String>,
-}
-
-impl Override {
-    /// Parses `key=value`, `workload.column=value`, `gpu:NAME.column=value`, any of them with
-    /// `*` for every workload or GPU and `*=` for a relative change.
-    pub fn parse(text: &str) -> Result<Override> {
-        let (lhs, value) = text.split_once('=').ok_or_else(|| {
-            Error::Usage(format!(
-                "--set {text}: expected KEY=VALUE, e.g. --set safety_margin=0.3"
-            ))
-        })?;
-        let lhs = lhs.trim();
-        let (lhs, scale) = match lhs.strip_suffix('*') {
-            Some(l) => (l.trim_end(), true),
-            None => (lhs, false),
-        };
-        if lhs.is_empty() {
-            return Err(Error::Usage(format!("--set {text}: the key is empty")));
-        }
-        if scale
-            && value
-                .trim()
-                .parse::<f64>()
-                .map_or(true, |f| !f.is_finite() || f < 0.0)
-        {
-            return Err(Error::Usage(format!(
-                "--set {text}: a relative change KEY*=FACTOR needs a number ≥ 0 as the factor, e.g. gpu:*.on_demand_hourly*=1.2"
-            )));
-        }
-        let (target, key) = match lhs.rsplit_once('.') {
-            Some((w, k)) => match w.trim().strip_prefix("gpu:") {
-                Some(g) => (Target::Gpu(g.trim().to_string()), k.trim().to_string()),
-                None => (Target::Workload(w.trim().to_string()), k.trim().to_string()),
-            },
-            None => (Target::Assumption, lhs.to_string()),
-        };
-        Ok(Override {
-            target,
-            key,
-            value: value.trim().to_string(),
-            scale,
-            origin: None,
-        })
-    }
-
-    /// The change as written: `chat-api.context_len=8192`, `gpu:*.on_demand_hourly*=1.2`.
-    pub fn text(&self) -> String {
-        let op = if self.scale { "*=" } else { "=" };
-        match &self.target {
-            Target::Assumption => format!("{}{op}{}", self.key, self.value),
-            Target::Workload(w) => format!("{w}.{}{op}{}", self.key, self.value),
-            Target::Gpu(g) => format!("gpu:{g}.{}{op}{}", self.key, self.value),
-        }
-    }
-
-    /// Where a problem with it is reported: its Scenarios cell, or `--set …`.
-    pub fn shown(&self) -> String {
-        match &self.origin {
-            Some(at) => format!("{at} ({})", self.text()),
-            None => format!("--set {}", self.text()),
-        }
-    }
-
-    /// The factor of a relative change.
-    fn factor(&self) -> f64 {
-        self.value.parse().unwrap_or(1.0)
-    }
-}
-
 /// Reads and validates a workbook.
-pub fn read(path: &Path, overrides: &[Override]) -> Result<Input> {
+pub fn read(path: &Path, changes: &[Change]) -> Result<Input> {
     let bytes = crate::files::read_bounded(path, xlsx::MAX_FILE_BYTES, "an .xlsx workbook")?;
-    read_bytes(path, bytes, overrides)
+    read_bytes(path, bytes, changes)
 }
 
 /// As [`read`], on the bytes of a file; `path` names it in messages. The input's SHA-256 is of
 /// these bytes, the ones planned from.
-pub fn read_bytes(path: &Path, bytes: Vec<u8>, overrides: &[Override]) -> Result<Input> {
-    let sha256 = crate::provenance::sha256_hex(&bytes);
-    let mut input = read_workbook(path, xlsx::open_bytes(path, bytes)?, overrides)?;
-    input.sha256 = sha256;
-    Ok(input)
+pub fn read_bytes(path: &Path, bytes: Vec<u8>, changes: &[Change]) -> Result<Input> {
+    Book::open(path, bytes)?.input(changes)
 }
 
-fn read_workbook(path: &Path, mut wb: xlsx::Workbook, overrides: &[Override]) -> Result<Input> {
-    let names = wb.sheet_names().to_vec();
-    let mut r = Reader {
-        problems: Vec::new(),
-        notices: Vec::new(),
-        base: path
-            .parent()
-            .filter(|p| !p.as_os_str().is_empty())
-            .map_or_else(|| std::path::PathBuf::from("."), Path::to_path_buf),
-    };
-    let mut cells = 0usize;
-    let mut sheets: HashMap<&'static str, RawSheet> = HashMap::new();
-    for (en, zh) in catalog::SHEETS {
-        if let Some(actual) = r.find_sheet(&wb, &names, en, zh) {
-            sheets.insert(en, wb.read_sheet(path, &actual, &mut cells)?);
+/// A workbook parsed once: the cells of each sheet gpuplan reads, found by name. Each
+/// [`Book::input`] types and validates them, with a set of changes, into an [`Input`]: the base
+/// plan, each scenario and each re-plan of `calc --usage` come from one parse of the file.
+#[derive(Debug, Clone)]
+pub struct Book {
+    path: PathBuf,
+    sha256: String,
+    /// Every sheet's name, for the message when there is no Workloads sheet.
+    names: Vec<String>,
+    sheets: HashMap<&'static str, RawSheet>,
+    /// What finding the sheets noticed (a hidden copy ignored).
+    notices: Vec<Warning>,
+}
+
+impl Book {
+    /// Parses a workbook's bytes; `path` names it in messages.
+    pub fn open(path: &Path, bytes: Vec<u8>) -> Result<Book> {
+        let sha256 = crate::provenance::sha256_hex(&bytes);
+        let mut wb = xlsx::open_bytes(path, bytes)?;
+        let names = wb.sheet_names().to_vec();
+        let mut r = Reader::new(path);
+        let mut cells = 0usize;
+        let mut sheets: HashMap<&'static str, RawSheet> = HashMap::new();
+        for (en, zh) in catalog::SHEETS {
+            if let Some(actual) = r.find_sheet(&wb, &names, en, zh) {
+                sheets.insert(en, wb.read_sheet(path, &actual, &mut cells)?);
+            }
         }
+        if !r.problems.is_empty() {
+            return Err(Error::Input {
+                file: path.to_path_buf(),
+                problems: r.problems,
+            });
+        }
+        Ok(Book {
+            path: path.to_path_buf(),
+            sha256,
+            names,
+            sheets,
+            notices: r.notices,
+        })
     }
-    if !r.problems.is_empty() {
-        return Err(Error::Input {
+
+    /// The workbook typed and validated with `changes` applied, each as the cell it replaces
+    /// would be read.
+    pub fn input(&self, changes: &[Change]) -> Result<Input> {
+        let path = self.path.as_path();
+        let mut r = Reader::new(path);
+        r.notices = self.notices.clone();
+        let sheet = |name: &str| self.sheets.get(name).cloned();
+        let Some(workloads_sheet) = sheet("Workloads") else {
+            let names = &self.names;
+            return Err(Error::input(
+                path,
+                "",
+                format!(
+                    "there is no Workloads sheet (or 负载); the sheets are: {}. `gpuplan init` writes a template",
+                    if names.is_empty() { "none".to_string() } else { names.join(", ") }
+                ),
+            ));
+        };
+        let (models, model_columns) = r.models(sheet("Models"));
+        let mut gpus = r.gpus(sheet("GPUs"));
+        r.apply_gpu_overrides(&mut gpus, changes);
+        let assumptions = r.assumptions(sheet("Assumptions"), changes);
+        let engines = r.engines(sheet("Engines"), &assumptions);
+        let formulas = r.formulas(sheet("Formulas"));
+        let apis = r.apis(sheet("APIs"));
+        let workloads = r.workloads(workloads_sheet, &models, &gpus, &engines, &apis, changes);
+        let scenarios = r.scenarios(sheet("Scenarios"));
+        let ranges = r.ranges(sheet("Ranges"));
+        let usage = r.usage(sheet("Usage"), &workloads);
+        if !r.problems.is_empty() {
+            return Err(Error::Input {
+                file: path.to_path_buf(),
+                problems: r.problems,
+            });
+        }
+        Ok(Input {
             file: path.to_path_buf(),
-            problems: r.problems,
-        });
+            workloads,
+            gpus,
+            models,
+            model_columns,
+            assumptions,
+            engines,
+            formulas,
+            notices: r.notices,
+            sha256: self.sha256.clone(),
+            scenarios,
+            apis,
+            ranges,
+            usage,
+        })
     }
-    let Some(workloads_sheet) = sheets.remove("Workloads") else {
-        return Err(Error::input(
-            path,
-            "",
-            format!(
-                "there is no Workloads sheet (or 负载); the sheets are: {}. `gpuplan init` writes a template",
-                if names.is_empty() { "none".to_string() } else { names.join(", ") }
-            ),
-        ));
-    };
-    let (models, model_columns) = r.models(sheets.remove("Models"));
-    let mut gpus = r.gpus(sheets.remove("GPUs"));
-    r.apply_gpu_overrides(&mut gpus, overrides);
-    let assumptions = r.assumptions(sheets.remove("Assumptions"), overrides);
-    let engines = r.engines(sheets.remove("Engines"), &assumptions);
-    let formulas = r.formulas(sheets.remove("Formulas"));
-    let apis = r.apis(sheets.remove("APIs"));
-    let workloads = r.workloads(workloads_sheet, &models, &gpus, &engines, &apis, overrides);
-    let scenarios = r.scenarios(sheets.remove("Scenarios"));
-    let ranges = r.ranges(sheets.remove("Ranges"));
-    let usage = r.usage(sheets.remove("Usage"), &workloads);
-    if !r.problems.is_empty() {
-        return Err(Error::Input {
-            file: path.to_path_buf(),
-            problems: r.problems,
-        });
-    }
-    Ok(Input {
-        file: path.to_path_buf(),
-        workloads,
-        gpus,
-        models,
-        model_columns,
-        assumptions,
-        engines,
-        formulas,
-        notices: r.notices,
-        sha256: String::new(),
-        scenarios,
-        apis,
-        ranges,
-        usage,
-    })
 }
 
 struct Reader {
     problems: Vec<Problem>,
     notices: Vec<Warning>,
     /// The workbook's folder: a model path in the Workloads sheet is relative to it.
-    base: std::path::PathBuf,
+    base: PathBuf,
 }
 
 impl Reader {
+    fn new(path: &Path) -> Reader {
+        Reader {
+            problems: Vec::new(),
+            notices: Vec::new(),
+            base: path
+                .parent()
+                .filter(|p| !p.as_os_str().is_empty())
+                .map_or_else(|| PathBuf::from("."), Path::to_path_buf),
+        }
+    }
+
     /// The sheet that holds one table, by its English or Chinese name (case and spaces aside).
     /// Two candidates are one too many: a visible sheet wins over hidden ones (with a warning, as
     /// a hidden copy is usually stale); otherwise the user must say which by renaming.
@@ -305,5 +250,33 @@ impl Reader {
             sheet,
             format!("no {sheet} sheet: the built-in {what} were used (`gpuplan init` writes them into a template to edit)"),
         ).with_zh(format!("没有{zh}表（{sheet}）：已使用内置的{what_zh}（`gpuplan init` 可将其写入模板以便修改）")));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One parse of the file serves every input typed from it: a change applies to the input it
+    /// is typed with and leaves the parsed sheets as they were for the next.
+    #[test]
+    fn a_book_types_each_set_of_changes_from_one_parse() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/startup.xlsx");
+        let bytes = std::fs::read(&path).unwrap();
+        let book = Book::open(&path, bytes.clone()).unwrap();
+        let base = book.input(&[]).unwrap();
+        // The same input as reading the file, its SHA-256 of the bytes read.
+        assert_eq!(base, read(&path, &[]).unwrap());
+        assert_eq!(base.sha256, crate::provenance::sha256_hex(&bytes));
+        // The sample's margin is the template's 0.2 (templates/assumptions.tsv).
+        assert_eq!(base.assumptions.number("safety_margin", f64::NAN), 0.2);
+        let margin = Change::parse("safety_margin=0.5").unwrap();
+        let scaled = Change::parse("safety_margin*=2").unwrap();
+        let changed = book.input(&[margin]).unwrap();
+        assert_eq!(changed.assumptions.number("safety_margin", f64::NAN), 0.5);
+        // 0.2 × 2 = 0.4: a relative change scales the sheet's value, not the last input's.
+        let doubled = book.input(&[scaled]).unwrap();
+        assert_eq!(doubled.assumptions.number("safety_margin", f64::NAN), 0.4);
+        assert_eq!(book.input(&[]).unwrap(), base);
     }
 }

@@ -1,13 +1,14 @@
 //! The Scenarios and Ranges sheets: named sets of changes in the `--set` syntax, and what may
-//! vary between which values (the Sensitivity tab). Each change is parsed here
-//! (so a typo is reported at its cell with the others); the changes are applied when a scenario
-//! is planned, by reading the workbook again with them (commands::calc).
+//! vary between which values (the Sensitivity tab). Each change and each key is parsed here, once
+//! (so a typo is reported at its cell with the others); a scenario's changes are applied when it
+//! is planned, as the parsed sheets are typed again with them ([`super::Book::input`]).
 
 use super::table::Rule;
 use super::xlsx::RawSheet;
-use super::{Override, Reader, Target};
+use super::Reader;
+use crate::change::{parse_key, Change, Target};
 use crate::error::Problem;
-use crate::model::{normalize, Input, RangeDef, ScenarioDef, Value};
+use crate::model::{normalize, RangeDef, ScenarioDef};
 
 /// Most scenarios a workbook may name. Each is a whole plan (read, planned and kept) and five
 /// columns of the Scenarios tab: 3,300 took 138 s and 3.2 GB before Excel's 16,384 columns
@@ -39,16 +40,18 @@ impl Reader {
                 continue;
             };
             let at = rec.at("change");
-            if let Err(e) = Override::parse(&change) {
-                let why = e.to_string();
-                let why = why.strip_prefix("--set ").unwrap_or(&why);
-                p.push(Problem::new(at.clone(), why.to_string()));
-                continue;
-            }
-            let change = change.trim().to_string();
+            let change = match Change::parse(&change) {
+                Ok(c) => c.at(at),
+                Err(e) => {
+                    let why = e.to_string();
+                    let why = why.strip_prefix("--set ").unwrap_or(&why);
+                    p.push(Problem::new(at, why.to_string()));
+                    continue;
+                }
+            };
             let full = out.len() == MAX_SCENARIOS;
             match out.iter_mut().find(|s| s.name == name) {
-                Some(s) => s.changes.push((change, at)),
+                Some(s) => s.changes.push(change),
                 None if full => {
                     p.push(Problem::new(
                         rec.at("scenario"),
@@ -58,7 +61,7 @@ impl Reader {
                 }
                 None => out.push(ScenarioDef {
                     name,
-                    changes: vec![(change, at)],
+                    changes: vec![change],
                 }),
             }
         }
@@ -126,8 +129,22 @@ impl Reader {
                 ));
                 continue;
             }
+            let (target, column) = parse_key(&key);
+            // Each key's values must be ones its column accepts; whole-number columns are
+            // rounded.
+            let mut whole = false;
+            for v in [low, high] {
+                let (ok, w) = value_rule(&target, &column, v);
+                whole = w;
+                if let Err(e) = ok {
+                    p.push(Problem::new(rec.at("key"), e));
+                }
+            }
             out.push(RangeDef {
                 key,
+                target,
+                column,
+                whole,
                 low,
                 high,
                 likely,
@@ -138,89 +155,19 @@ impl Reader {
     }
 }
 
-/// Sets `key` (the --set syntax without the value) to the number `v` in an input already read,
-/// as `--set key=v` would have: a numeric assumption, a numeric GPU column of the matching
-/// offers, or a numeric Workloads column of the matching workloads (`*` for all). Returns
-/// whether the value must be a whole number, or why the key cannot vary.
-pub fn set_number(input: &mut Input, key: &str, v: f64) -> Result<(), String> {
-    let o = Override::parse(&format!("{key}={v}")).map_err(|e| e.to_string())?;
-    match &o.target {
-        Target::Assumption => {
-            let items = &mut input.assumptions.items;
-            let Some(i) = items.iter().position(|a| a.key == o.key) else {
-                let hint = crate::suggest::hint(&o.key, items.iter().map(|a| a.key.as_str()));
-                return Err(format!("{} is not an assumption{hint}", o.key));
-            };
-            let a = &mut items[i];
-            match a.value {
-                Value::Number(_) => a.value = Value::Number(v),
-                _ => return Err(format!("{} is not a number", o.key)),
-            }
-        }
-        Target::Gpu(name) => {
-            let mut any = false;
-            let n = normalize(name);
-            for g in input
-                .gpus
-                .iter_mut()
-                .filter(|g| name == "*" || g.is_named(&n))
-            {
-                any = true;
-                if !super::gpus::set_numeric(g, &o.key, v) {
-                    return Err(format!("{} is not a numeric GPU column", o.key));
-                }
-            }
-            if !any {
-                return Err(format!("there is no GPU offer \"{name}\""));
-            }
-        }
-        Target::Workload(name) => {
-            let mut any = false;
-            for w in input
-                .workloads
-                .iter_mut()
-                .filter(|w| name == "*" || &w.name == name)
-            {
-                any = true;
-                match w.numbers.get_mut(&o.key) {
-                    Some(slot) => *slot = Some(v),
-                    None => {
-                        let hint = crate::suggest::hint(
-                            &o.key,
-                            crate::model::WorkloadNumbers::NAMES.iter().copied(),
-                        );
-                        return Err(format!("{} is not a numeric workload column{hint}", o.key));
-                    }
-                }
-            }
-            if !any {
-                return Err(format!("there is no workload named \"{name}\""));
-            }
-        }
-    }
-    Ok(())
-}
-
-/// Whether `v` is a value `key` may take (the rule its sheet's cells follow), and whether the
-/// values of `key` are whole numbers (a concurrency, a context length).
-pub fn value_rule(key: &str, v: f64) -> (Result<(), String>, bool) {
-    let Ok(o) = Override::parse(&format!("{key}=0")) else {
-        return (
-            Err(format!("{key} is not a key of the --set syntax")),
-            false,
-        );
-    };
-    let rule = match o.target {
-        Target::Assumption => super::assumptions::assumption_rule(&o.key),
-        Target::Gpu(_) => super::gpus::gpu_rule(&o.key),
-        Target::Workload(_) => super::workloads::number_rule(&o.key),
+/// Whether `v` is a value `column` of `target` may take (the rule its sheet's cells follow), and
+/// whether its values are whole numbers (a concurrency, a context length).
+fn value_rule(target: &Target, column: &str, v: f64) -> (Result<(), String>, bool) {
+    let rule = match target {
+        Target::Assumption => super::assumptions::assumption_rule(column),
+        Target::Gpu(_) => super::gpus::gpu_rule(column),
+        Target::Workload(_) => super::workloads::number_rule(column),
     };
     let ok = if rule.accepts(v) {
         Ok(())
     } else {
         Err(format!(
-            "{} must be {}, found {}",
-            o.key,
+            "{column} must be {}, found {}",
             rule.describe(),
             crate::model::format_number(v)
         ))

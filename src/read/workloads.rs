@@ -3,8 +3,9 @@
 
 use super::table::{self, found, Record, Rule, Table};
 use super::xlsx::{Raw, RawSheet};
-use super::{Override, Reader, Target};
+use super::Reader;
 use crate::catalog::{self, ColumnType, Fallback};
+use crate::change::{Change, Op, Target};
 use crate::error::Problem;
 use crate::model::{
     normalize, ApiPrice, CellRef, DayWindow, EngineValue, Engines, GpuOffer, Kind, ModelSpec,
@@ -45,7 +46,7 @@ impl Reader {
         gpus: &[GpuOffer],
         engines: &Engines,
         apis: &[ApiPrice],
-        overrides: &[Override],
+        overrides: &[Change],
     ) -> Vec<Workload> {
         let Some(mut t) = self.table(raw, "Workloads") else {
             return Vec::new();
@@ -86,7 +87,7 @@ impl Reader {
 
     /// Writes each `--set workload.column=value` into the table's cells, as if the user had
     /// typed it there, and marks the cells so that a problem with one names the flag.
-    pub(super) fn apply_workload_overrides(&mut self, t: &mut Table, overrides: &[Override]) {
+    pub(super) fn apply_workload_overrides(&mut self, t: &mut Table, overrides: &[Change]) {
         // The caller returns before this without a name column (and reports it).
         let Some(&name_col) = t.columns.get("name") else {
             return;
@@ -112,7 +113,7 @@ impl Reader {
                     written = true;
                 }
             }
-            if found && !written && o.scale && wname == "*" {
+            if found && !written && o.is_scale() && wname == "*" {
                 self.problems.push(Problem::new(
                     at.clone(),
                     format!(
@@ -132,7 +133,7 @@ impl Reader {
 
     /// The Workloads column a `--set` changes, or a problem (at `at`) where it names the name
     /// column or no workload column at all.
-    fn override_column_key(&mut self, o: &Override, at: &str) -> Option<&'static str> {
+    fn override_column_key(&mut self, o: &Change, at: &str) -> Option<&'static str> {
         let columns = catalog::columns("Workloads");
         if o.key == "name" {
             self.problems.push(Problem::new(
@@ -144,7 +145,7 @@ impl Reader {
         match catalog::find_column(&columns, &o.key).map(|(_, c)| c) {
             // A relative change scales a number: a yes/no, a name or a month has none.
             Some(c)
-                if o.scale
+                if o.is_scale()
                     && !matches!(
                         c.ty,
                         ColumnType::Number
@@ -184,16 +185,19 @@ impl Reader {
     /// that is not a number is a problem.
     fn override_cell(
         &mut self,
-        o: &Override,
+        o: &Change,
         at: &str,
         row: u32,
         cells: &mut BTreeMap<u32, Raw>,
         col: u32,
     ) -> bool {
-        if !o.scale {
-            cells.insert(col, Raw::Text(o.value.clone()));
-            return true;
-        }
+        let factor = match &o.op {
+            Op::Set(v) => {
+                cells.insert(col, Raw::Text(v.clone()));
+                return true;
+            }
+            Op::Scale(f) => *f,
+        };
         // A relative change scales a given number. A blank cell's default is worked out later
         // (by the kind, the model, the formulas): there is no number here to scale, and doing
         // nothing would be a silent no-op, so it is refused naming the row.
@@ -217,7 +221,7 @@ impl Reader {
         };
         match table::raw_number(raw) {
             Some(v) => {
-                cells.insert(col, Raw::Number(v * o.factor()));
+                cells.insert(col, Raw::Number(v * factor));
                 true
             }
             None => {

@@ -2,10 +2,12 @@
 //! unplanned workload has every plan field, null. Workloads are serialized one at a time as the
 //! writer asks for them, so a plan of 100,000 workloads is never held as a JSON tree in memory.
 
+use crate::calc::Calc;
 use crate::lang::Lang;
 use crate::model::Warning;
 use crate::plan::{Candidate, Chosen, Mode, Plan};
 use crate::provenance::Provenance;
+use crate::usage::compare::Row;
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 
@@ -68,7 +70,8 @@ impl Serialize for SetJson<'_> {
 }
 
 impl<'a> PlanJson<'a> {
-    pub fn new(plan: &'a Plan, stamp: &'a Provenance) -> Self {
+    pub fn new(calc: &'a Calc, stamp: &'a Provenance) -> Self {
+        let plan = &calc.plan;
         PlanJson {
             gpuplan_version: env!("CARGO_PKG_VERSION"),
             provenance: ProvenanceJson {
@@ -81,12 +84,12 @@ impl<'a> PlanJson<'a> {
             },
             currency: plan.input.assumptions.currency(),
             input: plan.input.file.display().to_string(),
-            workloads: Workloads(plan),
+            workloads: Workloads(plan, &calc.actuals),
             totals: Totals(plan),
             year: YearJson::new(plan),
-            scenario: plan.scenario.as_deref(),
+            scenario: calc.scenario.as_deref(),
             inputs: InputsJson(&plan.input),
-            sensitivity: plan.sensitivity.as_ref().map(|s| SensitivityJson {
+            sensitivity: calc.sensitivity.as_ref().map(|s| SensitivityJson {
                 samples: s.samples,
                 seed: s.seed,
                 base: s.base,
@@ -105,18 +108,18 @@ impl<'a> PlanJson<'a> {
                     })
                     .collect(),
             }),
-            scenarios: plan
+            scenarios: calc
                 .scenarios
                 .iter()
                 .map(|s| ScenarioJson {
                     name: &s.name,
                     changes: &s.changes,
                     totals: Totals(&s.plan),
-                    workloads: Workloads(&s.plan),
+                    workloads: Workloads(&s.plan, &[]),
                 })
                 .collect(),
-            actuals: plan.actuals.iter().map(|r| &r.actual).collect(),
-            bills: plan.bills.as_ref(),
+            actuals: calc.actuals.iter().map(|r| &r.actual).collect(),
+            bills: calc.bills.as_ref(),
             fleet: plan.fleet.as_ref(),
             cuts: plan.cuts.as_ref(),
             warnings: &plan.warnings,
@@ -124,19 +127,23 @@ impl<'a> PlanJson<'a> {
     }
 }
 
-/// Writes the plan's JSON, pretty-printed and ended by a newline.
-pub fn write(plan: &Plan, stamp: &Provenance, w: &mut dyn std::io::Write) -> std::io::Result<()> {
-    serde_json::to_writer_pretty(&mut *w, &PlanJson::new(plan, stamp))
+/// Writes the calculation's JSON, pretty-printed and ended by a newline.
+pub fn write(calc: &Calc, stamp: &Provenance, w: &mut dyn std::io::Write) -> std::io::Result<()> {
+    serde_json::to_writer_pretty(&mut *w, &PlanJson::new(calc, stamp))
         .map_err(std::io::Error::from)?;
     w.write_all(b"\n")
 }
 
-struct Workloads<'a>(&'a Plan);
+/// A plan's workloads, with the measured usage beside them (`calc --usage`; none for a scenario).
+struct Workloads<'a>(&'a Plan, &'a [Row]);
 
 impl Serialize for Workloads<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let plan = self.0;
-        s.collect_seq((0..plan.input.workloads.len()).map(|i| WorkloadJson::new(plan, i)))
+        let Workloads(plan, actuals) = *self;
+        s.collect_seq(
+            (0..plan.input.workloads.len())
+                .map(|i| WorkloadJson::new(plan, i, actuals.iter().find(|r| r.workload == i))),
+        )
     }
 }
 
@@ -224,7 +231,7 @@ fn finite(v: f64) -> Option<f64> {
 }
 
 impl<'a> WorkloadJson<'a> {
-    fn new(plan: &'a Plan, i: usize) -> Self {
+    fn new(plan: &'a Plan, i: usize, measured: Option<&Row>) -> Self {
         let w = &plan.input.workloads[i];
         let chosen: Option<(&Candidate, &Chosen)> = plan.chosen(i);
         let get = |n: &str| chosen.and_then(|(c, _)| plan.value(c, n)).and_then(finite);
@@ -237,7 +244,6 @@ impl<'a> WorkloadJson<'a> {
             Some((cost, crate::plan::api_breakeven(per_day, ch.tco, cost)))
         });
         let cur = plan.input.assumptions.currency();
-        let measured = plan.actuals.iter().find(|r| r.workload == i);
         WorkloadJson {
             advice_from_usage: measured
                 .map(|r| r.advice(&|v| crate::model::money(&cur, v), Lang::En)),

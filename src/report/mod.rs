@@ -1,14 +1,17 @@
 //! What goes to the terminal and to scripts: the plan's short summary (here) and its JSON (SPEC
-//! §8.4, `json`), the formula trace of `explain` and the catalogs (`catalog`), the actuals of
-//! `usage` (`usage`), over the text helpers of `text` (aligned tables, CSV, colour). Money is
+//! §8.4, `json`), the formula trace of `explain` and the catalogs (`catalog`), the table of
+//! `diff` (`diff`), the actuals of `usage` (`usage`), over the text helpers of `text` (aligned
+//! tables, CSV, colour). Money is
 //! written by [`crate::model::money`], which the workbook and the planner's messages share.
 
 mod catalog;
+mod diff;
 mod json;
 mod text;
 mod usage;
 
 pub use catalog::{catalog, imported, trace};
+pub use diff::diff as diff_table;
 pub use json::{write as write_json, PlanJson};
 pub use text::{table, use_color};
 pub use usage::{table as usage_table, write_json as write_usage_json};

@@ -1,7 +1,8 @@
 //! `calc --usage`: the plan beside what really ran. Each workload with measured usage gets its
 //! planned and measured hours, utilization and memory, and the seeds' advice from the measured
-//! figures, with the monthly saving worked by re-planning with them (the caller re-reads the
-//! workbook with [`overrides`] and plans again; this module only compares the two plans).
+//! figures, with the monthly saving worked by re-planning with them (the caller types the
+//! workbook again with the changes of [`overrides`] and plans again; this module only compares
+//! the two plans).
 //!
 //! The rules (seed 001 §3.2 and its "先按需跑一周" loop):
 //! - **monthly**: measured utilization in the high or full band ([`Band`]) and at least
@@ -19,8 +20,9 @@
 //! the plan); the advice also says what the month costs at the measured use beside the plan, a
 //! budget to correct rather than a saving (an on-demand plan already pays only what it runs).
 
-use super::{Band, Mode, Plan};
-use crate::usage::Actual;
+use super::Actual;
+use crate::change::{Change, Target};
+use crate::plan::{Band, Mode, Plan};
 
 /// Which of the rules the measured figures meet.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -115,7 +117,7 @@ pub(crate) fn replica_peak(actual: &Actual, planned: &Side) -> Option<f64> {
 fn measured_and_planned<'a>(
     plan: &'a Plan,
     actuals: &'a [Actual],
-) -> impl Iterator<Item = (&'a Actual, usize, Side, String)> + 'a {
+) -> impl Iterator<Item = (&'a Actual, usize, Side, Change)> + 'a {
     let h = plan.input.assumptions.number("hours_in_month", 730.0);
     actuals.iter().filter_map(move |a| {
         let w = plan
@@ -125,15 +127,15 @@ fn measured_and_planned<'a>(
             .position(|w| w.name == a.workload)?;
         let planned = Side::of(plan, w)?;
         let hours = (a.utilization * h).clamp(0.0, 744.0);
-        let set = format!("{}.hours_per_month={hours}", plan.input.workloads[w].name);
+        let set = Change::set(workload(plan, w), "hours_per_month", hours);
         Some((a, w, planned, set))
     })
 }
 
-/// The overrides of the re-plan, as `--set` texts: per measured, planned workload its
+/// The changes of the re-plan: per measured, planned workload its
 /// `hours_per_month`, and its `vram_gib` where the memory rule applies (at least 0.1 GiB: the
 /// column must be positive).
-pub fn overrides(plan: &Plan, actuals: &[Actual]) -> Vec<String> {
+pub fn overrides(plan: &Plan, actuals: &[Actual]) -> Vec<Change> {
     let monthly_min = plan
         .input
         .assumptions
@@ -144,8 +146,7 @@ pub fn overrides(plan: &Plan, actuals: &[Actual]) -> Vec<String> {
         let r = rules(a, &planned, plan.input.workloads[w].spot_ok, monthly_min);
         if r.smaller_card {
             if let Some(p) = replica_peak(a, &planned) {
-                let name = &plan.input.workloads[w].name;
-                sets.push(format!("{name}.vram_gib={}", p.max(0.1)));
+                sets.push(Change::set(workload(plan, w), "vram_gib", p.max(0.1)));
             }
         }
     }
@@ -154,16 +155,18 @@ pub fn overrides(plan: &Plan, actuals: &[Actual]) -> Vec<String> {
 
 /// The overrides that re-plan each measured workload at its measured hours on the card it was
 /// planned on (pinned), to price carrying on as planned: the baseline of the saving.
-pub fn as_is_overrides(plan: &Plan, actuals: &[Actual]) -> Vec<String> {
+pub fn as_is_overrides(plan: &Plan, actuals: &[Actual]) -> Vec<Change> {
     let mut sets = Vec::new();
     for (_, w, planned, hours) in measured_and_planned(plan, actuals) {
         sets.push(hours);
-        sets.push(format!(
-            "{}.gpu={}",
-            plan.input.workloads[w].name, planned.gpu
-        ));
+        sets.push(Change::set(workload(plan, w), "gpu", &planned.gpu));
     }
     sets
+}
+
+/// The target of a change to workload `w`.
+fn workload(plan: &Plan, w: usize) -> Target {
+    Target::Workload(plan.input.workloads[w].name.clone())
 }
 
 /// What workload `w` costs a month in `as_is` (the re-plan with [`as_is_overrides`]) on the

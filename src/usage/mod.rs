@@ -16,6 +16,7 @@
 //! - `busy_utilization` is the time-weighted average utilization of the active samples.
 
 pub mod bills;
+pub mod compare;
 mod lines;
 mod map;
 mod parse;

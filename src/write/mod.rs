@@ -9,6 +9,7 @@ mod template;
 
 pub use template::Example;
 
+use crate::calc::Calc;
 use crate::error::{Error, Result};
 use crate::files::{self, Pending};
 use crate::lang::Lang;
@@ -109,11 +110,11 @@ pub fn template_bytes(lang: Lang, example: Example) -> Result<Vec<u8>> {
     .map_err(internal)
 }
 
-/// The plan workbook, streamed to a pending file, and the warnings raised while writing it;
+/// The calculation's workbook, streamed to a pending file, and the warnings raised while writing it;
 /// `date` is shown on the Summary as the input's, `stamp` says what made it.
 pub fn plan(
     path: &Path,
-    plan: &Plan,
+    calc: &Calc,
     lang: Lang,
     date: &str,
     stamp: &Provenance,
@@ -124,7 +125,7 @@ pub fn plan(
     let file = raw.file();
     let (written, caches) = writer_io(path, || {
         let (mut wb, warnings, caches) =
-            tabs::workbook(plan, lang, &document_time(stamp.generated), date, stamp)
+            tabs::workbook(calc, lang, &document_time(stamp.generated), date, stamp)
                 .map_err(|e| failed(path, e))?;
         wb.save_to_writer(&mut *file).map_err(|e| failed(path, e))?;
         Ok((warnings, caches))

@@ -51,10 +51,10 @@ fn keeping_the_best_n_and_threads_do_not_change_the_plan() {
         ws.push(w);
     }
     let inp = input(ws, catalog::gpus(), &[]);
-    let engine = Engine::compile(&inp).unwrap();
+    let programs = Programs::compile(&inp).unwrap();
     let all = plan_with(
         inp.clone(),
-        &engine,
+        &programs,
         &Options {
             keep: None,
             threads: 1,
@@ -64,7 +64,7 @@ fn keeping_the_best_n_and_threads_do_not_change_the_plan() {
     .unwrap();
     let cut = plan_with(
         inp,
-        &engine,
+        &programs,
         &Options {
             keep: Some(3),
             threads: 2,

@@ -114,15 +114,15 @@ fn same_value(a: f64, b: f64) -> bool {
 /// Compares every formula of every workload of `inp` on every GPU with evalexpr; returns the
 /// number of candidates compared.
 fn compare_every_candidate(
-    engine: &Engine,
+    programs: &Programs,
     inp: &Input,
     defs: &[&crate::model::FormulaDef],
 ) -> usize {
-    let p = &engine.candidate;
+    let p = &programs.candidate;
     let mut compared = 0;
     for w in &inp.workloads {
         for offer in 0..inp.gpus.len() {
-            let values = engine.evaluate_one(inp, w, offer, 1.0).unwrap();
+            let values = programs.evaluate_one(inp, w, offer, 1.0).unwrap();
             let reference = crate::formula::reference_eval(p, defs, &values).unwrap();
             for (s, (a, b)) in values.iter().zip(&reference).enumerate() {
                 assert!(
@@ -202,11 +202,11 @@ fn compare_up_to_the_first_error(
 #[test]
 fn compiled_code_matches_evalexpr_on_the_default_set() {
     let inp = one_workload_of_every_kind();
-    let engine = Engine::compile(&inp).unwrap();
-    let defs: Vec<&crate::model::FormulaDef> = engine.candidate_defs().iter().collect();
-    let p = &engine.candidate;
+    let programs = Programs::compile(&inp).unwrap();
+    let defs: Vec<&crate::model::FormulaDef> = programs.candidate_defs().iter().collect();
+    let p = &programs.candidate;
     let mut scratch = p.scratch();
-    let mut compared = compare_every_candidate(&engine, &inp, &defs);
+    let mut compared = compare_every_candidate(&programs, &inp, &defs);
     let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
     for _ in 0..2000 {
         let values = random_inputs(p, &mut next);
@@ -234,18 +234,18 @@ fn workload_formulas_once_and_resizing_give_the_full_evaluation() {
         ws.push(w);
     }
     let inp = input(ws, catalog::gpus(), &[]);
-    let engine = Engine::compile(&inp).unwrap();
-    let p = &engine.candidate;
-    assert!(engine.offer_formulas() < p.order.len());
+    let programs = Programs::compile(&inp).unwrap();
+    let p = &programs.candidate;
+    assert!(programs.offer_formulas() < p.order.len());
     let mut scratch = p.scratch();
     let mut compared = 0;
     for w in &inp.workloads {
         for offer in 0..inp.gpus.len() {
             for size in [1.0, 2.0, 8.0] {
-                let mut full = engine.input_values(&inp, w, offer, size);
+                let mut full = programs.input_values(&inp, w, offer, size);
                 full.resize(p.width(), 0.0);
                 let whole = p.eval(&mut full, &mut scratch);
-                let fast = engine.evaluate_one(&inp, w, offer, size);
+                let fast = programs.evaluate_one(&inp, w, offer, size);
                 assert_eq!(whole.is_ok(), fast.is_ok(), "{} on {offer}", w.name);
                 let Ok(fast) = fast else { continue };
                 assert_eq!(
@@ -253,8 +253,8 @@ fn workload_formulas_once_and_resizing_give_the_full_evaluation() {
                     "{} on {} at {size}",
                     w.name, inp.gpus[offer].gpu
                 );
-                let mut resized = engine.evaluate_one(&inp, w, offer, 1.0).unwrap();
-                engine
+                let mut resized = programs.evaluate_one(&inp, w, offer, 1.0).unwrap();
+                programs
                     .resize(&inp, w, offer, size, &mut resized, &mut scratch)
                     .unwrap();
                 assert_eq!(resized, fast, "{} resized to {size}", w.name);

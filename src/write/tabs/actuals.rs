@@ -4,8 +4,8 @@
 
 use super::{at, heads_of, widths_of, Col, Ctx, Extent};
 use crate::lang::Lang;
-use crate::plan::actuals;
 use crate::usage::bills::BillComparison;
+use crate::usage::compare as actuals;
 use crate::write::style::{fit_row_height, number, text, widths};
 use rust_xlsxwriter::{Worksheet, XlsxError};
 
@@ -233,12 +233,12 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<Extent, XlsxError> {
     let currency = cx.plan.input.assumptions.currency();
     let money = |v: f64| crate::model::money(&currency, v);
     let mut r = 0;
-    for row in &cx.plan.actuals {
+    for row in &cx.calc.actuals {
         r += 1;
         write_measured(ws, cx, r, row, &money)?;
     }
     // The last month's bill beside the plan (calc --bills), below the measured figures.
-    if let Some(b) = &cx.plan.bills {
+    if let Some(b) = &cx.calc.bills {
         r = write_bill(ws, cx, b, r + 2)?;
     }
     widths(ws, &widths_of(&MEASURED))?;

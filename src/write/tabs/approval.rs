@@ -288,12 +288,14 @@ fn write_fixed_lines(ws: &mut Worksheet, cx: &Ctx, mut row: u32) -> Result<u32, 
         text(ws, row, AMOUNT, &value, &s.text)
     };
     let budget = |p: &crate::plan::Plan| p.sum(NeedSum::TOTAL_WITH_MARGIN);
-    if !plan.scenarios.is_empty() {
-        let low = plan
+    if !cx.calc.scenarios.is_empty() {
+        let low = cx
+            .calc
             .scenarios
             .iter()
             .min_by(|a, b| budget(&a.plan).total_cmp(&budget(&b.plan)));
-        let high = plan
+        let high = cx
+            .calc
             .scenarios
             .iter()
             .max_by(|a, b| budget(&a.plan).total_cmp(&budget(&b.plan)));
@@ -312,14 +314,14 @@ fn write_fixed_lines(ws: &mut Worksheet, cx: &Ctx, mut row: u32) -> Result<u32, 
         }
     }
     // No percentiles when no draw was made (`--samples 0`): nothing to say then.
-    if let Some((Some(p10), Some(p90))) = plan.sensitivity.as_ref().map(|s| (s.p10, s.p90)) {
+    if let Some((Some(p10), Some(p90))) = cx.calc.sensitivity.as_ref().map(|s| (s.p10, s.p90)) {
         line(
             ws,
             cx.t("P10 – P90, monthly", "P10 – P90，月度").to_string(),
             format!("{} – {}{fixed}", money(p10), money(p90)),
         )?;
     }
-    if let Some((file, diff)) = &plan.compared {
+    if let Some((file, diff)) = &cx.calc.compared {
         if let Some(change) = diff.total_with_margin_change {
             let sign = if change > 0.0 { "+" } else { "" };
             line(
@@ -339,13 +341,13 @@ fn write_fixed_lines(ws: &mut Worksheet, cx: &Ctx, mut row: u32) -> Result<u32, 
             cx.t("With the fleet", "卡群方案").to_string(),
             if cx.lang == Lang::Zh {
                 format!(
-                    "每月 {}，节省 {}（见卡群页）{fixed}",
+                    "每月 {}，节省 {}（见附录中的卡群页）{fixed}",
                     money(f.budget),
                     money(f.saving)
                 )
             } else {
                 format!(
-                    "{} a month, {} saved by sharing cards (the Fleet tab){fixed}",
+                    "{} a month, {} saved by sharing cards (the Fleet tab, in the appendix){fixed}",
                     money(f.budget),
                     money(f.saving)
                 )
@@ -378,7 +380,8 @@ fn write_fixed_lines(ws: &mut Worksheet, cx: &Ctx, mut row: u32) -> Result<u32, 
             },
         )?;
     }
-    let measured: Vec<_> = plan
+    let measured: Vec<_> = cx
+        .calc
         .actuals
         .iter()
         .filter_map(|a| a.as_is.zip(a.planned.as_ref()))

@@ -141,7 +141,7 @@ const VALUE: u16 = BEFORE.gpu;
 /// Writes the Diff tab: one row per workload, then the budgets, then the inputs that differ.
 /// Empty when the run has no `--compare`.
 pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<Extent, XlsxError> {
-    let Some((old, d)) = &cx.plan.compared else {
+    let Some((old, d)) = &cx.calc.compared else {
         return Ok(Extent::new(0, 0));
     };
     cx.header(ws, 0, &heads_of(&COLUMNS))?;

@@ -209,7 +209,10 @@ pub fn summary_lines(
         ws,
         row + 1,
         label_col,
-        cx.t("Fleet saving (Fleet tab)", "卡群节省（见卡群页）"),
+        cx.t(
+            "Fleet saving (Fleet tab, appendix)",
+            "卡群节省（见附录卡群页）",
+        ),
         &s.text,
     )?;
     number(ws, row + 1, amount_col, -f.saving, &s.money)?;

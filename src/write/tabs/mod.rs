@@ -23,6 +23,7 @@ mod warnings;
 mod year;
 
 use super::style::Styles;
+use crate::calc::Calc;
 use crate::lang::Lang;
 use crate::model::Warning;
 use crate::plan::{Candidate, Chosen, NeedSum, Plan};
@@ -30,6 +31,9 @@ use rust_xlsxwriter::{ExcelDateTime, Workbook, XlsxError};
 
 /// What every tab needs: the plan, the language, the formats and the tab names.
 pub struct Ctx<'a> {
+    /// The calculation: the plan and what was computed beside it.
+    pub calc: &'a Calc,
+    /// Its plan, `calc.plan`.
     pub plan: &'a Plan,
     pub lang: Lang,
     pub s: Styles,
@@ -227,13 +231,15 @@ impl Category {
 /// The plan workbook, ready to save, the warnings its writing raised (formulas written as
 /// values because their Excel translation would be too long) and what its charts plot.
 pub fn workbook(
-    plan: &Plan,
+    calc: &Calc,
     lang: Lang,
     creation: &ExcelDateTime,
     date: &str,
     stamp: &crate::provenance::Provenance,
 ) -> Result<(Workbook, Vec<Warning>, super::charts::Caches), XlsxError> {
+    let plan = &calc.plan;
     let cx = Ctx {
+        calc,
         plan,
         lang,
         s: Styles::new(&plan.input.assumptions.currency()),
@@ -245,7 +251,7 @@ pub fn workbook(
     let live = live::Live::new(&cx, Tab::Assumptions.name(lang));
     let layout = tco::Layout::new(&cx);
     for tab in Tab::ALL {
-        if !shows(tab, plan) {
+        if !shows(tab, calc) {
             continue;
         }
         // The Candidates tab can be large: streamed to a temporary file instead of held in memory.
@@ -330,18 +336,18 @@ fn new_workbook(cx: &Ctx, creation: &ExcelDateTime) -> Workbook {
 
 /// Whether the plan workbook has `tab`: Scenarios, Sensitivity, Diff and Actuals only when the
 /// run has them.
-fn shows(tab: Tab, plan: &Plan) -> bool {
+fn shows(tab: Tab, calc: &Calc) -> bool {
     match tab {
         // The Scenarios tab only when the input has scenarios.
-        Tab::Scenarios => !plan.scenarios.is_empty(),
+        Tab::Scenarios => !calc.scenarios.is_empty(),
         // The Sensitivity tab only when the input has ranges.
-        Tab::Sensitivity => plan.sensitivity.is_some(),
+        Tab::Sensitivity => calc.sensitivity.is_some(),
         // The Diff tab only with calc --compare.
-        Tab::Diff => plan.compared.is_some(),
+        Tab::Diff => calc.compared.is_some(),
         // The Actuals tab only with calc --usage.
-        Tab::Actuals => !plan.actuals.is_empty() || plan.bills.is_some(),
+        Tab::Actuals => !calc.actuals.is_empty() || calc.bills.is_some(),
         // The Fleet tab only when cards are shared.
-        Tab::Fleet => plan.fleet.is_some(),
+        Tab::Fleet => calc.plan.fleet.is_some(),
         _ => true,
     }
 }

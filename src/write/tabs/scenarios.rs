@@ -8,6 +8,7 @@ use super::live::{absolute, cell};
 use super::plan_tab::live_cell;
 use super::tco::Layout;
 use super::{at, heads_of, widths_of, Col, Ctx, Extent, Tab};
+use crate::calc::Calc;
 use crate::plan::{NeedSum, Plan};
 use crate::write::style::{fit_row_height, number, text, widths};
 use rust_xlsxwriter::{Worksheet, XlsxError};
@@ -61,7 +62,8 @@ fn totals(p: &Plan) -> (f64, f64) {
 /// workloads side by side below them.
 pub fn write(ws: &mut Worksheet, cx: &Ctx, layout: &Layout) -> Result<Extent, XlsxError> {
     let plan = cx.plan;
-    let main_name = plan
+    let main_name = cx
+        .calc
         .scenario
         .clone()
         .unwrap_or_else(|| cx.t("base", "基准").to_string());
@@ -69,9 +71,14 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, layout: &Layout) -> Result<Extent, Xl
     write_main_totals(ws, cx, layout, &main_name)?;
     write_scenario_totals(ws, cx)?;
     let plans: Vec<(&str, &Plan)> = std::iter::once((main_name.as_str(), plan))
-        .chain(plan.scenarios.iter().map(|sc| (sc.name.as_str(), &sc.plan)))
+        .chain(
+            cx.calc
+                .scenarios
+                .iter()
+                .map(|sc| (sc.name.as_str(), &sc.plan)),
+        )
         .collect();
-    let top = plan.scenarios.len() as u32 + 3;
+    let top = cx.calc.scenarios.len() as u32 + 3;
     let (head, block_widths) = write_per_workload(ws, cx, &plans, top)?;
     let w = column_widths(&block_widths);
     widths(ws, &w)?;
@@ -92,17 +99,18 @@ fn column_widths(block: &[f64]) -> Vec<f64> {
 
 /// The changes of the scenario `--scenario` made the main plan, in the --set syntax; empty
 /// for the base.
-fn main_changes(plan: &Plan) -> String {
-    match &plan.scenario {
-        Some(_) => plan
+fn main_changes(calc: &Calc) -> String {
+    match &calc.scenario {
+        Some(_) => calc
+            .plan
             .input
             .scenarios
             .iter()
-            .find(|d| Some(&d.name) == plan.scenario.as_ref())
+            .find(|d| Some(&d.name) == calc.scenario.as_ref())
             .map(|d| {
                 d.changes
                     .iter()
-                    .map(|(c, _)| c.as_str())
+                    .map(|c| c.text())
                     .collect::<Vec<_>>()
                     .join("; ")
             })
@@ -122,7 +130,7 @@ fn write_main_totals(
     let tco = cx.sheet(Tab::Tco);
     let (t, m) = totals(cx.plan);
     text(ws, 1, PLAN, main_name, &s.bold)?;
-    let changes = main_changes(cx.plan);
+    let changes = main_changes(cx.calc);
     text(ws, 1, CHANGES, &changes, &s.wrap)?;
     fit_row_height(ws, 1, &[(&changes, COLUMNS[CHANGES as usize].width)])?;
     live_cell(
@@ -147,7 +155,7 @@ fn write_main_totals(
 
 /// The row under the scenarios that holds the main plan's totals as calculated.
 fn fixed_base_row(cx: &Ctx) -> u32 {
-    cx.plan.scenarios.len() as u32 + 2
+    cx.calc.scenarios.len() as u32 + 2
 }
 
 /// One row per scenario from row 2: its name, changes and totals as planned, and its budget's
@@ -160,7 +168,7 @@ fn write_scenario_totals(ws: &mut Worksheet, cx: &Ctx) -> Result<(), XlsxError> 
     let (t, m) = totals(cx.plan);
     let fixed = fixed_base_row(cx);
     let budget = absolute(cx.sheet(Tab::Scenarios), fixed, TOTAL_WITH_MARGIN);
-    for (k, sc) in cx.plan.scenarios.iter().enumerate() {
+    for (k, sc) in cx.calc.scenarios.iter().enumerate() {
         let r = 2 + k as u32;
         let (st, sm) = totals(&sc.plan);
         text(ws, r, PLAN, &sc.name, &s.bold)?;

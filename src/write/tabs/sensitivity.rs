@@ -93,7 +93,7 @@ const VALUE: u16 = KEY + 1;
 /// Writes the Sensitivity tab: the tornado's rows, the budget's distribution below them and
 /// the tornado chart below that. Empty when the input has no ranges.
 pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<Extent, XlsxError> {
-    let Some(sens) = &cx.plan.sensitivity else {
+    let Some(sens) = &cx.calc.sensitivity else {
         return Ok(Extent::new(0, 0));
     };
     cx.header(ws, 0, &heads_of(&COLUMNS))?;

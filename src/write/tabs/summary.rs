@@ -90,7 +90,8 @@ const WORKLOADS: [Col; 8] = [
     ),
     Col::new(
         "mode",
-        13.0,
+        // "包月保底 + 按量弹性" (base + burst in Chinese): eight wide characters and " + ".
+        20.0,
         [
             "Billing mode",
             "计费方式",
@@ -257,7 +258,7 @@ fn facts(cx: &Ctx) -> [(&'static str, String); 10] {
 fn appendix(cx: &Ctx) -> String {
     let tabs: Vec<&str> = super::Tab::ALL
         .into_iter()
-        .filter(|t| t.is_appendix() && super::shows(*t, cx.plan))
+        .filter(|t| t.is_appendix() && super::shows(*t, cx.calc))
         .map(|t| cx.sheet(t))
         .collect();
     if cx.lang == Lang::Zh {

@@ -505,7 +505,9 @@ fn the_margin_label_and_the_cheapest_mode_follow_edits() {
 /// dearer than their ¥96 (2 runs × 8 h × ¥6) and spot ¥32, so they stay. The plan's modes stay
 /// as planned (the Plan's billing mode note), so the GPU costs and the total do not move until a
 /// rerun; the reserved costs, still blank, still read "no price". Each failed before: the cost
-/// cells had no formula, so nothing moved.
+/// cells had no formula, so nothing moved. The Summary says so: its "Modes to re-plan" counts
+/// the rows whose cheapest mode now is not the planned one, 0 as written and 1 (qa-api) after
+/// the edit (the line did not exist: the stale total went unsaid).
 #[test]
 #[ignore = "needs LibreOffice, Gnumeric and openpyxl; .ci/run runs it"]
 fn a_quote_typed_into_a_blank_price_cell_reprices_that_mode() {
@@ -539,6 +541,8 @@ wb.save(sys.argv[2])
 "#;
     python(script, &out, &edited);
     let total = value_right_of(&read_sheet(&out, "TCO"), "Total with safety margin").unwrap();
+    let replan = |file: &Path| value_right_of(&read_sheet(file, "Summary"), "Modes to re-plan");
+    assert_eq!(replan(&out), Some(0.0));
     let profile = recalculating_profile(d.path());
     for (engine, file) in [
         (
@@ -573,6 +577,7 @@ wb.save(sys.argv[2])
             close(after.unwrap(), total),
             "{engine}: {after:?} vs {total}"
         );
+        assert_eq!(replan(&file), Some(1.0), "{engine}");
     }
 }
 

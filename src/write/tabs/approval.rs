@@ -140,6 +140,9 @@ pub fn write(
         line.write(ws, cx, row, (&s.text, &s.money))?;
     }
     row = write_spares(ws, cx, row + 1)?;
+    if let Some(r) = write_replan(ws, cx, row + 1)? {
+        row = r;
+    }
     if let Some(r) = write_example_prices(ws, cx, row + 1)? {
         row = r;
     }
@@ -248,6 +251,35 @@ fn write_spares(ws: &mut Worksheet, cx: &Ctx, row: u32) -> Result<u32, XlsxError
         text(ws, row, NOTE, &note, &s.bad)?;
     }
     Ok(row)
+}
+
+/// How many planned workloads have a cheaper mode now than the one planned: the Plan tab's
+/// Billing mode against its live Cheapest mode now, which an edited or newly typed price moves.
+/// The budget above keeps the planned modes until gpuplan re-plans, so a count above 0 says to
+/// rerun it (#34: a quote typed into a blank price did not move the total, silently). 0 when
+/// written. Returns the row written, if any (none without workloads).
+fn write_replan(ws: &mut Worksheet, cx: &Ctx, row: u32) -> Result<Option<u32>, XlsxError> {
+    let (Some(modes), Some(now)) = (
+        plan_tab::range_of(cx, plan_tab::MODE),
+        plan_tab::range_of(cx, plan_tab::CHEAPEST_NOW),
+    ) else {
+        return Ok(None);
+    };
+    let value = (0..cx.plan.workloads.len())
+        .filter_map(|w| cx.chosen(w))
+        .filter(|(c, ch)| plan_tab::cheapest_now(c, cx.lang) != ch.mode.label(cx.lang))
+        .count();
+    let line = Line {
+        label: cx.t("Modes to re-plan", "需重新规划的计费方式"),
+        note: cx.t(
+            "cheapest mode now ≠ planned (Plan tab): rerun gpuplan",
+            "当前最便宜方式与规划不同（计划页）：请重新运行",
+        ),
+        formula: format!("SUMPRODUCT(({modes}<>\"\")*({modes}<>{now}))"),
+        value: value as f64,
+    };
+    line.write(ws, cx, row, (&cx.s.text, &cx.s.integer))?;
+    Ok(Some(row))
 }
 
 /// A line saying the prices are the built-in examples, when a chosen offer's are. Returns the

@@ -5,6 +5,7 @@
 //! bills.
 
 use crate::diff::Diff;
+use crate::model::Warning;
 use crate::plan::{sensitivity::Sensitivity, Plan};
 use crate::usage::bills::BillComparison;
 use crate::usage::compare::Row;
@@ -35,6 +36,9 @@ pub struct Calc {
     pub actuals: Vec<Row>,
     /// The last month's bill beside the plan (`--bills`).
     pub bills: Option<BillComparison>,
+    /// What the run noticed beside the planner's warnings: the candidates kept, a scenario's
+    /// change nothing reads, the usage logs' warnings, what writing the workbook raised.
+    pub notes: Vec<Warning>,
 }
 
 impl Calc {
@@ -48,6 +52,12 @@ impl Calc {
             compared: None,
             actuals: Vec::new(),
             bills: None,
+            notes: Vec::new(),
         }
+    }
+
+    /// The planner's warnings, then the run's notes.
+    pub fn warnings(&self) -> impl Iterator<Item = &Warning> {
+        self.plan.warnings.iter().chain(&self.notes)
     }
 }

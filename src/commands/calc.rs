@@ -52,7 +52,7 @@ pub fn calc(a: &CalcArgs) -> Result<()> {
         .into_iter()
         .chain(unread_scenario_keys(&defs, &calc.plan.input, &programs))
         .collect();
-    calc.plan.warnings.extend(notes);
+    calc.notes.extend(notes);
     let beside = Beside {
         a,
         programs: &programs,
@@ -77,12 +77,10 @@ pub fn calc(a: &CalcArgs) -> Result<()> {
     progress.finish();
     clock.report();
     if !a.quiet {
-        print_summary(a, &calc.plan, &out)?;
+        print_summary(a, &calc, &out)?;
     }
     let issues = calc
-        .plan
-        .warnings
-        .iter()
+        .warnings()
         .filter(|w| w.severity == model::Severity::Warning)
         .count();
     if a.strict && issues > 0 {
@@ -209,7 +207,7 @@ impl Outputs {
             &input_date(&a.input),
             stamp,
         )?;
-        calc.plan.warnings.extend(more);
+        calc.notes.extend(more);
         clock.lap("write");
         let json = match &self.json {
             Some(j) => Some(Pending::write_with(j, |w| {
@@ -334,7 +332,7 @@ struct Beside<'a> {
 impl Beside<'_> {
     fn add(&self, calc: &mut Calc, progress: &report::Progress, clock: &mut Clock) -> Result<()> {
         let a = self.a;
-        let plan = &mut calc.plan;
+        let plan = &calc.plan;
         if !plan.input.ranges.is_empty() {
             progress.phase(format!(
                 "sampling {} ranges × {} samples",
@@ -354,7 +352,7 @@ impl Beside<'_> {
             progress.phase(format!("reading {} usage log(s)", a.usage.len()));
             let (rows, warnings) = actuals(a, plan, self.book, self.main_sets, self.now)?;
             calc.actuals = rows;
-            plan.warnings.extend(warnings);
+            calc.notes.extend(warnings);
             clock.lap("usage");
         }
         if let Some(b) = &a.bills {
@@ -421,7 +419,7 @@ fn scenarios(
 /// The terminal summary and the files written (the workbook, and the JSON file if any), in the
 /// terminal's language (`--lang` first): on stdout, as `check` and `usage` print theirs, or on
 /// stderr when `--json -` takes stdout.
-fn print_summary(a: &CalcArgs, plan: &plan::Plan, out: &Outputs) -> Result<()> {
+fn print_summary(a: &CalcArgs, calc: &Calc, out: &Outputs) -> Result<()> {
     let json_on_stdout = a.json.as_deref() == Some("-");
     let color = if json_on_stdout {
         report::use_color(&std::io::stderr())
@@ -429,7 +427,7 @@ fn print_summary(a: &CalcArgs, plan: &plan::Plan, out: &Outputs) -> Result<()> {
         report::use_color(&std::io::stdout())
     };
     let lang = a.lang.unwrap_or_else(Lang::from_env);
-    let mut text = report::summary(plan, color, lang);
+    let mut text = report::summary(calc, color, lang);
     let (wrote, and) = if lang == Lang::Zh {
         ("已写入", "、")
     } else {

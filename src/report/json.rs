@@ -41,7 +41,7 @@ pub struct PlanJson<'a> {
     fleet: Option<&'a crate::plan::fleet::FleetPlan>,
     /// The downgrade plan when the budget needed is over budget_monthly; null otherwise.
     cuts: Option<&'a crate::plan::cuts::Cuts>,
-    warnings: &'a [Warning],
+    warnings: Vec<&'a Warning>,
 }
 
 /// The provenance stamp (see [`Provenance`]); `set` maps each `--set` key to its final value.
@@ -122,7 +122,7 @@ impl<'a> PlanJson<'a> {
             bills: calc.bills.as_ref(),
             fleet: plan.fleet.as_ref(),
             cuts: plan.cuts.as_ref(),
-            warnings: &plan.warnings,
+            warnings: calc.warnings().collect(),
         }
     }
 }

@@ -16,6 +16,7 @@ pub use json::{write as write_json, PlanJson};
 pub use text::{table, use_color};
 pub use usage::{table as usage_table, write_json as write_usage_json};
 
+use crate::calc::Calc;
 use crate::lang::Lang;
 use crate::model::{format_number, money, Severity};
 use crate::plan::{NeedSum, Plan};
@@ -48,8 +49,9 @@ impl Paint {
     }
 }
 
-/// The terminal summary of a plan.
-pub fn summary(plan: &Plan, color: bool, lang: Lang) -> String {
+/// The terminal summary of a calculation: its plan's workloads and totals, then its warnings.
+pub fn summary(calc: &Calc, color: bool, lang: Lang) -> String {
+    let plan = &calc.plan;
     let paint = Paint::new(color);
     let mut out = table(
         &workload_rows(plan, &paint, lang),
@@ -58,7 +60,7 @@ pub fn summary(plan: &Plan, color: bool, lang: Lang) -> String {
     out.push('\n');
     out.push_str(&table(&total_rows(plan, &paint, lang), &[false, true]));
     out.push_str(&cut_lines(plan, lang));
-    out.push_str(&warning_lines(plan, &paint, lang));
+    out.push_str(&warning_lines(calc, &paint, lang));
     out
 }
 
@@ -185,17 +187,16 @@ fn cut_lines(plan: &Plan, lang: Lang) -> String {
     out
 }
 
-/// The summary's tail: the plan's warnings (at most 20, then how many more), and how many
-/// notes the Warnings tab holds besides.
-fn warning_lines(plan: &Plan, paint: &Paint, lang: Lang) -> String {
+/// The summary's tail: the calculation's warnings (at most 20, then how many more), and how
+/// many notes the Warnings tab holds besides.
+fn warning_lines(calc: &Calc, paint: &Paint, lang: Lang) -> String {
     let (y, z) = (paint.yellow, paint.reset);
     let mut out = String::new();
-    let warn: Vec<_> = plan
-        .warnings
-        .iter()
+    let warn: Vec<_> = calc
+        .warnings()
         .filter(|w| w.severity == Severity::Warning)
         .collect();
-    let notes = plan.warnings.len() - warn.len();
+    let notes = calc.warnings().count() - warn.len();
     const WARNINGS: usize = 20;
     if !warn.is_empty() {
         out.push('\n');

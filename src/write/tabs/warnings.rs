@@ -44,11 +44,11 @@ const LOCATION: u16 = at(&COLUMNS, "location");
 const MESSAGE: u16 = at(&COLUMNS, "message");
 const LAST_COL: u16 = COLUMNS.len() as u16 - 1;
 
-/// Writes the plan's warnings and `more` (those raised while writing the workbook).
+/// Writes the calculation's warnings and `more` (those raised while writing the workbook).
 pub fn write(ws: &mut Worksheet, cx: &Ctx, more: &[Warning]) -> Result<Extent, XlsxError> {
     let s = &cx.s;
     cx.header(ws, 0, &heads_of(&COLUMNS))?;
-    let mut sorted: Vec<_> = cx.plan.warnings.iter().chain(more).collect();
+    let mut sorted: Vec<_> = cx.calc.warnings().chain(more).collect();
     sorted.sort_by_key(|w| std::cmp::Reverse(w.severity));
     for (i, w) in sorted.iter().enumerate() {
         let r = i as u32 + 1;

@@ -127,6 +127,12 @@ fn whole_number_keys_are_rounded_and_bad_ranges_refused() {
         2,
         &["Ranges!A2: concurrency must be a whole number from 1 to 1000000, found 0.5"],
     );
+    // The reader checks a range's values against its column (it parses the key once, #37), so
+    // `check` refuses it too; it passed before, only the sampling refused it.
+    gpuplan(d.path(), &["check", "c.xlsx"]).fails_with(
+        2,
+        &["Ranges!A2: concurrency must be a whole number from 1 to 1000000, found 0.5"],
+    );
     refused_book(
         ranges(vec![vec![
             Some(s("safety_margin")),

@@ -874,18 +874,21 @@ fn the_summary_opens_with_what_to_approve() {
         + at("  Trial-and-error reserve")
         + at("  Safety margin");
     assert!((parts - 44_870.44).abs() < 0.01, "{parts}");
-    // The spares, each workload's GPU cost × (instances − replicas) / instances (samples/README
-    // and tests/cli.rs give the replicas, instances and costs):
+    // The spares, each workload's GPU cost × (instances − replicas) / instances, base plus burst
+    // at what its spares pay (samples/README and tests/cli.rs give the replicas, instances and
+    // costs):
     //   chat-api   1 replica, 2 instances:  ¥6,000 × 1/2                              = 3,000
     //   comfyui    1 replica, 2 instances:  22 runs × (546 + 20 min) = 12,452 min
     //              = 207.533 h × 2 × ¥2.5 = ¥1,037.667 × 1/2                        =   518.833
-    //   case-4k    3 replicas, 4 instances: ¥3,000 + 730/24 days × 500 min = 253.472 h
-    //              × 2 × ¥2.5 = ¥4,267.361 × 1/4                                    = 1,066.840
+    //   case-4k    3 replicas, 4 instances, base plus burst: 12 off-peak requests at 14 a card
+    //              are 1 base replica, 2 monthly instances at ¥1,500; 2 burst instances. Its
+    //              one spare is the base's second instance, a month at ¥1,500     = 1,500
+    //              (an even quarter of its ¥4,267.36 said 1,066.84 before)
     //   case-8k    1 replica, 2 instances:  ¥6,000 × 1/2                              = 3,000
     //   lora-experiments and full-finetune-20b run one instance: nothing.
-    //   In all                                                                       ¥7,585.67
+    //   In all                                                                       ¥8,018.83
     assert!(
-        (at("  Of the GPUs: spares") - 7_585.67).abs() < 0.01,
+        (at("  Of the GPUs: spares") - 8_018.83).abs() < 0.01,
         "{}",
         at("  Of the GPUs: spares")
     );

@@ -170,7 +170,8 @@ pub(super) fn cuts(
         // A service without its redundancy instances.
         if w.online {
             if let (Some(inst), Some(repl)) = (get("instances"), get("replicas")) {
-                if let Some(share) = super::spare_share(repl, inst) {
+                let offer = &input.gpus[c.offer];
+                if let Some(share) = super::spares_share(ch.mode, get, offer) {
                     let plural = if repl == 1.0 { "instance" } else { "instances" };
                     add(
                         "no_redundancy",

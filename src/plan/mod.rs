@@ -53,10 +53,40 @@ pub enum Mode {
 
 /// The share of a workload's GPU cost its redundancy instances take: (instances − replicas) ÷
 /// instances, the instances sharing the chosen mode's cost evenly; `None` when there is no spare.
-/// The Summary's spares line, the warning of a doubled service and the cut that drops the spares
-/// all read it.
+/// The warning of a doubled service reads it; the Summary's spares line and the cut that drops
+/// the spares read [`spares_share`], which knows base plus burst.
 pub fn spare_share(replicas: f64, instances: f64) -> Option<f64> {
     (instances > replicas && instances > 0.0).then(|| (instances - replicas) / instances)
+}
+
+/// The share of a chosen candidate's GPU cost in `mode` its redundancy instances take; `get`
+/// gives the candidate's formula values, `offer` its prices. Base plus burst prices its
+/// instances apart: the spares are first the monthly base's own (`base_instances` −
+/// `base_replicas`, at the monthly price), the rest burst instances (on demand for
+/// `burst_billed_hours`), so seed 000's case of 2 monthly and 2 burst instances for 3 replicas
+/// has a spare of ¥3,000 of ¥8,920, not a quarter. Every other mode, and base plus burst under a
+/// Formulas sheet without `base_replicas`, shares the cost evenly ([`spare_share`]).
+pub fn spares_share(
+    mode: Mode,
+    get: impl Fn(&str) -> Option<f64>,
+    offer: &crate::model::GpuOffer,
+) -> Option<f64> {
+    let (replicas, instances) = (get("replicas")?, get("instances")?);
+    let even = spare_share(replicas, instances)?;
+    if mode != Mode::Mixed {
+        return Some(even);
+    }
+    let mixed = || {
+        let (base_replicas, base_instances) = (get("base_replicas")?, get("base_instances")?);
+        let (burst_instances, burst_hours) = (get("burst_instances")?, get("burst_billed_hours")?);
+        let (gpus, cost) = (get("gpus_per_replica")?, get("cost_mixed")?);
+        let (monthly, hourly) = (offer.monthly?, offer.on_demand_hourly?);
+        let base_spares = (base_instances - base_replicas).max(0.0);
+        let burst_spares = (instances - replicas - base_spares).clamp(0.0, burst_instances);
+        let spare_cost = gpus * (base_spares * monthly + burst_spares * hourly * burst_hours);
+        (cost > 0.0).then(|| (spare_cost / cost).min(1.0))
+    };
+    Some(mixed().unwrap_or(even))
 }
 
 impl Mode {

@@ -102,6 +102,16 @@ fn base_plus_burst_prices_monthly_base_and_daily_on_demand_peaks() {
     let (c, ch) = p.chosen(0).unwrap();
     assert!(close(c.cost(Mode::Mixed).unwrap(), 8920.0, 1e-6));
     assert_eq!(ch.mode, Mode::Mixed);
+    // The one spare (4 instances for 3 replicas) is the base's own: 1 base replica, 2 base
+    // instances. It costs a month at ¥3,000, 3,000 / 8,920 of the cost, not an even quarter
+    // (¥2,230).
+    assert_eq!(v(&vals, "base_replicas"), 1.0);
+    let share = crate::plan::spares_share(ch.mode, |n| p.value(c, n), &p.input.gpus[c.offer]);
+    assert!(close(share.unwrap(), 3000.0 / 8920.0, 1e-9), "{share:?}");
+    assert_eq!(
+        crate::plan::spares_share(Mode::Monthly, |n| p.value(c, n), &p.input.gpus[c.offer]),
+        Some(0.25)
+    );
 }
 
 #[test]

@@ -209,15 +209,17 @@ fn write_spares(ws: &mut Worksheet, cx: &Ctx, row: u32) -> Result<u32, XlsxError
         let Some((c, ch)) = cx.chosen(w) else {
             continue;
         };
-        let (replicas, instances) = (plan.need(c, Need::REPLICAS), plan.need(c, Need::INSTANCES));
-        let Some(share) = crate::plan::spare_share(replicas, instances) else {
+        let replicas = plan.need(c, Need::REPLICAS);
+        let offer = &plan.input.gpus[c.offer];
+        let Some(share) = crate::plan::spares_share(ch.mode, |n| plan.value(c, n), offer) else {
             continue;
         };
         value += ch.gpu_cost * share;
         terms.push(format!(
             "{}*{}",
             absolute(sheet, plan_tab::row(w), plan_tab::GPU_COST),
-            crate::model::format_number(share)
+            // Every digit: a rounded factor would not recompute to the cached value.
+            share
         ));
         if replicas == 1.0 {
             doubled.push(plan.input.workloads[w].name.as_str());

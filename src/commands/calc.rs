@@ -2,7 +2,7 @@
 //! comparison, and write the plan's workbook and JSON.
 
 use super::diff::plan_view;
-use super::{check_logs, default_output, overrides};
+use super::{changes, check_logs, default_output};
 use crate::calc::{Calc, Scenario};
 use crate::change::{Change, Target};
 use crate::cli::{self, CalcArgs};
@@ -15,7 +15,7 @@ use crate::{catalog, model, plan, read, report, usage, write};
 use std::path::{Path, PathBuf};
 
 pub fn calc(a: &CalcArgs) -> Result<()> {
-    let sets = overrides(&a.sets)?;
+    let sets = changes(&a.sets)?;
     let out = Outputs::checked(a)?;
     let mut clock = Clock::new(a.timings);
     let progress = report::Progress::new(!a.quiet);
@@ -475,7 +475,7 @@ fn actuals(
     };
     let report = usage::analyze(&a.usage, Some(&mapping), settings)?;
     let mut all = main_sets.to_vec();
-    all.extend(usage::compare::overrides(plan, &report.actuals));
+    all.extend(usage::compare::replan_changes(plan, &report.actuals));
     let side = plan::Options {
         keep: Some(1),
         now,
@@ -489,7 +489,7 @@ fn actuals(
     };
     // The baseline: the planned cards, pinned, at the measured hours.
     let mut pinned = main_sets.to_vec();
-    pinned.extend(usage::compare::as_is_overrides(plan, &report.actuals));
+    pinned.extend(usage::compare::as_is_changes(plan, &report.actuals));
     let mut warnings = report.warnings;
     let mut keep = |r: Result<plan::Plan>, [what, what_zh]: [&str; 2]| match r {
         Ok(p) => Some(p),

@@ -1,14 +1,14 @@
 //! `gpuplan check` and `gpuplan explain`: read and plan a workbook, and say what was found or how
 //! one workload's figures come about, without writing anything.
 
-use super::{out, overrides};
+use super::{changes, out};
 use crate::cli::{CheckArgs, ExplainArgs};
 use crate::error::Result;
 use crate::lang::Lang;
 use crate::{model, plan, read, report, write};
 
 pub fn check(a: &CheckArgs) -> Result<()> {
-    let input = read::read(&a.input, &overrides(&a.sets)?)?;
+    let input = read::read(&a.input, &changes(&a.sets)?)?;
     // Check keeps the candidates calc would: its memory stays within calc's.
     let programs = plan::Programs::compile(&input)?;
     let opts = plan::Options {
@@ -51,7 +51,7 @@ pub fn check(a: &CheckArgs) -> Result<()> {
 }
 
 pub fn explain(a: &ExplainArgs) -> Result<()> {
-    let input = read::read(&a.input, &overrides(&a.sets)?)?;
+    let input = read::read(&a.input, &changes(&a.sets)?)?;
     let t = plan::trace(input, &a.workload, a.gpu.as_deref())?;
     out(&report::trace(&t))
 }

@@ -43,7 +43,7 @@ pub(super) fn out(text: &str) -> Result<()> {
     files::to_stdout(|w| w.write_all(text.as_bytes()))
 }
 
-pub(super) fn overrides(sets: &[String]) -> Result<Vec<Change>> {
+pub(super) fn changes(sets: &[String]) -> Result<Vec<Change>> {
     sets.iter().map(|s| Change::parse(s)).collect()
 }
 

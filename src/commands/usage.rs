@@ -1,6 +1,6 @@
 //! `gpuplan usage`: GPU usage logs read into what each workload really used.
 
-use super::{check_logs, out, overrides};
+use super::{changes, check_logs, out};
 use crate::change::{Change, Op, Target};
 use crate::cli::UsageArgs;
 use crate::error::{Error, Result};
@@ -18,7 +18,7 @@ pub fn usage(a: &UsageArgs) -> Result<()> {
     if let Some(j) = &json_path {
         check_usage_json(a, j)?;
     }
-    let sets = usage_overrides(&a.sets)?;
+    let sets = usage_changes(&a.sets)?;
     let mut notes = Vec::new();
     let source = UsageSource::read(a, &sets)?;
     let mapping = usage_mapping(a, source.sheet_rows, source.names.as_deref(), &mut notes)?;
@@ -55,8 +55,8 @@ fn check_usage_json(a: &UsageArgs, json: &Path) -> Result<()> {
 }
 
 /// The `--set`s of `usage`, which takes assumptions only.
-fn usage_overrides(sets: &[String]) -> Result<Vec<Change>> {
-    let sets = overrides(sets)?;
+fn usage_changes(sets: &[String]) -> Result<Vec<Change>> {
+    let sets = changes(sets)?;
     if let Some(o) = sets.iter().find(|o| o.target != Target::Assumption) {
         return Err(Error::Usage(format!(
             "{}: usage takes assumptions only (KEY=VALUE, e.g. --set usage_active_threshold=0.3)",

@@ -13,11 +13,7 @@ use crate::model::{Assumption, Assumptions, Source, Value, Warning};
 impl Reader {
     /// The Assumptions sheet's rows, the defaults for the keys it lacks, then each
     /// `--set key=value`; a warning for each share above 100%.
-    pub(super) fn assumptions(
-        &mut self,
-        raw: Option<RawSheet>,
-        overrides: &[Change],
-    ) -> Assumptions {
+    pub(super) fn assumptions(&mut self, raw: Option<RawSheet>, changes: &[Change]) -> Assumptions {
         let defaults = catalog::assumptions(Lang::En);
         let mut items: Vec<Assumption> = Vec::new();
         match raw {
@@ -33,8 +29,8 @@ impl Reader {
                 items.push(d.clone());
             }
         }
-        for o in overrides.iter().filter(|o| o.target == Target::Assumption) {
-            self.apply_assumption_override(&mut items, &defaults, o);
+        for o in changes.iter().filter(|o| o.target == Target::Assumption) {
+            self.apply_assumption_change(&mut items, &defaults, o);
         }
         for a in &items {
             if let (true, Value::Number(v)) = (SHARES.contains(&a.key.as_str()), &a.value) {
@@ -137,7 +133,7 @@ impl Reader {
 
     /// One `--set key=value` (or `key*=factor`): the assumption's new value, typed like its
     /// default, or a new assumption of the user's own; a problem where the value does not fit.
-    fn apply_assumption_override(
+    fn apply_assumption_change(
         &mut self,
         items: &mut Vec<Assumption>,
         defaults: &Assumptions,

@@ -135,8 +135,8 @@ impl Reader {
 
     /// `--set gpu:NAME.column=value`: the column of every offer of that GPU, validated as the
     /// sheet's cells are.
-    pub(super) fn apply_gpu_overrides(&mut self, gpus: &mut [GpuOffer], overrides: &[Change]) {
-        for o in overrides {
+    pub(super) fn apply_gpu_changes(&mut self, gpus: &mut [GpuOffer], changes: &[Change]) {
+        for o in changes {
             let Target::Gpu(name) = &o.target else {
                 continue;
             };
@@ -145,7 +145,7 @@ impl Reader {
                 let hint = suggest::hint(name, gpus.iter().map(|g| g.gpu.as_str()));
                 Err(format!("there is no GPU offer \"{name}\"{hint}"))
             } else {
-                apply_gpu_override(gpus, &matching, o)
+                apply_gpu_change(gpus, &matching, o)
             };
             if let Err(msg) = result {
                 self.problems.push(Problem::new(o.shown(), msg));
@@ -252,7 +252,7 @@ fn matching_offers(gpus: &[GpuOffer], name: &str) -> Vec<usize> {
 }
 
 /// One `--set gpu:…` on the `matching` offers; the message when its column or value is refused.
-fn apply_gpu_override(
+fn apply_gpu_change(
     gpus: &mut [GpuOffer],
     matching: &[usize],
     o: &Change,

@@ -105,7 +105,7 @@ impl Book {
         };
         let (models, model_columns) = r.models(sheet("Models"));
         let mut gpus = r.gpus(sheet("GPUs"));
-        r.apply_gpu_overrides(&mut gpus, changes);
+        r.apply_gpu_changes(&mut gpus, changes);
         let assumptions = r.assumptions(sheet("Assumptions"), changes);
         let engines = r.engines(sheet("Engines"), &assumptions);
         let formulas = r.formulas(sheet("Formulas"));

@@ -46,7 +46,7 @@ impl Reader {
         gpus: &[GpuOffer],
         engines: &Engines,
         apis: &[ApiPrice],
-        overrides: &[Change],
+        changes: &[Change],
     ) -> Vec<Workload> {
         let Some(mut t) = self.table(raw, "Workloads") else {
             return Vec::new();
@@ -62,7 +62,7 @@ impl Reader {
         if !t.has("name") {
             return Vec::new();
         }
-        self.apply_workload_overrides(&mut t, overrides);
+        self.apply_workload_changes(&mut t, changes);
         let known = Known {
             models,
             gpus,
@@ -87,20 +87,20 @@ impl Reader {
 
     /// Writes each `--set workload.column=value` into the table's cells, as if the user had
     /// typed it there, and marks the cells so that a problem with one names the flag.
-    pub(super) fn apply_workload_overrides(&mut self, t: &mut Table, overrides: &[Change]) {
+    pub(super) fn apply_workload_changes(&mut self, t: &mut Table, changes: &[Change]) {
         // The caller returns before this without a name column (and reports it).
         let Some(&name_col) = t.columns.get("name") else {
             return;
         };
-        for o in overrides {
+        for o in changes {
             let Target::Workload(wname) = &o.target else {
                 continue;
             };
             let at = o.shown();
-            let Some(key) = self.override_column_key(o, &at) else {
+            let Some(key) = self.change_column_key(o, &at) else {
                 continue;
             };
-            let col = override_column(t, key);
+            let col = changed_column(t, key);
             let mut found = false;
             let mut written = false;
             for (r, cells) in t.rows.iter_mut().filter(|(_, cells)| {
@@ -108,7 +108,7 @@ impl Reader {
                     || cells.get(&name_col).map(table::raw_text).as_deref() == Some(wname.as_str())
             }) {
                 found = true;
-                if self.override_cell(o, &at, *r, cells, col) {
+                if self.change_cell(o, &at, *r, cells, col) {
                     t.overridden.insert((*r, col), at.clone());
                     written = true;
                 }
@@ -133,7 +133,7 @@ impl Reader {
 
     /// The Workloads column a `--set` changes, or a problem (at `at`) where it names the name
     /// column or no workload column at all.
-    fn override_column_key(&mut self, o: &Change, at: &str) -> Option<&'static str> {
+    fn change_column_key(&mut self, o: &Change, at: &str) -> Option<&'static str> {
         let columns = catalog::columns("Workloads");
         if o.key == "name" {
             self.problems.push(Problem::new(
@@ -183,7 +183,7 @@ impl Reader {
     /// Writes one `--set` into one row's cell: its text, or for a relative change the cell's
     /// number scaled. False where nothing was written: a blank cell keeps its default, and a cell
     /// that is not a number is a problem.
-    fn override_cell(
+    fn change_cell(
         &mut self,
         o: &Change,
         at: &str,
@@ -532,7 +532,7 @@ impl Reader {
 
 /// The column a `--set` writes to: the sheet's own, or for a column the sheet lacks one past
 /// everything the sheet holds, so that no cell of the user's own columns is touched.
-fn override_column(t: &mut Table, key: &'static str) -> u32 {
+fn changed_column(t: &mut Table, key: &'static str) -> u32 {
     match t.columns.get(key) {
         Some(&c) => c,
         None => {

@@ -1,7 +1,7 @@
 //! `calc --usage`: the plan beside what really ran. Each workload with measured usage gets its
 //! planned and measured hours, utilization and memory, and the seeds' advice from the measured
 //! figures, with the monthly saving worked by re-planning with them (the caller types the
-//! workbook again with the changes of [`overrides`] and plans again; this module only compares
+//! workbook again with the changes of [`replan_changes`] and plans again; this module only compares
 //! the two plans).
 //!
 //! The rules (seed 001 §3.2 and its "先按需跑一周" loop):
@@ -14,7 +14,7 @@
 //!
 //! The re-plan sets every measured workload's `hours_per_month` to its measured hours per GPU,
 //! and `vram_gib` to its replica's peak where the memory rule applies. A second re-plan
-//! ([`as_is_overrides`]) pins the planned card at the measured hours and prices the planned mode:
+//! ([`as_is_changes`]) pins the planned card at the measured hours and prices the planned mode:
 //! what carrying on costs. Workloads are planned one by one, so each re-plan gives each workload
 //! its own figure. The saving is carrying on less the re-plan, 0 when that is not positive (keep
 //! the plan); the advice also says what the month costs at the measured use beside the plan, a
@@ -135,7 +135,7 @@ fn measured_and_planned<'a>(
 /// The changes of the re-plan: per measured, planned workload its
 /// `hours_per_month`, and its `vram_gib` where the memory rule applies (at least 0.1 GiB: the
 /// column must be positive).
-pub fn overrides(plan: &Plan, actuals: &[Actual]) -> Vec<Change> {
+pub fn replan_changes(plan: &Plan, actuals: &[Actual]) -> Vec<Change> {
     let monthly_min = plan
         .input
         .assumptions
@@ -153,9 +153,9 @@ pub fn overrides(plan: &Plan, actuals: &[Actual]) -> Vec<Change> {
     sets
 }
 
-/// The overrides that re-plan each measured workload at its measured hours on the card it was
+/// The changes that re-plan each measured workload at its measured hours on the card it was
 /// planned on (pinned), to price carrying on as planned: the baseline of the saving.
-pub fn as_is_overrides(plan: &Plan, actuals: &[Actual]) -> Vec<Change> {
+pub fn as_is_changes(plan: &Plan, actuals: &[Actual]) -> Vec<Change> {
     let mut sets = Vec::new();
     for (_, w, planned, hours) in measured_and_planned(plan, actuals) {
         sets.push(hours);
@@ -169,7 +169,7 @@ fn workload(plan: &Plan, w: usize) -> Target {
     Target::Workload(plan.input.workloads[w].name.clone())
 }
 
-/// What workload `w` costs a month in `as_is` (the re-plan with [`as_is_overrides`]) on the
+/// What workload `w` costs a month in `as_is` (the re-plan with [`as_is_changes`]) on the
 /// planned mode: its cost there plus storage and egress; None where that mode is not priced.
 fn carrying_on(as_is: &Plan, w: usize, mode: Mode) -> Option<f64> {
     let (c, _) = as_is.chosen(w)?;
@@ -177,8 +177,8 @@ fn carrying_on(as_is: &Plan, w: usize, mode: Mode) -> Option<f64> {
     Some(c.cost(mode)? + v("storage_cost") + v("egress_cost"))
 }
 
-/// The rows of the Actuals tab, from the plan, its re-plan with [`overrides`] and its re-plan
-/// with [`as_is_overrides`] (None where nothing could be re-planned).
+/// The rows of the Actuals tab, from the plan, its re-plan with [`replan_changes`] and its re-plan
+/// with [`as_is_changes`] (None where nothing could be re-planned).
 pub fn compare(
     plan: &Plan,
     replan: Option<&Plan>,

@@ -1008,7 +1008,7 @@ pub struct Input {
     /// Numeric columns the user added to the Models sheet (formula variables).
     pub model_columns: Vec<String>,
     pub assumptions: Assumptions,
-    /// Programs profiles: per-engine assumption values for the workloads that name the engine.
+    /// Engine profiles: per-engine assumption values for the workloads that name the engine.
     pub engines: Engines,
     pub formulas: Vec<FormulaDef>,
     /// Read-time notices: sheets taken from defaults, models guessed, figures filled from the catalog.

@@ -1,4 +1,4 @@
-//! Programs profiles (issue #16): a workload's `engine` column applies its engine's figures, the
+//! Engine profiles (issue #16): a workload's `engine` column applies its engine's figures, the
 //! Engines sheet edits or adds them, and mistakes name their cell.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a failed test
@@ -326,4 +326,40 @@ fn catalog_engines_lists_every_figure_and_its_source() {
     let figures = gpuplan::catalog::engines().values.len();
     assert_eq!(csv.stdout.lines().count(), figures + 1);
     assert!(csv.stdout.contains("EngineArgs.get_batch_defaults"));
+}
+
+/// The workbook names the profile where finance reads it: the Plan tab's "Engine" column holds
+/// the workload's engine, and the Assumptions tab's block of the profile's figures has its
+/// "Engine" header under a title naming that column. (A rename of the planner's compiled
+/// formulas, plan::Engine to Programs, once renamed these labels too.)
+#[test]
+fn the_plan_and_assumptions_tabs_label_the_engine_profile() {
+    let d = tempdir();
+    let p = book_with(&d, "b.xlsx", service("vllm"));
+    let r = gpuplan(
+        d.path(),
+        &["calc", p.to_str().unwrap(), "-o", "out.xlsx", "-q"],
+    );
+    r.ok();
+    let out = d.path().join("out.xlsx");
+    let plan = read_sheet(&out, "Plan");
+    let col = plan[0]
+        .iter()
+        .position(|h| h.to_string() == "Engine")
+        .expect("an Engine column on the Plan tab");
+    assert_eq!(plan[1][col].to_string(), "vllm");
+    let assumptions = read_sheet(&out, "Assumptions");
+    let title = assumptions
+        .iter()
+        .position(|r| r[0].to_string().starts_with("Engine profiles in use:"))
+        .expect("the profile block's title");
+    assert!(
+        assumptions[title][0]
+            .to_string()
+            .ends_with("(Plan tab, Engine column)."),
+        "{}",
+        assumptions[title][0]
+    );
+    assert_eq!(assumptions[title + 1][0].to_string(), "Engine");
+    assert_eq!(assumptions[title + 2][0].to_string(), "vllm");
 }

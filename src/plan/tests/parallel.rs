@@ -128,7 +128,7 @@ fn deepseek_r1_in_fp8_spans_two_h100_nodes_and_fits_one_h200_node() {
     assert!(!p.warnings.iter().any(|x| x.message.contains("spans")));
 }
 
-/// Programs profiles (#16): how a multi-GPU training replica splits its state.
+/// Engine profiles (#16): how a multi-GPU training replica splits its state.
 #[test]
 fn data_parallel_training_copies_the_state_to_every_gpu_and_fsdp_shards_it() {
     // Full fine-tune of Llama-2-7B (6.74 B) in bf16 with mixed-precision AdamW, 2,048 tokens:

@@ -100,7 +100,7 @@ fn qlora_holds_4_bit_base_weights_and_a_few_percent_of_the_training_states() {
     assert!(close(states, 0.8788, 1e-3), "{states}");
 }
 
-/// Programs profiles (#16): Unsloth's QLoRA against transformers + PEFT's on the same workload.
+/// Engine profiles (#16): Unsloth's QLoRA against transformers + PEFT's on the same workload.
 #[test]
 fn unsloth_offloads_its_checkpoints_and_never_holds_the_logits() {
     // Llama-3.1-8B QLoRA at 21,848 tokens, batch 1 (Unsloth's 12 GB row):
@@ -130,7 +130,7 @@ fn unsloth_offloads_its_checkpoints_and_never_holds_the_logits() {
     assert!(close(v(&peft, "optimizer_gib"), 0.8974, 1e-3));
 }
 
-/// Programs profiles (#16): LitGPT's QLoRA of October 2023 (bitsandbytes 0.41.1).
+/// Engine profiles (#16): LitGPT's QLoRA of October 2023 (bitsandbytes 0.41.1).
 #[test]
 fn litgpt_qlora_keeps_its_4_bit_inputs_and_quantizes_its_head() {
     // Llama-2-7B QLoRA at 1,304 tokens, batch 1, no activation checkpointing (its resource
@@ -156,7 +156,7 @@ fn litgpt_qlora_keeps_its_4_bit_inputs_and_quantizes_its_head() {
     assert!(close(copy, 0.4883, 1e-3), "{copy}");
 }
 
-/// Programs profiles (#16): LitGPT's FSDP LoRA keeps whole gradients for its frozen weights, so
+/// Engine profiles (#16): LitGPT's FSDP LoRA keeps whole gradients for its frozen weights, so
 /// more GPUs do not shrink them.
 #[test]
 fn litgpt_fsdp_lora_holds_the_frozen_weights_gradients_on_every_gpu() {

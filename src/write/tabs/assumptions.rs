@@ -101,7 +101,7 @@ const LAST_COL: u16 = COLUMNS.len() as u16 - 1;
 /// applied: the block lies under the assumptions' columns, whose widths hold.
 #[rustfmt::skip]
 const ENGINES: [Col; 6] = [
-    Col::new("engine", 0.0, ["Programs", "引擎", "", ""]),
+    Col::new("engine", 0.0, ["Engine", "引擎", "", ""]),
     Col::new("key", 0.0, ["Key", "参数名", "", ""]),
     Col::new("value", 0.0, ["Value", "取值", "", ""]),
     Col::new("applies_to", 0.0, ["Applies to", "适用于", "", ""]),
@@ -276,7 +276,7 @@ fn write_engines(ws: &mut Worksheet, cx: &Ctx, used: &[&EngineValue]) -> Result<
         r,
         0,
         cx.t(
-            "Programs profiles in use: these figures replace the values above for the workloads that name the engine (Plan tab, Programs column).",
+            "Engine profiles in use: these figures replace the values above for the workloads that name the engine (Plan tab, Engine column).",
             "使用中的引擎配置：以下数值替换上表中对应参数，仅用于指定该引擎的负载（方案页引擎列）。",
         ),
         &s.bold,

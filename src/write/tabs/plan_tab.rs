@@ -75,7 +75,7 @@ pub const COLUMNS: [Column; 42] = [
     Column::new("name", Holds::Text, Look::Text, 22.0, [layout::WORKLOAD.en, layout::WORKLOAD.zh, "The workload's name.", "负载名称。"]),
     Column::new("kind", Holds::Text, Look::Text, 12.0, ["Kind", "类型", "What it does.", "任务类型。"]),
     Column::new("model", Holds::Text, Look::Text, 22.0, ["Model", "模型", "The model as resolved (a ~ marks a guessed architecture).", "解析后的模型（~ 表示架构为推测）。"]),
-    Column::new("engine", Holds::Text, Look::Text, 13.0, ["Programs", "引擎", "The serving engine or trainer whose profile sized it (the Assumptions tab lists the profile's figures); blank: the Assumptions sheet's figures.", "按其配置估算的推理引擎或训练框架（参数页列出配置数值）；空白表示使用参数表数值。"]),
+    Column::new("engine", Holds::Text, Look::Text, 13.0, ["Engine", "引擎", "The serving engine or trainer whose profile sized it (the Assumptions tab lists the profile's figures); blank: the Assumptions sheet's figures.", "按其配置估算的推理引擎或训练框架（参数页列出配置数值）；空白表示使用参数表数值。"]),
     Column::new("gpu", Holds::Text, Look::Text, 22.0, [layout::GPU.en, layout::GPU.zh, "The chosen GPU offer.", "选中的 GPU 报价。"]),
     Column::new("required_vram_gib", Holds::Sizing, Look::Gib, 13.0, ["Required memory (GiB)", "所需显存(GiB)", "Peak memory of one replica plus the headroom (vram_headroom).", "单副本峰值显存加余量。"]),
     Column::new("replica_vram_gib", Holds::Sizing, Look::Gib, 13.0, ["Replica memory (GiB)", "副本显存(GiB)", "Memory of the GPUs of one replica.", "单副本所有 GPU 的显存。"]),

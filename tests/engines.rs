@@ -345,7 +345,7 @@ fn the_plan_and_assumptions_tabs_label_the_engine_profile() {
     let plan = read_sheet(&out, "Plan");
     let col = plan[0]
         .iter()
-        .position(|h| h.to_string() == "Engine")
+        .position(|h| *h == calamine::Data::String("Engine".into()))
         .expect("an Engine column on the Plan tab");
     assert_eq!(plan[1][col].to_string(), "vllm");
     let assumptions = read_sheet(&out, "Assumptions");

@@ -201,7 +201,7 @@ pub fn redundancy_doubles(
     }
     let extra = crate::model::money(
         currency,
-        ch.gpu_cost * super::spare_share(replicas, instances)?,
+        ch.gpu_cost * super::even_spare_share(replicas, instances)?,
     );
     let n = format_number(instances);
     Some(Warning::warn(w.cell.to_string(), format!(

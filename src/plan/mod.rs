@@ -55,7 +55,7 @@ pub enum Mode {
 /// instances, the instances sharing the chosen mode's cost evenly; `None` when there is no spare.
 /// The warning of a doubled service reads it; the Summary's spares line and the cut that drops
 /// the spares read [`spares_share`], which knows base plus burst.
-pub fn spare_share(replicas: f64, instances: f64) -> Option<f64> {
+pub fn even_spare_share(replicas: f64, instances: f64) -> Option<f64> {
     (instances > replicas && instances > 0.0).then(|| (instances - replicas) / instances)
 }
 
@@ -65,14 +65,14 @@ pub fn spare_share(replicas: f64, instances: f64) -> Option<f64> {
 /// `base_replicas`, at the monthly price), the rest burst instances (on demand for
 /// `burst_billed_hours`), so seed 000's case of 2 monthly and 2 burst instances for 3 replicas
 /// has a spare of ¥3,000 of ¥8,920, not a quarter. Every other mode, and base plus burst under a
-/// Formulas sheet without `base_replicas`, shares the cost evenly ([`spare_share`]).
+/// Formulas sheet without `base_replicas`, shares the cost evenly ([`even_spare_share`]).
 pub fn spares_share(
     mode: Mode,
     get: impl Fn(&str) -> Option<f64>,
     offer: &crate::model::GpuOffer,
 ) -> Option<f64> {
     let (replicas, instances) = (get("replicas")?, get("instances")?);
-    let even = spare_share(replicas, instances)?;
+    let even = even_spare_share(replicas, instances)?;
     if mode != Mode::Mixed {
         return Some(even);
     }

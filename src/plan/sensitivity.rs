@@ -684,16 +684,19 @@ mod tests {
     fn a_partial_replan_equals_a_full_one() {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/startup.xlsx");
         let mut input = crate::read::read(&path, &[]).expect("the sample reads");
-        let range = |key: &str, low: f64, high: f64| RangeDef {
-            key: key.into(),
-            target: crate::change::parse_key(key).0,
-            column: crate::change::parse_key(key).1,
-            // The one whole-number column here (Rule::of("Workloads", "concurrency")).
-            whole: key.ends_with("concurrency"),
-            low,
-            high,
-            likely: None,
-            cell: "Ranges!A2".into(),
+        let range = |key: &str, low: f64, high: f64| {
+            let (target, column) = crate::change::parse_key(key);
+            RangeDef {
+                key: key.into(),
+                target,
+                // The one whole-number column here (Rule::of("Workloads", "concurrency")).
+                whole: column == "concurrency",
+                column,
+                low,
+                high,
+                likely: None,
+                cell: "Ranges!A2".into(),
+            }
         };
         input.ranges = vec![
             range("chat-api.concurrency", 20.0, 120.0),

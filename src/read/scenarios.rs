@@ -131,20 +131,23 @@ impl Reader {
             }
             let (target, column) = parse_key(&key);
             // Each key's values must be ones its column accepts; whole-number columns are
-            // rounded.
-            let mut whole = false;
-            for v in [low, high] {
-                let (ok, w) = value_rule(&target, &column, v);
-                whole = w;
-                if let Err(e) = ok {
-                    p.push(Problem::new(rec.at("key"), e));
-                }
+            // sampled in whole numbers.
+            let rule = column_rule(&target, &column);
+            for v in [low, high].into_iter().filter(|v| !rule.accepts(*v)) {
+                p.push(Problem::new(
+                    rec.at("key"),
+                    format!(
+                        "{column} must be {}, found {}",
+                        rule.describe(),
+                        crate::model::format_number(v)
+                    ),
+                ));
             }
             out.push(RangeDef {
                 key,
                 target,
                 column,
-                whole,
+                whole: rule.integer,
                 low,
                 high,
                 likely,
@@ -155,22 +158,12 @@ impl Reader {
     }
 }
 
-/// Whether `v` is a value `column` of `target` may take (the rule its sheet's cells follow), and
-/// whether its values are whole numbers (a concurrency, a context length).
-fn value_rule(target: &Target, column: &str, v: f64) -> (Result<(), String>, bool) {
-    let rule = match target {
+/// The rule the cells of `column` of `target` follow: its bounds, and whether it holds whole
+/// numbers (a concurrency, a context length).
+fn column_rule(target: &Target, column: &str) -> Rule {
+    match target {
         Target::Assumption => super::assumptions::assumption_rule(column),
         Target::Gpu(_) => super::gpus::gpu_rule(column),
         Target::Workload(_) => super::workloads::number_rule(column),
-    };
-    let ok = if rule.accepts(v) {
-        Ok(())
-    } else {
-        Err(format!(
-            "{column} must be {}, found {}",
-            rule.describe(),
-            crate::model::format_number(v)
-        ))
-    };
-    (ok, rule.integer)
+    }
 }

@@ -113,7 +113,7 @@ pub(crate) fn replica_peak(actual: &Actual, planned: &Side) -> Option<f64> {
 }
 
 /// Each measured workload the plan planned: its measurement, its index, its planned side, and
-/// the `--set` text of its measured `hours_per_month` (at most 744, the column's limit).
+/// the change setting its measured `hours_per_month` (at most 744, the column's limit).
 fn measured_and_planned<'a>(
     plan: &'a Plan,
     actuals: &'a [Actual],
@@ -132,9 +132,8 @@ fn measured_and_planned<'a>(
     })
 }
 
-/// The changes of the re-plan: per measured, planned workload its
-/// `hours_per_month`, and its `vram_gib` where the memory rule applies (at least 0.1 GiB: the
-/// column must be positive).
+/// The changes of the re-plan: per measured, planned workload its `hours_per_month`, and its
+/// `vram_gib` where the memory rule applies (at least 0.1 GiB: the column must be positive).
 pub fn replan_changes(plan: &Plan, actuals: &[Actual]) -> Vec<Change> {
     let monthly_min = plan
         .input

@@ -258,8 +258,9 @@ fn write_spares(ws: &mut Worksheet, cx: &Ctx, row: u32) -> Result<u32, XlsxError
 /// How many planned workloads have a cheaper mode now than the one planned: the Plan tab's
 /// Billing mode against its live Cheapest mode now, which an edited or newly typed price moves.
 /// The budget above keeps the planned modes until gpuplan re-plans, so a count above 0 says to
-/// rerun it (#34: a quote typed into a blank price did not move the total, silently). 0 when
-/// written. Returns the row written, if any (none without workloads).
+/// rerun it (#34: a quote typed into a blank price did not move the total, silently). Its cached
+/// value compares the same two labels as written. Returns the row written, if any (none without
+/// workloads).
 fn write_replan(ws: &mut Worksheet, cx: &Ctx, row: u32) -> Result<Option<u32>, XlsxError> {
     let (Some(modes), Some(now)) = (
         plan_tab::range_of(cx, plan_tab::MODE),
@@ -275,7 +276,7 @@ fn write_replan(ws: &mut Worksheet, cx: &Ctx, row: u32) -> Result<Option<u32>, X
         label: cx.t("Modes to re-plan", "需重新规划的计费方式"),
         note: cx.t(
             "cheapest mode now ≠ planned (Plan tab): rerun gpuplan",
-            "当前最便宜方式与规划不同（计划页）：请重新运行",
+            "当前最便宜方式与规划不同（方案页）：请重新运行 gpuplan",
         ),
         formula: format!("SUMPRODUCT(({modes}<>\"\")*({modes}<>{now}))"),
         value: value as f64,

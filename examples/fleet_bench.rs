@@ -5,7 +5,7 @@
 //!   cargo run --release --example fleet_bench -- --workloads 200 --offers 30
 
 use gpuplan::model::DayWindow;
-use gpuplan::plan::fleet::{pack, FleetInput, Host, Job, Limits, Service};
+use gpuplan::plan::fleet::{check, pack, Fit, FleetInput, Host, Job, Limits, Service};
 use gpuplan::plan::sensitivity::SplitMix;
 use std::time::Instant;
 
@@ -42,18 +42,23 @@ fn portfolio(workloads: usize, offers: usize, r: &mut SplitMix) -> FleetInput {
             }
             1 => {
                 let start = (20 + r.below(6)) as u8 % 24;
+                let runs = 1 + r.below(30) as usize;
+                let run_h = 1.0 + 8.0 * r.unit();
                 input.jobs.push(Job {
                     workload: w,
-                    card,
-                    cards: 1 + r.below(2) as usize,
-                    vram_gib: v * (0.3 + 0.8 * r.unit()),
-                    hours_per_day: 1.0 + 6.0 * r.unit(),
-                    run_hours: 2.0 + 10.0 * r.unit(),
+                    runs,
+                    resumable: r.below(3) == 0,
                     window: DayWindow {
                         start,
                         end: (start + 8 + r.below(4) as u8) % 24,
                     },
                     cost: price * 0.2 * (0.5 + r.unit()),
+                    fits: vec![Fit {
+                        card,
+                        cards: 1 + r.below(2) as usize,
+                        vram_gib: v * (0.3 + 0.8 * r.unit()),
+                        hours: runs as f64 * run_h,
+                    }],
                 });
             }
             _ => input.services.push(Service {
@@ -62,6 +67,7 @@ fn portfolio(workloads: usize, offers: usize, r: &mut SplitMix) -> FleetInput {
                 instances: 1 + r.below(2) as usize,
                 vram_gib: v * (0.1 + 0.5 * r.unit()),
                 load: 0.1 + 0.5 * r.unit(),
+                busy_hours: 730.0 * (0.1 + 0.5 * r.unit()),
                 card_vram_gib: v,
                 card_cost: price,
             }),
@@ -85,8 +91,10 @@ fn main() {
     let started = Instant::now();
     let f = pack(&input, Limits::default());
     let s = started.elapsed().as_secs_f64();
+    let checked = check(&input, &f).map_or_else(|e| format!("REFUSED: {e}"), |()| "checked".into());
+    let again = pack(&input, Limits::default()) == f;
     println!(
-        "fleet: {workloads} workloads ({} hosts, {} jobs, {} services) × {offers} offers packed in {s:.3} s: saving {:.2} (at node limit 0, from the greedy warm start: {:.2}), {} jobs moved, {} shared cards; solver {}, gap to the best bound {:.2}%, {} nodes, {} fallbacks",
+        "fleet: {workloads} workloads ({} hosts, {} jobs, {} services) × {offers} offers packed in {s:.3} s: saving {:.2} (at node limit 0, from the greedy warm start: {:.2}), {} jobs moved, {} shared cards; solver {}, gap to the best bound {:.2}%, {} nodes, {} fallbacks; schedule {checked}; the same fleet on a second run: {again}",
         input.hosts.len(),
         input.jobs.len(),
         input.services.len(),

@@ -22,7 +22,8 @@ WORKLOAD_LABELS = {
     "train_tokens_m": "Training tokens (M/month)", "frames": "Frames", "items_per_month": "Items per month",
     "seconds_per_item": "Seconds per item", "requests_per_day": "Requests per day",
     "input_tokens": "Input tokens per request", "output_tokens": "Output tokens per request",
-    "api": "Compare with API", "window": "Run window", "peak_window": "Peak window", "notes": "Notes",
+    "api": "Compare with API", "window": "Run window", "peak_window": "Peak window",
+    "checkpoint_min": "Checkpoint every (min)", "notes": "Notes",
 }
 GPU_COLUMNS = ["gpu", "provider", "on_demand_hourly", "monthly", "spot_hourly", "reserved_monthly",
                "billing_granularity_min", "min_rental_min"]
@@ -105,7 +106,7 @@ workbook(
          "notes": "seed 000 table: 7B API at 60 concurrent, 4 × 24 GB cards, ¥4,000–8,000 a month; "
                   "compared with qwen-plus at an assumed 50,000 requests a day"},
         {"name": "lora-experiments", "kind": "lora", "model": "Llama-2-7B", "context_len": 2048, "hours_per_month": 120,
-         "runs_per_month": 10, "storage_gb": 100, "window": "22-07",
+         "runs_per_month": 10, "storage_gb": 100, "window": "22-07", "checkpoint_min": 30,
          "notes": "seed 000 table: 7B LoRA experiments, 1 × 40 GB card, ¥3,000–7,000 a month"},
         {"name": "full-finetune-20b", "kind": "full_finetune", "params_b": 20, "context_len": 2048, "hours_per_month": 200,
          "runs_per_month": 4, "storage_gb": 500,
@@ -165,6 +166,7 @@ workbook(
          "notes": "40,000 product images a month, 12 s each on one card (a pilot's figure)"},
         {"name": "video-clips", "kind": "video_gen", "model": "Wan2.1-14B", "resolution": 1280, "frames": 81,
          "items_per_month": 150, "seconds_per_item": 1500, "storage_gb": 200, "egress_gb": 100, "window": "22-08",
+         "checkpoint_min": 25,
          "notes": "150 720p clips of 5 s a month, 25 minutes each on one card (a pilot's figure)"},
     ],
     [

@@ -77,17 +77,39 @@ fn startup_lora_runs_on_the_chat_cards_at_night() {
         .iter()
         .map(|v| v.as_f64().unwrap())
         .collect();
-    assert!(close(hours.iter().sum::<f64>(), 120.0 / (730.0 / 24.0)));
+    // Its 120 hours over the schedule's 30 whole days (730 h / 24, rounded down): 4 h a day
+    // on average.
+    assert!(close(hours.iter().sum::<f64>(), 120.0 / 30.0));
+    // The schedule: days start at 21:00 (when chat-api's idle cards rise); the day types'
+    // lora hours × their days add up to its 120 hours, within 30 days.
+    let sched = &card["schedule"];
+    assert_eq!(sched["first_hour"], 21);
+    assert_eq!(sched["days_in_month"], 30);
+    let (mut days, mut lora_hours) = (0, 0);
+    for t in sched["day_types"].as_array().unwrap() {
+        let d = t["days"].as_u64().unwrap();
+        days += d;
+        let held = t["cards"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|c| c.as_array().unwrap())
+            .filter(|x| x.as_str() == Some("lora-experiments"))
+            .count() as u64;
+        lora_hours += d * held;
+    }
+    assert_eq!((days, lora_hours), (30, 120));
     for (h, v) in hours.iter().enumerate() {
         assert!(*v == 0.0 || !(7..22).contains(&h), "hour {h}: {v}");
     }
     assert_eq!(f["solver"]["optimal"], true);
-    // A 12-hour run (120 h over 10 runs) is longer than the 9 idle hours: a warning.
+    // A 12-hour run (120 h over 10 runs) is longer than the 9 hours of 22-07: it checkpoints
+    // (checkpoint_min 30), so it is split across nights, and a note says so.
     let warned = j["warnings"].as_array().unwrap().iter().any(|w| {
         w["message"]
             .as_str()
             .unwrap()
-            .contains("lora-experiments: a run of 12.0 h is longer than the 9 idle hours")
+            .contains("lora-experiments: a run of 12 h is split across days on chat-api's idle cards (at most 9 h in one day)")
     });
     assert!(warned, "{}", j["warnings"]);
 

@@ -549,8 +549,17 @@ pub fn plan_with(input: Input, programs: &Programs, opts: &Options) -> Result<Pl
         .map(|(i, c)| (c.name.clone(), i))
         .collect();
     let value_of = |c: &Candidate, name: &str| c.values.get(*index.get(name)?).copied();
+    let inputs = input_columns(programs);
+    let input_of = |c: &Chosen, name: &str| {
+        let i = inputs.iter().position(|col| col.name == name)?;
+        c.inputs.get(i).copied()
+    };
+    let readers = fleet::Readers {
+        value: &value_of,
+        input: &input_of,
+    };
     let with_margin = totals.sum(NeedSum::TOTAL_WITH_MARGIN);
-    let fleet = fleet::fleet_of(&input, &workloads, &value_of, with_margin, &mut warnings);
+    let fleet = fleet::fleet_of(&input, &workloads, &readers, with_margin, &mut warnings);
     let planned = fleet.as_ref().map_or(with_margin, |f| f.budget);
     let moved: Vec<&str> = fleet.iter().flat_map(|f| f.sharing()).collect();
     let cuts = cuts::cuts(
@@ -564,7 +573,6 @@ pub fn plan_with(input: Input, programs: &Programs, opts: &Options) -> Result<Pl
         &mut warnings,
     );
     let fleet_s = started.elapsed().as_secs_f64();
-    let inputs = input_columns(programs);
     Ok(Plan {
         input,
         inputs,

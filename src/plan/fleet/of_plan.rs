@@ -1,11 +1,18 @@
 //! The fleet of a plan: its workloads' chosen candidates as the packing's hosts, jobs and
-//! services, and the packing's answer as the cards the outputs show (the Fleet tab, JSON
-//! `fleet`), with the warnings of a tight share.
+//! services, and the packing's answer as the cards and schedules the outputs show (the Fleet
+//! tab, JSON `fleet`), with the warnings of a tight share.
 
-use super::{pack, FleetInput, Host, Job, Limits, Service};
-use crate::model::{DayWindow, GpuOffer, Input, Warning};
-use crate::plan::{Candidate, Mode, WorkloadPlan};
+use super::{pack, Fit, Fleet, FleetInput, Holder, Host, Job, Limits, Service};
+use crate::model::{DayWindow, Input, Warning};
+use crate::plan::{Candidate, Chosen, Mode, WorkloadPlan};
 use serde::Serialize;
+
+/// How the fleet reads a plan's figures: a candidate formula's value by name, and an input of
+/// the chosen candidate's formulas by name (an assumption as its engine profile sets it).
+pub struct Readers<'a> {
+    pub value: &'a dyn Fn(&Candidate, &str) -> Option<f64>,
+    pub input: &'a dyn Fn(&Chosen, &str) -> Option<f64>,
+}
 
 /// The fleet as the outputs show it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -31,7 +38,7 @@ impl FleetPlan {
     }
 }
 
-/// How the solver ended: proven optimal, or the gap between the answer and the best bound.
+/// How the solver ended: whether the answer meets the best bound, and the gap to it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SolverJson {
     pub optimal: bool,
@@ -41,29 +48,57 @@ pub struct SolverJson {
     pub fallbacks: usize,
 }
 
-/// A rented card (or group of cards) and what runs on it each hour.
+/// A rented card (or group of cards) and what runs on it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct FleetCard {
     /// GPU and provider.
     pub gpu: String,
     pub cards: usize,
-    /// `idle_hours`: a service's cards lent to jobs off-peak; `shared`: one card holding
-    /// instances of several services.
+    /// `idle_hours`: a service's cards lent to jobs; `shared`: one card holding instances of
+    /// several services.
     pub sharing: &'static str,
     pub workloads: Vec<Carried>,
+    /// For `idle_hours`: the month's day types, card by card and hour by hour.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub schedule: Option<ScheduleJson>,
 }
 
-/// One workload on a card: the cards it holds in each hour of the day (0–23).
+/// A host's month: on how many days each day type runs, and in it who holds each card in each
+/// hour of the day (0–23; null: idle).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ScheduleJson {
+    /// The clock hour a day of the schedule starts at: no run crosses it.
+    pub first_hour: usize,
+    /// Whole days of the month the schedule covers (`hours_in_month / 24`, rounded down).
+    pub days_in_month: usize,
+    pub day_types: Vec<DayTypeJson>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DayTypeJson {
+    pub days: usize,
+    /// Per card, the 24 hours' holders.
+    pub cards: Vec<[Option<String>; 24]>,
+}
+
+/// One workload on a card.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Carried {
     pub name: String,
     /// `service` (the card's own, or one sharing it) or `job` (moved onto idle hours).
     pub role: &'static str,
+    /// Cards it holds in each hour of the day (0–23), on average over the month's days.
     pub hours: [f64; 24],
     /// Memory it takes on each card, GiB.
     pub vram_gib: f64,
     /// What it no longer pays a month (a moved job's own rental).
     pub saving: f64,
+    /// On a shared card, for an engine that preallocates: its share of the card's memory, and
+    /// the flag to launch it with (`--gpu-memory-utilization 0.42`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub memory_share: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub launch: Option<String>,
 }
 
 /// The figures of one chosen candidate the packing reads.
@@ -75,13 +110,20 @@ struct Figures {
     run_hours: f64,
 }
 
+/// What the outputs need of each service beside the packing's input.
+struct ServiceNote {
+    workload: usize,
+    memory_share: Option<f64>,
+    launch: Option<String>,
+}
+
 /// The fleet of the chosen candidates, and its warnings; `None` when the Assumption `fleet`
-/// is no, or nothing shares. `value` reads a candidate formula's value by name; `with_margin` is
-/// the plan's total with safety margin, from which the fleet's budget is its saving less.
+/// is no, or nothing shares. `with_margin` is the plan's total with safety margin, from which
+/// the fleet's budget is its saving less.
 pub fn fleet_of(
     input: &Input,
     plans: &[WorkloadPlan],
-    value: &dyn Fn(&Candidate, &str) -> Option<f64>,
+    read: &Readers,
     with_margin: f64,
     warnings: &mut Vec<Warning>,
 ) -> Option<FleetPlan> {
@@ -91,8 +133,14 @@ pub fn fleet_of(
     ) {
         return None;
     }
-    let days = input.assumptions.number("hours_in_month", 730.0) / 24.0;
-    let mut fi = FleetInput::default();
+    let hours_in_month = input.assumptions.number("hours_in_month", 730.0);
+    let mut fi = FleetInput {
+        days: (hours_in_month / 24.0 + 1e-9).floor().max(0.0) as usize,
+        hours_in_month,
+        ..FleetInput::default()
+    };
+    let mut notes: Vec<ServiceNote> = Vec::new();
+    let value = read.value;
     for (i, (w, wp)) in input.workloads.iter().zip(plans).enumerate() {
         let Some(ch) = &wp.chosen else { continue };
         let c = &wp.candidates[ch.candidate];
@@ -108,22 +156,18 @@ pub fn fleet_of(
         if !(f.per_replica >= 1.0 && f.gpus >= 1.0 && f.required.is_finite()) {
             continue;
         }
-        let card = format!("{} · {}", offer.gpu, offer.platform);
         let whole_month = ch.mode.is_committed();
-        if let (true, true, Some(peak), Some(base)) = (
-            w.online,
-            whole_month,
-            w.peak_window,
-            w.numbers.base_concurrency,
-        ) {
-            // Off-peak it needs only the replicas of its off-peak concurrency; the rest of its
-            // cards (its redundancy included) are idle.
+        if let (true, true, Some(peak)) = (w.online, whole_month, w.peak_window) {
+            // Off-peak it needs only the replicas of its off-peak concurrency (none without a
+            // base_concurrency: it is busy only at its peak); the rest of its cards (its
+            // redundancy included) are idle.
             let per = get("concurrency_per_replica").max(1.0);
             let gpus = f.gpus as usize;
+            let base = w.numbers.base_concurrency.unwrap_or(0.0);
             let off = ((base / per).ceil() * f.per_replica).min(f.gpus) as usize;
             fi.hosts.push(Host {
                 workload: i,
-                card,
+                card: card_key(c.offer),
                 vram_gib: offer.vram_gib,
                 cards: gpus,
                 busy: std::array::from_fn(|h| if peak.contains(h) { gpus } else { off }),
@@ -131,152 +175,66 @@ pub fn fleet_of(
             continue;
         }
         if !w.online && matches!(ch.mode, Mode::OnDemand | Mode::Spot) && f.run_hours > 0.0 {
-            let runs = w.numbers.runs_per_month.unwrap_or(1.0).max(1.0);
+            let runs = w.numbers.runs_per_month.unwrap_or(1.0).max(1.0).ceil() as usize;
             fi.jobs.push(Job {
                 workload: i,
-                card,
-                cards: f.gpus as usize,
-                vram_gib: f.required / f.per_replica,
-                hours_per_day: f.run_hours / days,
-                run_hours: f.run_hours / runs,
+                runs,
+                resumable: w.numbers.checkpoint_min.is_some(),
                 window: w.window.unwrap_or(DayWindow::ALL_DAY),
                 cost: ch.gpu_cost,
+                fits: Vec::new(),
             });
             continue;
         }
-        let hourly_all_month = ch.mode == Mode::OnDemand && f.run_hours >= days * 24.0 - 1e-9;
+        let hourly_all_month = ch.mode == Mode::OnDemand && f.run_hours >= hours_in_month - 1e-9;
         if w.online && f.per_replica == 1.0 && (whole_month || hourly_all_month) {
-            let replicas = get("replicas").max(1.0);
-            let per_replica = get("concurrency_per_replica").max(1.0);
-            let concurrency = w.numbers.concurrency.unwrap_or(1.0);
-            let tps = match (w.numbers.target_tps, value(c, "replica_tps")) {
-                (Some(t), Some(r)) if r > 0.0 => t / r,
-                _ => 0.0,
-            };
-            let load = ((concurrency / per_replica).max(tps) / replicas).clamp(0.0, 1.0);
-            fi.services.push(Service {
-                workload: i,
-                group: format!(
-                    "{} · {} · {}",
-                    offer.gpu,
-                    offer.provider,
-                    ch.mode.label(crate::lang::Lang::En)
-                ),
-                instances: f.instances as usize,
-                vram_gib: f.required,
-                load,
-                card_vram_gib: offer.vram_gib,
-                card_cost: ch.gpu_cost / f.gpus,
-            });
+            if let Some((s, note)) = service(i, w, c, ch, &f, offer, read, hours_in_month) {
+                fi.services.push(s);
+                notes.push(note);
+            }
         }
     }
-    if fi.jobs.is_empty() && fi.services.len() < 2 {
+    // Each job's fits: its plan on each host's card (its candidate on that offer), re-sized
+    // to its hours there.
+    let mut host_offers: Vec<usize> = fi
+        .hosts
+        .iter()
+        .filter_map(|h| chosen_offer(plans, h.workload))
+        .collect();
+    host_offers.sort_unstable();
+    host_offers.dedup();
+    for j in &mut fi.jobs {
+        let wp = &plans[j.workload];
+        for &o in &host_offers {
+            let Some(c) = wp.candidates.iter().find(|c| c.offer == o && c.fits()) else {
+                continue;
+            };
+            let get = |n: &str| value(c, n).unwrap_or(f64::NAN);
+            let (per, gpus, required, hours) = (
+                get("gpus_per_replica"),
+                get("gpus_total"),
+                get("required_vram_gib"),
+                get("run_hours"),
+            );
+            if per >= 1.0 && gpus >= 1.0 && required.is_finite() && hours > 0.0 {
+                j.fits.push(Fit {
+                    card: card_key(o),
+                    cards: gpus as usize,
+                    vram_gib: required / per,
+                    hours,
+                });
+            }
+        }
+    }
+    if (fi.jobs.is_empty() || fi.hosts.is_empty()) && fi.services.len() < 2 {
         return None;
     }
     let fleet = pack(&fi, Limits::default());
-    let name = |i: usize| input.workloads[i].name.clone();
-    let mut cards = Vec::new();
-    for h in &fi.hosts {
-        let moved: Vec<_> = fleet
-            .moved
-            .iter()
-            .filter(|m| m.host == h.workload)
-            .collect();
-        if moved.is_empty() {
-            continue;
-        }
-        let offer = offer_of(input, plans, h.workload);
-        let mut carried = vec![Carried {
-            name: name(h.workload),
-            role: "service",
-            hours: h.busy.map(|b| b as f64),
-            vram_gib: 0.0,
-            saving: 0.0,
-        }];
-        for m in moved {
-            let Some(j) = fi.jobs.iter().find(|j| j.workload == m.job) else {
-                continue;
-            };
-            let window_hours = super::usable_hours(j, h).len();
-            if j.run_hours > window_hours as f64 + 1e-9 {
-                warnings.push(Warning::warn(
-                    input.workloads[m.job].cell.to_string(),
-                    format!(
-                        "{}: a run of {:.1} h is longer than the {} idle hours a day of {}'s cards in its window: it must pause and resume (checkpoint) across days",
-                        name(m.job),
-                        j.run_hours,
-                        window_hours,
-                        name(h.workload)
-                    ),
-                ).with_zh(format!(
-                    "{}：单次运行 {:.1} 小时，超过 {} 的 GPU 在其时间窗内每天 {} 小时的空闲时间：需要跨天暂停并续跑（断点续训）",
-                    name(m.job),
-                    j.run_hours,
-                    name(h.workload),
-                    window_hours
-                )));
-            }
-            carried.push(Carried {
-                name: name(m.job),
-                role: "job",
-                hours: m.cards,
-                vram_gib: j.vram_gib,
-                saving: m.saving,
-            });
-        }
-        cards.push(FleetCard {
-            gpu: offer.label(),
-            cards: h.cards,
-            sharing: "idle_hours",
-            workloads: carried,
-        });
-    }
-    for s in &fleet.shared {
-        let first = fi
-            .services
-            .iter()
-            .find(|x| s.services.contains(&x.workload));
-        let gpu = first.map_or(String::new(), |f| {
-            offer_of(input, plans, f.workload).label()
-        });
-        if s.vram_gib >= 0.95 * s.card_vram_gib {
-            let names: Vec<String> = s.services.iter().map(|&i| name(i)).collect();
-            warnings.push(Warning::warn(
-                input.workloads[s.services[0]].cell.to_string(),
-                format!(
-                    "{} share one {gpu} with {:.1} of its {:.0} GiB: within 5% of the card, a peak of either may run out of memory",
-                    names.join(" and "),
-                    s.vram_gib,
-                    s.card_vram_gib
-                ),
-            ).with_zh(format!(
-                "{} 共用一张 {gpu}，占用其 {:.0} GiB 中的 {:.1} GiB：与整卡显存相差不到 5%，任一方的峰值都可能导致显存不足",
-                names.join(" 和 "),
-                s.card_vram_gib,
-                s.vram_gib
-            )));
-        }
-        cards.push(FleetCard {
-            gpu,
-            cards: 1,
-            sharing: "shared",
-            workloads: s
-                .services
-                .iter()
-                .map(|&i| Carried {
-                    name: name(i),
-                    role: "service",
-                    hours: [1.0; 24],
-                    vram_gib: fi
-                        .services
-                        .iter()
-                        .find(|x| x.workload == i)
-                        .map_or(0.0, |x| x.vram_gib),
-                    saving: 0.0,
-                })
-                .collect(),
-        });
-    }
+    not_moved_warnings(input, &fi, &fleet, warnings);
+    let cards = host_cards(input, plans, &fi, &fleet, warnings)
+        .into_iter()
+        .chain(shared_cards(input, plans, &fi, &fleet, &notes, warnings))
+        .collect();
     if fleet.saving <= 0.0 {
         return None;
     }
@@ -293,9 +251,303 @@ pub fn fleet_of(
     })
 }
 
-/// The offer of workload `i`'s chosen candidate (every workload the fleet carries has one).
-fn offer_of<'a>(input: &'a Input, plans: &[WorkloadPlan], i: usize) -> &'a GpuOffer {
+/// The key of an offer's card in the packing.
+fn card_key(offer: usize) -> String {
+    format!("offer {offer}")
+}
+
+fn chosen_offer(plans: &[WorkloadPlan], i: usize) -> Option<usize> {
     let wp = &plans[i];
-    let c = wp.chosen.as_ref().map_or(0, |c| c.candidate);
-    &input.gpus[wp.candidates[c].offer]
+    wp.chosen.as_ref().map(|c| wp.candidates[c.candidate].offer)
+}
+
+/// A service that may share its cards: its peak load on one card (what its concurrency and
+/// throughput need over what one card delivers for it, not capped by its own concurrency),
+/// its month's hours and the memory an instance takes. An engine that preallocates a share of
+/// each card (gpu_memory_utilization) is given the share its need rounds up to; one that takes a
+/// share of what is free (kv_free_fraction) shares nothing, as two of them would each take it.
+#[allow(clippy::too_many_arguments)]
+fn service(
+    i: usize,
+    w: &crate::model::Workload,
+    c: &Candidate,
+    ch: &Chosen,
+    f: &Figures,
+    offer: &crate::model::GpuOffer,
+    read: &Readers,
+    hours_in_month: f64,
+) -> Option<(Service, ServiceNote)> {
+    let get = |n: &str| (read.value)(c, n);
+    let replicas = get("replicas").unwrap_or(1.0).max(1.0);
+    let concurrency = w.numbers.concurrency.unwrap_or(1.0);
+    let mut capacity = get("mem_concurrency").unwrap_or(0.0);
+    if w.numbers.min_tokens_per_s.is_some() {
+        capacity = capacity.min(get("bw_concurrency").unwrap_or(capacity));
+    }
+    let by_concurrency = if capacity > 0.0 {
+        concurrency / capacity
+    } else {
+        1.0
+    };
+    let by_tps = match (w.numbers.target_tps, get("replica_tps")) {
+        (Some(t), Some(r)) if r > 0.0 => t / r,
+        _ => 0.0,
+    };
+    let load = (by_concurrency.max(by_tps) / replicas).clamp(0.0, 1.0);
+    let work = get("work_replica_hours").unwrap_or(0.0);
+    let busy_hours = if work > 0.0 {
+        work * replicas / f.instances.max(1.0)
+    } else {
+        load * hours_in_month
+    };
+    let gmu = (read.input)(ch, "gpu_memory_utilization").unwrap_or(0.0);
+    let kv_free = (read.input)(ch, "kv_free_fraction").unwrap_or(0.0);
+    if gmu <= 0.0 && kv_free > 0.0 {
+        return None;
+    }
+    let (vram_gib, card_vram_gib, share, launch) = if gmu > 0.0 && offer.vram_gib > 0.0 {
+        let need = get("total_vram_gib").unwrap_or(f.required);
+        let share = (need / offer.vram_gib * 100.0 - 1e-9).ceil() / 100.0;
+        let engine = w.engine.as_deref().unwrap_or("").to_ascii_lowercase();
+        let flag = if engine.contains("sglang") {
+            format!("--mem-fraction-static {share:.2}")
+        } else if engine.contains("vllm") || engine.is_empty() {
+            format!("--gpu-memory-utilization {share:.2}")
+        } else {
+            format!("gpu_memory_utilization {share:.2}")
+        };
+        (
+            share * offer.vram_gib,
+            gmu * offer.vram_gib,
+            Some(share),
+            Some(flag),
+        )
+    } else {
+        (f.required, offer.vram_gib, None, None)
+    };
+    Some((
+        Service {
+            workload: i,
+            group: format!(
+                "{} · {}",
+                offer.label(),
+                ch.mode.label(crate::lang::Lang::En)
+            ),
+            instances: f.instances as usize,
+            vram_gib,
+            load,
+            busy_hours,
+            card_vram_gib,
+            card_cost: ch.gpu_cost / f.gpus,
+        },
+        ServiceNote {
+            workload: i,
+            memory_share: share,
+            launch,
+        },
+    ))
+}
+
+/// A note for each job that could have moved onto a host's idle cards (its card and memory
+/// fit) but did not because one run is longer than its window and it does not checkpoint.
+fn not_moved_warnings(input: &Input, fi: &FleetInput, fleet: &Fleet, warnings: &mut Vec<Warning>) {
+    for (ji, j) in fi.jobs.iter().enumerate() {
+        if j.resumable || fleet.moved.iter().any(|m| m.job == ji) {
+            continue;
+        }
+        let window = (0..24).filter(|&h| j.window.contains(h)).count();
+        let Some((h, fit)) = fi.hosts.iter().find_map(|h| {
+            j.fits
+                .iter()
+                .find(|f| f.card == h.card && f.vram_gib <= h.vram_gib && f.cards <= h.cards)
+                .map(|f| (h, f))
+        }) else {
+            continue;
+        };
+        let run = j.run_len(fit);
+        let idle = (0..24)
+            .filter(|&t| j.window.contains(t) && h.idle(t) >= fit.cards)
+            .count();
+        if run <= idle.min(window) {
+            continue;
+        }
+        let (name, host) = (
+            &input.workloads[j.workload].name,
+            &input.workloads[h.workload].name,
+        );
+        warnings.push(
+            Warning::info(
+                input.workloads[j.workload].cell.to_string(),
+                format!(
+                    "{name} could run on {host}'s idle cards, but one run takes {run} h and they are idle {idle} h a day in its window: give checkpoint_min (it checkpoints, so a run may resume the next day) or more runs_per_month"
+                ),
+            )
+            .with_zh(format!(
+                "{name} 可以使用 {host} 的闲置卡，但单次运行需 {run} 小时，而其时间窗内这些卡每天只空闲 {idle} 小时：请填写 checkpoint_min（保存断点，次日可续跑）或增加 runs_per_month"
+            )),
+        );
+    }
+}
+
+/// The hosts that carry moved jobs, each with its month.
+fn host_cards(
+    input: &Input,
+    plans: &[WorkloadPlan],
+    fi: &FleetInput,
+    fleet: &Fleet,
+    warnings: &mut Vec<Warning>,
+) -> Vec<FleetCard> {
+    let name = |i: usize| input.workloads[i].name.clone();
+    let days = fi.days.max(1) as f64;
+    let mut out = Vec::new();
+    for s in &fleet.schedules {
+        let h = &fi.hosts[s.host];
+        let offer = chosen_offer(plans, h.workload).map(|o| &input.gpus[o]);
+        let mut carried = vec![Carried {
+            name: name(h.workload),
+            role: "service",
+            hours: h.busy.map(|b| b as f64),
+            vram_gib: 0.0,
+            saving: 0.0,
+            memory_share: None,
+            launch: None,
+        }];
+        for m in fleet.moved.iter().filter(|m| m.host == s.host) {
+            let j = &fi.jobs[m.job];
+            let mut hours = [0.0; 24];
+            for t in &s.day_types {
+                for row in &t.cards {
+                    for (hour, cell) in row.iter().enumerate() {
+                        if *cell == Holder::Job(m.job) {
+                            hours[hour] += t.days as f64 / days;
+                        }
+                    }
+                }
+            }
+            let fit = &j.fits[m.fit];
+            let run = j.run_len(fit);
+            let longest = s
+                .day_types
+                .iter()
+                .flat_map(|t| &t.runs)
+                .filter(|r| r.job == m.job)
+                .map(|r| r.len)
+                .max()
+                .unwrap_or(0);
+            if j.resumable && longest < run {
+                let who = name(j.workload);
+                warnings.push(
+                    Warning::info(
+                        input.workloads[j.workload].cell.to_string(),
+                        format!(
+                            "{who}: a run of {run} h is split across days on {}'s idle cards (at most {longest} h in one day), resuming from its checkpoint",
+                            name(h.workload)
+                        ),
+                    )
+                    .with_zh(format!(
+                        "{who}：单次运行 {run} 小时，在 {} 的闲置卡上分多天完成（一天最多 {longest} 小时），从断点续跑",
+                        name(h.workload)
+                    )),
+                );
+            }
+            carried.push(Carried {
+                name: name(j.workload),
+                role: "job",
+                hours,
+                vram_gib: fit.vram_gib,
+                saving: m.saving,
+                memory_share: None,
+                launch: None,
+            });
+        }
+        let holder = |c: &Holder| match c {
+            Holder::Idle => None,
+            Holder::Service => Some(name(h.workload)),
+            Holder::Job(j) => Some(name(fi.jobs[*j].workload)),
+        };
+        out.push(FleetCard {
+            gpu: offer.map_or(String::new(), |o| o.label()),
+            cards: h.cards,
+            sharing: "idle_hours",
+            workloads: carried,
+            schedule: Some(ScheduleJson {
+                first_hour: s.first_hour,
+                days_in_month: fi.days,
+                day_types: s
+                    .day_types
+                    .iter()
+                    .map(|t| DayTypeJson {
+                        days: t.days,
+                        cards: t
+                            .cards
+                            .iter()
+                            .map(|row| row.each_ref().map(holder))
+                            .collect(),
+                    })
+                    .collect(),
+            }),
+        });
+    }
+    out
+}
+
+/// The cards shared by services, with each instance's memory and launch flag.
+fn shared_cards(
+    input: &Input,
+    plans: &[WorkloadPlan],
+    fi: &FleetInput,
+    fleet: &Fleet,
+    notes: &[ServiceNote],
+    warnings: &mut Vec<Warning>,
+) -> Vec<FleetCard> {
+    let name = |i: usize| input.workloads[i].name.clone();
+    let mut out = Vec::new();
+    for s in &fleet.shared {
+        let gpu = s
+            .services
+            .first()
+            .and_then(|&w| chosen_offer(plans, w))
+            .map_or(String::new(), |o| input.gpus[o].label());
+        if s.vram_gib >= 0.95 * s.card_vram_gib {
+            let names: Vec<String> = s.services.iter().map(|&i| name(i)).collect();
+            warnings.push(Warning::warn(
+                input.workloads[s.services[0]].cell.to_string(),
+                format!(
+                    "{} share one {gpu} with {:.1} of its {:.0} GiB: within 5% of what it allows, a peak of either may run out of memory",
+                    names.join(" and "),
+                    s.vram_gib,
+                    s.card_vram_gib
+                ),
+            ).with_zh(format!(
+                "{} 共用一张 {gpu}，可用 {:.0} GiB 中占用 {:.1} GiB：与上限相差不到 5%，任一方的峰值都可能导致显存不足",
+                names.join(" 和 "),
+                s.card_vram_gib,
+                s.vram_gib
+            )));
+        }
+        out.push(FleetCard {
+            gpu,
+            cards: 1,
+            sharing: "shared",
+            workloads: s
+                .services
+                .iter()
+                .map(|&i| {
+                    let svc = fi.services.iter().find(|x| x.workload == i);
+                    let note = notes.iter().find(|n| n.workload == i);
+                    Carried {
+                        name: name(i),
+                        role: "service",
+                        hours: [1.0; 24],
+                        vram_gib: svc.map_or(0.0, |x| x.vram_gib),
+                        saving: 0.0,
+                        memory_share: note.and_then(|n| n.memory_share),
+                        launch: note.and_then(|n| n.launch.clone()),
+                    }
+                })
+                .collect(),
+            schedule: None,
+        });
+    }
+    out
 }

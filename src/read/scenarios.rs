@@ -107,6 +107,11 @@ impl Reader {
                 continue;
             }
             seen.insert(same, rec.at("key"));
+            let (target, column) = parse_key(&key);
+            // Each key's values must be ones its column accepts; whole-number columns are
+            // sampled in whole numbers. A percentage is read only for a share.
+            let rule = column_rule(&target, &column);
+            let any = any.in_unit(rule.unit);
             let low = rec.number("low", any, p);
             let high = rec.number("high", any, p);
             let likely = rec.number("likely", any, p);
@@ -129,10 +134,6 @@ impl Reader {
                 ));
                 continue;
             }
-            let (target, column) = parse_key(&key);
-            // Each key's values must be ones its column accepts; whole-number columns are
-            // sampled in whole numbers.
-            let rule = column_rule(&target, &column);
             for v in [low, high].into_iter().filter(|v| !rule.accepts(*v)) {
                 p.push(Problem::new(
                     rec.at("key"),

@@ -151,6 +151,7 @@ impl Reader {
                         ColumnType::Number
                             | ColumnType::Integer
                             | ColumnType::Fraction
+                            | ColumnType::Hours
                             | ColumnType::Money
                     ) =>
             {
@@ -669,11 +670,14 @@ fn engine_cell(rec: &Record, engines: &Engines, p: &mut Vec<Problem>) -> Option<
 /// Cross-field rules of the sizes: tokens held within the context, off-peak concurrency within
 /// the peak, and a pilot test given whole.
 fn check_sizes(rec: &Record, kind: Kind, n: &WorkloadNumbers, p: &mut Vec<Problem>) {
+    // A cell already refused holds no value to compare: its default stands in for it only where
+    // it is blank, or "concurrency (1)" would be an error about a figure nobody typed (#44 item 8).
+    let refused = |key: &str| rec.raw(key).is_some() && n.get(key).flatten().is_none();
     let context = n
         .context_len
         .or_else(|| default_number("context_len", kind))
         .unwrap_or(0.0);
-    if let Some(avg) = n.avg_tokens {
+    if let (Some(avg), false) = (n.avg_tokens, refused("context_len")) {
         if avg > context {
             p.push(Problem::new(
                 rec.at("avg_tokens"),
@@ -684,7 +688,11 @@ fn check_sizes(rec: &Record, kind: Kind, n: &WorkloadNumbers, p: &mut Vec<Proble
     let concurrency = n
         .concurrency
         .or_else(|| default_number("concurrency", kind));
-    if let (Some(base), c) = (n.base_concurrency, concurrency.unwrap_or(0.0)) {
+    if let (Some(base), c, false) = (
+        n.base_concurrency,
+        concurrency.unwrap_or(0.0),
+        refused("concurrency"),
+    ) {
         if base > c {
             p.push(Problem::new(
                 rec.at("base_concurrency"),

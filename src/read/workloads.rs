@@ -266,6 +266,9 @@ impl Reader {
         check_sizes(rec, kind, &n, p);
         let online = cells.online.unwrap_or(kind.online_by_default());
         check_work(rec, &name, kind, &n, online, p);
+        if let (true, Some(w)) = (online, cells.window) {
+            self.notices.push(window_of_a_service(rec, &name, w));
+        }
         let model = self.resolve_model(rec, &name, kind, &n, known.models);
         if self.problems.len() > before {
             return None;
@@ -753,6 +756,23 @@ fn check_work(
                 }),
         ));
     }
+}
+
+/// The note that an online service's `window` is not used (#44 item 3): a service is planned to
+/// run all day (hours_in_month), and the hours of the day it peaks are its `peak_window`. A
+/// warning, not a refusal: the plan is the one a service running all day costs, and a team that
+/// meant the hours it is up learns which column says so.
+fn window_of_a_service(rec: &Record, name: &str, w: DayWindow) -> Warning {
+    let hours = w.len();
+    Warning::warn(
+        rec.at("window"),
+        format!(
+            "{name} is an online service: it is planned to run all day, so its window {w} is not used (a window is when a job may run); give the hours its load peaks as peak_window, or, if it is up only {hours} h a day, make it offline with hours_per_month set to those hours a month"
+        ),
+    )
+    .with_zh(format!(
+        "{name} 是在线服务：按全天运行规划，其运行时段 {w} 不起作用（运行时段是任务允许运行的时间）；负载高峰时段请填 peak_window；如果它每天只运行 {hours} 小时，请改为离线（online 填 否），并把每月的这些小时数填入 hours_per_month"
+    ))
 }
 
 /// A share above 1 (100%) where a percentage was likely meant: `redundancy 5` plans six times

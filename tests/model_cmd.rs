@@ -496,3 +496,42 @@ fn model_sizes_that_are_not_sizes_are_named_missing_not_printed_as_inf() {
         );
     }
 }
+
+/// #44 item 7: a config.json without vocab_size was reported as "params_b 6.476 counted from the
+/// architecture (embeddings, …)", though the embeddings were not in it. Llama-2-7B's shape:
+/// per layer attention 4 × 4,096² = 67,108,864 and feed-forward 3 × 4,096 × 11,008 =
+/// 135,266,304: 202,375,168 × 32 layers = 6,476,005,376 (6.476 B; the norms' few thousand are not
+/// counted); its 32,000-token vocabulary adds 32,000 × 4,096 × 2 (untied) = 262,144,000:
+/// 6,738,149,376 (6.738 B). Without the vocabulary params_b is left blank and named missing,
+/// with a note giving what was counted.
+#[test]
+fn a_config_without_vocab_size_leaves_params_b_blank_and_says_why() {
+    let d = tempdir();
+    let llama2 = |vocab: &str| {
+        format!(
+            r#"{{"model_type": "llama", "hidden_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 32, "num_key_value_heads": 32, "intermediate_size": 11008, "tie_word_embeddings": false{vocab}}}"#
+        )
+    };
+    std::fs::write(d.path().join("config.json"), llama2("")).unwrap();
+    let v = model_json(d.path(), "config.json");
+    assert!(v["fields"]["params_b"].is_null(), "{}", v["fields"]);
+    let missing: Vec<&str> = v["missing"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    assert!(missing.contains(&"vocab") && missing.contains(&"params_b"), "{missing:?}");
+    let notes = v["notes"].to_string();
+    assert!(
+        notes.contains("params_b left blank: without vocab_size the embeddings and output head")
+            && notes.contains("counts 6.476 B"),
+        "{notes}"
+    );
+    let text = gpuplan(d.path(), &["model", "config.json"]);
+    text.ok();
+    assert!(!text.stdout.contains("counted from the architecture (embeddings"), "{}", text.stdout);
+    std::fs::write(d.path().join("config.json"), llama2(r#", "vocab_size": 32000"#)).unwrap();
+    let v = model_json(d.path(), "config.json");
+    assert!(close(field(&v, "params_b"), 6.738_149_376), "{}", v["fields"]);
+}

@@ -814,7 +814,17 @@ impl Mapping<'_> {
                     format!("the safetensors headers: {} tensor elements", ck.elements),
                 );
             }
+            // Without vocab_size the embeddings and head are unknown: a count without them is
+            // no model's size (Llama-2-7B's 6.476 B for 6.738), so params_b is left blank and
+            // the note says what was counted (#44 item 7).
             _ => match counted {
+                Some((total, _)) if self.m.vocab <= 0.0 => {
+                    self.missing.push("params_b");
+                    self.notes.push(format!(
+                        "params_b left blank: without vocab_size the embeddings and output head (vocab × hidden, twice when untied) cannot be counted; the rest of the architecture counts {} B. Give vocab (the tokenizer's vocabulary size) in the Models row, or params_b from the model card",
+                        crate::model::format_number(((total / 1e9 + self.m.vision_params_b) * 1e3).round() / 1e3)
+                    ));
+                }
                 Some((total, _)) => {
                     let all = total / 1e9 + self.m.vision_params_b;
                     self.set("params_b", all, "counted from the architecture (embeddings, attention, feed-forward layers, experts and any vision tower)".into())
@@ -822,7 +832,9 @@ impl Mapping<'_> {
                 None => self.missing.push("params_b"),
             },
         }
-        if let Some((total, active)) = counted.filter(|_| self.m.experts > 0.0) {
+        if let Some((total, active)) =
+            counted.filter(|_| self.m.experts > 0.0 && self.m.params_b > 0.0)
+        {
             let share = self.m.params_b * 1e9 / total;
             self.set(
                 "active_params_b",

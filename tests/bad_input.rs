@@ -683,7 +683,10 @@ fn a_percentage_in_an_hours_or_money_column_is_refused_naming_the_unit() {
         d.path(),
         &["calc", "b.xlsx", "--set", "gpu:A10.monthly=90%"],
     )
-    .fails_with(2, &["monthly is in money (the plan's currency), not a percentage"]);
+    .fails_with(
+        2,
+        &["monthly is in money (the plan's currency), not a percentage"],
+    );
     gpuplan(
         d.path(),
         &["calc", "b.xlsx", "--set", "qa-api.concurrency=100%"],
@@ -693,9 +696,18 @@ fn a_percentage_in_an_hours_or_money_column_is_refused_naming_the_unit() {
         d.path(),
         "b.xlsx",
         "out.json",
-        &["--set", "qa-api.redundancy=20%", "--set", "safety_margin=25%"],
+        &[
+            "--set",
+            "qa-api.redundancy=20%",
+            "--set",
+            "safety_margin=25%",
+        ],
     );
-    assert_eq!(j["inputs"]["assumptions.safety_margin"], "0.25", "{}", j["inputs"]);
+    assert_eq!(
+        j["inputs"]["assumptions.safety_margin"], "0.25",
+        "{}",
+        j["inputs"]
+    );
     assert_eq!(bytes(&book), before, "the input changed");
 }
 
@@ -722,8 +734,17 @@ fn a_percentage_as_the_budget_or_an_assumption_in_minutes_is_refused() {
         &["--set budget_monthly=20%: budget_monthly is in money (the plan's currency), not a percentage"],
     );
     // spot_rework is a share: 15% is 0.15, as before.
-    let j = calc_json(d.path(), "b.xlsx", "out.json", &["--set", "spot_rework=15%"]);
-    assert_eq!(j["inputs"]["assumptions.spot_rework"], "0.15", "{}", j["inputs"]);
+    let j = calc_json(
+        d.path(),
+        "b.xlsx",
+        "out.json",
+        &["--set", "spot_rework=15%"],
+    );
+    assert_eq!(
+        j["inputs"]["assumptions.spot_rework"], "0.15",
+        "{}",
+        j["inputs"]
+    );
     assert_eq!(bytes(&book), before, "the input changed");
 }
 
@@ -742,9 +763,12 @@ fn a_refused_concurrency_or_context_is_not_compared_with_its_default() {
         .set("Workloads", 0, 13, Some(s("context_len")))
         .set("Workloads", 2, 13, Some(n(8192.0)));
     let r = refused_book(
-        book.clone()
-            .set("Workloads", 2, 3, Some(s("abc")))
-            .set("Workloads", 2, 13, Some(s("lots"))),
+        book.clone().set("Workloads", 2, 3, Some(s("abc"))).set(
+            "Workloads",
+            2,
+            13,
+            Some(s("lots")),
+        ),
         &[
             "Workloads!D3: concurrency must be a whole number from 1 to 1000000, found \"abc\"",
             "Workloads!N3: context_len must be a whole number",

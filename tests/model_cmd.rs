@@ -521,7 +521,10 @@ fn a_config_without_vocab_size_leaves_params_b_blank_and_says_why() {
         .iter()
         .map(|m| m.as_str().unwrap())
         .collect();
-    assert!(missing.contains(&"vocab") && missing.contains(&"params_b"), "{missing:?}");
+    assert!(
+        missing.contains(&"vocab") && missing.contains(&"params_b"),
+        "{missing:?}"
+    );
     let notes = v["notes"].to_string();
     assert!(
         notes.contains("params_b left blank: without vocab_size the embeddings and output head")
@@ -530,8 +533,22 @@ fn a_config_without_vocab_size_leaves_params_b_blank_and_says_why() {
     );
     let text = gpuplan(d.path(), &["model", "config.json"]);
     text.ok();
-    assert!(!text.stdout.contains("counted from the architecture (embeddings"), "{}", text.stdout);
-    std::fs::write(d.path().join("config.json"), llama2(r#", "vocab_size": 32000"#)).unwrap();
+    assert!(
+        !text
+            .stdout
+            .contains("counted from the architecture (embeddings"),
+        "{}",
+        text.stdout
+    );
+    std::fs::write(
+        d.path().join("config.json"),
+        llama2(r#", "vocab_size": 32000"#),
+    )
+    .unwrap();
     let v = model_json(d.path(), "config.json");
-    assert!(close(field(&v, "params_b"), 6.738_149_376), "{}", v["fields"]);
+    assert!(
+        close(field(&v, "params_b"), 6.738_149_376),
+        "{}",
+        v["fields"]
+    );
 }

@@ -996,9 +996,10 @@ fn warnings_at(j: &serde_json::Value, at: &str) -> Vec<(String, String)> {
 fn a_window_on_an_online_service_is_a_warning_at_its_cell() {
     let d = tempdir();
     // Column L (index 11) is window; row 3 is qa-api, online inference.
-    let book = team()
-        .set("Workloads", 0, 11, Some(s("window")))
-        .set("Workloads", 2, 11, Some(s("09-18")));
+    let book =
+        team()
+            .set("Workloads", 0, 11, Some(s("window")))
+            .set("Workloads", 2, 11, Some(s("09-18")));
     let path = book_with(&d, "b.xlsx", book);
     let before = bytes(&path);
     let j = calc_json(d.path(), "b.xlsx", "out.json", &[]);
@@ -1039,9 +1040,6 @@ fn a_job_of_more_hours_than_its_window_holds_is_a_warning_with_the_figures() {
         "{at:?}"
     );
     let lora = warnings_at(&j, "Workloads!A2");
-    assert!(
-        !lora.iter().any(|(_, m)| m.contains("window")),
-        "{lora:?}"
-    );
+    assert!(!lora.iter().any(|(_, m)| m.contains("window")), "{lora:?}");
     assert_eq!(bytes(&path), before, "the input changed");
 }

@@ -349,7 +349,12 @@ fn budget_monthly_in_ranges_is_refused_saying_why_it_cannot_vary() {
         &d,
         "t.xlsx",
         ranges(vec![
-            vec![Some(s("budget_monthly")), Some(n(10_000.0)), Some(n(20_000.0)), None],
+            vec![
+                Some(s("budget_monthly")),
+                Some(n(10_000.0)),
+                Some(n(20_000.0)),
+                None,
+            ],
             vec![Some(s("fleet")), Some(n(0.0)), Some(n(1.0)), None],
         ]),
     );
@@ -364,5 +369,9 @@ fn budget_monthly_in_ranges_is_refused_saying_why_it_cannot_vary() {
     );
     assert!(!r.stderr.contains("is not a number"), "{}", r.stderr);
     assert_eq!(bytes(&path), before, "the input changed");
-    assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 1, "nothing written");
+    assert_eq!(
+        std::fs::read_dir(d.path()).unwrap().count(),
+        1,
+        "nothing written"
+    );
 }

@@ -437,12 +437,20 @@ impl Rule {
             };
             return (
                 format!("{en}: write {}, found {}", self.describe(), found(raw)),
-                format!("{zh}：请填写{}，实际为 {}", self.describe_zh(), found_zh(raw)),
+                format!(
+                    "{zh}：请填写{}，实际为 {}",
+                    self.describe_zh(),
+                    found_zh(raw)
+                ),
             );
         }
         (
             format!("{key} must be {}, found {}", self.describe(), found(raw)),
-            format!("{key} 应为 {}，实际为 {}", self.describe_zh(), found_zh(raw)),
+            format!(
+                "{key} 应为 {}，实际为 {}",
+                self.describe_zh(),
+                found_zh(raw)
+            ),
         )
     }
 

@@ -82,8 +82,8 @@ fn with_fleet(p: &Plan) -> (f64, f64) {
 /// none), and the cuts' count and whether they bring it within, read through `plan.cuts`'s
 /// `met` and `cuts` only; empty without a ceiling.
 fn ceiling_and_cuts(cx: &Ctx, p: &Plan) -> (Option<f64>, String) {
-    let ceiling = Some(p.input.assumptions.number("budget_monthly", f64::NAN))
-        .filter(|b| b.is_finite());
+    let ceiling =
+        Some(p.input.assumptions.number("budget_monthly", f64::NAN)).filter(|b| b.is_finite());
     let said = match (&p.cuts, ceiling) {
         (_, None) => String::new(),
         (None, Some(_)) => cx.t("within the ceiling", "在上限以内").to_string(),

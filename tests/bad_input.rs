@@ -711,6 +711,42 @@ fn a_percentage_in_an_hours_or_money_column_is_refused_naming_the_unit() {
     assert_eq!(bytes(&book), before, "the input changed");
 }
 
+/// #44 item 1, as Excel stores it: `50%` typed into a number cell is the number 0.5 in a `0%`
+/// format, which was read as 0.5 h a day. A number shown as a percentage is refused where a
+/// percentage is (peak_hours_per_day, a price), and read as its share where one belongs
+/// (redundancy 20% is 0.2, as the number 0.2 is).
+#[test]
+fn a_number_in_a_percentage_format_is_a_percentage() {
+    refused_book(
+        team()
+            .set("Workloads", 0, 11, Some(s("peak_hours_per_day")))
+            .set("Workloads", 2, 11, Some(V::P(0.5)))
+            .set("GPUs", 2, 2, Some(V::P(0.2))),
+        &[
+            "Workloads!L3: peak_hours_per_day is in hours, not a percentage: write a number from 0 to 24, found 50% (the number 0.5 in a percentage format)",
+            "GPUs!C3: on_demand_hourly is in money (the plan's currency), not a percentage",
+            "2 problems",
+        ],
+    );
+    // qa-api's redundancy (G3) 20% and the safety margin 25%, both shares: the plan is the one
+    // the numbers 0.2 and 0.25 give.
+    let d = tempdir();
+    let shown = team()
+        .set("Workloads", 2, 6, Some(V::P(0.2)))
+        .set("Assumptions", 3, 0, Some(s("safety_margin")))
+        .set("Assumptions", 3, 1, Some(V::P(0.25)));
+    let plain = team()
+        .set("Workloads", 2, 6, Some(n(0.2)))
+        .set("Assumptions", 3, 0, Some(s("safety_margin")))
+        .set("Assumptions", 3, 1, Some(n(0.25)));
+    book_with(&d, "shown.xlsx", shown);
+    book_with(&d, "plain.xlsx", plain);
+    let a = calc_json(d.path(), "shown.xlsx", "a.xlsx", &[]);
+    let b = calc_json(d.path(), "plain.xlsx", "b.xlsx", &[]);
+    assert_eq!(a["totals"], b["totals"]);
+    assert_eq!(a["inputs"]["assumptions.safety_margin"], "0.25");
+}
+
 /// #44 item 2: `budget_monthly` typed as `20%` was a budget of ¥0.20. Its unit is money (as
 /// cold_start_min's is minutes): a percentage is refused there, in the sheet and by --set.
 #[test]

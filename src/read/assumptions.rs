@@ -2,7 +2,7 @@
 //! and `--set key=value`.
 
 use super::table::{
-    found, is_percent_text, parse_bool, raw_number, raw_text, Record, Rule, Table, Unit,
+    found, is_percent, parse_bool, raw_number, raw_text, Record, Rule, Table, Unit,
 };
 use super::xlsx::{Raw, RawSheet};
 use super::Reader;
@@ -260,7 +260,7 @@ pub(super) fn assumption_value(
             match assumption_rule(key).read(raw) {
                 Some(v) if v >= 0.0 && v.is_finite() => Ok(Value::Number(v)),
                 // `20%` is no budget of 0.20 (#44 item 2): the unit is money.
-                _ if is_percent_text(raw) => Err(format!(
+                _ if is_percent(raw) => Err(format!(
                     "{key} is in money (the plan's currency), not a percentage: write an amount a month (0 or more), or blank for no budget, found {}",
                     found(raw)
                 )),

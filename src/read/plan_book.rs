@@ -18,7 +18,8 @@ fn grid(sheet: &RawSheet) -> HashMap<(u32, u32), &Raw> {
 
 fn number(raw: Option<&&Raw>) -> Option<f64> {
     match raw {
-        Some(Raw::Number(n)) => Some(*n),
+        // A share the plan shows as a percentage is its number.
+        Some(Raw::Number(n) | Raw::Percent(n)) => Some(*n),
         _ => None,
     }
 }
@@ -172,7 +173,7 @@ fn read_assumptions(a: &RawSheet, view: &mut PlanView) {
         }
         if let Some(val) = ga.get(&(*r, 1)) {
             let val = match val {
-                Raw::Number(n) => crate::model::format_number(*n),
+                Raw::Number(n) | Raw::Percent(n) => crate::model::format_number(*n),
                 other => raw_text(other),
             };
             view.inputs

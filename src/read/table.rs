@@ -337,9 +337,19 @@ impl Unit {
     }
 }
 
-/// Whether a cell holds a percentage typed as text (`50%`).
-pub fn is_percent_text(raw: &Raw) -> bool {
-    matches!(raw, Raw::Text(t) if t.trim().ends_with(['%', '％']))
+/// Whether a cell holds a percentage: typed as text (`50%`), or a number in a percentage format
+/// (what Excel stores where `50%` is typed into a number cell).
+pub fn is_percent(raw: &Raw) -> bool {
+    match raw {
+        Raw::Text(t) => t.trim().ends_with(['%', '％']),
+        Raw::Percent(_) => true,
+        _ => false,
+    }
+}
+
+/// A number shown as a percentage, as the cell shows it: 0.5 → `50%`.
+fn percent_text(v: f64) -> String {
+    format!("{}%", format_number(v * 100.0))
 }
 
 /// What a numeric cell must hold.
@@ -415,7 +425,7 @@ impl Rule {
     /// The number a cell holds under this rule: `None` where it holds none, or a percentage
     /// where the unit is no share.
     pub fn read(&self, raw: &Raw) -> Option<f64> {
-        if is_percent_text(raw) && !self.unit.takes_percent() {
+        if is_percent(raw) && !self.unit.takes_percent() {
             return None;
         }
         raw_number(raw)
@@ -424,7 +434,7 @@ impl Rule {
     /// The problem of a cell this rule refuses, in both languages: what it must be and what was
     /// found, and where it is a percentage in a column of another unit, that unit.
     pub fn refusal(&self, key: &str, raw: &Raw) -> (String, String) {
-        if is_percent_text(raw) && !self.unit.takes_percent() {
+        if is_percent(raw) && !self.unit.takes_percent() {
             let (en, zh) = match self.unit.named() {
                 Some((u, u_zh)) => (
                     format!("{key} is in {u}, not a percentage"),
@@ -601,6 +611,11 @@ pub fn parse_bool(raw: &Raw) -> Option<bool> {
 pub fn found(raw: &Raw) -> String {
     match raw {
         Raw::Number(n) => format_number(*n),
+        Raw::Percent(v) => format!(
+            "{} (the number {} in a percentage format)",
+            percent_text(*v),
+            format_number(*v)
+        ),
         Raw::Text(t) => {
             let short: String = t.chars().take(40).collect();
             let more = if short.len() < t.len() { "…" } else { "" };
@@ -624,6 +639,11 @@ pub fn found(raw: &Raw) -> String {
 pub fn found_zh(raw: &Raw) -> String {
     match raw {
         Raw::Number(_) | Raw::Bool(_) => found(raw),
+        Raw::Percent(v) => format!(
+            "{}（百分比格式的数值 {}）",
+            percent_text(*v),
+            format_number(*v)
+        ),
         Raw::Text(t) => {
             let short: String = t.chars().take(40).collect();
             let more = if short.len() < t.len() { "…" } else { "" };
@@ -644,15 +664,21 @@ pub fn found_zh(raw: &Raw) -> String {
 
 pub fn raw_number(raw: &Raw) -> Option<f64> {
     match raw {
-        Raw::Number(n) if n.is_finite() => Some(*n),
+        Raw::Number(n) | Raw::Percent(n) if n.is_finite() => Some(*n),
         Raw::Text(t) => parse_number_text(t),
-        _ => None,
+        Raw::Number(_)
+        | Raw::Percent(_)
+        | Raw::Bool(_)
+        | Raw::Error(_)
+        | Raw::Date(_)
+        | Raw::Uncomputed(_) => None,
     }
 }
 
 pub fn raw_text(raw: &Raw) -> String {
     match raw {
         Raw::Number(n) => format_number(*n),
+        Raw::Percent(v) => percent_text(*v),
         Raw::Text(t) => t.trim().to_string(),
         Raw::Bool(b) => if *b { "TRUE" } else { "FALSE" }.to_string(),
         Raw::Error(e) => e.clone(),

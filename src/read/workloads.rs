@@ -221,6 +221,11 @@ impl Reader {
             return false;
         };
         match table::raw_number(raw) {
+            // A percentage stays one: its column decides whether it may be read.
+            Some(v) if table::is_percent(raw) => {
+                cells.insert(col, Raw::Percent(v * factor));
+                true
+            }
             Some(v) => {
                 cells.insert(col, Raw::Number(v * factor));
                 true

@@ -198,14 +198,6 @@ pub fn column(sheet: &str, key: &str) -> Option<&'static Column> {
         .find(|c| c.sheet == sheet && c.key == key)
 }
 
-/// The bounds of the number column `key` of `sheet`, if it has them.
-pub fn bounds(sheet: &str, key: &str) -> Option<Bounds> {
-    all_columns()
-        .iter()
-        .find(|c| c.sheet == sheet && c.key == key)?
-        .bounds
-}
-
 /// The words the word column `key` of `sheet` allows, as the table lists them.
 pub fn words(sheet: &str, key: &str) -> &'static [&'static str] {
     all_columns()

@@ -990,8 +990,8 @@ fn warnings_at(j: &serde_json::Value, at: &str) -> Vec<(String, String)> {
 }
 
 /// #44 item 3: a `window` of 09-18 on an online service was dropped in silence, the service
-/// planned at 730 h. It is a warning at the window's cell (the plan is still the one a service
-/// running all day costs), naming peak_window; the exit code is 0, and 3 with --strict.
+/// planned on its hours (730 h when blank; qa-api's 300 here). It is a warning at the window's
+/// cell naming peak_window and hours_per_month; the exit code is 0, and 3 with --strict.
 #[test]
 fn a_window_on_an_online_service_is_a_warning_at_its_cell() {
     let d = tempdir();
@@ -1007,7 +1007,7 @@ fn a_window_on_an_online_service_is_a_warning_at_its_cell() {
     assert_eq!(at.len(), 1, "{at:?}");
     assert_eq!(at[0].0, "warning");
     assert!(
-        at[0].1.starts_with("qa-api is an online service: it is planned to run all day, so its window 09-18 is not used")
+        at[0].1.starts_with("qa-api is an online service, so its window 09-18 is not used: a window says when a job may run, and a service is planned on its hours_per_month, 300 h")
             && at[0].1.contains("peak_window")
             && at[0].1.contains("only 9 h a day"),
         "{}",

@@ -343,7 +343,7 @@ pub fn is_percent(raw: &Raw) -> bool {
     match raw {
         Raw::Text(t) => t.trim().ends_with(['%', '％']),
         Raw::Percent(_) => true,
-        _ => false,
+        Raw::Number(_) | Raw::Bool(_) | Raw::Error(_) | Raw::Date(_) | Raw::Uncomputed(_) => false,
     }
 }
 

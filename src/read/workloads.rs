@@ -272,7 +272,8 @@ impl Reader {
         let online = cells.online.unwrap_or(kind.online_by_default());
         check_work(rec, &name, kind, &n, online, p);
         if let (true, Some(w)) = (online, cells.window) {
-            self.notices.push(window_of_a_service(rec, &name, w));
+            self.notices
+                .push(window_of_a_service(rec, &name, w, n.hours_per_month));
         }
         let model = self.resolve_model(rec, &name, kind, &n, known.models);
         if self.problems.len() > before {
@@ -763,20 +764,33 @@ fn check_work(
     }
 }
 
-/// The note that an online service's `window` is not used (#44 item 3): a service is planned to
-/// run all day (hours_in_month), and the hours of the day it peaks are its `peak_window`. A
-/// warning, not a refusal: the plan is the one a service running all day costs, and a team that
-/// meant the hours it is up learns which column says so.
-fn window_of_a_service(rec: &Record, name: &str, w: DayWindow) -> Warning {
-    let hours = w.len();
+/// The note that an online service's `window` is not used (#44 item 3): a window says when a
+/// job may run, and a service is planned on its hours_per_month (all month when blank), its busy
+/// hours of the day being its `peak_window`. A warning, not a refusal: the plan is the one the
+/// service's hours give, and a team that meant the hours it is up learns which column says so.
+fn window_of_a_service(rec: &Record, name: &str, w: DayWindow, hours: Option<f64>) -> Warning {
+    let per_day = w.len();
+    let (planned, planned_zh) = match hours {
+        Some(h) => (
+            format!("its hours_per_month, {} h", crate::model::format_number(h)),
+            format!(
+                "其 hours_per_month（{} 小时）",
+                crate::model::format_number(h)
+            ),
+        ),
+        None => (
+            "all month (hours_per_month blank)".to_string(),
+            "全月运行（hours_per_month 为空）".to_string(),
+        ),
+    };
     Warning::warn(
         rec.at("window"),
         format!(
-            "{name} is an online service: it is planned to run all day, so its window {w} is not used (a window is when a job may run); give the hours its load peaks as peak_window, or, if it is up only {hours} h a day, make it offline with hours_per_month set to those hours a month"
+            "{name} is an online service, so its window {w} is not used: a window says when a job may run, and a service is planned on {planned}; give the hours its load peaks as peak_window, or, if it is up only {per_day} h a day, give hours_per_month those hours a month"
         ),
     )
     .with_zh(format!(
-        "{name} 是在线服务：按全天运行规划，其运行时段 {w} 不起作用（运行时段是任务允许运行的时间）；负载高峰时段请填 peak_window；如果它每天只运行 {hours} 小时，请改为离线（online 填 否），并把每月的这些小时数填入 hours_per_month"
+        "{name} 是在线服务，其运行时段 {w} 不起作用：运行时段是任务允许运行的时间，服务按{planned_zh}规划；负载高峰时段请填 peak_window；如果它每天只运行 {per_day} 小时，请在 hours_per_month 中填写相应的每月小时数"
     ))
 }
 

@@ -194,7 +194,7 @@ wb = openpyxl.Workbook()
 ws = wb.active
 ws.title = "Workloads"
 ws.append(["name", "kind", "model", "concurrency", "hours_per_month", "my own column"])
-ws.append(["bot", "推理", "Mistral-7B", "8", "1,000%"])  # text numbers; 1,000% is 10 hours
+ws.append(["bot", "推理", "Mistral-7B", "8", "10"])  # numbers as text (a percentage in hours is refused)
 ws.append([None, None, None, None, None, "a note in an unknown column"])
 ws.append(["trainer", "LoRA微调", "llama-3.1-8b", None, 40, None])
 wb.save(HERE.parent / "tests" / "fixtures" / "keys-only-openpyxl.xlsx")

@@ -62,6 +62,8 @@ pub enum ColumnType {
     Number,
     Integer,
     Fraction,
+    /// A number of hours: a percentage typed there is refused, not read as a share.
+    Hours,
     Money,
     Bool,
     Kind,
@@ -189,12 +191,11 @@ pub fn plain_default(sheet: &str, key: &str) -> Option<&'static str> {
         .filter(|d| !d.is_empty())
 }
 
-/// The bounds of the number column `key` of `sheet`, if it has them.
-pub fn bounds(sheet: &str, key: &str) -> Option<Bounds> {
+/// The column `key` of `sheet`, if templates/columns.tsv has it.
+pub fn column(sheet: &str, key: &str) -> Option<&'static Column> {
     all_columns()
         .iter()
-        .find(|c| c.sheet == sheet && c.key == key)?
-        .bounds
+        .find(|c| c.sheet == sheet && c.key == key)
 }
 
 /// The words the word column `key` of `sheet` allows, as the table lists them.
@@ -216,6 +217,7 @@ fn all_columns() -> &'static [Column] {
                     "number" => ColumnType::Number,
                     "integer" => ColumnType::Integer,
                     "fraction" => ColumnType::Fraction,
+                    "hours" => ColumnType::Hours,
                     "money" => ColumnType::Money,
                     "bool" => ColumnType::Bool,
                     "kind" => ColumnType::Kind,
@@ -412,6 +414,23 @@ pub enum AssumptionRole {
     Sizing,
     /// The rest (currency, redundancy, advice thresholds).
     Plan,
+}
+
+/// The unit of a default assumption as templates/assumptions.tsv writes it (`share`, `h`,
+/// `money`, `per GB`); `None` for a user's own key.
+pub fn assumption_unit(key: &str) -> Option<&'static str> {
+    static UNITS: std::sync::OnceLock<Vec<(&'static str, &'static str)>> =
+        std::sync::OnceLock::new();
+    UNITS
+        .get_or_init(|| {
+            records(ASSUMPTIONS_TSV)
+                .iter()
+                .map(|r| (field_static(r, "key"), field_static(r, "unit")))
+                .collect()
+        })
+        .iter()
+        .find(|(k, _)| *k == key)
+        .map(|(_, u)| *u)
 }
 
 /// The role of a default assumption; `None` for a user's own key.
@@ -630,7 +649,11 @@ mod tests {
         let numeric = |c: &Column| {
             matches!(
                 c.ty,
-                ColumnType::Number | ColumnType::Integer | ColumnType::Fraction | ColumnType::Money
+                ColumnType::Number
+                    | ColumnType::Integer
+                    | ColumnType::Fraction
+                    | ColumnType::Hours
+                    | ColumnType::Money
             )
         };
         for sheet in ["Workloads", "GPUs", "Models", "APIs"] {

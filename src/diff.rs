@@ -17,12 +17,25 @@ pub struct Outcome {
     pub tco: Option<f64>,
 }
 
+/// The cuts a plan lists over its budget ceiling: how many, and whether they bring it within.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct CutsView {
+    pub count: usize,
+    pub met: bool,
+}
+
 /// What a plan says of itself: outcomes by workload (in plan order), totals, inputs.
 #[derive(Debug, Clone, Default)]
 pub struct PlanView {
     pub workloads: Vec<(String, Outcome)>,
     pub total: Option<f64>,
     pub total_with_margin: Option<f64>,
+    /// The budget with the fleet: the total with safety margin less the fleet's saving (the
+    /// total with margin itself where nothing shares, as in a plan made before the fleet).
+    pub budget_with_fleet: Option<f64>,
+    /// The cuts the plan lists over its ceiling; `None` where it lists none (no ceiling, or
+    /// within it).
+    pub cuts: Option<CutsView>,
     /// Flat input keys (`assumptions.safety_margin`, `gpus.A10 @ seed.price_on_demand`,
     /// `workloads.chat-api.context_len`, `input.sha256`) → value as text.
     pub inputs: BTreeMap<String, String>,
@@ -119,10 +132,17 @@ pub fn view_of(plan: &crate::plan::Plan) -> PlanView {
             (name, outcome)
         })
         .collect();
+    let total_with_margin = plan.total("total_with_margin");
     PlanView {
         workloads,
         total: plan.total("total"),
-        total_with_margin: plan.total("total_with_margin"),
+        total_with_margin,
+        // Through plan.fleet's budget and plan.cuts' met and cuts only.
+        budget_with_fleet: plan.fleet.as_ref().map(|f| f.budget).or(total_with_margin),
+        cuts: plan.cuts.as_ref().map(|c| CutsView {
+            count: c.cuts.len(),
+            met: c.met,
+        }),
         inputs: inputs(&plan.input),
     }
 }
@@ -140,6 +160,51 @@ struct JsonPlan {
     currency: Option<String>,
     #[serde(default, deserialize_with = "bounded_inputs")]
     inputs: Option<BTreeMap<String, String>>,
+    #[serde(default)]
+    fleet: Option<JsonFleet>,
+    #[serde(default)]
+    cuts: Option<JsonCuts>,
+}
+
+/// Of a plan's `fleet`, the budget with it.
+#[derive(serde::Deserialize)]
+struct JsonFleet {
+    budget: Option<f64>,
+}
+
+/// Of a plan's `cuts`, whether they meet the ceiling and how many there are (each is skipped
+/// as it is read).
+#[derive(serde::Deserialize)]
+struct JsonCuts {
+    #[serde(default)]
+    met: bool,
+    #[serde(default, deserialize_with = "bounded_count")]
+    cuts: usize,
+}
+
+/// The length of a list whose items are not kept, refused past [`MAX_JSON_WORKLOADS`] (a plan
+/// lists at most one cut a workload).
+fn bounded_count<'de, D: serde::Deserializer<'de>>(d: D) -> Result<usize, D::Error> {
+    struct V;
+    impl<'de> serde::de::Visitor<'de> for V {
+        type Value = usize;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            write!(f, "a list")
+        }
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut a: A) -> Result<usize, A::Error> {
+            let mut n = 0;
+            while a.next_element::<serde::de::IgnoredAny>()?.is_some() {
+                n += 1;
+                if n > MAX_JSON_WORKLOADS {
+                    return Err(serde::de::Error::custom(format!(
+                        "more than {MAX_JSON_WORKLOADS} cuts"
+                    )));
+                }
+            }
+            Ok(n)
+        }
+    }
+    d.deserialize_seq(V)
 }
 
 /// Most workloads a plan's JSON may list: a workbook's rows.
@@ -306,6 +371,15 @@ pub fn from_json(reader: impl std::io::Read) -> Result<(PlanView, String, bool),
     }
     view.total = p.totals.total;
     view.total_with_margin = p.totals.total_with_margin;
+    // A plan without `fleet` (null, or from before the fleet) shares nothing.
+    view.budget_with_fleet = p
+        .fleet
+        .and_then(|f| f.budget)
+        .or(p.totals.total_with_margin);
+    view.cuts = p.cuts.map(|c| CutsView {
+        count: c.cuts,
+        met: c.met,
+    });
     let complete = p.inputs.is_some();
     view.inputs = p.inputs.unwrap_or_default();
     let currency = p.currency.unwrap_or_else(|| "CNY".to_string());
@@ -322,6 +396,14 @@ fn normal(v: Option<&String>) -> Option<String> {
         "no" | "false" | "否" => "no".to_string(),
         _ => t.to_string(),
     })
+}
+
+/// A plan's budget ceiling, from the Assumption budget_monthly it records (blank: none).
+fn ceiling(v: &PlanView) -> Option<f64> {
+    normal(v.inputs.get("assumptions.budget_monthly"))?
+        .parse::<f64>()
+        .ok()
+        .filter(|b| b.is_finite())
 }
 
 /// One workload's change.
@@ -350,12 +432,48 @@ pub struct Diff {
     pub total_with_margin_before: Option<f64>,
     pub total_with_margin_after: Option<f64>,
     pub total_with_margin_change: Option<f64>,
+    /// The budgets with the fleet (the total with margin less the fleet's saving) and the
+    /// change: a fleet saving lost shows here, not in the total with margin.
+    pub budget_with_fleet_before: Option<f64>,
+    pub budget_with_fleet_after: Option<f64>,
+    pub budget_with_fleet_change: Option<f64>,
+    /// The Assumption budget_monthly of each (null: none).
+    pub budget_ceiling_before: Option<f64>,
+    pub budget_ceiling_after: Option<f64>,
+    /// The cuts each lists over its ceiling (null: none).
+    pub cuts_before: Option<CutsView>,
+    pub cuts_after: Option<CutsView>,
     pub inputs_changed: Vec<InputChange>,
+    /// Input keys only one side records where the other records its inputs in part (a
+    /// workbook records the terms of the offers it chose, not of every offer): not compared.
+    pub inputs_not_compared: Vec<String>,
     /// Whether each side recorded its inputs in full (a JSON plan) or only in part (a workbook).
     pub inputs_complete: bool,
     /// How many input keys were compared: with a side that records its inputs in part, only the
     /// keys it records (0: nothing could be compared, which is not "the same").
     pub inputs_compared: usize,
+}
+
+impl Diff {
+    /// The offers whose terms only one plan records (a workbook records those of the offers it
+    /// chose), each with those terms: `A10 @ seed 001 (price_on_demand, min_rental_min)`.
+    pub fn one_sided_offers(&self) -> Vec<String> {
+        let mut offers: Vec<(String, Vec<String>)> = Vec::new();
+        for k in &self.inputs_not_compared {
+            let Some((offer, term)) = k.strip_prefix("gpus.").and_then(|k| k.rsplit_once('.'))
+            else {
+                continue;
+            };
+            match offers.iter_mut().find(|(o, _)| o == offer) {
+                Some((_, terms)) => terms.push(term.to_string()),
+                None => offers.push((offer.to_string(), vec![term.to_string()])),
+            }
+        }
+        offers
+            .into_iter()
+            .map(|(o, terms)| format!("{o} ({})", terms.join(", ")))
+            .collect()
+    }
 }
 
 /// A plan's outcomes by workload name (the first, should a name repeat).
@@ -406,7 +524,11 @@ pub fn compare(old: &PlanView, new: &PlanView, old_full: bool, new_full: bool) -
     keys.sort();
     keys.dedup();
     let recorded = |v: &PlanView, full: bool, k: &String| full || normal(v.inputs.get(k)).is_some();
-    keys.retain(|k| recorded(old, old_full, k) && recorded(new, new_full, k));
+    let (compared, one_side): (Vec<&String>, Vec<&String>) = keys
+        .into_iter()
+        .partition(|k| recorded(old, old_full, k) && recorded(new, new_full, k));
+    let keys = compared;
+    let inputs_not_compared = one_side.into_iter().cloned().collect();
     let inputs_compared = keys.len();
     let inputs_changed = keys
         .into_iter()
@@ -428,7 +550,18 @@ pub fn compare(old: &PlanView, new: &PlanView, old_full: bool, new_full: bool) -
             .total_with_margin
             .zip(new.total_with_margin)
             .map(|(a, b)| b - a),
+        budget_with_fleet_before: old.budget_with_fleet,
+        budget_with_fleet_after: new.budget_with_fleet,
+        budget_with_fleet_change: old
+            .budget_with_fleet
+            .zip(new.budget_with_fleet)
+            .map(|(a, b)| b - a),
+        budget_ceiling_before: ceiling(old),
+        budget_ceiling_after: ceiling(new),
+        cuts_before: old.cuts,
+        cuts_after: new.cuts,
         inputs_changed,
+        inputs_not_compared,
         inputs_complete: old_full && new_full,
         inputs_compared,
     }

@@ -150,6 +150,17 @@ pub const TOTAL_WITH_MARGIN: Label = Label::new("Total with safety margin", "含
 /// Summary tab row labels (column A).
 pub const INPUT_SHA256: Label = Label::new("Input SHA-256", "输入文件 SHA-256");
 pub const CURRENCY: Label = Label::new("Currency", "货币");
+/// The Summary's line under the budget where the fleet shares cards: `gpuplan diff` reads it.
+pub const BUDGET_WITH_FLEET: Label = Label::new("Budget with the fleet", "卡群方案预算");
+
+/// The Plan tab's section of cuts: its header's saving column (after the Workload column) and
+/// the line under the cuts when they leave the plan over the ceiling; `gpuplan diff` finds the
+/// section and whether the cuts meet the ceiling by them.
+pub const CUT_SAVING: Label = Label::new("Saving", "节省");
+pub const CUTS_UNMET: Label = Label::new(
+    "Every cut found still leaves the plan over the budget.",
+    "所有降级方案实施后仍超出预算。",
+);
 
 #[cfg(test)]
 mod tests {

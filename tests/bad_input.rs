@@ -649,3 +649,180 @@ fn a_sheet_without_the_column_its_messages_point_at_is_refused_by_name() {
         ],
     );
 }
+
+/// #44 item 1: `50%` in peak_hours_per_day was read as 0.5 h a day, so base plus burst was
+/// priced on half an hour of burst without a word. A percentage is a share: in an hours or a
+/// money column it is refused at its cell, naming the unit expected.
+#[test]
+fn a_percentage_in_an_hours_or_money_column_is_refused_naming_the_unit() {
+    // Column L (index 11) is a peak_hours_per_day column added to the team book; row 3 is qa-api.
+    refused_book(
+        team()
+            .set("Workloads", 0, 11, Some(s("peak_hours_per_day")))
+            .set("Workloads", 2, 11, Some(s("50%")))
+            .set("GPUs", 2, 2, Some(s("20%"))),
+        &[
+            "Workloads!L3: peak_hours_per_day is in hours, not a percentage: write a number from 0 to 24, found \"50%\"",
+            "GPUs!C3: on_demand_hourly is in money (the plan's currency), not a percentage",
+            "2 problems",
+        ],
+    );
+    // The same through --set, and a share still takes one (redundancy 20% is 0.2).
+    let d = tempdir();
+    let book = book_with(&d, "b.xlsx", team());
+    let before = bytes(&book);
+    gpuplan(
+        d.path(),
+        &["calc", "b.xlsx", "--set", "qa-api.hours_per_month=50%"],
+    )
+    .fails_with(
+        2,
+        &["--set qa-api.hours_per_month=50%: hours_per_month is in hours, not a percentage: write a number from 0 to 744, found \"50%\""],
+    );
+    gpuplan(
+        d.path(),
+        &["calc", "b.xlsx", "--set", "gpu:A10.monthly=90%"],
+    )
+    .fails_with(
+        2,
+        &["monthly is in money (the plan's currency), not a percentage"],
+    );
+    gpuplan(
+        d.path(),
+        &["calc", "b.xlsx", "--set", "qa-api.concurrency=100%"],
+    )
+    .fails_with(2, &["concurrency is no share, so it takes no percentage"]);
+    let j = calc_json(
+        d.path(),
+        "b.xlsx",
+        "out.json",
+        &[
+            "--set",
+            "qa-api.redundancy=20%",
+            "--set",
+            "safety_margin=25%",
+        ],
+    );
+    assert_eq!(
+        j["inputs"]["assumptions.safety_margin"], "0.25",
+        "{}",
+        j["inputs"]
+    );
+    assert_eq!(bytes(&book), before, "the input changed");
+}
+
+/// #44 item 1, as Excel stores it: `50%` typed into a number cell is the number 0.5 in a `0%`
+/// format, which was read as 0.5 h a day. A number shown as a percentage is refused where a
+/// percentage is (peak_hours_per_day, a price), and read as its share where one belongs
+/// (redundancy 20% is 0.2, as the number 0.2 is).
+#[test]
+fn a_number_in_a_percentage_format_is_a_percentage() {
+    refused_book(
+        team()
+            .set("Workloads", 0, 11, Some(s("peak_hours_per_day")))
+            .set("Workloads", 2, 11, Some(V::P(0.5)))
+            .set("GPUs", 2, 2, Some(V::P(0.2))),
+        &[
+            "Workloads!L3: peak_hours_per_day is in hours, not a percentage: write a number from 0 to 24, found 50% (the number 0.5 in a percentage format)",
+            "GPUs!C3: on_demand_hourly is in money (the plan's currency), not a percentage",
+            "2 problems",
+        ],
+    );
+    // qa-api's redundancy (G3) 20% and the safety margin 25%, both shares: the plan is the one
+    // the numbers 0.2 and 0.25 give.
+    let d = tempdir();
+    let shown = team()
+        .set("Workloads", 2, 6, Some(V::P(0.2)))
+        .set("Assumptions", 3, 0, Some(s("safety_margin")))
+        .set("Assumptions", 3, 1, Some(V::P(0.25)));
+    let plain = team()
+        .set("Workloads", 2, 6, Some(n(0.2)))
+        .set("Assumptions", 3, 0, Some(s("safety_margin")))
+        .set("Assumptions", 3, 1, Some(n(0.25)));
+    book_with(&d, "shown.xlsx", shown);
+    book_with(&d, "plain.xlsx", plain);
+    let a = calc_json(d.path(), "shown.xlsx", "a.xlsx", &[]);
+    let b = calc_json(d.path(), "plain.xlsx", "b.xlsx", &[]);
+    assert_eq!(a["totals"], b["totals"]);
+    assert_eq!(a["inputs"]["assumptions.safety_margin"], "0.25");
+}
+
+/// #44 item 2: `budget_monthly` typed as `20%` was a budget of ¥0.20. Its unit is money (as
+/// cold_start_min's is minutes): a percentage is refused there, in the sheet and by --set.
+#[test]
+fn a_percentage_as_the_budget_or_an_assumption_in_minutes_is_refused() {
+    // The team book's Assumptions rows: cold_start_min (B2), spot_rework (B3); B4 added here.
+    refused_book(
+        team()
+            .set("Assumptions", 3, 0, Some(s("budget_monthly")))
+            .set("Assumptions", 3, 1, Some(s("20%")))
+            .set("Assumptions", 1, 1, Some(s("50%"))),
+        &[
+            "Assumptions!B4: budget_monthly is in money (the plan's currency), not a percentage: write an amount a month (0 or more), or blank for no budget, found \"20%\"",
+            "Assumptions!B2: cold_start_min is in min, not a percentage: write a number from 0 to 1440, found \"50%\"",
+        ],
+    );
+    let d = tempdir();
+    let book = book_with(&d, "b.xlsx", team());
+    let before = bytes(&book);
+    gpuplan(d.path(), &["calc", "b.xlsx", "--set", "budget_monthly=20%"]).fails_with(
+        2,
+        &["--set budget_monthly=20%: budget_monthly is in money (the plan's currency), not a percentage"],
+    );
+    // spot_rework is a share: 15% is 0.15, as before.
+    let j = calc_json(
+        d.path(),
+        "b.xlsx",
+        "out.json",
+        &["--set", "spot_rework=15%"],
+    );
+    assert_eq!(
+        j["inputs"]["assumptions.spot_rework"], "0.15",
+        "{}",
+        j["inputs"]
+    );
+    assert_eq!(bytes(&book), before, "the input changed");
+}
+
+/// #44 item 8: a concurrency of `abc` was refused, and then its default 1 was compared with
+/// base_concurrency: "base_concurrency (2) cannot exceed concurrency (1)", a figure nobody typed.
+/// No problem is derived from a value already refused, in the sheet or by --set.
+#[test]
+fn a_refused_concurrency_or_context_is_not_compared_with_its_default() {
+    // Column L (index 11) holds base_concurrency, M (12) avg_tokens, N (13) context_len; row 3
+    // is qa-api (concurrency 4 in D3).
+    let book = team()
+        .set("Workloads", 0, 11, Some(s("base_concurrency")))
+        .set("Workloads", 2, 11, Some(n(2.0)))
+        .set("Workloads", 0, 12, Some(s("avg_tokens")))
+        .set("Workloads", 2, 12, Some(n(5000.0)))
+        .set("Workloads", 0, 13, Some(s("context_len")))
+        .set("Workloads", 2, 13, Some(n(8192.0)));
+    let r = refused_book(
+        book.clone().set("Workloads", 2, 3, Some(s("abc"))).set(
+            "Workloads",
+            2,
+            13,
+            Some(s("lots")),
+        ),
+        &[
+            "Workloads!D3: concurrency must be a whole number from 1 to 1000000, found \"abc\"",
+            "Workloads!N3: context_len must be a whole number",
+            "2 problems",
+        ],
+    );
+    assert!(!r.stderr.contains("cannot exceed"), "{}", r.stderr);
+    let d = tempdir();
+    let path = book_with(&d, "b.xlsx", book);
+    let before = bytes(&path);
+    let r = gpuplan(
+        d.path(),
+        &["calc", "b.xlsx", "--set", "qa-api.concurrency=abc"],
+    );
+    r.fails_with(
+        2,
+        &["--set qa-api.concurrency=abc: concurrency must be a whole number from 1 to 1000000, found \"abc\""],
+    );
+    assert!(!r.stderr.contains("cannot exceed"), "{}", r.stderr);
+    assert_eq!(bytes(&path), before, "the input changed");
+}

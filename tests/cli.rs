@@ -60,7 +60,8 @@ fn blank_template_is_refused_by_check_until_a_workload_is_added() {
 #[test]
 fn keys_only_headers_and_inline_strings_from_openpyxl_read_correctly() {
     // Written by openpyxl (inline strings), headers are bare keys, numbers are text ("8",
-    // "1,000%"), kinds are Chinese aliases, a model name in another case, an unknown column.
+    // "10": it held "1,000%" for 10 hours until a percentage in hours was refused, #44), kinds
+    // are Chinese aliases, a model name in another case, an unknown column.
     let d = tempdir();
     let input = repo("tests/fixtures/keys-only-openpyxl.xlsx");
     let j = calc_json(d.path(), input.to_str().unwrap(), "out.xlsx", &[]);

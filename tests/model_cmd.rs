@@ -264,7 +264,7 @@ fn a_truncated_or_oversized_header_and_a_missing_config_are_refused() {
     let mut b = (4u64 << 30).to_le_bytes().to_vec();
     b.extend(b"{}");
     std::fs::write(m.join("model.safetensors"), &b).unwrap();
-    gpuplan(d.path(), &["model", "bad"]).fails_with(2, &["model.safetensors: its header claims 4294967296 bytes; gpuplan reads safetensors headers of at most 16 MB"]);
+    gpuplan(d.path(), &["model", "bad"]).fails_with(2, &["model.safetensors: its header claims 4294967296 bytes; gpuplan reads safetensors headers of at most 100 MB"]);
     // A header cut short: it claims 1,000 bytes, the file holds 10.
     let mut b = 1000u64.to_le_bytes().to_vec();
     b.extend(b"{\"a\": {\"dt");
@@ -437,18 +437,41 @@ fn a_safetensors_shape_that_does_not_fill_its_data_offsets_is_refused() {
 }
 
 #[test]
-fn a_safetensors_header_over_16_mb_is_refused_before_it_is_read() {
+fn a_safetensors_header_over_100_mb_is_refused_before_it_is_read() {
     let d = tempdir();
     let m = model_folder(d.path());
-    // It claims 17 MB and holds them: a 17 MB header would be a JSON tree of some 700 MB.
-    let size = 17_000_000u64;
+    // It claims one byte more than the format's own readers take (100,000,000).
+    let size = 100_000_001u64;
     let mut b = size.to_le_bytes().to_vec();
-    b.extend(vec![b' '; size as usize]);
+    b.extend(b"{}");
     std::fs::write(m.join("model.safetensors"), &b).unwrap();
     gpuplan(d.path(), &["model", "m"]).fails_with(
         2,
-        &["its header claims 17000000 bytes; gpuplan reads safetensors headers of at most 16 MB"],
+        &["its header claims 100000001 bytes; gpuplan reads safetensors headers of at most 100 MB"],
     );
+}
+
+/// #44 item 10: a safetensors header was parsed as a whole JSON tree (some 40 times its size),
+/// so headers were capped at 16 MB and a 20 MB one was refused. It is now streamed a tensor at
+/// a time and what is not needed (here 20 MB of `__metadata__`) is skipped as it is read: the
+/// one tensor, 4 × 8 BF16 = 32 elements in 64 bytes, is counted.
+#[test]
+fn a_20_mb_safetensors_header_is_streamed_and_its_tensors_counted() {
+    let d = tempdir();
+    let m = model_folder(d.path());
+    let header = serde_json::json!({
+        "__metadata__": {"format": "pt", "notes": "x".repeat(20_000_000)},
+        "w": {"dtype": "BF16", "shape": [4, 8], "data_offsets": [0, 64]},
+    });
+    let text = serde_json::to_vec(&header).unwrap();
+    assert!(text.len() > 20_000_000);
+    let mut bytes = (text.len() as u64).to_le_bytes().to_vec();
+    bytes.extend(&text);
+    bytes.extend(vec![0u8; 64]);
+    std::fs::write(m.join("model.safetensors"), bytes).unwrap();
+    let v = model_json(d.path(), "m");
+    assert_eq!(v["checkpoint"]["elements"], 32, "{}", v["checkpoint"]);
+    assert_eq!(v["checkpoint"]["bytes"], 64);
 }
 
 #[test]
@@ -495,4 +518,60 @@ fn model_sizes_that_are_not_sizes_are_named_missing_not_printed_as_inf() {
             v["missing"]
         );
     }
+}
+
+/// #44 item 7: a config.json without vocab_size was reported as "params_b 6.476 counted from the
+/// architecture (embeddings, …)", though the embeddings were not in it. Llama-2-7B's shape:
+/// per layer attention 4 × 4,096² = 67,108,864 and feed-forward 3 × 4,096 × 11,008 =
+/// 135,266,304: 202,375,168 × 32 layers = 6,476,005,376 (6.476 B; the norms' few thousand are not
+/// counted); its 32,000-token vocabulary adds 32,000 × 4,096 × 2 (untied) = 262,144,000:
+/// 6,738,149,376 (6.738 B). Without the vocabulary params_b is left blank and named missing,
+/// with a note giving what was counted.
+#[test]
+fn a_config_without_vocab_size_leaves_params_b_blank_and_says_why() {
+    let d = tempdir();
+    let llama2 = |vocab: &str| {
+        format!(
+            r#"{{"model_type": "llama", "hidden_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 32, "num_key_value_heads": 32, "intermediate_size": 11008, "tie_word_embeddings": false{vocab}}}"#
+        )
+    };
+    std::fs::write(d.path().join("config.json"), llama2("")).unwrap();
+    let v = model_json(d.path(), "config.json");
+    assert!(v["fields"]["params_b"].is_null(), "{}", v["fields"]);
+    let missing: Vec<&str> = v["missing"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    assert!(
+        missing.contains(&"vocab") && missing.contains(&"params_b"),
+        "{missing:?}"
+    );
+    let notes = v["notes"].to_string();
+    assert!(
+        notes.contains("params_b left blank: without vocab_size the embeddings and output head")
+            && notes.contains("counts 6.476 B"),
+        "{notes}"
+    );
+    let text = gpuplan(d.path(), &["model", "config.json"]);
+    text.ok();
+    assert!(
+        !text
+            .stdout
+            .contains("counted from the architecture (embeddings"),
+        "{}",
+        text.stdout
+    );
+    std::fs::write(
+        d.path().join("config.json"),
+        llama2(r#", "vocab_size": 32000"#),
+    )
+    .unwrap();
+    let v = model_json(d.path(), "config.json");
+    assert!(
+        close(field(&v, "params_b"), 6.738_149_376),
+        "{}",
+        v["fields"]
+    );
 }

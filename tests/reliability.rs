@@ -972,3 +972,74 @@ fn a_closed_stdout_is_exit_2_not_lost_output() {
         .unwrap();
     assert_eq!(out.code(), Some(0));
 }
+
+/// The warnings of a plan's JSON that sit at `at`, as (severity, message).
+fn warnings_at(j: &serde_json::Value, at: &str) -> Vec<(String, String)> {
+    j["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|w| w["where"] == at)
+        .map(|w| {
+            (
+                w["severity"].as_str().unwrap().to_string(),
+                w["message"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+/// #44 item 3: a `window` of 09-18 on an online service was dropped in silence, the service
+/// planned on its hours (730 h when blank; qa-api's 300 here). It is a warning at the window's
+/// cell naming peak_window and hours_per_month; the exit code is 0, and 3 with --strict.
+#[test]
+fn a_window_on_an_online_service_is_a_warning_at_its_cell() {
+    let d = tempdir();
+    // Column L (index 11) is window; row 3 is qa-api, online inference.
+    let book =
+        team()
+            .set("Workloads", 0, 11, Some(s("window")))
+            .set("Workloads", 2, 11, Some(s("09-18")));
+    let path = book_with(&d, "b.xlsx", book);
+    let before = bytes(&path);
+    let j = calc_json(d.path(), "b.xlsx", "out.json", &[]);
+    let at = warnings_at(&j, "Workloads!L3");
+    assert_eq!(at.len(), 1, "{at:?}");
+    assert_eq!(at[0].0, "warning");
+    assert!(
+        at[0].1.starts_with("qa-api is an online service, so its window 09-18 is not used: a window says when a job may run, and a service is planned on its hours_per_month, 300 h")
+            && at[0].1.contains("peak_window")
+            && at[0].1.contains("only 9 h a day"),
+        "{}",
+        at[0].1
+    );
+    gpuplan(d.path(), &["calc", "b.xlsx", "-o", "s.xlsx", "--strict"]).fails_with(3, &[]);
+    assert_eq!(bytes(&path), before, "the input changed");
+}
+
+/// #44 item 4: a job of 700 h a month in the window 22-07 was planned without a word, though
+/// the window holds at most 9 h a day × 30.4167 days (730 / 24) = 273.75 h. A warning at the
+/// row with those figures; a job whose hours fit (16 h) gets none.
+#[test]
+fn a_job_of_more_hours_than_its_window_holds_is_a_warning_with_the_figures() {
+    let d = tempdir();
+    // Column L (index 11) is window; row 2 is lora-finetune (16 h), row 4 preprocess (E4 hours).
+    let book = team()
+        .set("Workloads", 0, 11, Some(s("window")))
+        .set("Workloads", 1, 11, Some(s("22-07")))
+        .set("Workloads", 3, 11, Some(s("22-07")))
+        .set("Workloads", 3, 4, Some(n(700.0)));
+    let path = book_with(&d, "b.xlsx", book);
+    let before = bytes(&path);
+    let j = calc_json(d.path(), "b.xlsx", "out.json", &[]);
+    // 22-07 is 22, 23, 0, …, 6: 9 hours; 9 × 730 / 24 = 273.75.
+    let at = warnings_at(&j, "Workloads!A4");
+    assert!(
+        at.iter().any(|(sev, m)| sev == "warning"
+            && m.starts_with("preprocess runs 700 h a month on each instance, but its window 22-07 allows at most 9 h × 30.4167 days = 273.75 h")),
+        "{at:?}"
+    );
+    let lora = warnings_at(&j, "Workloads!A2");
+    assert!(!lora.iter().any(|(_, m)| m.contains("window")), "{lora:?}");
+    assert_eq!(bytes(&path), before, "the input changed");
+}

@@ -302,3 +302,159 @@ fn more_than_200_scenarios_are_refused_before_any_is_planned() {
         .fails_with(2, &["Scenarios!A202", "more than 200 scenarios"]);
     assert!(!d.path().join("t.plan.xlsx").exists());
 }
+
+/// A service rented by the month with a quiet night and a LoRA job that fits its idle cards
+/// (startup's chat-api and lora-experiments on its RTX 4090 offer alone), with two scenarios:
+/// the fleet off, and a ceiling under the budget.
+fn with_a_fleet(ceiling: f64) -> Book {
+    let cols = [
+        "name",
+        "kind",
+        "model",
+        "concurrency",
+        "context_len",
+        "base_concurrency",
+        "peak_window",
+        "hours_per_month",
+        "runs_per_month",
+        "window",
+    ];
+    Book::new()
+        .sheet(
+            "Workloads",
+            &cols,
+            vec![
+                vec![
+                    Some(s("chat-api")),
+                    Some(s("inference")),
+                    Some(s("Qwen2.5-7B")),
+                    Some(n(60.0)),
+                    Some(n(4096.0)),
+                    Some(n(20.0)),
+                    Some(s("09-21")),
+                    None,
+                    None,
+                    None,
+                ],
+                vec![
+                    Some(s("lora-experiments")),
+                    Some(s("lora")),
+                    Some(s("Llama-2-7B")),
+                    None,
+                    Some(n(2048.0)),
+                    None,
+                    None,
+                    Some(n(120.0)),
+                    Some(n(10.0)),
+                    Some(s("22-07")),
+                ],
+            ],
+        )
+        .sheet(
+            "GPUs",
+            &[
+                "gpu",
+                "provider",
+                "on_demand_hourly",
+                "monthly",
+                "spot_hourly",
+                "billing_granularity_min",
+            ],
+            vec![vec![
+                Some(s("RTX 4090")),
+                Some(s("example")),
+                Some(n(2.5)),
+                Some(n(1500.0)),
+                Some(n(1.2)),
+                Some(n(1.0)),
+            ]],
+        )
+        .sheet(
+            "Scenarios",
+            &["scenario", "change"],
+            vec![
+                vec![Some(s("no-fleet")), Some(s("fleet=no"))],
+                vec![
+                    Some(s("ceiling")),
+                    Some(s(&format!("budget_monthly={ceiling}"))),
+                ],
+            ],
+        )
+}
+
+/// #44 item 5: a scenario `fleet=no` showed Δ 0 and a scenario with a budget ceiling listed no
+/// cuts; the scenarios' JSON had neither `fleet` nor `cuts`. Each scenario now carries them, as a
+/// rerun with the same --set gives them, and the Scenarios tab shows the fleet's saving, the
+/// budget with the fleet and its Δ, the ceiling and the cuts.
+#[test]
+fn a_scenario_carries_the_fleet_and_the_cuts() {
+    let d = tempdir();
+    let path = book_with(&d, "b.xlsx", with_a_fleet(1000.0));
+    let before = bytes(&path);
+    let j = calc_json(d.path(), "b.xlsx", "b.plan.xlsx", &[]);
+    // The job runs on the service's idle cards at night: its on-demand ¥2.5 × (120 h + 10 runs
+    // × 20 min cold start) = 2.5 × 123.333 = ¥308.33 is saved.
+    let saving = 2.5 * (120.0 + 10.0 * 20.0 / 60.0);
+    assert!(
+        close(j["fleet"]["saving"].as_f64().unwrap(), saving),
+        "{}",
+        j["fleet"]
+    );
+    let main_with_fleet = j["fleet"]["budget"].as_f64().unwrap();
+    assert!(close(main_with_fleet, total(&j) - saving));
+    let sc = j["scenarios"].as_array().unwrap();
+    let (no_fleet, ceiling) = (&sc[0], &sc[1]);
+    // fleet=no: nothing shares, so no fleet and the same total with margin.
+    assert!(no_fleet["fleet"].is_null(), "{no_fleet}");
+    assert!(close(total(no_fleet), total(&j)));
+    // The ceiling: the same cuts as a rerun with --set budget_monthly=1000.
+    let rerun = calc_json(
+        d.path(),
+        "b.xlsx",
+        "r.xlsx",
+        &["--set", "budget_monthly=1000"],
+    );
+    assert!(!rerun["cuts"].is_null(), "{}", rerun["cuts"]);
+    assert_eq!(ceiling["cuts"], rerun["cuts"]);
+    assert_eq!(ceiling["fleet"], rerun["fleet"]);
+    assert_eq!(ceiling["cuts"]["budget"], 1000.0);
+    // The tab: each row's fleet saving, budget with the fleet, its Δ against the main plan's,
+    // the ceiling and the cuts.
+    let tab = read_sheet(&d.path().join("b.plan.xlsx"), "Scenarios");
+    let col = |label: &str| {
+        tab[0]
+            .iter()
+            .position(|h| *h == Data::String(label.to_string()))
+            .unwrap_or_else(|| panic!("no {label} column: {:?}", tab[0]))
+    };
+    let (saving_c, with_c, change_c, ceiling_c, cuts_c) = (
+        col("Fleet saving"),
+        col("Budget with the fleet"),
+        col("Δ with the fleet"),
+        col("Budget ceiling"),
+        col("Cuts"),
+    );
+    assert!(close(tab[1][saving_c].as_f64().unwrap(), saving));
+    assert!(close(tab[1][with_c].as_f64().unwrap(), main_with_fleet));
+    assert_eq!(tab[2][0], Data::String("no-fleet".into()));
+    assert!(close(tab[2][saving_c].as_f64().unwrap(), 0.0));
+    assert!(close(tab[2][with_c].as_f64().unwrap(), total(&j)));
+    // fleet=no costs the saving back: +¥308.33 against the main plan with its fleet.
+    assert!(
+        close(tab[2][change_c].as_f64().unwrap(), saving),
+        "{:?}",
+        tab[2]
+    );
+    assert!(close(tab[3][ceiling_c].as_f64().unwrap(), 1000.0));
+    let n = rerun["cuts"]["cuts"].as_array().unwrap().len();
+    let met = rerun["cuts"]["met"].as_bool().unwrap();
+    assert!(
+        tab[3][cuts_c].to_string().starts_with(&format!("{n} cut"))
+            && tab[3][cuts_c]
+                .to_string()
+                .contains(if met { "within" } else { "still over" }),
+        "{:?}",
+        tab[3][cuts_c]
+    );
+    assert_eq!(bytes(&path), before, "the input changed");
+}

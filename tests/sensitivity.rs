@@ -338,3 +338,40 @@ fn a_nan_in_ranges_low_gets_a_short_message() {
     let line = r.stderr.lines().find(|l| l.contains("Ranges!B2")).unwrap();
     assert!(line.len() < 200, "{line}");
 }
+
+/// #44 item 9: a Ranges row for budget_monthly was refused with "budget_monthly is not a
+/// number", which is false. It cannot vary for another reason, said at its key: the ceiling
+/// moves no cost, so the sampled budget would be flat. A yes/no key says it is one.
+#[test]
+fn budget_monthly_in_ranges_is_refused_saying_why_it_cannot_vary() {
+    let d = tempdir();
+    let path = book_with(
+        &d,
+        "t.xlsx",
+        ranges(vec![
+            vec![
+                Some(s("budget_monthly")),
+                Some(n(10_000.0)),
+                Some(n(20_000.0)),
+                None,
+            ],
+            vec![Some(s("fleet")), Some(n(0.0)), Some(n(1.0)), None],
+        ]),
+    );
+    let before = bytes(&path);
+    let r = gpuplan(d.path(), &["calc", "t.xlsx", "-q"]);
+    r.fails_with(
+        2,
+        &[
+            "Ranges!A2: budget_monthly cannot vary in Ranges: it is the ceiling the plan is held to, not one of its costs",
+            "Ranges!A3: fleet is yes or no, not a number",
+        ],
+    );
+    assert!(!r.stderr.contains("is not a number"), "{}", r.stderr);
+    assert_eq!(bytes(&path), before, "the input changed");
+    assert_eq!(
+        std::fs::read_dir(d.path()).unwrap().count(),
+        1,
+        "nothing written"
+    );
+}

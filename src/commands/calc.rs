@@ -330,22 +330,68 @@ struct Beside<'a> {
 }
 
 impl Beside<'_> {
+    /// The Ranges sheet's sensitivity, with how many samples are planned so far on the
+    /// progress line: a run near the cap of draws re-plans millions of them (minutes for a large
+    /// portfolio), which a spinner alone would not tell from a hang.
+    fn sample(
+        &self,
+        plan: &plan::Plan,
+        progress: &report::Progress,
+    ) -> Result<plan::sensitivity::Sensitivity> {
+        let a = self.a;
+        let rows = plan.input.ranges.len();
+        let done = std::sync::atomic::AtomicUsize::new(0);
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::scope(|s| {
+            let run = s.spawn(|| {
+                // The receiver waits below until this is sent or the thread ends.
+                let _ = tx.send(plan::sensitivity::sensitivity_counted(
+                    &plan.input,
+                    self.programs,
+                    a.samples,
+                    a.seed,
+                    self.now,
+                    &done,
+                ));
+            });
+            let started = std::time::Instant::now();
+            loop {
+                let n = done.load(std::sync::atomic::Ordering::Relaxed);
+                // What is left at the pace so far (after the tornado and the first samples).
+                let left = (n > 0).then(|| {
+                    let per = started.elapsed().as_secs_f64() / n as f64;
+                    format!(
+                        ", about {:.0} s left",
+                        per * a.samples.saturating_sub(n) as f64
+                    )
+                });
+                progress.phase(format!(
+                    "sampling {rows} ranges: {n} of {} samples planned{}",
+                    a.samples,
+                    left.unwrap_or_default()
+                ));
+                match rx.recv_timeout(std::time::Duration::from_millis(200)) {
+                    Ok(result) => return result,
+                    Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+                    // The thread ended without sending: it panicked; pass the panic on.
+                    Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                        return match run.join() {
+                            Err(e) => std::panic::resume_unwind(e),
+                            Ok(()) => Err(Error::Internal(
+                                "the sampling thread ended without a result".into(),
+                            )),
+                        };
+                    }
+                }
+            }
+        })
+    }
+
     fn add(&self, calc: &mut Calc, progress: &report::Progress, clock: &mut Clock) -> Result<()> {
         let a = self.a;
         let plan = &calc.plan;
         if !plan.input.ranges.is_empty() {
-            progress.phase(format!(
-                "sampling {} ranges × {} samples",
-                plan.input.ranges.len(),
-                a.samples
-            ));
-            calc.sensitivity = Some(plan::sensitivity::sensitivity(
-                &plan.input,
-                self.programs,
-                a.samples,
-                a.seed,
-                self.now,
-            )?);
+            calc.sensitivity = Some(self.sample(plan, progress)?);
             clock.lap("sensitivity");
         }
         if !a.usage.is_empty() {

@@ -172,6 +172,9 @@ pub(super) fn chosen_warnings(
             "{} 每个实例的运行时间占当月 {}%，超过了一个月的小时数。请核对 hours_per_month 与 hours_in_month，或公式 run_hours 与 utilization；一个月内完成这些工作需要更多实例",
             w.name, format_number((ch.advice.utilization * 100.0).round()))));
     }
+    if let Some(warning) = window_too_short(w, input, ch) {
+        out.push(warning);
+    }
     if let Some(warning) = redundancy_doubles(w, c, ch, k, &input.assumptions.currency()) {
         out.push(warning);
     }
@@ -182,6 +185,36 @@ pub(super) fn chosen_warnings(
             "{} 按{}计费，利用率仅 {}%，低于 monthly_min_utilization（{}%）：请核对使用时长，或先按量计费实测一个月",
             w.name, ch.mode.label(Lang::Zh), format_number((ch.advice.utilization * 100.0).round()), format_number(monthly_min * 100.0))));
     }
+}
+
+/// The warning that a job's hours do not fit its `window` (#44 item 4): 700 h a month inside
+/// 22-07 cannot be, since the window holds at most its hours a day times the days of the month
+/// (hours_in_month / 24). The plan prices the hours as given; this says they cannot all fall in
+/// the window.
+fn window_too_short(w: &Workload, input: &Input, ch: &Chosen) -> Option<Warning> {
+    let window = w.window.filter(|_| !w.online)?;
+    let hours_in_month = input.assumptions.number("hours_in_month", 730.0);
+    let per_day = window.len() as f64;
+    let days = hours_in_month / 24.0;
+    let allowed = per_day * days;
+    // utilization is run_hours / hours_in_month: the hours each instance runs a month.
+    let run_hours = ch.advice.utilization * hours_in_month;
+    if run_hours <= allowed + 1e-6 {
+        return None;
+    }
+    let (run, per_day, days, allowed) = (
+        format_number((run_hours * 100.0).round() / 100.0),
+        format_number(per_day),
+        format_number((days * 10_000.0).round() / 10_000.0),
+        format_number((allowed * 100.0).round() / 100.0),
+    );
+    Some(Warning::warn(w.cell.to_string(), format!(
+        "{} runs {run} h a month on each instance, but its window {window} allows at most {per_day} h × {days} days = {allowed} h: the work cannot all fall inside the window; widen the window, or give the hours it can run",
+        w.name
+    )).with_zh(format!(
+        "{} 每个实例每月运行 {run} 小时，但其运行时段 {window} 最多只有 {per_day} 小时 × {days} 天 = {allowed} 小时：这些工作无法全部在时段内完成；请放宽运行时段，或填写它能运行的小时数",
+        w.name
+    )))
 }
 
 /// The note that redundancy doubled a service of one replica (#34 item 9): seed 000's +20%

@@ -421,6 +421,27 @@ pub fn sensitivity(
     seed: u64,
     now: i64,
 ) -> Result<Sensitivity> {
+    sensitivity_counted(
+        input,
+        programs,
+        samples,
+        seed,
+        now,
+        &std::sync::atomic::AtomicUsize::new(0),
+    )
+}
+
+/// [`sensitivity`], counting in `done` the samples planned so far: a run near the cap of draws
+/// re-plans millions of samples, and the caller may show how far it is (the planner prints
+/// nothing itself).
+pub fn sensitivity_counted(
+    input: &Input,
+    programs: &Programs,
+    samples: usize,
+    seed: u64,
+    now: i64,
+    done: &std::sync::atomic::AtomicUsize,
+) -> Result<Sensitivity> {
     let ranges = &input.ranges;
     // The draws are held at once (a value per key per sample): bounded before they are made.
     if samples.saturating_mul(ranges.len()) > MAX_DRAWS {
@@ -444,7 +465,7 @@ pub fn sensitivity(
     let tornado = tornado_rows(input, programs, &opts)?;
     let replanner = Replanner::new(&base_plan, programs, ranges)?;
     let draws = draw_samples(ranges, &whole, samples, seed);
-    let mut totals = sample_budgets(&replanner, &draws)?;
+    let mut totals = sample_budgets(&replanner, &draws, done)?;
     totals.sort_by(f64::total_cmp);
     let percentile = |p: f64| (!totals.is_empty()).then(|| quantile(&totals, p));
     Ok(Sensitivity {
@@ -502,7 +523,11 @@ fn draw_samples(ranges: &[RangeDef], whole: &[bool], samples: usize, seed: u64) 
 
 /// The budget of each sample, in the samples' order, planned in parallel (at most 8 threads,
 /// each on a contiguous chunk).
-fn sample_budgets(replanner: &Replanner, draws: &[Vec<f64>]) -> Result<Vec<f64>> {
+fn sample_budgets(
+    replanner: &Replanner,
+    draws: &[Vec<f64>],
+    done: &std::sync::atomic::AtomicUsize,
+) -> Result<Vec<f64>> {
     let workers = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .min(8);
@@ -514,7 +539,11 @@ fn sample_budgets(replanner: &Replanner, draws: &[Vec<f64>]) -> Result<Vec<f64>>
                 s.spawn(move || {
                     let mut work = replanner.work();
                     part.iter()
-                        .map(|values| replanner.budget(&mut work, values))
+                        .map(|values| {
+                            let b = replanner.budget(&mut work, values);
+                            done.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                            b
+                        })
                         .collect::<Result<Vec<f64>>>()
                 })
             })
@@ -677,6 +706,21 @@ fn base_rows(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// #44 item 10: a run at the cap of draws re-plans millions of samples, minutes for a large
+    /// portfolio, with nothing to tell it from a hang. The samples planned are counted as they
+    /// are (calc shows the count on its progress line), every one of them by the end.
+    #[test]
+    fn the_samples_planned_are_counted_as_they_are() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/startup.xlsx");
+        let input = crate::read::read(&path, &[]).expect("the sample reads");
+        assert!(!input.ranges.is_empty(), "startup has a Ranges sheet");
+        let programs = Programs::compile(&input).expect("compiles");
+        let done = std::sync::atomic::AtomicUsize::new(0);
+        let s = sensitivity_counted(&input, &programs, 250, 7, 0, &done).expect("samples");
+        assert_eq!(done.load(std::sync::atomic::Ordering::Relaxed), 250);
+        assert_eq!(s.samples, 250);
+    }
 
     /// The incremental re-plan of a sample gives the budget a full re-plan gives, whichever
     /// workloads the keys reach (one, all, or none).

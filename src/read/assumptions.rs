@@ -1,7 +1,9 @@
 //! The Assumptions sheet: each key typed like its default, the rest taken from the defaults,
 //! and `--set key=value`.
 
-use super::table::{found, parse_bool, raw_number, raw_text, Record, Rule, Table};
+use super::table::{
+    found, is_percent, parse_bool, raw_number, raw_text, Record, Rule, Table, Unit,
+};
 use super::xlsx::{Raw, RawSheet};
 use super::Reader;
 use crate::catalog;
@@ -195,8 +197,15 @@ pub fn set_assumption(assumptions: &mut Assumptions, key: &str, text: &str) -> R
     Ok(())
 }
 
-/// The allowed range of each numeric default assumption.
+/// The allowed range of each numeric default assumption, in its unit (templates/assumptions.tsv):
+/// a percentage is read only where the unit is a share.
 pub(crate) fn assumption_rule(key: &str) -> Rule {
+    let unit = catalog::assumption_unit(key).map_or(Unit::Any, Unit::of_assumption);
+    assumption_range(key).in_unit(unit)
+}
+
+/// The allowed range of each numeric default assumption.
+fn assumption_range(key: &str) -> Rule {
     match key {
         "hours_in_month" => Rule::range(1.0, 744.0),
         "vram_headroom"
@@ -247,13 +256,20 @@ pub(super) fn assumption_value(
                     )
                 })
         }
-        Some(Value::Text(_)) if key == "budget_monthly" => match raw_number(raw) {
-            Some(v) if v >= 0.0 && v.is_finite() => Ok(Value::Number(v)),
-            _ => Err(format!(
-                "{key} must be an amount a month (0 or more), or blank for no budget, found {}",
-                found(raw)
-            )),
-        },
+        Some(Value::Text(_)) if key == "budget_monthly" => {
+            match assumption_rule(key).read(raw) {
+                Some(v) if v >= 0.0 && v.is_finite() => Ok(Value::Number(v)),
+                // `20%` is no budget of 0.20 (#44 item 2): the unit is money.
+                _ if is_percent(raw) => Err(format!(
+                    "{key} is in money (the plan's currency), not a percentage: write an amount a month (0 or more), or blank for no budget, found {}",
+                    found(raw)
+                )),
+                _ => Err(format!(
+                    "{key} must be an amount a month (0 or more), or blank for no budget, found {}",
+                    found(raw)
+                )),
+            }
+        }
         Some(Value::Text(_)) => {
             let t = raw_text(raw);
             let t = match t.as_str() {
@@ -276,13 +292,9 @@ pub(super) fn assumption_value(
             .ok_or_else(|| format!("{key} must be yes or no, found {}", found(raw))),
         Some(Value::Number(_)) => {
             let rule = assumption_rule(key);
-            match raw_number(raw) {
+            match rule.read(raw) {
                 Some(v) if rule.accepts(v) => Ok(Value::Number(v)),
-                _ => Err(format!(
-                    "{key} must be {}, found {}",
-                    rule.describe(),
-                    found(raw)
-                )),
+                _ => Err(rule.refusal(key, raw).0),
             }
         }
         None => {

@@ -12,10 +12,10 @@ use std::path::{Path, PathBuf};
 
 /// Largest config.json or index JSON read.
 const MAX_JSON_BYTES: u64 = 16 * 1024 * 1024;
-/// Largest safetensors header read. The format's own readers allow 100 MB, but a header is read
-/// as a JSON tree of about 40 times its size: 16 MB (some 100,000 tensors in one file, far more
-/// than any published shard holds) keeps that under 1 GiB.
-pub const MAX_HEADER_BYTES: u64 = 16 * 1000 * 1000;
+/// Largest safetensors header read: the format's own readers' limit (safetensors'
+/// MAX_HEADER_SIZE). The header is streamed from the file a tensor at a time, never held whole
+/// nor as a JSON tree (which took some 40 times its size), so memory does not grow with it.
+pub const MAX_HEADER_BYTES: u64 = 100 * 1000 * 1000;
 /// Most safetensors files a folder may hold.
 const MAX_FILES: usize = 10_000;
 
@@ -223,83 +223,142 @@ pub fn header(path: &Path, c: &mut Checkpoint) -> Result<()> {
             len.saturating_sub(8)
         )));
     }
-    let mut text = vec![0u8; size as usize];
-    f.read_exact(&mut text)
-        .map_err(|e| bad(format!("cannot read its header: {e}")))?;
-    let v: Value = serde_json::from_slice(&text)
-        .map_err(|e| bad(format!("its header is not valid JSON: {e}")))?;
-    let tensors = v
-        .as_object()
-        .ok_or_else(|| bad("its header is not a JSON object".into()))?;
     c.files = c.files.max(1);
-    for (name, t) in tensors {
-        if name == "__metadata__" {
-            continue;
-        }
-        let dtype = t.get("dtype").and_then(Value::as_str).unwrap_or("?");
-        // Every dimension a whole number: a negative or fractional one is not dropped.
-        let shape: Option<Vec<u64>> = t
-            .get("shape")
-            .and_then(Value::as_array)
-            .and_then(|a| a.iter().map(Value::as_u64).collect());
-        let Some(shape) = shape else {
-            return Err(bad(format!(
-                "tensor {name} has no shape (a list of whole numbers)"
-            )));
-        };
-        let elements = shape
-            .iter()
-            .try_fold(1u64, |acc, d| acc.checked_mul(*d))
-            .ok_or_else(|| bad(format!("tensor {name} has an impossible shape")))?;
-        let data = len.saturating_sub(8 + size);
-        let bytes = match t.get("data_offsets").and_then(Value::as_array) {
-            Some(o) if o.len() == 2 => {
-                let (Some(a), Some(b)) = (o[0].as_u64(), o[1].as_u64()) else {
-                    return Err(bad(format!(
-                        "tensor {name}: data_offsets are not two byte offsets"
-                    )));
-                };
-                if a > b || b > data {
-                    return Err(bad(format!(
-                        "tensor {name}: data_offsets [{a}, {b}] lie outside the file's {data} bytes of data (the file is damaged or truncated)"
-                    )));
-                }
-                // The shape must fill the bytes the offsets give it, as the format's readers
-                // check: a shape whose product wraps or lies cannot pass.
-                if let Some(per) = dtype_bytes(dtype) {
-                    let want = (elements as f64 * per).ceil();
-                    if want != (b - a) as f64 {
-                        return Err(bad(format!(
-                            "tensor {name}: its shape {shape:?} of {dtype} holds {want} bytes but its data_offsets give {} (the header is damaged)",
-                            b - a
-                        )));
-                    }
-                }
-                b - a
+    let mut tensors = Tensors {
+        c,
+        data: len.saturating_sub(8 + size),
+        refused: None,
+    };
+    // Streamed from the file, the header's bytes only: each tensor is counted as it is read.
+    let reader = std::io::BufReader::new(f.take(size));
+    let mut de = serde_json::Deserializer::from_reader(reader);
+    let read = serde::Deserializer::deserialize_map(&mut de, &mut tensors).and_then(|()| de.end());
+    match (read, tensors.refused) {
+        (_, Some(why)) => Err(bad(why)),
+        (Err(e), None) if e.is_data() => Err(bad(format!(
+            "its header is not a JSON object of tensors: {e}"
+        ))),
+        (Err(e), None) if e.is_io() => Err(bad(format!("cannot read its header: {e}"))),
+        (Err(e), None) => Err(bad(format!("its header is not valid JSON: {e}"))),
+        (Ok(()), None) => Ok(()),
+    }
+}
+
+/// What a safetensors header gives of one tensor; other keys are skipped as they are read.
+#[derive(serde::Deserialize)]
+struct TensorEntry {
+    #[serde(default)]
+    dtype: Option<Value>,
+    #[serde(default)]
+    shape: Option<Value>,
+    #[serde(default)]
+    data_offsets: Option<Value>,
+}
+
+/// The header's tensors, each added to the checkpoint as the stream reaches it; the reason a
+/// tensor is refused, kept apart from the JSON's own errors.
+struct Tensors<'a> {
+    c: &'a mut Checkpoint,
+    /// Bytes of data after the header.
+    data: u64,
+    refused: Option<String>,
+}
+
+impl<'de> serde::de::Visitor<'de> for &mut Tensors<'_> {
+    type Value = ();
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        write!(f, "a JSON object of tensors")
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(
+        self,
+        mut a: A,
+    ) -> std::result::Result<(), A::Error> {
+        while let Some(name) = a.next_key::<String>()? {
+            if name == "__metadata__" {
+                a.next_value::<serde::de::IgnoredAny>()?;
+                continue;
             }
-            _ => (elements as f64 * dtype_bytes(dtype).unwrap_or(0.0)) as u64,
-        };
-        if matches!(dtype, "U8" | "I8") && !name.contains("scale") && name.contains("blocks") {
-            c.packed = true;
+            let t: TensorEntry = a.next_value()?;
+            if let Err(why) = add_tensor(self.c, &name, &t, self.data) {
+                self.refused = Some(why.clone());
+                return Err(serde::de::Error::custom(why));
+            }
         }
-        let e = c.by_dtype.entry(dtype.to_string()).or_default();
-        e.0 += elements;
-        e.1 += bytes;
-        c.elements += elements;
-        c.bytes += bytes;
-        if [
-            "visual.",
-            "vision_tower.",
-            "vision_model.",
-            "model.visual.",
-            "model.vision_tower.",
-            "multi_modal_projector.",
-        ]
+        Ok(())
+    }
+}
+
+/// Adds one tensor of a safetensors header to `c`: its elements and bytes by dtype, checked
+/// against its data offsets; the reason where it cannot be.
+fn add_tensor(
+    c: &mut Checkpoint,
+    name: &str,
+    t: &TensorEntry,
+    data: u64,
+) -> std::result::Result<(), String> {
+    let dtype = t.dtype.as_ref().and_then(Value::as_str).unwrap_or("?");
+    // Every dimension a whole number: a negative or fractional one is not dropped.
+    let shape: Option<Vec<u64>> = t
+        .shape
+        .as_ref()
+        .and_then(Value::as_array)
+        .and_then(|a| a.iter().map(Value::as_u64).collect());
+    let Some(shape) = shape else {
+        return Err(format!(
+            "tensor {name} has no shape (a list of whole numbers)"
+        ));
+    };
+    let elements = shape
         .iter()
-        .any(|p| name.starts_with(p))
-        {
-            c.vision_elements += elements;
+        .try_fold(1u64, |acc, d| acc.checked_mul(*d))
+        .ok_or_else(|| format!("tensor {name} has an impossible shape"))?;
+    let bytes = match t.data_offsets.as_ref().and_then(Value::as_array) {
+        Some(o) if o.len() == 2 => {
+            let (Some(a), Some(b)) = (o[0].as_u64(), o[1].as_u64()) else {
+                return Err(format!(
+                    "tensor {name}: data_offsets are not two byte offsets"
+                ));
+            };
+            if a > b || b > data {
+                return Err(format!(
+                    "tensor {name}: data_offsets [{a}, {b}] lie outside the file's {data} bytes of data (the file is damaged or truncated)"
+                ));
+            }
+            // The shape must fill the bytes the offsets give it, as the format's readers
+            // check: a shape whose product wraps or lies cannot pass.
+            if let Some(per) = dtype_bytes(dtype) {
+                let want = (elements as f64 * per).ceil();
+                if want != (b - a) as f64 {
+                    return Err(format!(
+                        "tensor {name}: its shape {shape:?} of {dtype} holds {want} bytes but its data_offsets give {} (the header is damaged)",
+                        b - a
+                    ));
+                }
+            }
+            b - a
         }
+        _ => (elements as f64 * dtype_bytes(dtype).unwrap_or(0.0)) as u64,
+    };
+    if matches!(dtype, "U8" | "I8") && !name.contains("scale") && name.contains("blocks") {
+        c.packed = true;
+    }
+    let e = c.by_dtype.entry(dtype.to_string()).or_default();
+    e.0 += elements;
+    e.1 += bytes;
+    c.elements += elements;
+    c.bytes += bytes;
+    if [
+        "visual.",
+        "vision_tower.",
+        "vision_model.",
+        "model.visual.",
+        "model.vision_tower.",
+        "multi_modal_projector.",
+    ]
+    .iter()
+    .any(|p| name.starts_with(p))
+    {
+        c.vision_elements += elements;
     }
     Ok(())
 }
@@ -814,7 +873,17 @@ impl Mapping<'_> {
                     format!("the safetensors headers: {} tensor elements", ck.elements),
                 );
             }
+            // Without vocab_size the embeddings and head are unknown: a count without them is
+            // no model's size (Llama-2-7B's 6.476 B for 6.738), so params_b is left blank and
+            // the note says what was counted (#44 item 7).
             _ => match counted {
+                Some((total, _)) if self.m.vocab <= 0.0 => {
+                    self.missing.push("params_b");
+                    self.notes.push(format!(
+                        "params_b left blank: without vocab_size the embeddings and output head (vocab × hidden, twice when untied) cannot be counted; the rest of the architecture counts {} B. Give vocab (the tokenizer's vocabulary size) in the Models row, or params_b from the model card",
+                        crate::model::format_number(((total / 1e9 + self.m.vision_params_b) * 1e3).round() / 1e3)
+                    ));
+                }
                 Some((total, _)) => {
                     let all = total / 1e9 + self.m.vision_params_b;
                     self.set("params_b", all, "counted from the architecture (embeddings, attention, feed-forward layers, experts and any vision tower)".into())
@@ -822,7 +891,9 @@ impl Mapping<'_> {
                 None => self.missing.push("params_b"),
             },
         }
-        if let Some((total, active)) = counted.filter(|_| self.m.experts > 0.0) {
+        if let Some((total, active)) =
+            counted.filter(|_| self.m.experts > 0.0 && self.m.params_b > 0.0)
+        {
             let share = self.m.params_b * 1e9 / total;
             self.set(
                 "active_params_b",

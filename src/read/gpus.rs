@@ -1,7 +1,7 @@
 //! The GPUs sheet: one offer per row, specifications filled from the catalog for known GPUs,
 //! and `--set gpu:NAME.column=value`.
 
-use super::table::{found, parse_bool, raw_number, Record, Rule};
+use super::table::{found, parse_bool, Record, Rule};
 use super::xlsx::{Raw, RawSheet};
 use super::Reader;
 use crate::catalog;
@@ -320,7 +320,7 @@ fn set_gpu_numbers(
     if let Op::Scale(f) = o.op {
         return scale_gpu_numbers(gpus, matching, o, f);
     }
-    match raw_number(raw) {
+    match rule.read(raw) {
         _ if blank => {
             for &i in matching {
                 gpus[i].set_price(key, None);
@@ -333,11 +333,7 @@ fn set_gpu_numbers(
             }
             Ok(())
         }
-        _ => Err(format!(
-            "{key} must be {}, found {}",
-            rule.describe(),
-            found(raw)
-        )),
+        _ => Err(rule.refusal(key, raw).0),
     }
 }
 

@@ -18,7 +18,8 @@ fn grid(sheet: &RawSheet) -> HashMap<(u32, u32), &Raw> {
 
 fn number(raw: Option<&&Raw>) -> Option<f64> {
     match raw {
-        Some(Raw::Number(n)) => Some(*n),
+        // A share the plan shows as a percentage is its number.
+        Some(Raw::Number(n) | Raw::Percent(n)) => Some(*n),
         _ => None,
     }
 }
@@ -67,6 +68,8 @@ pub fn plan_view(path: &Path) -> Result<(PlanView, String)> {
         Some(s) => read_summary(s, &mut view),
         None => "CNY".to_string(),
     };
+    // A workbook whose Summary has no fleet line shares nothing (or predates the fleet).
+    view.budget_with_fleet = view.budget_with_fleet.or(view.total_with_margin);
     Ok((view, currency))
 }
 
@@ -94,6 +97,7 @@ fn read_plan_tab(plan: &RawSheet, view: &mut PlanView) -> Option<()> {
         // The table ends at its first blank row: below it come the cuts and the printed block,
         // whose rows name workloads too.
         let Some(name) = text(g.get(&(r, name_col))) else {
+            view.cuts = read_cuts(&g, r, last);
             break;
         };
         let at = |c: Option<u32>| c.and_then(|c| g.get(&(r, c)));
@@ -124,6 +128,25 @@ fn read_plan_tab(plan: &RawSheet, view: &mut PlanView) -> Option<()> {
     Some(())
 }
 
+/// The Plan tab's section of cuts below its table (from row `from`): its header is the
+/// Workload and Saving labels in columns A and B, each cut a row of a name and a saving, and
+/// the line under them says when they leave the plan over the ceiling. `None` without one.
+fn read_cuts(g: &HashMap<(u32, u32), &Raw>, from: u32, last: u32) -> Option<crate::diff::CutsView> {
+    let label = |r: u32, c: u32| text(g.get(&(r, c))).unwrap_or_default();
+    let head = (from..=last)
+        .find(|&r| layout::WORKLOAD.is(&label(r, 0)) && layout::CUT_SAVING.is(&label(r, 1)))?;
+    let mut count = 0;
+    let mut r = head + 1;
+    while r <= last && text(g.get(&(r, 0))).is_some() && number(g.get(&(r, 1))).is_some() {
+        count += 1;
+        r += 1;
+    }
+    Some(crate::diff::CutsView {
+        count,
+        met: !layout::CUTS_UNMET.is(&label(r, 0)),
+    })
+}
+
 /// Totals: the TCO tab's amounts (column C) by their labels.
 fn read_totals(tco: &RawSheet, view: &mut PlanView) {
     let t = grid(tco);
@@ -150,7 +173,7 @@ fn read_assumptions(a: &RawSheet, view: &mut PlanView) {
         }
         if let Some(val) = ga.get(&(*r, 1)) {
             let val = match val {
-                Raw::Number(n) => crate::model::format_number(*n),
+                Raw::Number(n) | Raw::Percent(n) => crate::model::format_number(*n),
                 other => raw_text(other),
             };
             view.inputs
@@ -177,6 +200,8 @@ fn read_summary(s: &RawSheet, view: &mut PlanView) -> String {
             if let Some(cur) = value() {
                 currency = cur;
             }
+        } else if layout::BUDGET_WITH_FLEET.is(&label) {
+            view.budget_with_fleet = number(gs.get(&(*r, 1)));
         }
     }
     currency

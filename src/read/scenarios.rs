@@ -107,6 +107,15 @@ impl Reader {
                 continue;
             }
             seen.insert(same, rec.at("key"));
+            let (target, column) = parse_key(&key);
+            if let Some(why) = cannot_vary(&target, &column) {
+                p.push(Problem::new(rec.at("key"), why));
+                continue;
+            }
+            // Each key's values must be ones its column accepts; whole-number columns are
+            // sampled in whole numbers. A percentage is read only for a share.
+            let rule = column_rule(&target, &column);
+            let any = any.in_unit(rule.unit);
             let low = rec.number("low", any, p);
             let high = rec.number("high", any, p);
             let likely = rec.number("likely", any, p);
@@ -129,10 +138,6 @@ impl Reader {
                 ));
                 continue;
             }
-            let (target, column) = parse_key(&key);
-            // Each key's values must be ones its column accepts; whole-number columns are
-            // sampled in whole numbers.
-            let rule = column_rule(&target, &column);
             for v in [low, high].into_iter().filter(|v| !rule.accepts(*v)) {
                 p.push(Problem::new(
                     rec.at("key"),
@@ -155,6 +160,30 @@ impl Reader {
             });
         }
         out
+    }
+}
+
+/// Why a built-in assumption cannot be a Ranges key, where it cannot: it holds no number to
+/// draw (yes/no, a month, a currency), or, for `budget_monthly`, it is the ceiling the plan is
+/// held to and no cost of it, so the budget the Sensitivity tab samples would not move (#44 item
+/// 9: it was refused at sampling as "not a number", which it is).
+fn cannot_vary(target: &Target, column: &str) -> Option<String> {
+    if *target != Target::Assumption || crate::catalog::assumption_number(column).is_some() {
+        return None;
+    }
+    match (column, crate::catalog::assumption_unit(column)?) {
+        ("budget_monthly", _) => Some(
+            "budget_monthly cannot vary in Ranges: it is the ceiling the plan is held to, not one of its costs, so the budget the Sensitivity tab samples (the total with safety margin) is the same at any value of it; to compare ceilings, give each a Scenarios row (budget_monthly=15000), whose cuts the Scenarios tab lists".to_string(),
+        ),
+        (_, "yes/no") => Some(format!(
+            "{column} is yes or no, not a number: only a number can vary in Ranges (compare yes and no with a Scenarios row, {column}=no)"
+        )),
+        (_, "month") => Some(format!(
+            "{column} is a month, not a number: only a number can vary in Ranges"
+        )),
+        _ => Some(format!(
+            "{column} is text, not a number: only a number can vary in Ranges"
+        )),
     }
 }
 

@@ -276,6 +276,82 @@ pub struct Record<'a> {
     cells: &'a BTreeMap<u32, Raw>,
 }
 
+/// What a number cell measures, for a percentage typed in it: `20%` is a share, so only a share
+/// reads it (as 0.2). In hours or money it would be a wrong number in silence (`50%` of a peak
+/// read as half an hour a day), so there it is refused naming the unit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unit {
+    /// A share, 0.2 for 20%: a percentage is read as its share.
+    Share,
+    Hours,
+    /// An amount or a price in the plan's currency.
+    Money,
+    /// Another unit, as templates/assumptions.tsv names it (`min`, `GiB`).
+    Named(&'static str),
+    /// A count or a size that is no share and has no unit worth naming (a concurrency).
+    Plain,
+    /// Not known (a user's own assumption, a fallback rule): a percentage is read as its share.
+    Any,
+}
+
+impl Unit {
+    /// Whether `20%` may stand for 0.2 here.
+    pub fn takes_percent(self) -> bool {
+        matches!(self, Unit::Share | Unit::Any)
+    }
+
+    /// The unit of a column of templates/columns.tsv by its type.
+    pub fn of_column(ty: crate::catalog::ColumnType) -> Unit {
+        use crate::catalog::ColumnType as T;
+        match ty {
+            T::Fraction => Unit::Share,
+            T::Hours => Unit::Hours,
+            T::Money => Unit::Money,
+            T::Number | T::Integer => Unit::Plain,
+            T::Text | T::Bool | T::Kind | T::Precision | T::KvPrecision | T::Any | T::Month => {
+                Unit::Any
+            }
+        }
+    }
+
+    /// The unit of an assumption by templates/assumptions.tsv's `unit` column.
+    pub fn of_assumption(unit: &'static str) -> Unit {
+        match unit {
+            "share" => Unit::Share,
+            "h" => Unit::Hours,
+            "money" => Unit::Money,
+            u if u.starts_with("per ") => Unit::Money,
+            "" | "yes/no" | "month" => Unit::Any,
+            u => Unit::Named(u),
+        }
+    }
+
+    /// The unit as a message names it, in English and Chinese; `None` for a plain number.
+    fn named(self) -> Option<(&'static str, &'static str)> {
+        match self {
+            Unit::Hours => Some(("hours", "小时")),
+            Unit::Money => Some(("money (the plan's currency)", "金额（方案币种）")),
+            Unit::Named(u) => Some((u, u)),
+            Unit::Share | Unit::Plain | Unit::Any => None,
+        }
+    }
+}
+
+/// Whether a cell holds a percentage: typed as text (`50%`), or a number in a percentage format
+/// (what Excel stores where `50%` is typed into a number cell).
+pub fn is_percent(raw: &Raw) -> bool {
+    match raw {
+        Raw::Text(t) => t.trim().ends_with(['%', '％']),
+        Raw::Percent(_) => true,
+        Raw::Number(_) | Raw::Bool(_) | Raw::Error(_) | Raw::Date(_) | Raw::Uncomputed(_) => false,
+    }
+}
+
+/// A number shown as a percentage, as the cell shows it: 0.5 → `50%`.
+fn percent_text(v: f64) -> String {
+    format!("{}%", format_number(v * 100.0))
+}
+
 /// What a numeric cell must hold.
 #[derive(Debug, Clone, Copy)]
 pub struct Rule {
@@ -284,6 +360,8 @@ pub struct Rule {
     pub min_ok: bool,
     pub max: f64,
     pub integer: bool,
+    /// What it measures: whether a percentage may stand for a share.
+    pub unit: Unit,
 }
 
 impl Rule {
@@ -293,6 +371,7 @@ impl Rule {
             min_ok: true,
             max: f64::MAX,
             integer: false,
+            unit: Unit::Any,
         }
     }
     pub const fn positive() -> Rule {
@@ -301,6 +380,7 @@ impl Rule {
             min_ok: false,
             max: f64::MAX,
             integer: false,
+            unit: Unit::Any,
         }
     }
     pub const fn range(min: f64, max: f64) -> Rule {
@@ -309,6 +389,7 @@ impl Rule {
             min_ok: true,
             max,
             integer: false,
+            unit: Unit::Any,
         }
     }
     pub const fn whole(min: f64, max: f64) -> Rule {
@@ -317,20 +398,70 @@ impl Rule {
             min_ok: true,
             max,
             integer: true,
+            unit: Unit::Any,
         }
     }
     pub const fn max(self, max: f64) -> Rule {
         Rule { max, ..self }
     }
+    /// The rule for a cell in `unit`.
+    pub const fn in_unit(self, unit: Unit) -> Rule {
+        Rule { unit, ..self }
+    }
 
-    /// The rule of the number column `key` of `sheet`: its bounds in templates/columns.tsv.
+    /// The rule of the number column `key` of `sheet`: its bounds and type in
+    /// templates/columns.tsv.
     pub fn of(sheet: &str, key: &str) -> Option<Rule> {
-        crate::catalog::bounds(sheet, key).map(|b| Rule {
+        let c = crate::catalog::column(sheet, key)?;
+        c.bounds.map(|b| Rule {
             min: b.min,
             min_ok: b.min_ok,
             max: b.max,
             integer: b.integer,
+            unit: Unit::of_column(c.ty),
         })
+    }
+
+    /// The number a cell holds under this rule: `None` where it holds none, or a percentage
+    /// where the unit is no share.
+    pub fn read(&self, raw: &Raw) -> Option<f64> {
+        if is_percent(raw) && !self.unit.takes_percent() {
+            return None;
+        }
+        raw_number(raw)
+    }
+
+    /// The problem of a cell this rule refuses, in both languages: what it must be and what was
+    /// found, and where it is a percentage in a column of another unit, that unit.
+    pub fn refusal(&self, key: &str, raw: &Raw) -> (String, String) {
+        if is_percent(raw) && !self.unit.takes_percent() {
+            let (en, zh) = match self.unit.named() {
+                Some((u, u_zh)) => (
+                    format!("{key} is in {u}, not a percentage"),
+                    format!("{key} 的单位是{u_zh}，不是百分比"),
+                ),
+                None => (
+                    format!("{key} is no share, so it takes no percentage"),
+                    format!("{key} 不是比例，不能填百分比"),
+                ),
+            };
+            return (
+                format!("{en}: write {}, found {}", self.describe(), found(raw)),
+                format!(
+                    "{zh}：请填写{}，实际为 {}",
+                    self.describe_zh(),
+                    found_zh(raw)
+                ),
+            );
+        }
+        (
+            format!("{key} must be {}, found {}", self.describe(), found(raw)),
+            format!(
+                "{key} 应为 {}，实际为 {}",
+                self.describe_zh(),
+                found_zh(raw)
+            ),
+        )
     }
 
     pub fn describe(&self) -> String {
@@ -480,6 +611,11 @@ pub fn parse_bool(raw: &Raw) -> Option<bool> {
 pub fn found(raw: &Raw) -> String {
     match raw {
         Raw::Number(n) => format_number(*n),
+        Raw::Percent(v) => format!(
+            "{} (the number {} in a percentage format)",
+            percent_text(*v),
+            format_number(*v)
+        ),
         Raw::Text(t) => {
             let short: String = t.chars().take(40).collect();
             let more = if short.len() < t.len() { "…" } else { "" };
@@ -503,6 +639,11 @@ pub fn found(raw: &Raw) -> String {
 pub fn found_zh(raw: &Raw) -> String {
     match raw {
         Raw::Number(_) | Raw::Bool(_) => found(raw),
+        Raw::Percent(v) => format!(
+            "{}（百分比格式的数值 {}）",
+            percent_text(*v),
+            format_number(*v)
+        ),
         Raw::Text(t) => {
             let short: String = t.chars().take(40).collect();
             let more = if short.len() < t.len() { "…" } else { "" };
@@ -523,15 +664,21 @@ pub fn found_zh(raw: &Raw) -> String {
 
 pub fn raw_number(raw: &Raw) -> Option<f64> {
     match raw {
-        Raw::Number(n) if n.is_finite() => Some(*n),
+        Raw::Number(n) | Raw::Percent(n) if n.is_finite() => Some(*n),
         Raw::Text(t) => parse_number_text(t),
-        _ => None,
+        Raw::Number(_)
+        | Raw::Percent(_)
+        | Raw::Bool(_)
+        | Raw::Error(_)
+        | Raw::Date(_)
+        | Raw::Uncomputed(_) => None,
     }
 }
 
 pub fn raw_text(raw: &Raw) -> String {
     match raw {
         Raw::Number(n) => format_number(*n),
+        Raw::Percent(v) => percent_text(*v),
         Raw::Text(t) => t.trim().to_string(),
         Raw::Bool(b) => if *b { "TRUE" } else { "FALSE" }.to_string(),
         Raw::Error(e) => e.clone(),
@@ -627,20 +774,11 @@ impl Record<'_> {
     /// A number obeying `rule`, or a problem; `None` when blank.
     pub fn number(&self, key: &str, rule: Rule, problems: &mut Vec<Problem>) -> Option<f64> {
         let raw = self.raw(key)?;
-        match raw_number(raw) {
+        match rule.read(raw) {
             Some(v) if rule.accepts(v) => Some(v),
             _ => {
-                problems.push(
-                    Problem::new(
-                        self.at(key),
-                        format!("{key} must be {}, found {}", rule.describe(), found(raw)),
-                    )
-                    .with_zh(format!(
-                        "{key} 应为 {}，实际为 {}",
-                        rule.describe_zh(),
-                        found_zh(raw)
-                    )),
-                );
+                let (en, zh) = rule.refusal(key, raw);
+                problems.push(Problem::new(self.at(key), en).with_zh(zh));
                 None
             }
         }

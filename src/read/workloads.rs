@@ -151,6 +151,7 @@ impl Reader {
                         ColumnType::Number
                             | ColumnType::Integer
                             | ColumnType::Fraction
+                            | ColumnType::Hours
                             | ColumnType::Money
                     ) =>
             {
@@ -220,6 +221,11 @@ impl Reader {
             return false;
         };
         match table::raw_number(raw) {
+            // A percentage stays one: its column decides whether it may be read.
+            Some(v) if table::is_percent(raw) => {
+                cells.insert(col, Raw::Percent(v * factor));
+                true
+            }
             Some(v) => {
                 cells.insert(col, Raw::Number(v * factor));
                 true
@@ -265,6 +271,10 @@ impl Reader {
         check_sizes(rec, kind, &n, p);
         let online = cells.online.unwrap_or(kind.online_by_default());
         check_work(rec, &name, kind, &n, online, p);
+        if let (true, Some(w)) = (online, cells.window) {
+            self.notices
+                .push(window_of_a_service(rec, &name, w, n.hours_per_month));
+        }
         let model = self.resolve_model(rec, &name, kind, &n, known.models);
         if self.problems.len() > before {
             return None;
@@ -669,11 +679,14 @@ fn engine_cell(rec: &Record, engines: &Engines, p: &mut Vec<Problem>) -> Option<
 /// Cross-field rules of the sizes: tokens held within the context, off-peak concurrency within
 /// the peak, and a pilot test given whole.
 fn check_sizes(rec: &Record, kind: Kind, n: &WorkloadNumbers, p: &mut Vec<Problem>) {
+    // A cell already refused holds no value to compare: its default stands in for it only where
+    // it is blank, or "concurrency (1)" would be an error about a figure nobody typed (#44 item 8).
+    let refused = |key: &str| rec.raw(key).is_some() && n.get(key).flatten().is_none();
     let context = n
         .context_len
         .or_else(|| default_number("context_len", kind))
         .unwrap_or(0.0);
-    if let Some(avg) = n.avg_tokens {
+    if let (Some(avg), false) = (n.avg_tokens, refused("context_len")) {
         if avg > context {
             p.push(Problem::new(
                 rec.at("avg_tokens"),
@@ -684,7 +697,11 @@ fn check_sizes(rec: &Record, kind: Kind, n: &WorkloadNumbers, p: &mut Vec<Proble
     let concurrency = n
         .concurrency
         .or_else(|| default_number("concurrency", kind));
-    if let (Some(base), c) = (n.base_concurrency, concurrency.unwrap_or(0.0)) {
+    if let (Some(base), c, false) = (
+        n.base_concurrency,
+        concurrency.unwrap_or(0.0),
+        refused("concurrency"),
+    ) {
         if base > c {
             p.push(Problem::new(
                 rec.at("base_concurrency"),
@@ -745,6 +762,36 @@ fn check_work(
                 }),
         ));
     }
+}
+
+/// The note that an online service's `window` is not used (#44 item 3): a window says when a
+/// job may run, and a service is planned on its hours_per_month (all month when blank), its busy
+/// hours of the day being its `peak_window`. A warning, not a refusal: the plan is the one the
+/// service's hours give, and a team that meant the hours it is up learns which column says so.
+fn window_of_a_service(rec: &Record, name: &str, w: DayWindow, hours: Option<f64>) -> Warning {
+    let per_day = w.len();
+    let (planned, planned_zh) = match hours {
+        Some(h) => (
+            format!("its hours_per_month, {} h", crate::model::format_number(h)),
+            format!(
+                "其 hours_per_month（{} 小时）",
+                crate::model::format_number(h)
+            ),
+        ),
+        None => (
+            "all month (hours_per_month blank)".to_string(),
+            "全月运行（hours_per_month 为空）".to_string(),
+        ),
+    };
+    Warning::warn(
+        rec.at("window"),
+        format!(
+            "{name} is an online service, so its window {w} is not used: a window says when a job may run, and a service is planned on {planned}; give the hours its load peaks as peak_window, or, if it is up only {per_day} h a day, give hours_per_month those hours a month"
+        ),
+    )
+    .with_zh(format!(
+        "{name} 是在线服务，其运行时段 {w} 不起作用：运行时段是任务允许运行的时间，服务按{planned_zh}规划；负载高峰时段请填 peak_window；如果它每天只运行 {per_day} 小时，请在 hours_per_month 中填写相应的每月小时数"
+    ))
 }
 
 /// A share above 1 (100%) where a percentage was likely meant: `redundancy 5` plans six times

@@ -35,6 +35,9 @@ pub enum Raw {
     Date(f64),
     /// A formula with no saved value.
     Uncomputed(String),
+    /// A number shown as a percentage (a cell in a `0%` format, as Excel makes one where `50%`
+    /// is typed): the number itself, 0.5. Only a share column reads it.
+    Percent(f64),
 }
 
 /// A sheet's non-empty cells, in reading order (row-major).
@@ -422,6 +425,96 @@ impl Workbook {
             }
             sheet.cells.push((row, col, raw));
         }
+        drop(reader);
+        self.mark_percentages(path, name, &mut sheet)?;
         Ok(sheet)
+    }
+
+    /// Marks the numbers shown as percentages (their cell's number format has a `%`) as
+    /// [`Raw::Percent`]: `50%` typed in Excel is stored as 0.5 in a `0%` format, which would
+    /// otherwise be read as half an hour in an hours column. A second pass over the sheet, for
+    /// the cells' style ids, which the pass that reads values and formulas does not give.
+    fn mark_percentages(
+        &mut self,
+        path: &Path,
+        name: &str,
+        sheet: &mut RawSheet,
+    ) -> Result<(), Error> {
+        let mut reader = self
+            .inner
+            .worksheet_cells_reader(name)
+            .map_err(|e| unreadable(path, format!("sheet {name} cannot be read: {e}")))?;
+        let percent: Vec<bool> = reader
+            .styles()
+            .iter()
+            .map(|s| {
+                s.number_format
+                    .as_ref()
+                    .is_some_and(|f| is_percent_format(&f.format_code))
+            })
+            .collect();
+        if !percent.contains(&true) {
+            return Ok(());
+        }
+        let mut shown = std::collections::HashSet::new();
+        loop {
+            match reader.next_style_id() {
+                Ok(Some((r, c, id))) if percent.get(id) == Some(&true) => {
+                    shown.insert((r, c));
+                }
+                Ok(Some(_)) => {}
+                Ok(None) => break,
+                Err(e) => return Err(unreadable(path, format!("sheet {name} is damaged: {e}"))),
+            }
+        }
+        for (r, c, raw) in &mut sheet.cells {
+            if let Raw::Number(v) = raw {
+                if shown.contains(&(*r, *c)) {
+                    *raw = Raw::Percent(*v);
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Whether a number format shows a percentage: a `%` outside quoted text and not escaped
+/// (`0%`, `0.00%`, `#,##0.0%;[Red]-0.0%`; not `0"%"` nor `0\%`, which show a literal sign
+/// after the number itself).
+pub fn is_percent_format(code: &str) -> bool {
+    let mut quoted = false;
+    let mut chars = code.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => quoted = !quoted,
+            '\\' if !quoted => {
+                chars.next();
+            }
+            '%' if !quoted => return true,
+            _ => {}
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_percent_format;
+
+    #[test]
+    fn percentage_formats_are_told_from_a_literal_percent_sign() {
+        for code in ["0%", "0.00%", "#,##0.0%;[Red]-0.0%", "[$-409]0%"] {
+            assert!(is_percent_format(code), "{code}");
+        }
+        for code in [
+            "General",
+            "0.00",
+            r#"0"%""#,
+            r"0\%",
+            "yyyy-mm-dd",
+            r#""100%" 0"#,
+        ] {
+            assert!(!is_percent_format(code), "{code}");
+        }
     }
 }

@@ -1,7 +1,8 @@
 //! The terminal table of `gpuplan diff`: per workload the outcome before and after and its TCO,
-//! the totals, and the inputs that differ.
+//! the totals, the budget with the fleet, the ceiling and its cuts, and the inputs that differ
+//! (and the offers whose terms only one plan records).
 
-use crate::diff::{Diff, Outcome};
+use crate::diff::{CutsView, Diff, Outcome};
 use crate::model::{format_number, money};
 
 /// The terminal table of a diff.
@@ -48,6 +49,37 @@ pub fn diff(d: &Diff, currency: &str) -> String {
         d.total_with_margin_change
             .map_or_else(|| "-".into(), |c| signed(currency, c))
     ));
+    // Said where a fleet shares on either side: elsewhere it is the total with margin again.
+    let shares = |fleet: Option<f64>, total: Option<f64>| match (fleet, total) {
+        (Some(f), Some(t)) => (f - t).abs() >= 0.005,
+        (a, b) => a.is_some() != b.is_some(),
+    };
+    if shares(d.budget_with_fleet_before, d.total_with_margin_before)
+        || shares(d.budget_with_fleet_after, d.total_with_margin_after)
+    {
+        out.push_str(&format!(
+            "budget with the fleet: {} → {} ({})\n",
+            money(d.budget_with_fleet_before),
+            money(d.budget_with_fleet_after),
+            d.budget_with_fleet_change
+                .map_or_else(|| "-".into(), |c| signed(currency, c))
+        ));
+    }
+    if d.budget_ceiling_before.is_some() || d.budget_ceiling_after.is_some() {
+        let ceiling = |v: Option<f64>| v.map_or_else(|| "none".to_string(), |v| money(Some(v)));
+        out.push_str(&format!(
+            "budget ceiling: {} → {}\n",
+            ceiling(d.budget_ceiling_before),
+            ceiling(d.budget_ceiling_after)
+        ));
+    }
+    if d.cuts_before.is_some() || d.cuts_after.is_some() {
+        out.push_str(&format!(
+            "cuts: {} → {}\n",
+            cuts_said(d.cuts_before),
+            cuts_said(d.cuts_after)
+        ));
+    }
     if d.inputs_compared == 0 {
         out.push_str("inputs: not compared (a plan records none of the other's inputs)\n");
     } else if d.inputs_changed.is_empty() {
@@ -66,10 +98,34 @@ pub fn diff(d: &Diff, currency: &str) -> String {
             ));
         }
     }
+    let offers = d.one_sided_offers();
+    if !offers.is_empty() {
+        out.push_str(&format!(
+            "offer terms recorded by one plan only, not compared: {}\n",
+            offers.join("; ")
+        ));
+    }
     if !d.inputs_complete {
         out.push_str("(a plan workbook records its assumptions, its offers' prices and terms and its input's SHA-256; compare the plans' JSON (calc --json) to see every workload column)\n");
     }
     out
+}
+
+/// The cuts a plan lists, in words: none, or how many and whether they meet its ceiling.
+fn cuts_said(c: Option<CutsView>) -> String {
+    match c {
+        None => "none".to_string(),
+        Some(c) => format!(
+            "{} {}, {}",
+            c.count,
+            if c.count == 1 { "cut" } else { "cuts" },
+            if c.met {
+                "within the ceiling after them"
+            } else {
+                "still over the ceiling after them"
+            }
+        ),
+    }
 }
 
 fn signed(currency: &str, v: f64) -> String {

@@ -116,6 +116,8 @@ impl<'a> PlanJson<'a> {
                     changes: &s.changes,
                     totals: Totals(&s.plan),
                     workloads: Workloads(&s.plan, &[]),
+                    fleet: s.plan.fleet.as_ref(),
+                    cuts: s.plan.cuts.as_ref(),
                 })
                 .collect(),
             actuals: calc.actuals.iter().map(|r| &r.actual).collect(),
@@ -356,13 +358,18 @@ impl YearJson {
     }
 }
 
-/// One scenario: its name, its changes as written, and its plan's totals and workloads.
+/// One scenario: its name, its changes as written, and its plan's totals, workloads, fleet and
+/// cuts, as the main plan's keys.
 #[derive(Serialize)]
 struct ScenarioJson<'a> {
     name: &'a str,
     changes: &'a [String],
     totals: Totals<'a>,
     workloads: Workloads<'a>,
+    /// As the main plan's `fleet`: null when nothing shares.
+    fleet: Option<&'a crate::plan::fleet::FleetPlan>,
+    /// As the main plan's `cuts`: null without a ceiling or within it.
+    cuts: Option<&'a crate::plan::cuts::Cuts>,
 }
 
 /// The budget's sensitivity: percentiles of `total_with_margin` over the samples, and one

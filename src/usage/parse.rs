@@ -173,6 +173,19 @@ fn field(b: &[u8]) -> &[u8] {
     }
 }
 
+/// A CSV line's first field, unquoted and trimmed, as the CSV reader splits the line. Only a
+/// quoted first field can hold a comma: any other is read without the reader (this runs on
+/// every data row of a log, to tell a header written again).
+fn first_field(line: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    if trim(line).first() != Some(&b'"') {
+        let first = line.split(|c| *c == b',').next().unwrap_or_default();
+        return std::borrow::Cow::Borrowed(field(first));
+    }
+    let mut split = Split::default();
+    let first = split.line(line, b',').fields().next().unwrap_or_default();
+    std::borrow::Cow::Owned(field(first).to_vec())
+}
+
 /// `[N/A]`, `N/A`, `[Not Supported]`, `-` (dmon) or nothing: no value.
 fn missing(b: &[u8]) -> bool {
     b.is_empty()
@@ -305,7 +318,10 @@ impl Layout {
         let mut roles = Vec::new();
         let mut units = Vec::new();
         let mut names = Vec::new();
-        for raw in line.split(|c| *c == b',') {
+        // Split as the data rows are, by the one CSV reader: a quoted name holding a comma
+        // (`"rack, host"`) is one column, or every column after it would be read one field off.
+        let mut split = Split::default();
+        for raw in split.line(line, b',').fields() {
             let f = String::from_utf8_lossy(field(raw)).to_string();
             // `utilization.gpu [%]`: the name, and whether values carry a unit.
             let (name, unit) = match f.split_once('[') {
@@ -320,8 +336,8 @@ impl Layout {
         let has = |r: Role| roles.contains(&r);
         let known = roles.iter().filter(|r| **r != Role::Skip).count();
         if known < 2 {
-            let first = field(line.split(|c| *c == b',').next().unwrap_or_default());
-            let hint = if stamp::parse(first).is_some() {
+            let first = first_field(line);
+            let hint = if stamp::parse(&first).is_some() {
                 "; this looks like a data row: the log needs its header line (nvidia-smi writes it with --format=csv, not csv,noheader)"
             } else {
                 ""
@@ -381,8 +397,8 @@ impl Layout {
     /// column gpuplan reads, or the first column of this log's header. A data row's first field
     /// is a time, an index, a uuid or a name, never one of those.
     pub fn is_csv_header(&self, line: &[u8]) -> bool {
-        let first = field(line.split(|c| *c == b',').next().unwrap_or_default());
-        let first = first.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(first);
+        let first = first_field(line);
+        let first = first.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&first);
         if !first.first().is_some_and(u8::is_ascii_alphabetic) {
             return false;
         }
@@ -658,6 +674,22 @@ mod tests {
         for n in CSV_NAMES {
             assert_ne!(role_of(n, false), Role::Skip, "{n}");
         }
+    }
+
+    /// #44 item 10: the header line was split at every comma, the data rows by the CSV reader:
+    /// a quoted header field holding a comma (`"rack, host"`) became two columns, so every
+    /// column after it was read from the field to its left (the utilization from the memory).
+    #[test]
+    fn a_quoted_header_field_with_a_comma_is_one_column() {
+        let l = layout(r#"timestamp,"rack, host",gpu,utilization,memory_used_mib"#);
+        let r = l
+            .row(br#"2026-11-02T10:00:00Z,"r1, node1",0,80,1024"#, split())
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            (r.gpu, r.util, r.memory),
+            (Some(&b"0"[..]), Some(80.0), Some(1024.0))
+        );
+        assert!(l.is_csv_header(br#""timestamp","rack, host",gpu,utilization,memory_used_mib"#));
     }
 
     #[test]

@@ -83,6 +83,8 @@ pub enum V {
     B(bool),
     /// A date: a spreadsheet serial written with a date format, as Excel stores one.
     D(f64),
+    /// A number in a percentage format (`0%`), as Excel stores `50%` typed into a cell: 0.5.
+    P(f64),
 }
 
 pub fn s(x: &str) -> V {
@@ -129,6 +131,11 @@ impl Book {
                         Some(V::D(serial)) => {
                             let date = rust_xlsxwriter::Format::new().set_num_format("yyyy-mm-dd");
                             ws.write_number_with_format(r as u32, c as u16, *serial, &date)
+                                .unwrap();
+                        }
+                        Some(V::P(x)) => {
+                            let pct = rust_xlsxwriter::Format::new().set_num_format("0%");
+                            ws.write_number_with_format(r as u32, c as u16, *x, &pct)
                                 .unwrap();
                         }
                         None => {}

@@ -358,14 +358,32 @@ fn write_fixed_lines(ws: &mut Worksheet, cx: &Ctx, mut row: u32) -> Result<u32, 
     }
     if let Some((file, diff)) = &cx.calc.compared {
         if let Some(change) = diff.total_with_margin_change {
-            let sign = if change > 0.0 { "+" } else { "" };
+            let sign = |v: f64| if v > 0.0 { "+" } else { "" };
+            // A fleet saving gained or lost moves the budget with the fleet, not the total.
+            let fleet = diff
+                .budget_with_fleet_change
+                .filter(|f| (f - change).abs() >= 0.005);
+            let (fleet_en, fleet_zh) = fleet.map_or_else(Default::default, |f| {
+                (
+                    format!(", with the fleet {}{}", sign(f), money(f)),
+                    format!("，卡群方案 {}{}", sign(f), money(f)),
+                )
+            });
             line(
                 ws,
                 cx.t("Since the compared plan", "相对对比方案").to_string(),
                 if cx.lang == Lang::Zh {
-                    format!("每月 {sign}{}（{file}）{fixed}", money(change))
+                    format!(
+                        "每月 {}{}{fleet_zh}（{file}）{fixed}",
+                        sign(change),
+                        money(change)
+                    )
                 } else {
-                    format!("{sign}{} a month ({file}){fixed}", money(change))
+                    format!(
+                        "{}{} a month{fleet_en} ({file}){fixed}",
+                        sign(change),
+                        money(change)
+                    )
                 },
             )?;
         }

@@ -2,6 +2,7 @@
 //! budget_monthly, each cut ranked by saving with its risk and the budget after it.
 
 use super::{Col, Ctx};
+use crate::layout::{CUTS_UNMET, CUT_SAVING};
 use crate::write::style::{number, text};
 use rust_xlsxwriter::{Worksheet, XlsxError};
 
@@ -9,7 +10,7 @@ use rust_xlsxwriter::{Worksheet, XlsxError};
 /// in the narrow ones, the texts wrapped in the 22-character Model and GPU columns).
 const COLUMNS: [Col; 5] = [
     Col::new("workload", 0.0, ["Workload", "负载", "", ""]),
-    Col::new("saving", 0.0, ["Saving", "节省", "", ""]),
+    Col::new("saving", 0.0, [CUT_SAVING.en, CUT_SAVING.zh, "", ""]),
     Col::new("cut", 0.0, ["Cut", "降级方案", "", ""]),
     Col::new("total_after", 0.0, ["Budget after", "降级后预算", "", ""]),
     Col::new("risk", 0.0, ["Risk", "风险", "", ""]),
@@ -51,16 +52,7 @@ pub fn section(ws: &mut Worksheet, cx: &Ctx, row: u32) -> Result<u32, XlsxError>
     }
     if !c.met {
         r += 1;
-        text(
-            ws,
-            r,
-            0,
-            cx.t(
-                "Every cut found still leaves the plan over the budget.",
-                "所有降级方案实施后仍超出预算。",
-            ),
-            &s.bad,
-        )?;
+        text(ws, r, 0, CUTS_UNMET.get(cx.lang), &s.bad)?;
     }
     Ok(r)
 }

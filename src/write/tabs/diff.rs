@@ -229,11 +229,74 @@ fn write_budgets(
         (cx.t("Budget before", "原预算"), d.total_with_margin_before),
         (cx.t("Budget now", "现预算"), d.total_with_margin_after),
         (cx.t("Change", "变化"), d.total_with_margin_change),
+        (
+            cx.t("Budget with the fleet before", "原卡群方案预算"),
+            d.budget_with_fleet_before,
+        ),
+        (
+            cx.t("Budget with the fleet now", "现卡群方案预算"),
+            d.budget_with_fleet_after,
+        ),
+        (
+            cx.t("Change with the fleet", "卡群方案预算变化"),
+            d.budget_with_fleet_change,
+        ),
     ] {
         r += 1;
         text(ws, r, LABEL, label, &s.bold)?;
         if let Some(v) = v {
             number(ws, r, VALUE, v, &s.money)?;
+        }
+    }
+    if d.budget_ceiling_before.is_some() || d.budget_ceiling_after.is_some() {
+        for (label, v) in [
+            (
+                cx.t("Budget ceiling before", "原预算上限"),
+                d.budget_ceiling_before,
+            ),
+            (
+                cx.t("Budget ceiling now", "现预算上限"),
+                d.budget_ceiling_after,
+            ),
+        ] {
+            r += 1;
+            text(ws, r, LABEL, label, &s.bold)?;
+            match v {
+                Some(v) => number(ws, r, VALUE, v, &s.money)?,
+                None => text(ws, r, VALUE, cx.t("none", "未设"), &s.muted)?,
+            };
+        }
+    }
+    if d.cuts_before.is_some() || d.cuts_after.is_some() {
+        for (label, c) in [
+            (cx.t("Cuts before", "原降级方案"), d.cuts_before),
+            (cx.t("Cuts now", "现降级方案"), d.cuts_after),
+        ] {
+            r += 1;
+            text(ws, r, LABEL, label, &s.bold)?;
+            let said = match (c, cx.lang) {
+                (None, _) => cx.t("none", "无").to_string(),
+                (Some(c), crate::lang::Lang::Zh) => format!(
+                    "{} 条，{}",
+                    c.count,
+                    if c.met {
+                        "执行后在上限以内"
+                    } else {
+                        "执行后仍超出上限"
+                    }
+                ),
+                (Some(c), _) => format!(
+                    "{} {}, {}",
+                    c.count,
+                    if c.count == 1 { "cut" } else { "cuts" },
+                    if c.met {
+                        "within the ceiling after them"
+                    } else {
+                        "still over the ceiling after them"
+                    }
+                ),
+            };
+            text(ws, r, VALUE, &said, &s.text)?;
         }
     }
     Ok(r)
@@ -269,6 +332,22 @@ fn write_inputs(ws: &mut Worksheet, cx: &Ctx, d: &Diff, mut r: u32) -> Result<u3
             &s.text,
         )?;
         text(ws, r, AFTER.gpu, c.after.as_deref().unwrap_or("—"), &s.text)?;
+    }
+    let offers = d.one_sided_offers();
+    if !offers.is_empty() {
+        r += 1;
+        let said = offers.join("; ");
+        text(
+            ws,
+            r,
+            LABEL,
+            &if cx.lang == crate::lang::Lang::Zh {
+                format!("仅一方记录的报价条款，未比较：{said}")
+            } else {
+                format!("Offer terms recorded by one plan only, not compared: {said}")
+            },
+            &s.muted,
+        )?;
     }
     if !d.inputs_complete {
         r += 1;

@@ -220,7 +220,7 @@ pub fn summary_lines(
         ws,
         row + 2,
         label_col,
-        cx.t("Budget with the fleet", "卡群方案预算"),
+        crate::layout::BUDGET_WITH_FLEET.get(cx.lang),
         &s.bold,
     )?;
     number(ws, row + 2, amount_col, f.budget, &s.money_bold)?;

@@ -1,6 +1,7 @@
 //! Scenarios: the main plan beside every scenario of the Scenarios sheet (or the base, when
-//! `--scenario` made a scenario the main plan) — totals with what changed and by how much, then
-//! per workload the GPU, count, mode and TCO of each. The scenarios' figures are as planned; the
+//! `--scenario` made a scenario the main plan) — totals with what changed and by how much, the
+//! fleet's saving and the budget with it, the budget ceiling and its cuts, then per workload the
+//! GPU, count, mode and TCO of each. The scenarios' figures are as planned; the
 //! main plan's totals are live (the TCO tab's cells) and repeated as calculated in a row stamped
 //! "fixed at calculation", which the differences (formulas over the tab) are taken against.
 
@@ -14,13 +15,18 @@ use crate::write::style::{fit_row_height, number, text, widths};
 use rust_xlsxwriter::{Worksheet, XlsxError};
 
 /// The totals' columns: key, width and `[English, Chinese, note in English, note in Chinese]`.
-const COLUMNS: [Col; 6] = [
+const COLUMNS: [Col; 11] = [
     Col::new("plan", 26.0, ["Plan", "方案", "The main plan first (the base, or the scenario --scenario named), then each scenario.", "首行为主方案（基准，或 --scenario 指定的情景），其后为各情景。"]),
     Col::new("changes", 40.0, ["Changes", "改动", "The scenario's changes, in the --set syntax, from the Scenarios sheet.", "情景表中该情景的改动（--set 语法）。"]),
     Col::new("total", 14.0, ["Total", "合计", "Monthly total before the safety margin. The main plan's is live (the TCO tab); a scenario's is as planned.", "未含安全边际的月度合计。主方案为实时公式（总拥有成本页）；情景为规划时数值。"]),
     Col::new("total_with_margin", 16.0, ["Total with safety margin", "含安全边际总计", "The monthly budget.", "月度预算。"]),
     Col::new("budget_change", 14.0, ["Δ budget", "预算差额", "This plan's budget less the main plan's as calculated (the row stamped fixed at calculation).", "本方案预算减计算时的主方案预算（标注计算时固定的一行）。"]),
     Col::new("budget_change_pct", 10.0, ["Δ %", "差额比例", "The difference as a share of the main plan's budget.", "差额占主方案预算的比例。"]),
+    Col::new("fleet_saving", 14.0, ["Fleet saving", "卡群节省", "What the fleet saves a month (jobs on idle service cards, services sharing a card; 0 when nothing shares or the Assumption fleet is no), as planned.", "卡群每月节省的金额（任务错峰使用服务卡的闲置时段、服务共用卡；无共用或参数 fleet 为否时为 0），为规划时数值。"]),
+    Col::new("budget_with_fleet", 16.0, ["Budget with the fleet", "卡群方案预算", "The total with safety margin less the fleet's saving, as planned.", "含安全边际总计减去卡群节省，为规划时数值。"]),
+    Col::new("fleet_budget_change", 14.0, ["Δ with the fleet", "卡群预算差额", "This plan's budget with the fleet less the main plan's as calculated: what a scenario such as fleet=no changes.", "本方案卡群方案预算减计算时的主方案卡群方案预算：如 fleet=no 等情景的影响。"]),
+    Col::new("budget_ceiling", 14.0, ["Budget ceiling", "预算上限", "The Assumption budget_monthly of the plan; blank: none.", "该方案的参数 budget_monthly；空白表示未设。"]),
+    Col::new("cuts", 30.0, ["Cuts", "降级方案", "Over its ceiling, the plan's cuts (the JSON's scenarios list each, as the main plan's Plan tab does its own): how many, and whether they bring it within.", "超出预算上限时该方案的降级方案（JSON 的 scenarios 逐条列出，主方案的方案页列出其自身的）：条数，以及是否能降到上限以内。"]),
 ];
 const PLAN: u16 = at(&COLUMNS, "plan");
 const CHANGES: u16 = at(&COLUMNS, "changes");
@@ -28,6 +34,11 @@ const TOTAL: u16 = at(&COLUMNS, "total");
 const TOTAL_WITH_MARGIN: u16 = at(&COLUMNS, "total_with_margin");
 const BUDGET_CHANGE: u16 = at(&COLUMNS, "budget_change");
 const BUDGET_CHANGE_PCT: u16 = at(&COLUMNS, "budget_change_pct");
+const FLEET_SAVING: u16 = at(&COLUMNS, "fleet_saving");
+const BUDGET_WITH_FLEET: u16 = at(&COLUMNS, "budget_with_fleet");
+const FLEET_BUDGET_CHANGE: u16 = at(&COLUMNS, "fleet_budget_change");
+const BUDGET_CEILING: u16 = at(&COLUMNS, "budget_ceiling");
+const CUTS: u16 = at(&COLUMNS, "cuts");
 
 /// The per-workload block below the totals: its title and the workloads in the plan column,
 /// then each plan's columns from the next one.
@@ -56,6 +67,57 @@ const _: () = assert!(TCO_CHANGE as usize == OUTCOME.len() - 1);
 /// One plan's row figures: total and budget.
 fn totals(p: &Plan) -> (f64, f64) {
     (p.sum(NeedSum::TOTAL), p.sum(NeedSum::TOTAL_WITH_MARGIN))
+}
+
+/// One plan's fleet figures: its saving and its budget with the fleet (the budget itself when
+/// nothing shares), read through `plan.fleet`'s `saving` and `budget` only.
+fn with_fleet(p: &Plan) -> (f64, f64) {
+    match &p.fleet {
+        Some(f) => (f.saving, f.budget),
+        None => (0.0, totals(p).1),
+    }
+}
+
+/// A plan's ceiling and cuts as the row says them: the Assumption budget_monthly (`None`:
+/// none), and the cuts' count and whether they bring it within, read through `plan.cuts`'s
+/// `met` and `cuts` only; empty without a ceiling.
+fn ceiling_and_cuts(cx: &Ctx, p: &Plan) -> (Option<f64>, String) {
+    let ceiling =
+        Some(p.input.assumptions.number("budget_monthly", f64::NAN)).filter(|b| b.is_finite());
+    let said = match (&p.cuts, ceiling) {
+        (_, None) => String::new(),
+        (None, Some(_)) => cx.t("within the ceiling", "在上限以内").to_string(),
+        (Some(c), Some(_)) => {
+            let n = c.cuts.len();
+            match (cx.lang, c.met) {
+                (crate::lang::Lang::Zh, true) => format!("{n} 条降级方案，执行后在上限以内"),
+                (crate::lang::Lang::Zh, false) => format!("{n} 条降级方案，执行后仍超出上限"),
+                (_, met) => format!(
+                    "{n} {}, {}",
+                    if n == 1 { "cut" } else { "cuts" },
+                    if met {
+                        "within the ceiling after them"
+                    } else {
+                        "still over the ceiling after them"
+                    }
+                ),
+            }
+        }
+    };
+    (ceiling, said)
+}
+
+/// A row's fleet, ceiling and cuts cells (as planned: the fleet and the cuts are not live).
+fn write_fleet_and_cuts(ws: &mut Worksheet, cx: &Ctx, r: u32, p: &Plan) -> Result<(), XlsxError> {
+    let s = &cx.s;
+    let (saving, budget) = with_fleet(p);
+    number(ws, r, FLEET_SAVING, saving, &s.money)?;
+    number(ws, r, BUDGET_WITH_FLEET, budget, &s.money_bold)?;
+    let (ceiling, cuts) = ceiling_and_cuts(cx, p);
+    if let Some(c) = ceiling {
+        number(ws, r, BUDGET_CEILING, c, &s.money)?;
+    }
+    text(ws, r, CUTS, &cuts, &s.wrap)
 }
 
 /// Writes the Scenarios tab: the totals of the main plan and of each scenario, then the
@@ -150,7 +212,8 @@ fn write_main_totals(
         m,
         &s.money_bold,
         cx,
-    )
+    )?;
+    write_fleet_and_cuts(ws, cx, 1, cx.plan)
 }
 
 /// The row under the scenarios that holds the main plan's totals as calculated.
@@ -168,6 +231,8 @@ fn write_scenario_totals(ws: &mut Worksheet, cx: &Ctx) -> Result<(), XlsxError> 
     let (t, m) = totals(cx.plan);
     let fixed = fixed_base_row(cx);
     let budget = absolute(cx.sheet(Tab::Scenarios), fixed, TOTAL_WITH_MARGIN);
+    let fleet_budget = absolute(cx.sheet(Tab::Scenarios), fixed, BUDGET_WITH_FLEET);
+    let main_fleet_budget = with_fleet(cx.plan).1;
     for (k, sc) in cx.calc.scenarios.iter().enumerate() {
         let r = 2 + k as u32;
         let (st, sm) = totals(&sc.plan);
@@ -196,6 +261,17 @@ fn write_scenario_totals(ws: &mut Worksheet, cx: &Ctx) -> Result<(), XlsxError> 
             &s.pct,
             cx,
         )?;
+        write_fleet_and_cuts(ws, cx, r, &sc.plan)?;
+        let here = cell(None, r, BUDGET_WITH_FLEET);
+        live_cell(
+            ws,
+            r,
+            FLEET_BUDGET_CHANGE,
+            Ok(format!("{here}-{fleet_budget}")),
+            with_fleet(&sc.plan).1 - main_fleet_budget,
+            &s.money,
+            cx,
+        )?;
     }
     text(
         ws,
@@ -212,6 +288,9 @@ fn write_scenario_totals(ws: &mut Worksheet, cx: &Ctx) -> Result<(), XlsxError> 
     fit_row_height(ws, fixed, &[(note, COLUMNS[CHANGES as usize].width)])?;
     number(ws, fixed, TOTAL, t, &s.money)?;
     number(ws, fixed, TOTAL_WITH_MARGIN, m, &s.money)?;
+    let (saving, with) = with_fleet(cx.plan);
+    number(ws, fixed, FLEET_SAVING, saving, &s.money)?;
+    number(ws, fixed, BUDGET_WITH_FLEET, with, &s.money)?;
     Ok(())
 }
 

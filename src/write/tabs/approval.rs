@@ -389,9 +389,9 @@ fn write_fixed_lines(ws: &mut Worksheet, cx: &Ctx, mut row: u32) -> Result<u32, 
             },
         )?;
     }
-    if let Some(c) = &plan.cuts {
-        let (ceiling, over, n) = (money(c.budget), money(c.planned - c.budget), c.cuts.len());
-        let after = c.cuts.last().map_or(c.planned, |cut| cut.total_after);
+    if let Some(c) = plan.cuts.as_ref().filter(|c| c.over()) {
+        let (ceiling, over, n) = (money(c.budget), money(c.planned - c.budget), c.chosen().count());
+        let after = c.after();
         line(
             ws,
             cx.t("Over the budget ceiling", "超出预算上限").to_string(),

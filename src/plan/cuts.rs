@@ -721,3 +721,30 @@ fn next_pick(pick: &mut [usize], n: usize) -> bool {
     }
     false
 }
+
+#[cfg(test)]
+mod tests {
+    use super::next_pick;
+
+    /// The 2-subsets of 4 items, in order, then none.
+    #[test]
+    fn next_pick_goes_through_each_subset_once() {
+        let mut pick = vec![0, 1];
+        let mut seen = vec![pick.clone()];
+        while next_pick(&mut pick, 4) {
+            seen.push(pick.clone());
+        }
+        assert_eq!(
+            seen,
+            vec![
+                vec![0, 1],
+                vec![0, 2],
+                vec![0, 3],
+                vec![1, 2],
+                vec![1, 3],
+                vec![2, 3]
+            ]
+        );
+        assert!(!next_pick(&mut [], 3));
+    }
+}

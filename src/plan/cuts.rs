@@ -8,17 +8,26 @@
 
 use super::choose::choose;
 use super::evaluate::evaluate_workload;
-use super::portfolio::portfolio_of;
+use super::portfolio::{totals_of, Sums};
 use super::programs::{Keys, Programs};
 use super::year::costs_in;
 use super::{Candidate, Chosen, FormulaColumn, NeedSum, WorkloadPlan};
 use crate::model::{CutAction, Input, Kind, Month, Value, Warning, Workload};
 use serde::Serialize;
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
 
 /// Sets of cuts the search bounds at most: past it the search stops with what it found.
 const MAX_NODES: usize = 50_000;
 /// Combinations re-planned at most (each re-packs the fleet).
 const MAX_PLANS: usize = 400;
+/// Workloads cut at most, the dearest of the month: past them the others are left as they are.
+const MAX_WORKLOADS: usize = 256;
+/// Workloads of the month on one GPU at most for a cut to re-pack its fleet: past it (a pack
+/// of many may take the fleet's whole time limit) the GPU's fleet saving is kept as it was.
+const MAX_PACK: usize = 32;
+/// Packs of the fleet the cuts make at most (each may take the fleet's time limit).
+const MAX_PACKS: usize = 256;
 /// A saving below a cent is none.
 const CENT: f64 = 0.005;
 
@@ -149,12 +158,157 @@ struct Alt {
     fleet: f64,
 }
 
-/// The month's workloads as a trial re-plans them: each one's chosen candidate alone (nothing
-/// chosen where it does not cost in the month), and whether it costs.
-#[derive(Clone)]
-struct Trial {
+/// The month's plan as the cuts re-plan it: each workload's chosen candidate alone (nothing
+/// chosen where it does not cost in the month), their portfolio sums (a cut takes its
+/// workload's out and puts the changed one in), and the fleet. A job moves, and a service
+/// shares a card, only on its own GPU, so a cut re-packs only the GPUs it leaves and takes, and
+/// the month's fleet saving changes by theirs (a pack of the same workloads is kept, not
+/// repeated). With the fleet's packing exact (proven optimal), that is the saving a re-plan
+/// with the cut's `--set` finds.
+struct Replans<'a> {
+    cx: &'a Context<'a>,
     plans: Vec<WorkloadPlan>,
-    runs: Vec<bool>,
+    sums: Sums,
+    /// The GPU of each workload's chosen offer in the month (None: it does not cost in it).
+    gpu: Vec<Option<String>>,
+    /// The month's fleet saving (packed as a whole; a cut changes it by what re-packing the
+    /// GPUs it touches changes theirs).
+    fleet: f64,
+    packs: RefCell<HashMap<(String, Vec<(usize, u8)>), f64>>,
+    /// Whether some cut's fleet was taken as it was, not re-packed ([`Replans::repacks`]).
+    estimated: Cell<bool>,
+    /// The GPUs whose fleet in the month shares cards, packed to a proven optimum.
+    proven: RefCell<Vec<String>>,
+}
+
+impl<'a> Replans<'a> {
+    fn new(cx: &'a Context<'a>, month: Month) -> Replans<'a> {
+        let input = cx.input;
+        let plans: Vec<WorkloadPlan> = cx
+            .plans
+            .iter()
+            .zip(&input.workloads)
+            .map(|(wp, w)| alone(wp).filter(|p| costs_in(input, w, p, cx.start, month).0))
+            .map(|p| p.unwrap_or_else(nothing))
+            .collect();
+        let mut sums = Sums::new(cx.columns.len());
+        for (wp, (w, full)) in plans.iter().zip(input.workloads.iter().zip(cx.plans)) {
+            // An unplanned workload counts as one where it would cost (the Year tab's rule).
+            if wp.chosen.is_some() || (full.chosen.is_none() && costs_in(input, w, full, cx.start, month).0) {
+                sums.add(wp, 1.0);
+            }
+        }
+        let gpu = plans.iter().map(|wp| gpu_of(input, wp)).collect();
+        let mut r = Replans {
+            cx,
+            plans,
+            sums,
+            gpu,
+            fleet: 0.0,
+            packs: RefCell::new(HashMap::new()),
+            estimated: Cell::new(false),
+            proven: RefCell::new(Vec::new()),
+        };
+        // The month's fleet, packed as a whole (as the plan packs its own).
+        let mut scratch = Vec::new();
+        r.fleet = super::fleet_for(input, &r.plans, cx.value, 0.0, &mut scratch)
+            .map_or(0.0, |f| f.saving);
+        r
+    }
+
+    /// The fleet's saving on GPU `gpu` with the cuts `combo` made.
+    fn pack(&self, gpu: &str, combo: &[&Alt]) -> f64 {
+        let mut members: Vec<(usize, u8)> = (0..self.plans.len())
+            .filter(|&i| self.gpu[i].as_deref() == Some(gpu))
+            .filter(|&i| combo.iter().all(|a| a.workload != i))
+            .map(|i| (i, 0))
+            .collect();
+        members.extend(
+            combo
+                .iter()
+                .filter(|a| a.runs && gpu_of(self.cx.input, &a.plan).as_deref() == Some(gpu))
+                .map(|a| (a.workload, a.action as u8 + 1)),
+        );
+        members.sort_unstable();
+        let key = (gpu.to_string(), members);
+        if let Some(v) = self.packs.borrow().get(&key) {
+            return *v;
+        }
+        let mut plans: Vec<WorkloadPlan> = (0..self.plans.len()).map(|_| nothing()).collect();
+        for &(i, tag) in &key.1 {
+            plans[i] = match tag {
+                0 => self.plans[i].clone(),
+                _ => combo
+                    .iter()
+                    .find(|a| a.workload == i)
+                    .map_or_else(nothing, |a| a.plan.clone()),
+            };
+        }
+        // A trial's fleet warnings are not the plan's.
+        let mut scratch = Vec::new();
+        let fleet = super::fleet_for(self.cx.input, &plans, self.cx.value, 0.0, &mut scratch);
+        let saving = fleet.as_ref().map_or(0.0, |f| f.saving);
+        if fleet.is_some_and(|f| f.solver.optimal) && combo.is_empty() {
+            self.proven.borrow_mut().push(gpu.to_string());
+        }
+        self.packs.borrow_mut().insert(key, saving);
+        saving
+    }
+
+    /// Whether a cut re-packs the fleet on GPU `gpu` (of at most [`MAX_PACK`] workloads): where
+    /// the month's fleet shares its cards and its packing was proven optimal, within
+    /// [`MAX_PACKS`] packs. A packing that found nothing to share, or ran into the
+    /// solver's limits, may have taken the fleet's whole time limit, and each re-pack would too.
+    fn repacks(&self, gpu: &str) -> bool {
+        self.proven.borrow().iter().any(|g| g == gpu) && self.packs.borrow().len() < MAX_PACKS
+    }
+
+    /// The month's budget with the cuts `combo` made, and the fleet's saving in it: the
+    /// portfolio's total with safety margin, less the fleet's saving, plus what the cuts add
+    /// outside the plan (an API's bill); `None` when the portfolio has no value.
+    fn after(&self, combo: &[&Alt]) -> Option<(f64, f64)> {
+        let mut sums = self.sums.clone();
+        let mut extra = 0.0;
+        let mut gpus: Vec<String> = Vec::new();
+        for a in combo {
+            sums.add(&self.plans[a.workload], -1.0);
+            if a.runs {
+                sums.add(&a.plan, 1.0);
+            }
+            extra += a.extra;
+            gpus.extend(self.gpu[a.workload].clone());
+            gpus.extend(gpu_of(self.cx.input, &a.plan).filter(|_| a.runs));
+        }
+        gpus.sort();
+        gpus.dedup();
+        let totals = totals_of(self.cx.programs, self.cx.input, self.cx.columns, &sums).ok()?;
+        let with_margin = totals.sum(NeedSum::TOTAL_WITH_MARGIN);
+        let mut fleet = self.fleet;
+        for g in &gpus {
+            let size = self.gpu.iter().filter(|x| x.as_deref() == Some(g)).count();
+            if size > MAX_PACK {
+                // The GPU's fleet is taken as it was.
+                self.estimated.set(true);
+                continue;
+            }
+            let before = self.pack(g, &[]);
+            if !self.repacks(g) {
+                // Taken as it was too: nothing where it shared nothing.
+                if before > 0.0 || self.packs.borrow().len() >= MAX_PACKS {
+                    self.estimated.set(true);
+                }
+                continue;
+            }
+            fleet += self.pack(g, combo) - before;
+        }
+        Some((with_margin - fleet + extra, fleet))
+    }
+}
+
+/// The GPU of a plan's chosen offer.
+fn gpu_of(input: &Input, wp: &WorkloadPlan) -> Option<String> {
+    let ch = wp.chosen.as_ref()?;
+    Some(input.gpus[wp.candidates[ch.candidate].offer].gpu.clone())
 }
 
 /// The cuts of a plan when the Assumption budget_monthly is set: `None` without it (or when the
@@ -167,22 +321,8 @@ pub(super) fn cuts(cx: &Context, warnings: &mut Vec<Warning>) -> Option<Cuts> {
     }
     let month = super::year::budget_month(input, cx.start);
     let order = cut_order(input);
-    let base = Trial {
-        plans: cx
-            .plans
-            .iter()
-            .zip(&input.workloads)
-            .map(|(wp, w)| alone(wp).filter(|p| costs_in(input, w, p, cx.start, month).0))
-            .map(|p| p.unwrap_or_else(nothing))
-            .collect(),
-        runs: input
-            .workloads
-            .iter()
-            .zip(cx.plans)
-            .map(|(w, wp)| costs_in(input, w, wp, cx.start, month).0)
-            .collect(),
-    };
-    let (planned, fleet0) = budget_of(cx, &base, 0.0)?;
+    let rp = Replans::new(cx, month);
+    let (planned, _) = rp.after(&[])?;
     let mut out = Cuts {
         budget,
         month: month.to_string(),
@@ -194,19 +334,26 @@ pub(super) fn cuts(cx: &Context, warnings: &mut Vec<Warning>) -> Option<Cuts> {
     if out.met {
         return Some(out);
     }
+    // The dearest workloads of the month are cut, at most MAX_WORKLOADS of them.
+    let mut dearest: Vec<usize> = (0..input.workloads.len())
+        .filter(|&i| rp.plans[i].chosen.is_some())
+        .collect();
+    if dearest.len() > MAX_WORKLOADS {
+        let tco = |i: usize| rp.plans[i].chosen.as_ref().map_or(0.0, |c| c.tco);
+        dearest.sort_by(|&a, &b| tco(b).total_cmp(&tco(a)).then(a.cmp(&b)));
+        dearest.truncate(MAX_WORKLOADS);
+        dearest.sort_unstable();
+        out.complete = false;
+    }
     let mut alts = Vec::new();
-    for (i, w) in input.workloads.iter().enumerate() {
-        if base.plans[i].chosen.is_none() {
-            continue;
-        }
+    for i in dearest {
+        let w = &input.workloads[i];
         for (harm, &action) in order.iter().enumerate() {
-            let Some(mut a) = alternative(cx, &base, i, w, action, month) else {
+            let Some(mut a) = alternative(cx, &rp.plans[i], i, w, action, month) else {
                 continue;
             };
             a.harm = harm;
-            let mut trial = base.clone();
-            apply(&mut trial, &a);
-            let Some((after, fleet)) = budget_of(cx, &trial, a.extra) else {
+            let Some((after, fleet)) = rp.after(&[&a]) else {
                 continue;
             };
             if planned - after > CENT {
@@ -222,8 +369,8 @@ pub(super) fn cuts(cx: &Context, warnings: &mut Vec<Warning>) -> Option<Cuts> {
             .then(a.after.total_cmp(&b.after))
             .then(a.workload.cmp(&b.workload))
     });
-    let found = search(cx, &base, &alts, planned, budget, fleet0);
-    out.complete = found.complete;
+    let found = search(&rp, &alts, planned, budget);
+    out.complete &= found.complete;
     let chosen = match found.combo {
         Some(c) => c,
         None => {
@@ -242,14 +389,11 @@ pub(super) fn cuts(cx: &Context, warnings: &mut Vec<Warning>) -> Option<Cuts> {
     let mut chosen = chosen;
     // The items are in that order already: mildest, then the largest saving.
     chosen.sort_unstable();
-    let mut prefix = base.clone();
-    let mut extra = 0.0;
-    for &k in &chosen {
-        let a = &alts[k];
-        apply(&mut prefix, a);
-        extra += a.extra;
-        let total = budget_of(cx, &prefix, extra).map_or(f64::NAN, |(t, _)| t);
-        out.cuts.push(cut_of(input, a, planned, total, true));
+    for n in 0..chosen.len() {
+        let prefix: Vec<&Alt> = chosen[..=n].iter().map(|&k| &alts[k]).collect();
+        let total = rp.after(&prefix).map_or(f64::NAN, |(t, _)| t);
+        out.cuts
+            .push(cut_of(input, &alts[chosen[n]], planned, total, true));
     }
     let mut others: Vec<&Alt> = (0..alts.len())
         .filter(|k| !chosen.contains(k))
@@ -264,6 +408,7 @@ pub(super) fn cuts(cx: &Context, warnings: &mut Vec<Warning>) -> Option<Cuts> {
     out.cuts
         .extend(others.into_iter().map(|a| cut_of(input, a, planned, f64::NAN, false)));
     out.met = out.after() <= budget;
+    out.complete &= !rp.estimated.get();
     warnings.push(warning(input, &out));
     Some(out)
 }
@@ -325,26 +470,6 @@ fn alone(wp: &WorkloadPlan) -> Option<WorkloadPlan> {
     })
 }
 
-/// Puts a cut into a trial.
-fn apply(trial: &mut Trial, a: &Alt) {
-    trial.plans[a.workload] = if a.runs { a.plan.clone() } else { nothing() };
-    trial.runs[a.workload] = a.runs;
-}
-
-/// The month's budget of a trial, with `extra` outside the plan: the portfolio's total with
-/// safety margin over the workloads that cost in it, less the fleet's saving over them, and
-/// that saving; `None` when the portfolio has no value.
-fn budget_of(cx: &Context, trial: &Trial, extra: f64) -> Option<(f64, f64)> {
-    let runs = &trial.runs;
-    let totals = portfolio_of(cx.programs, cx.input, &trial.plans, cx.columns, &|i| runs[i]).ok()?;
-    let with_margin = totals.sum(NeedSum::TOTAL_WITH_MARGIN);
-    // The trial's fleet warnings are not the plan's.
-    let mut scratch = Vec::new();
-    let fleet = super::fleet_for(cx.input, &trial.plans, cx.value, with_margin, &mut scratch);
-    let saving = fleet.as_ref().map_or(0.0, |f| f.saving);
-    Some((with_margin - saving + extra, saving))
-}
-
 /// A workload re-evaluated and re-chosen as `changed`, its chosen candidate alone.
 fn replan(cx: &Context, changed: &Workload) -> Option<WorkloadPlan> {
     let monthly_min = cx.input.assumptions.number("monthly_min_utilization", 0.4);
@@ -361,14 +486,13 @@ fn replan(cx: &Context, changed: &Workload) -> Option<WorkloadPlan> {
 /// re-planned, the `--set` that makes it, and its words.
 fn alternative(
     cx: &Context,
-    base: &Trial,
+    now: &WorkloadPlan,
     i: usize,
     w: &Workload,
     action: CutAction,
     month: Month,
 ) -> Option<Alt> {
     let input = cx.input;
-    let now = &base.plans[i];
     let c = &now.candidates[0];
     let get = |n: &str| (cx.value)(c, n);
     let name = &w.name;
@@ -549,8 +673,7 @@ type Met = (Vec<u32>, f64, Vec<usize>);
 
 /// The least-harm search over the cuts (`alts`, each workload's cuts at distinct harms).
 struct Search<'a> {
-    cx: &'a Context<'a>,
-    base: &'a Trial,
+    rp: &'a Replans<'a>,
     alts: &'a [Alt],
     planned: f64,
     budget: f64,
@@ -574,31 +697,26 @@ struct Search<'a> {
 /// portfolio and the fleet re-made) and meets the budget or not. The first size at which some
 /// set meets it decides that harm. Bounded by [`MAX_NODES`] sets and [`MAX_PLANS`] re-plans,
 /// never by time: past them the search stops with what it found.
-fn search(
-    cx: &Context,
-    base: &Trial,
-    alts: &[Alt],
-    planned: f64,
-    budget: f64,
-    fleet0: f64,
-) -> Found {
+fn search(rp: &Replans, alts: &[Alt], planned: f64, budget: f64) -> Found {
     let mut s = Search {
-        cx,
-        base,
+        rp,
         alts,
         planned,
         budget,
-        fleet0,
+        fleet0: rp.fleet,
         nodes: 0,
         plans: 0,
         complete: true,
     };
     let levels = alts.iter().map(|a| a.harm + 1).max().unwrap_or(0);
-    let combo = if levels == 0 {
+    let mut combo = if levels == 0 {
         None
     } else {
         s.level(levels - 1, &[]).map(|(_, _, c)| c)
     };
+    if combo.is_none() && !s.complete {
+        combo = s.greedy();
+    }
     Found {
         combo,
         complete: s.complete,
@@ -643,13 +761,27 @@ impl Search<'_> {
     /// The budget after `combo`, re-planned together.
     fn after(&mut self, combo: &[usize]) -> Option<f64> {
         self.plans += 1;
-        let mut trial = self.base.clone();
-        let mut extra = 0.0;
-        for &a in combo {
-            apply(&mut trial, &self.alts[a]);
-            extra += self.alts[a].extra;
+        let cuts: Vec<&Alt> = combo.iter().map(|&a| &self.alts[a]).collect();
+        self.rp.after(&cuts).map(|(after, _)| after)
+    }
+
+    /// Past the search's bounds: the cuts in item order (mildest, then the largest saving), one
+    /// a workload, until their savings summed reach the budget, then one by one more until the
+    /// re-plan meets it; `None` if none does.
+    fn greedy(&mut self) -> Option<Vec<usize>> {
+        let mut combo: Vec<usize> = Vec::new();
+        let mut saved = 0.0;
+        for k in 0..self.alts.len() {
+            if combo.iter().any(|&j| self.alts[j].workload == self.alts[k].workload) {
+                continue;
+            }
+            combo.push(k);
+            saved += self.saving(k);
+            if self.planned - saved <= self.budget && self.after(&combo)? <= self.budget {
+                return Some(combo);
+            }
         }
-        budget_of(self.cx, &trial, extra).map(|(after, _)| after)
+        None
     }
 
     /// The best combination that adds cuts of harm `level` and milder to `fixed` (cuts of

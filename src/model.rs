@@ -807,10 +807,7 @@ impl CutAction {
             let w = word.to_ascii_lowercase().replace('-', "_");
             let Some(a) = CutAction::ALL.into_iter().find(|a| a.key() == w) else {
                 let all: Vec<&str> = CutAction::ALL.iter().map(|a| a.key()).collect();
-                return Err(format!(
-                    "`{word}` is not a cut: use {}",
-                    all.join(", ")
-                ));
+                return Err(format!("`{word}` is not a cut: use {}", all.join(", ")));
             };
             if order.contains(&a) {
                 return Err(format!("{} is listed twice", a.key()));

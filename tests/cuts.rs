@@ -48,7 +48,10 @@ fn startup_at_44000_takes_the_mildest_cut_that_closes_562_10() {
     let d = tempdir();
     let c = startup_cuts(d.path(), &["--set", "budget_monthly=44000"]);
     assert!(close(c["planned"].as_f64().unwrap(), STARTUP), "{c}");
-    assert!(close(c["planned"].as_f64().unwrap() - 44_000.0, 562.103_333));
+    assert!(close(
+        c["planned"].as_f64().unwrap() - 44_000.0,
+        562.103_333
+    ));
     assert_eq!(c["met"], true);
     assert_eq!(c["complete"], true);
     let ch = chosen(&c);
@@ -180,7 +183,9 @@ fn spot_is_chosen_where_it_meets_the_budget() {
     let budget = format!("budget_monthly={}", planned - 50.0);
     let r = gpuplan(
         d.path(),
-        &["calc", "t.xlsx", "-o", "b.xlsx", "--json", "b.json", "--set", &budget],
+        &[
+            "calc", "t.xlsx", "-o", "b.xlsx", "--json", "b.json", "--set", &budget,
+        ],
     );
     r.ok();
     let j: serde_json::Value =
@@ -194,8 +199,10 @@ fn spot_is_chosen_where_it_meets_the_budget() {
     assert_eq!(ch[0]["set"][0], "lora-finetune.spot_ok=yes");
     assert!(close(ch[0]["saving"].as_f64().unwrap(), 64.0 * 1.32));
     assert!(
-        r.stdout.contains("  1. lora-finetune: run on spot instances: -¥84.48 → ")
-            && r.stdout.contains("(--set lora-finetune.spot_ok=yes; risk: spot instances"),
+        r.stdout
+            .contains("  1. lora-finetune: run on spot instances: -¥84.48 → ")
+            && r.stdout
+                .contains("(--set lora-finetune.spot_ok=yes; risk: spot instances"),
         "{}",
         r.stdout
     );
@@ -203,7 +210,9 @@ fn spot_is_chosen_where_it_meets_the_budget() {
     let rows = read_sheet(&d.path().join("b.xlsx"), "Plan");
     let at = rows
         .iter()
-        .position(|r| r[0].get_string() == Some("lora-finetune") && r[5].get_string() == Some("yes"))
+        .position(|r| {
+            r[0].get_string() == Some("lora-finetune") && r[5].get_string() == Some("yes")
+        })
         .expect("the chosen cut's row");
     assert_eq!(rows[at][6].get_float(), Some(1.0));
     assert_eq!(
@@ -277,7 +286,10 @@ fn a_job_postponed_past_the_budget_month_is_out_of_its_budget() {
     let c = startup_cuts(d.path(), &args);
     let gpus = 8.0 * 10.0 * (200.0 + 4.0 * 20.0 / 60.0);
     let saving = (gpus * 1.1 + 500.0 * 0.5) * 1.2;
-    assert!(close(c["planned"].as_f64().unwrap(), STARTUP - saving), "{c}");
+    assert!(
+        close(c["planned"].as_f64().unwrap(), STARTUP - saving),
+        "{c}"
+    );
     assert_eq!(c["met"], true);
     assert_eq!(c["cuts"].as_array().map(Vec::len), Some(0));
     args.extend(["--set", "budget_month=2099-01"]);
@@ -303,6 +315,9 @@ fn a_bad_cut_order_or_budget_month_is_refused_at_its_cell() {
         ],
     );
     let d = sample_team_dir();
-    gpuplan(d.path(), &["calc", "t.xlsx", "--set", "cut_order=spot,spot"])
-        .fails_with(2, &["spot is listed twice"]);
+    gpuplan(
+        d.path(),
+        &["calc", "t.xlsx", "--set", "cut_order=spot,spot"],
+    )
+    .fails_with(2, &["spot is listed twice"]);
 }

@@ -177,7 +177,12 @@ fn startup_over_a_budget_of_30000_postpones_the_full_finetune() {
         d.path(),
         "startup",
         "s",
-        &["--set", "budget_monthly=30000", "--set", "budget_month=2027-01"],
+        &[
+            "--set",
+            "budget_monthly=30000",
+            "--set",
+            "budget_month=2027-01",
+        ],
     );
     let c = &j["cuts"];
     let planned = 44_870.436_666_666_67 - 2.5 * (120.0 + 10.0 * 20.0 / 60.0);
@@ -383,7 +388,7 @@ fn the_cuts_are_in_chinese_with_lang_zh_and_one_instance_is_singular() {
     };
     assert_eq!(
         said("Over the budget ceiling"),
-        "ceiling ¥20,000.00, over by ¥6,079.18: the 2 cut(s) on the Plan tab bring it to \
+        "ceiling ¥20,000.00 for 2027-01, over by ¥6,079.18: the 2 cut(s) on the Plan tab bring it to \
          ¥19,911.17 — fixed at calculation"
     );
     assert_eq!(

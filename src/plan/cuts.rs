@@ -158,6 +158,10 @@ struct Alt {
     fleet: f64,
 }
 
+/// A pack of the fleet: a GPU and its workloads, each as planned (0) or with a cut (the cut's
+/// action + 1).
+type PackKey = (String, Vec<(usize, u8)>);
+
 /// The month's plan as the cuts re-plan it: each workload's chosen candidate alone (nothing
 /// chosen where it does not cost in the month), their portfolio sums (a cut takes its
 /// workload's out and puts the changed one in), and the fleet. A job moves, and a service
@@ -174,7 +178,7 @@ struct Replans<'a> {
     /// The month's fleet saving (packed as a whole; a cut changes it by what re-packing the
     /// GPUs it touches changes theirs).
     fleet: f64,
-    packs: RefCell<HashMap<(String, Vec<(usize, u8)>), f64>>,
+    packs: RefCell<HashMap<PackKey, f64>>,
     /// Whether some cut's fleet was taken as it was, not re-packed ([`Replans::repacks`]).
     estimated: Cell<bool>,
     /// The GPUs whose fleet in the month shares cards, packed to a proven optimum.
@@ -194,7 +198,9 @@ impl<'a> Replans<'a> {
         let mut sums = Sums::new(cx.columns.len());
         for (wp, (w, full)) in plans.iter().zip(input.workloads.iter().zip(cx.plans)) {
             // An unplanned workload counts as one where it would cost (the Year tab's rule).
-            if wp.chosen.is_some() || (full.chosen.is_none() && costs_in(input, w, full, cx.start, month).0) {
+            if wp.chosen.is_some()
+                || (full.chosen.is_none() && costs_in(input, w, full, cx.start, month).0)
+            {
                 sums.add(wp, 1.0);
             }
         }
@@ -377,7 +383,10 @@ pub(super) fn cuts(cx: &Context, warnings: &mut Vec<Warning>) -> Option<Cuts> {
             // Nothing meets it: every workload's largest cut, as far as they go.
             let mut largest: Vec<usize> = Vec::new();
             for (k, a) in alts.iter().enumerate() {
-                match largest.iter_mut().find(|j| alts[**j].workload == a.workload) {
+                match largest
+                    .iter_mut()
+                    .find(|j| alts[**j].workload == a.workload)
+                {
                     Some(j) if alts[*j].after > a.after => *j = k,
                     Some(_) => {}
                     None => largest.push(k),
@@ -405,8 +414,11 @@ pub(super) fn cuts(cx: &Context, warnings: &mut Vec<Warning>) -> Option<Cuts> {
             .then(a.after.total_cmp(&b.after))
             .then(a.workload.cmp(&b.workload))
     });
-    out.cuts
-        .extend(others.into_iter().map(|a| cut_of(input, a, planned, f64::NAN, false)));
+    out.cuts.extend(
+        others
+            .into_iter()
+            .map(|a| cut_of(input, a, planned, f64::NAN, false)),
+    );
     out.met = out.after() <= budget;
     out.complete &= !rp.estimated.get();
     warnings.push(warning(input, &out));
@@ -569,7 +581,11 @@ fn alternative(
             let p = replan(cx, &changed)?;
             let now_inst = (cx.value)(&p.candidates[0], "instances").unwrap_or(f64::NAN);
             plan = Some(p);
-            let plural = if now_inst == 1.0 { "instance" } else { "instances" };
+            let plural = if now_inst == 1.0 {
+                "instance"
+            } else {
+                "instances"
+            };
             (
                 [
                     format!("run {now_inst} {plural} instead of {inst}, without a spare"),
@@ -586,7 +602,9 @@ fn alternative(
             extra = get("api_monthly_cost").filter(|v| v.is_finite() && *v >= 0.0)?;
             (
                 [
-                    format!("use the API {api} instead (no --set: the API's bill is outside the plan)"),
+                    format!(
+                        "use the API {api} instead (no --set: the API's bill is outside the plan)"
+                    ),
                     format!("改用 API {api}（没有对应的 --set：API 费用在方案之外）"),
                 ],
                 [
@@ -610,10 +628,7 @@ fn alternative(
                 set.push(format!("{name}.end_month={end}"));
             }
             (
-                [
-                    format!("postpone it to {later}"),
-                    format!("推迟到 {later}"),
-                ],
+                [format!("postpone it to {later}"), format!("推迟到 {later}")],
                 ["the work is delivered later", "交付时间推后"],
             )
         }
@@ -772,7 +787,10 @@ impl Search<'_> {
         let mut combo: Vec<usize> = Vec::new();
         let mut saved = 0.0;
         for k in 0..self.alts.len() {
-            if combo.iter().any(|&j| self.alts[j].workload == self.alts[k].workload) {
+            if combo
+                .iter()
+                .any(|&j| self.alts[j].workload == self.alts[k].workload)
+            {
                 continue;
             }
             combo.push(k);

@@ -240,19 +240,17 @@ pub(super) fn assumption_value(
                 Raw::Date(d) => crate::model::Month::parse(&crate::time::serial_date(*d)),
                 other => crate::model::Month::parse(&raw_text(other)),
             };
-            month
-                .map(|m| Value::Text(m.to_string()))
-                .ok_or_else(|| {
-                    format!(
-                        "{key} must be a month as YYYY-MM (or a date), or blank for {}, found {}",
-                        if key == "plan_start" {
-                            "the month after the plan is made"
-                        } else {
-                            "the Year tab's first month (plan_start)"
-                        },
-                        found(raw)
-                    )
-                })
+            month.map(|m| Value::Text(m.to_string())).ok_or_else(|| {
+                format!(
+                    "{key} must be a month as YYYY-MM (or a date), or blank for {}, found {}",
+                    if key == "plan_start" {
+                        "the month after the plan is made"
+                    } else {
+                        "the Year tab's first month (plan_start)"
+                    },
+                    found(raw)
+                )
+            })
         }
         Some(Value::Text(_)) if key == "budget_monthly" => match raw_number(raw) {
             Some(v) if v >= 0.0 && v.is_finite() => Ok(Value::Number(v)),

@@ -170,24 +170,34 @@ fn cut_lines(plan: &Plan, lang: Lang) -> String {
     let (b, m) = (money(&cur, c.budget), &c.month);
     if !c.over() {
         return if lang == Lang::Zh {
-            format!("
+            format!(
+                "
 {m} 的预算 {} 在上限 {b} 以内
-", money(&cur, c.planned))
+",
+                money(&cur, c.planned)
+            )
         } else {
-            format!("
+            format!(
+                "
 within the budget {b} for {m}: {}
-", money(&cur, c.planned))
+",
+                money(&cur, c.planned)
+            )
         };
     }
     let over = money(&cur, c.planned - c.budget);
     let mut out = if lang == Lang::Zh {
-        format!("
+        format!(
+            "
 {m} 超出预算 {b}：超出 {over}；伤害最小的降级方案（按 cut_order）：
-")
+"
+        )
     } else {
-        format!("
+        format!(
+            "
 over the budget {b} for {m} by {over}; the least-harm cuts (cut_order):
-")
+"
+        )
     };
     let set = |cut: &crate::plan::cuts::Cut| match cut.set.is_empty() {
         true => String::new(),

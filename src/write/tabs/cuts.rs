@@ -15,7 +15,11 @@ const COLUMNS: [Col; 8] = [
     Col::new("total_after", 0.0, ["Budget after", "降级后预算", "", ""]),
     Col::new("risk", 0.0, ["Risk", "风险", "", ""]),
     Col::new("chosen", 0.0, ["Chosen", "选用", "", ""]),
-    Col::new("harm", 0.0, ["Harm (cut_order)", "伤害等级(cut_order)", "", ""]),
+    Col::new(
+        "harm",
+        0.0,
+        ["Harm (cut_order)", "伤害等级(cut_order)", "", ""],
+    ),
     Col::new("set", 0.0, ["As --set", "对应 --set", "", ""]),
 ];
 
@@ -56,7 +60,8 @@ pub fn section(ws: &mut Worksheet, cx: &Ctx, row: u32) -> Result<u32, XlsxError>
         text(ws, r, 5, chosen, &s.text)?;
         number(ws, r, 6, cut.harm as f64, &s.integer)?;
         let set = if cut.set.is_empty() {
-            cx.t("(none: outside the plan)", "（无：在方案之外）").to_string()
+            cx.t("(none: outside the plan)", "（无：在方案之外）")
+                .to_string()
         } else {
             cut.set_args()
         };

@@ -19,7 +19,7 @@ use std::collections::HashMap;
 
 /// Sets of cuts the search bounds at most: past it the search stops with what it found.
 const MAX_NODES: usize = 50_000;
-/// Combinations re-planned at most (each re-packs the fleet).
+/// Combinations re-planned at most (each re-packs the fleet on the GPUs its cuts touch).
 const MAX_PLANS: usize = 400;
 /// Workloads cut at most, the dearest of the month: past them the others are left as they are.
 const MAX_WORKLOADS: usize = 256;

@@ -97,7 +97,7 @@ pub enum Command {
     Init(InitArgs),
     /// Plan a filled workbook and write the plan workbook (and JSON).
     #[command(
-        after_help = "Examples:\n  gpuplan calc budget.xlsx                       writes budget.plan.xlsx\n  gpuplan calc budget.xlsx -o q3.xlsx --force    another output name, replacing it\n  gpuplan calc budget.xlsx --json -              the plan as JSON on stdout\n  gpuplan calc budget.xlsx --set cold_start_min=30 --set chat-api.concurrency=60\n  gpuplan calc budget.xlsx --set budget_monthly=30000   over ¥30,000 a month: the ranked cuts\n  gpuplan calc budget.xlsx --set fleet=no        each workload on cards of its own, no sharing\n  gpuplan calc budget.xlsx --set lora.window=22-07   a job that may run only at night"
+        after_help = "Examples:\n  gpuplan calc budget.xlsx                       writes budget.plan.xlsx\n  gpuplan calc budget.xlsx -o q3.xlsx --force    another output name, replacing it\n  gpuplan calc budget.xlsx --json -              the plan as JSON on stdout\n  gpuplan calc budget.xlsx --set cold_start_min=30 --set chat-api.concurrency=60\n  gpuplan calc budget.xlsx --set budget_monthly=30000   over ¥30,000 a month: the least-harm cuts\n  gpuplan calc budget.xlsx --set fleet=no        each workload on cards of its own, no sharing\n  gpuplan calc budget.xlsx --set lora.window=22-07   a job that may run only at night"
     )]
     Calc(CalcArgs),
     /// Read, validate and evaluate a workbook without writing anything.

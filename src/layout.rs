@@ -156,7 +156,7 @@ pub const BUDGET_WITH_FLEET: Label = Label::new("Budget with the fleet", "卡群
 /// The Plan tab's section of cuts: its header's saving column (after the Workload column) and
 /// the line under the cuts when they leave the plan over the ceiling; `gpuplan diff` finds the
 /// section and whether the cuts meet the ceiling by them.
-pub const CUT_SAVING: Label = Label::new("Saving", "节省");
+pub const CUT_SAVING: Label = Label::new("Saving (alone)", "节省（单独）");
 pub const CUTS_UNMET: Label = Label::new(
     "Every cut found still leaves the plan over the budget.",
     "所有降级方案实施后仍超出预算。",

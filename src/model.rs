@@ -748,6 +748,84 @@ impl Assumptions {
     }
 }
 
+/// A kind of budget cut (seed 001 §6.3, 降级方案), named as the Assumption `cut_order` lists
+/// them from least to most harm. One table: the words, the default order and the parser.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum CutAction {
+    Spot,
+    Fp8,
+    Int8,
+    NoRedundancy,
+    Int4,
+    Api,
+    Postpone,
+}
+
+impl CutAction {
+    /// Every action, in the default order of harm (the default `cut_order`).
+    pub const ALL: [CutAction; 7] = [
+        CutAction::Spot,
+        CutAction::Fp8,
+        CutAction::Int8,
+        CutAction::NoRedundancy,
+        CutAction::Int4,
+        CutAction::Api,
+        CutAction::Postpone,
+    ];
+
+    pub fn key(self) -> &'static str {
+        match self {
+            CutAction::Spot => "spot",
+            CutAction::Fp8 => "fp8",
+            CutAction::Int8 => "int8",
+            CutAction::NoRedundancy => "no_redundancy",
+            CutAction::Int4 => "int4",
+            CutAction::Api => "api",
+            CutAction::Postpone => "postpone",
+        }
+    }
+
+    /// The lower precision the action serves in, for fp8, int8 and int4.
+    pub fn precision(self) -> Option<Precision> {
+        match self {
+            CutAction::Fp8 => Some(Precision::Fp8),
+            CutAction::Int8 => Some(Precision::Int8),
+            CutAction::Int4 => Some(Precision::Int4),
+            _ => None,
+        }
+    }
+
+    /// The actions a `cut_order` text lists, least harm first: words separated by commas,
+    /// spaces or `<`; each once. An action left out is never proposed. The error names the word
+    /// that is not an action, or the one listed twice.
+    pub fn parse_order(text: &str) -> Result<Vec<CutAction>, String> {
+        let mut order = Vec::new();
+        let words = text
+            .split(|c: char| c == ',' || c == '<' || c == '，' || c == '、' || c.is_whitespace())
+            .filter(|w| !w.is_empty());
+        for word in words {
+            let w = word.to_ascii_lowercase().replace('-', "_");
+            let Some(a) = CutAction::ALL.into_iter().find(|a| a.key() == w) else {
+                let all: Vec<&str> = CutAction::ALL.iter().map(|a| a.key()).collect();
+                return Err(format!("`{word}` is not a cut: use {}", all.join(", ")));
+            };
+            if order.contains(&a) {
+                return Err(format!("{} is listed twice", a.key()));
+            }
+            order.push(a);
+        }
+        if order.is_empty() {
+            return Err("no cut is listed".to_string());
+        }
+        Ok(order)
+    }
+
+    /// The order as the Assumption writes it.
+    pub fn order_text(order: &[CutAction]) -> String {
+        order.iter().map(|a| a.key()).collect::<Vec<_>>().join(", ")
+    }
+}
+
 /// A currency's symbol and decimals where it has one the outputs write as a prefix (`¥1,628.00`);
 /// any other ISO code is written as a suffix with two decimals. The terminal and the workbook
 /// both read this table.

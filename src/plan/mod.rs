@@ -421,7 +421,8 @@ pub struct Plan {
     /// The fleet (jobs on the idle hours of service cards, services sharing a card), when it
     /// saves anything and the Assumption `fleet` is yes.
     pub fleet: Option<fleet::FleetPlan>,
-    /// The downgrade plan, when the budget needed is over the Assumption `budget_monthly`.
+    /// The budget month against the Assumption `budget_monthly` when it is set, with the
+    /// least-harm cuts when it is over.
     pub cuts: Option<cuts::Cuts>,
     /// Seconds spent evaluating and planning, for `--timings`.
     pub timings: Vec<(&'static str, f64)>,
@@ -559,17 +560,18 @@ pub fn plan_with(input: Input, programs: &Programs, opts: &Options) -> Result<Pl
         input: &input_of,
     };
     let with_margin = totals.sum(NeedSum::TOTAL_WITH_MARGIN);
-    let fleet = fleet::fleet_of(&input, &workloads, &readers, with_margin, &mut warnings);
-    let planned = fleet.as_ref().map_or(with_margin, |f| f.budget);
-    let moved: Vec<&str> = fleet.iter().flat_map(|f| f.sharing()).collect();
+    let fleet = fleet_for(&input, &workloads, &readers, with_margin, &mut warnings);
     let cuts = cuts::cuts(
-        programs,
-        &input,
-        &workloads,
-        &keys,
-        &value_of,
-        planned,
-        &moved,
+        &cuts::Context {
+            programs,
+            input: &input,
+            plans: &workloads,
+            columns: &columns,
+            keys: &keys,
+            value: &value_of,
+            input_of: &input_of,
+            start: year.start,
+        },
         &mut warnings,
     );
     let fleet_s = started.elapsed().as_secs_f64();
@@ -592,6 +594,18 @@ pub fn plan_with(input: Input, programs: &Programs, opts: &Options) -> Result<Pl
         index,
         columns,
     })
+}
+
+/// The fleet of `plans` with `with_margin` the total it saves from: the one place the planner
+/// packs it, for the plan and for each re-plan of the cuts.
+fn fleet_for(
+    input: &Input,
+    plans: &[WorkloadPlan],
+    readers: &fleet::Readers,
+    with_margin: f64,
+    warnings: &mut Vec<Warning>,
+) -> Option<fleet::FleetPlan> {
+    fleet::fleet_of(input, plans, readers, with_margin, warnings)
 }
 
 /// The candidate formulas' columns, in slot order after the inputs.

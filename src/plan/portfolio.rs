@@ -102,33 +102,72 @@ pub(super) fn portfolio_of(
     columns: &[FormulaColumn],
     runs: &dyn Fn(usize) -> bool,
 ) -> Result<Totals> {
+    let mut sums = Sums::new(columns.len());
+    for (i, wp) in plans.iter().enumerate() {
+        if runs(i) {
+            sums.add(wp, 1.0);
+        }
+    }
+    totals_of(programs, input, columns, &sums)
+}
+
+/// What the portfolio formulas read of the chosen candidates: their columns summed, the
+/// planned sums, and how many workloads are planned and unplanned. A re-plan that changes a
+/// few workloads takes theirs out and puts the new ones in (the cuts).
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Sums {
+    columns: Vec<f64>,
+    planned: Planned,
+    count: f64,
+    unplanned: f64,
+}
+
+impl Sums {
+    pub(super) fn new(columns: usize) -> Sums {
+        Sums {
+            columns: vec![0.0; columns],
+            planned: Planned::default(),
+            count: 0.0,
+            unplanned: 0.0,
+        }
+    }
+
+    /// Adds a workload's plan (`sign` 1), or takes it out (−1).
+    pub(super) fn add(&mut self, wp: &WorkloadPlan, sign: f64) {
+        let Some(ch) = &wp.chosen else {
+            self.unplanned += sign;
+            return;
+        };
+        self.count += sign;
+        let c = &wp.candidates[ch.candidate];
+        for (s, v) in self.columns.iter_mut().zip(&c.values) {
+            *s += sign * v;
+        }
+        let p = &mut self.planned;
+        p.gpu_cost += sign * ch.gpu_cost;
+        p.cold_start_cost += sign * ch.cold_start_cost;
+        p.rework_cost += sign * ch.rework_cost;
+        p.tco += sign * ch.tco;
+    }
+}
+
+/// Runs the portfolio formulas over `sums`.
+pub(super) fn totals_of(
+    programs: &Programs,
+    input: &Input,
+    columns: &[FormulaColumn],
+    sums: &Sums,
+) -> Result<Totals> {
     let p = &programs.portfolio;
     let mut values = vec![0.0; p.width()];
     inputs::bind_assumptions(p, &input.assumptions, &mut values);
-    let mut planned = Planned::default();
-    let mut sums = vec![0.0; columns.len()];
-    let mut count = 0.0;
-    for (i, wp) in plans.iter().enumerate() {
-        if !runs(i) {
-            continue;
-        }
-        if let Some(ch) = &wp.chosen {
-            count += 1.0;
-            let c = &wp.candidates[ch.candidate];
-            for (s, v) in sums.iter_mut().zip(&c.values) {
-                *s += v;
-            }
-            planned.gpu_cost += ch.gpu_cost;
-            planned.cold_start_cost += ch.cold_start_cost;
-            planned.rework_cost += ch.rework_cost;
-            planned.tco += ch.tco;
-        }
-    }
+    let mut planned = sums.planned;
+    let sums_of = &sums.columns;
     let sum_of = |name: &str| {
         columns
             .iter()
             .position(|c| c.name == name)
-            .map_or(0.0, |i| sums[i])
+            .map_or(0.0, |i| sums_of[i])
     };
     planned.storage_cost = sum_of("storage_cost");
     planned.egress_cost = sum_of("egress_cost");
@@ -139,7 +178,7 @@ pub(super) fn portfolio_of(
             }
         }
     };
-    for (col, s) in columns.iter().zip(&sums) {
+    for (col, s) in columns.iter().zip(sums_of) {
         if !col.is_bool {
             set(&format!("total_{}", col.name), *s);
         }
@@ -147,11 +186,8 @@ pub(super) fn portfolio_of(
     for name in inputs::PLANNED {
         set(&format!("total_{name}"), planned.get(name).unwrap_or(0.0));
     }
-    set("workloads_planned", count);
-    let unplanned = (0..plans.len())
-        .filter(|&i| runs(i) && plans[i].chosen.is_none())
-        .count();
-    set("workloads_unplanned", unplanned as f64);
+    set("workloads_planned", sums.count);
+    set("workloads_unplanned", sums.unplanned);
     let inputs = (0..p.inputs())
         .filter(|&s| p.reads(p.name(s)))
         .map(|s| (p.name(s).to_string(), values[s]))

@@ -60,19 +60,10 @@ pub(super) fn year(
     let mut costs = Vec::with_capacity(plans.len());
     let mut committed = Vec::with_capacity(plans.len());
     for (w, wp) in input.workloads.iter().zip(plans) {
-        let first = w.start_month.unwrap_or(start);
-        let term = wp
-            .chosen
-            .as_ref()
-            .filter(|ch| ch.mode == Mode::Reserved)
-            .and_then(|ch| input.gpus[wp.candidates[ch.candidate].offer].reserved_term_months)
-            .unwrap_or(0.0) as i32;
         let mut runs = [false; MONTHS];
         let mut binds = [false; MONTHS];
         for k in 0..MONTHS {
-            let m = start.plus(k as i32);
-            binds[k] = m >= first && m < first.plus(term);
-            runs[k] = binds[k] || (m >= first && w.end_month.is_none_or(|e| m <= e));
+            (runs[k], binds[k]) = costs_in(input, w, wp, start, start.plus(k as i32));
         }
         costs.push(runs);
         committed.push(binds);
@@ -86,6 +77,41 @@ pub(super) fn year(
         committed,
         months,
     })
+}
+
+/// Whether workload `w` (planned as `wp`) costs in month `m`, the Year tab starting at `start`,
+/// and whether its reserved term binds it then: it costs from its `start_month` (else `start`)
+/// to its `end_month`, and for the whole term of a reserved offer. The Year tab and the budget
+/// month of the cuts (budget_month) both read it.
+pub(super) fn costs_in(
+    input: &Input,
+    w: &crate::model::Workload,
+    wp: &WorkloadPlan,
+    start: Month,
+    m: Month,
+) -> (bool, bool) {
+    let first = w.start_month.unwrap_or(start);
+    let term = wp
+        .chosen
+        .as_ref()
+        .filter(|ch| ch.mode == Mode::Reserved)
+        .and_then(|ch| input.gpus[wp.candidates[ch.candidate].offer].reserved_term_months)
+        .unwrap_or(0.0) as i32;
+    let binds = m >= first && m < first.plus(term);
+    let runs = binds || (m >= first && w.end_month.is_none_or(|e| m <= e));
+    (runs, binds)
+}
+
+/// The month the budget is for: the `budget_month` assumption, else the Year tab's first month.
+pub fn budget_month(input: &Input, start: Month) -> Month {
+    input
+        .assumptions
+        .get("budget_month")
+        .and_then(|a| match &a.value {
+            Value::Text(t) => Month::parse(t),
+            _ => None,
+        })
+        .unwrap_or(start)
 }
 
 /// A warning for each planned workload that costs in none of the twelve months (it ends before

@@ -99,9 +99,11 @@ impl Reader {
         }
         let cell = rec.cell("value");
         let value = match rec.raw("value") {
-            // Blank is a value of its own: the month after the plan is made (plan_start), no
-            // budget (budget_monthly).
-            None if key == "plan_start" || key == "budget_monthly" => Value::Text(String::new()),
+            // Blank is a value of its own: the month after the plan is made (plan_start), the
+            // Year tab's first month (budget_month), no budget (budget_monthly).
+            None if key == "plan_start" || key == "budget_month" || key == "budget_monthly" => {
+                Value::Text(String::new())
+            }
             None => {
                 self.problems.push(Problem::new(
                     cell.to_string(),
@@ -242,19 +244,22 @@ pub(super) fn assumption_value(
     default: Option<&Value>,
 ) -> Result<Value, String> {
     match default {
-        Some(Value::Text(_)) if key == "plan_start" => {
+        Some(Value::Text(_)) if key == "plan_start" || key == "budget_month" => {
             let month = match raw {
                 Raw::Date(d) => crate::model::Month::parse(&crate::time::serial_date(*d)),
                 other => crate::model::Month::parse(&raw_text(other)),
             };
-            month
-                .map(|m| Value::Text(m.to_string()))
-                .ok_or_else(|| {
-                    format!(
-                        "{key} must be a month as YYYY-MM (or a date), or blank for the month after the plan is made, found {}",
-                        found(raw)
-                    )
-                })
+            month.map(|m| Value::Text(m.to_string())).ok_or_else(|| {
+                format!(
+                    "{key} must be a month as YYYY-MM (or a date), or blank for {}, found {}",
+                    if key == "plan_start" {
+                        "the month after the plan is made"
+                    } else {
+                        "the Year tab's first month (plan_start)"
+                    },
+                    found(raw)
+                )
+            })
         }
         Some(Value::Text(_)) if key == "budget_monthly" => {
             match assumption_rule(key).read(raw) {
@@ -269,6 +274,17 @@ pub(super) fn assumption_value(
                     found(raw)
                 )),
             }
+        }
+        Some(Value::Text(_)) if key == "cut_order" => {
+            crate::model::CutAction::parse_order(&raw_text(raw))
+                .map(|order| Value::Text(crate::model::CutAction::order_text(&order)))
+                .map_err(|e| {
+                    format!(
+                        "{key} lists the cuts from least to most harm ({}): {e}, found {}",
+                        crate::model::CutAction::order_text(&crate::model::CutAction::ALL),
+                        found(raw)
+                    )
+                })
         }
         Some(Value::Text(_)) => {
             let t = raw_text(raw);

@@ -39,7 +39,8 @@ pub struct PlanJson<'a> {
     /// The fleet: cards shared across hours and workloads, and the saving; null when nothing
     /// shares (or the Assumption fleet is no).
     fleet: Option<&'a crate::plan::fleet::FleetPlan>,
-    /// The downgrade plan when the budget needed is over budget_monthly; null otherwise.
+    /// The budget month against budget_monthly, with the least-harm cuts when it is over;
+    /// null without a budget.
     cuts: Option<&'a crate::plan::cuts::Cuts>,
     warnings: Vec<&'a Warning>,
 }

@@ -159,30 +159,95 @@ fn total_rows(plan: &Plan, paint: &Paint, lang: Lang) -> Vec<Vec<String>> {
     rows
 }
 
-/// The downgrade plan's lines under the budget: each cut, its saving and risk, and the budget
-/// after it; empty without one.
+/// The budget month's lines under the budget: within budget_monthly, one line; over it, the
+/// least-harm cuts (each with its saving, the budget after it and the cuts above it, its
+/// `--set` and risk) and the first other cuts; empty without a budget.
 fn cut_lines(plan: &Plan, lang: Lang) -> String {
     let Some(c) = &plan.cuts else {
         return String::new();
     };
     let cur = plan.input.assumptions.currency();
-    let (b, over) = (money(&cur, c.budget), money(&cur, c.planned - c.budget));
+    let (b, m) = (money(&cur, c.budget), &c.month);
+    if !c.over() {
+        return if lang == Lang::Zh {
+            format!(
+                "
+{m} 的预算 {} 在上限 {b} 以内
+",
+                money(&cur, c.planned)
+            )
+        } else {
+            format!(
+                "
+within the budget {b} for {m}: {}
+",
+                money(&cur, c.planned)
+            )
+        };
+    }
+    let over = money(&cur, c.planned - c.budget);
     let mut out = if lang == Lang::Zh {
-        format!("\n超出预算 {b}：超出 {over}；降级方案（按节省排序）：\n")
+        format!(
+            "
+{m} 超出预算 {b}：超出 {over}；伤害最小的降级方案（按 cut_order）：
+"
+        )
     } else {
-        format!("\nover the budget {b} by {over}; cuts, by saving:\n")
+        format!(
+            "
+over the budget {b} for {m} by {over}; the least-harm cuts (cut_order):
+"
+        )
     };
-    for (i, cut) in c.cuts.iter().enumerate() {
+    let set = |cut: &crate::plan::cuts::Cut| match cut.set.is_empty() {
+        true => String::new(),
+        false => format!("{}; ", cut.set_args()),
+    };
+    for (i, cut) in c.chosen().enumerate() {
         out.push_str(&format!(
-            "  {}. {}: {}: -{} → {} ({}: {})\n",
+            "  {}. {}: {}: -{} → {} ({}{}: {})
+",
             i + 1,
             cut.workload,
             cut.change(lang),
             money(&cur, cut.saving),
             money(&cur, cut.total_after),
+            set(cut),
             lang.t("risk", "风险"),
             cut.risk(lang)
         ));
+    }
+    const OTHERS: usize = 5;
+    let others: Vec<_> = c.cuts.iter().filter(|x| !x.chosen).collect();
+    if !others.is_empty() {
+        out.push_str(lang.t(
+            "  other cuts, each alone, mildest first:
+",
+            "  其他降级方案（单独实施，伤害由小到大）：
+",
+        ));
+    }
+    for cut in others.iter().take(OTHERS) {
+        out.push_str(&format!(
+            "     {}: {}: -{} → {} ({})
+",
+            cut.workload,
+            cut.change(lang),
+            money(&cur, cut.saving),
+            money(&cur, cut.budget_after),
+            match cut.set.is_empty() {
+                true => cut.action.to_string(),
+                false => cut.set_args(),
+            }
+        ));
+    }
+    if others.len() > OTHERS {
+        let n = others.len() - OTHERS;
+        out.push_str(&if lang == Lang::Zh {
+            format!("     … 另有 {n} 项，见方案页\n")
+        } else {
+            format!("     … {n} more on the Plan tab\n")
+        });
     }
     out
 }

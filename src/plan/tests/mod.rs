@@ -9,6 +9,7 @@ use crate::model::{
 
 mod billing;
 mod choice;
+mod cuts;
 mod exclusions;
 mod formulas;
 mod memory;

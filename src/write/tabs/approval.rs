@@ -407,27 +407,32 @@ fn write_fixed_lines(ws: &mut Worksheet, cx: &Ctx, mut row: u32) -> Result<u32, 
             },
         )?;
     }
-    if let Some(c) = &plan.cuts {
-        let (ceiling, over, n) = (money(c.budget), money(c.planned - c.budget), c.cuts.len());
-        let after = c.cuts.last().map_or(c.planned, |cut| cut.total_after);
+    if let Some(c) = plan.cuts.as_ref().filter(|c| c.over()) {
+        let (ceiling, over, n) = (
+            money(c.budget),
+            money(c.planned - c.budget),
+            c.chosen().count(),
+        );
+        let after = c.after();
+        let m = &c.month;
         line(
             ws,
             cx.t("Over the budget ceiling", "超出预算上限").to_string(),
             match (cx.lang, c.met) {
                 (Lang::Zh, true) => format!(
-                    "上限 {ceiling}，超出 {over}；方案页的 {n} 项降级方案可使其回到 {}{fixed}",
+                    "{m} 上限 {ceiling}，超出 {over}；方案页的 {n} 项降级方案可使其回到 {}{fixed}",
                     money(after)
                 ),
                 (Lang::Zh, false) => format!(
-                    "上限 {ceiling}，超出 {over}；方案页的 {n} 项降级方案全部实施后仍为 {}{fixed}",
+                    "{m} 上限 {ceiling}，超出 {over}；方案页的 {n} 项降级方案全部实施后仍为 {}{fixed}",
                     money(after)
                 ),
                 (_, true) => format!(
-                    "ceiling {ceiling}, over by {over}: the {n} cut(s) on the Plan tab bring it to {}{fixed}",
+                    "ceiling {ceiling} for {m}, over by {over}: the {n} cut(s) on the Plan tab bring it to {}{fixed}",
                     money(after)
                 ),
                 (_, false) => format!(
-                    "ceiling {ceiling}, over by {over}: all {n} cut(s) on the Plan tab still leave {}{fixed}",
+                    "ceiling {ceiling} for {m}, over by {over}: all {n} cut(s) on the Plan tab still leave {}{fixed}",
                     money(after)
                 ),
             },

@@ -337,7 +337,7 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &Live) -> Result<Extent, XlsxEr
     crate::write::style::fit_header_height(ws, 0, &labels, &widths)?;
     ws.set_freeze_panes(1, 1)?;
     let cuts = super::cuts::section(ws, cx, printed_from(cx))?;
-    let block = if cx.plan.cuts.is_some() {
+    let block = if cx.plan.cuts.as_ref().is_some_and(|c| c.over()) {
         cuts + 2
     } else {
         cuts

@@ -371,6 +371,11 @@ fn patterns(specs: &[Spec], free: &[u32], limits: Limits, exhausted: &mut bool) 
     l.out
 }
 
+/// A host's choice: which of its specs move there, and the days of each day type (index).
+type HostChoice = (Vec<bool>, Vec<(usize, usize)>);
+/// A host's answer: the specs moved there and its day types with their days.
+type HostAnswer = (Vec<Spec>, Vec<(Pattern, usize)>);
+
 /// One host's candidates: its specs and day types.
 struct HostSpecs {
     host: usize,
@@ -568,7 +573,7 @@ fn components(hosts: &[HostSpecs], jobs: usize) -> Vec<Vec<usize>> {
 /// A group's answer: per host, the specs moved there and the days of each day type; the
 /// moved specs; and the proven optimum of the jobs left (`None` when not proven).
 struct GroupAnswer {
-    hosts: Vec<(Vec<Spec>, Vec<(Pattern, usize)>)>,
+    hosts: Vec<HostAnswer>,
     moved: Vec<(Spec, usize)>,
     bound: Option<f64>,
 }
@@ -632,12 +637,8 @@ fn cover(
 
 /// The greedy answer of a group: jobs dearest first, each onto the first host whose chosen
 /// jobs it still lets [`cover`] cover. Per host: its chosen specs and cover.
-fn greedy(
-    part: &[&HostSpecs],
-    input: &FleetInput,
-    days: usize,
-) -> Vec<(Vec<bool>, Vec<(usize, usize)>)> {
-    let mut out: Vec<(Vec<bool>, Vec<(usize, usize)>)> = part
+fn greedy(part: &[&HostSpecs], input: &FleetInput, days: usize) -> Vec<HostChoice> {
+    let mut out: Vec<HostChoice> = part
         .iter()
         .map(|h| (vec![false; h.specs.len()], Vec::new()))
         .collect();
@@ -681,7 +682,7 @@ fn solve_group(
     solved: &mut Solved,
 ) -> GroupAnswer {
     let greedy = greedy(part, input, days);
-    let answer_of = |chosen: Vec<(Vec<bool>, Vec<(usize, usize)>)>| -> GroupAnswer {
+    let answer_of = |chosen: Vec<HostChoice>| -> GroupAnswer {
         let mut hosts = Vec::new();
         let mut moved = Vec::new();
         for (h, (c, cover)) in part.iter().zip(chosen) {
@@ -799,7 +800,7 @@ fn solve_group(
         return answer_of(greedy);
     };
     let chosen = read_answer(part, &a, &x, &n, days);
-    let saved = |c: &[(Vec<bool>, Vec<(usize, usize)>)]| -> f64 {
+    let saved = |c: &[HostChoice]| -> f64 {
         c.iter()
             .zip(part)
             .flat_map(|((c, _), h)| {
@@ -833,7 +834,7 @@ fn read_answer(
     x: &[Vec<Variable>],
     n: &[Vec<Variable>],
     days: usize,
-) -> Option<Vec<(Vec<bool>, Vec<(usize, usize)>)>> {
+) -> Option<Vec<HostChoice>> {
     let mut out = Vec::new();
     let mut seen: Vec<usize> = Vec::new();
     for ((h, xs), ns) in part.iter().zip(x).zip(n) {

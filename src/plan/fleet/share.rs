@@ -22,6 +22,9 @@ pub(super) struct Shares {
     pub bound: f64,
 }
 
+/// A figure of a service.
+type Of = fn(&Service) -> f64;
+
 /// Packs every group of services.
 pub(super) fn share(input: &super::FleetInput, limits: Limits, solved: &mut Solved) -> Shares {
     let mut out = Shares {
@@ -173,7 +176,7 @@ fn share_cards(
     }
     let card_vram = members[0].card_vram_gib;
     for k in 0..n {
-        let capacity: [(fn(&Service) -> f64, f64); 3] = [
+        let capacity: [(Of, f64); 3] = [
             (|s| s.vram_gib, card_vram),
             (|s| s.load, 1.0),
             (|s| s.busy_hours, hours),
@@ -205,8 +208,8 @@ fn share_cards(
     let mut cards: Vec<SharedCard> = Vec::new();
     for k in 0..n {
         let mut card = empty_card(members[0]);
-        for (i, s) in members.iter().enumerate() {
-            if a.of(z[i][k]) > 0.5 {
+        for (zi, s) in z.iter().zip(members) {
+            if a.of(zi[k]) > 0.5 {
                 put(&mut card, s);
             }
         }

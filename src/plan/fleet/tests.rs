@@ -454,21 +454,17 @@ fn day_fits(h: &Host, runs: &[(usize, usize, usize, DayWindow)]) -> bool {
                     continue;
                 }
                 for &c in &on {
-                    for s in a..a + len {
-                        used[c][s] = true;
-                    }
+                    used[c][a..a + len].fill(true);
                 }
-                for s in a..a + len {
-                    job_at[s].push(job);
+                for at in &mut job_at[a..a + len] {
+                    at.push(job);
                 }
                 let ok = go(i + 1, runs, used, job_at, first);
                 for &c in &on {
-                    for s in a..a + len {
-                        used[c][s] = false;
-                    }
+                    used[c][a..a + len].fill(false);
                 }
-                for s in a..a + len {
-                    job_at[s].pop();
+                for at in &mut job_at[a..a + len] {
+                    at.pop();
                 }
                 if ok {
                     return true;

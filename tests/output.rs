@@ -667,7 +667,10 @@ fn the_terminal_warnings_are_chinese_with_lang_zh() {
     );
     r.ok();
     let warnings: Vec<&str> = r.stdout.lines().filter(|l| l.starts_with("警告")).collect();
-    assert_eq!(warnings.len(), 5, "{}", r.stdout);
+    // Four: the model guessed for full-finetune-20b and three services' redundancy. (The
+    // fleet's note that lora-experiments' 12-hour runs are split across nights is an info,
+    // not a warning, since the fleet schedules whole hours and the job checkpoints.)
+    assert_eq!(warnings.len(), 4, "{}", r.stdout);
     for w in &warnings {
         let message = w.splitn(3, ": ").nth(2).unwrap();
         assert!(english_words(message).is_empty(), "{w}");

@@ -105,8 +105,8 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<Extent, XlsxError> {
         heads.push((
             format!("{h:02}"),
             cx.t(
-                "Cards it holds in this hour of the day (a job: its cards × the share of the hour it runs).",
-                "该小时占用的卡数（任务：卡数 × 该小时内运行的比例）。",
+                "Cards it holds in this hour of the day, on average over the month's days (the day types below give each day).",
+                "该小时占用的卡数（按每月各天平均；下方日类型给出每一天的安排）。",
             )
             .to_string(),
         ));
@@ -122,7 +122,12 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<Extent, XlsxError> {
                 text(ws, row, CARD, &card.gpu, &s.bold)?;
                 number(ws, row, CARDS, card.cards as f64, &s.count)?;
             }
-            text(ws, row, WORKLOAD, &c.name, &s.text)?;
+            // A preallocating engine's instance on a shared card: the flag to launch it with.
+            let name = match &c.launch {
+                Some(flag) => format!("{} ({flag})", c.name),
+                None => c.name.clone(),
+            };
+            text(ws, row, WORKLOAD, &name, &s.text)?;
             let role = match c.role {
                 "job" => cx.t("job", "任务"),
                 _ => cx.t("service", "服务"),
@@ -146,6 +151,7 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<Extent, XlsxError> {
             }
         }
     }
+    row = schedule_rows(ws, cx, f, row, &service, &job, &empty)?;
     row += 2;
     text(
         ws,
@@ -169,6 +175,95 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<Extent, XlsxError> {
         &s.muted,
     )?;
     Ok(Extent::new(row, HOUR0 + 23))
+}
+
+/// The month of each card group that lends idle hours: each day type, on how many days it
+/// runs, and per card the holder of each hour (S its service, A, B, … the jobs, named below).
+fn schedule_rows(
+    ws: &mut Worksheet,
+    cx: &Ctx,
+    f: &FleetPlan,
+    mut row: u32,
+    service: &[Format; 2],
+    job: &[Format; 2],
+    empty: &[Format; 2],
+) -> Result<u32, XlsxError> {
+    let s = &cx.s;
+    for card in &f.cards {
+        let Some(sched) = &card.schedule else {
+            continue;
+        };
+        let jobs: Vec<&str> = card
+            .workloads
+            .iter()
+            .filter(|w| w.role == "job")
+            .map(|w| w.name.as_str())
+            .collect();
+        let code = |name: &str| -> String {
+            match jobs.iter().position(|j| *j == name) {
+                Some(i) => char::from(b'A' + (i % 26) as u8).to_string(),
+                None => "S".to_string(),
+            }
+        };
+        row += 2;
+        let service_name = card.workloads.first().map_or("", |w| w.name.as_str());
+        let legend: Vec<String> = std::iter::once(format!("S = {service_name}"))
+            .chain(jobs.iter().map(|j| format!("{} = {j}", code(j))))
+            .collect();
+        text(
+            ws,
+            row,
+            CARD,
+            &format!(
+                "{} — {} {:02}:00 ({})",
+                card.gpu,
+                cx.t("day types, days start at", "日类型，每天起始于"),
+                sched.first_hour,
+                legend.join(", ")
+            ),
+            &s.bold,
+        )?;
+        for (k, t) in sched.day_types.iter().enumerate() {
+            for (c, hours) in t.cards.iter().enumerate() {
+                row += 1;
+                if c == 0 {
+                    let label = match cx.lang {
+                        crate::lang::Lang::Zh => {
+                            format!(
+                                "日类型 {}：每月 {} 天（共 {} 天）",
+                                k + 1,
+                                t.days,
+                                sched.days_in_month
+                            )
+                        }
+                        _ => format!(
+                            "Day type {}: {} of {} days",
+                            k + 1,
+                            t.days,
+                            sched.days_in_month
+                        ),
+                    };
+                    text(ws, row, CARD, &label, &s.text)?;
+                }
+                text(
+                    ws,
+                    row,
+                    WORKLOAD,
+                    &format!("{} {}", cx.t("card", "卡"), c + 1),
+                    &s.muted,
+                )?;
+                for (h, holder) in hours.iter().enumerate() {
+                    let (value, fill) = match holder {
+                        None => (String::new(), empty),
+                        Some(n) if jobs.contains(&n.as_str()) => (code(n), job),
+                        Some(_) => ("S".to_string(), service),
+                    };
+                    ws.write_string_with_format(row, HOUR0 + h as u16, &value, &fill[0])?;
+                }
+            }
+        }
+    }
+    Ok(row)
 }
 
 /// How the solver ended, in a line.

@@ -3,7 +3,8 @@
 //! cards; every moved job's month covered; every shared card within its memory, load and
 //! hours; and the saving the sum of what moved and what was given up.
 
-use super::{Fleet, FleetInput, Holder};
+use super::{Fleet, FleetInput, Holder, Service, SharedCard};
+use std::collections::HashMap;
 
 /// `Ok` when every claim of `fleet` holds for `input`; else what does not.
 pub fn check(input: &FleetInput, fleet: &Fleet) -> Result<(), String> {
@@ -191,6 +192,21 @@ fn check_jobs(input: &FleetInput, fleet: &Fleet) -> Result<(), String> {
 }
 
 fn check_shares(input: &FleetInput, fleet: &Fleet) -> Result<(), String> {
+    // Each service by its workload and group, and each group's shared cards: a portfolio of
+    // thousands of services is checked in linear time.
+    let by_id: HashMap<(usize, &str), &Service> = input
+        .services
+        .iter()
+        .map(|s| ((s.workload, s.group.as_str()), s))
+        .collect();
+    let mut of_group: HashMap<&str, Vec<&SharedCard>> = HashMap::new();
+    for c in &fleet.shared {
+        of_group.entry(c.group.as_str()).or_default().push(c);
+    }
+    let mut members_of: HashMap<&str, Vec<&Service>> = HashMap::new();
+    for s in &input.services {
+        members_of.entry(s.group.as_str()).or_default().push(s);
+    }
     for c in &fleet.shared {
         let mut ids = c.services.clone();
         ids.sort_unstable();
@@ -201,10 +217,8 @@ fn check_shares(input: &FleetInput, fleet: &Fleet) -> Result<(), String> {
         let (mut vram, mut load, mut hours) = (0.0, 0.0, 0.0);
         let mut cap = f64::INFINITY;
         for w in &c.services {
-            let s = input
-                .services
-                .iter()
-                .find(|s| s.workload == *w && s.group == c.group)
+            let s = by_id
+                .get(&(*w, c.group.as_str()))
                 .ok_or(format!("service {w} is not of group {}", c.group))?;
             vram += s.vram_gib;
             load += s.load;
@@ -222,20 +236,23 @@ fn check_shares(input: &FleetInput, fleet: &Fleet) -> Result<(), String> {
         }
     }
     for (g, before, after, _) in &fleet.groups {
-        let members: Vec<_> = input.services.iter().filter(|s| &s.group == g).collect();
+        let members = members_of.get(g.as_str()).map_or(&[][..], Vec::as_slice);
         let n: usize = members.iter().map(|s| s.instances).sum();
-        let shared: Vec<_> = fleet.shared.iter().filter(|c| &c.group == g).collect();
+        let shared = of_group.get(g.as_str()).map_or(&[][..], Vec::as_slice);
         let on_shared: usize = shared.iter().map(|c| c.services.len()).sum();
+        let mut cards_of: HashMap<usize, usize> = HashMap::new();
+        for c in shared {
+            for w in &c.services {
+                *cards_of.entry(*w).or_default() += 1;
+            }
+        }
         if *before != n || *after != shared.len() + (n - on_shared.min(n)) || on_shared > n {
             return Err(format!(
                 "group {g}: {before} → {after} cards does not match its {n} instances"
             ));
         }
-        for s in &members {
-            let cards = shared
-                .iter()
-                .filter(|c| c.services.contains(&s.workload))
-                .count();
+        for s in members {
+            let cards = cards_of.get(&s.workload).copied().unwrap_or(0);
             if cards > s.instances {
                 return Err(format!(
                     "service {} on {cards} cards, with {} instances",

@@ -6,7 +6,7 @@
 //! jobs move where and how many days each day type runs (a cutting-stock programme: every run
 //! of a moved job is in some day).
 
-use super::solve::{solve, Answer};
+use super::solve::{solve, spent, Answer};
 use super::{DayType, FleetInput, Holder, Host, Limits, Moved, Run, Schedule, Solved, EPS};
 use microlp::{ComparisonOp, OptimizationDirection, Problem, Variable};
 use std::collections::HashMap;
@@ -740,7 +740,7 @@ fn solve_group(
         a.bound = Some(0.0);
         return a;
     }
-    if width > MAX_VARIABLES {
+    if width > MAX_VARIABLES || spent(limits, solved) {
         return answer_of(greedy);
     }
     let mut p = Problem::new(OptimizationDirection::Minimize);
@@ -796,7 +796,7 @@ fn solve_group(
             p.add_constraint(row, ComparisonOp::Le, 1.0);
         }
     }
-    let Some(a) = solve(&p, warm, width, limits.nodes, solved) else {
+    let Some(a) = solve(&p, warm, width, limits, solved) else {
         return answer_of(greedy);
     };
     let chosen = read_answer(part, &a, &x, &n, days);

@@ -136,6 +136,10 @@ pub struct Service {
 pub struct Limits {
     /// Branch-and-bound nodes of each programme.
     pub nodes: u64,
+    /// Branch-and-bound nodes of all the fleet's programmes together: past it each remaining
+    /// part keeps its greedy answer (its gap to the bound reported), so that a portfolio of
+    /// thousands of services packs in seconds, not in a node limit per chunk.
+    pub total_nodes: u64,
     /// Placements tried when checking one day of runs on a host's cards.
     pub placements: u64,
     /// Day types (sets of runs that fit one day) listed for one host at most.
@@ -146,6 +150,7 @@ impl Default for Limits {
     fn default() -> Self {
         Limits {
             nodes: 2000,
+            total_nodes: 20_000,
             placements: 4_000,
             patterns: 60,
         }

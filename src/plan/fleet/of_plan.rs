@@ -6,6 +6,7 @@ use super::{pack, Fit, Fleet, FleetInput, Holder, Host, Job, Limits, Service};
 use crate::model::{DayWindow, Input, Warning};
 use crate::plan::{Candidate, Chosen, Mode, WorkloadPlan};
 use serde::Serialize;
+use std::collections::HashMap;
 
 /// How the fleet reads a plan's figures: a candidate formula's value by name, and an input of
 /// the chosen candidate's formulas by name (an assumption as its engine profile sets it).
@@ -501,6 +502,15 @@ fn shared_cards(
     warnings: &mut Vec<Warning>,
 ) -> Vec<FleetCard> {
     let name = |i: usize| input.workloads[i].name.clone();
+    // The first service and note of each workload, found once.
+    let mut svc_of: HashMap<usize, &Service> = HashMap::new();
+    for x in &fi.services {
+        svc_of.entry(x.workload).or_insert(x);
+    }
+    let mut note_of: HashMap<usize, &ServiceNote> = HashMap::new();
+    for n in notes {
+        note_of.entry(n.workload).or_insert(n);
+    }
     let mut out = Vec::new();
     for s in &fleet.shared {
         let gpu = s
@@ -533,8 +543,8 @@ fn shared_cards(
                 .services
                 .iter()
                 .map(|&i| {
-                    let svc = fi.services.iter().find(|x| x.workload == i);
-                    let note = notes.iter().find(|n| n.workload == i);
+                    let svc = svc_of.get(&i);
+                    let note = note_of.get(&i);
                     Carried {
                         name: name(i),
                         role: "service",

@@ -2,7 +2,7 @@
 //! mode) packed onto as few cards as fit their memory, their peak load and their month's hours,
 //! no card holding two instances of one service.
 
-use super::solve::solve;
+use super::solve::{solve, spent};
 use super::{Limits, Service, SharedCard, Solved, EPS};
 use microlp::{ComparisonOp, OptimizationDirection, Problem, Variable};
 use std::collections::HashMap;
@@ -158,7 +158,7 @@ fn share_cards(
         return (greedy, greedy_cost, greedy_cost);
     }
     let n = greedy.len();
-    if n * (members.len() + 1) > MAX_VARIABLES {
+    if n * (members.len() + 1) > MAX_VARIABLES || spent(limits, solved) {
         return (greedy, greedy_cost, floor * price);
     }
     let mut p = Problem::new(OptimizationDirection::Minimize);
@@ -202,7 +202,7 @@ fn share_cards(
         }
     }
     let width = n * (members.len() + 1);
-    let Some(a) = solve(&p, warm, width, limits.nodes, solved) else {
+    let Some(a) = solve(&p, warm, width, limits, solved) else {
         return (greedy, greedy_cost, floor * price);
     };
     let mut cards: Vec<SharedCard> = Vec::new();

@@ -1,7 +1,7 @@
 //! The one call of microlp: a programme solved from a warm start within a node limit (never a
 //! time limit, so that the answer depends on the input alone).
 
-use super::Solved;
+use super::{Limits, Solved};
 use microlp::{Problem, SolveOptions, Variable};
 
 /// What the solver gave: every variable's value, the objective and the best proven bound.
@@ -17,18 +17,29 @@ impl Answer {
     }
 }
 
+/// Whether the fleet's programmes have spent `limits.total_nodes` together: a caller checks it
+/// before it builds a programme, as `solve` would give no answer.
+pub(super) fn spent(limits: Limits, solved: &Solved) -> bool {
+    solved.nodes >= limits.total_nodes
+}
+
 /// Solves `p` (a minimisation) from the warm start, which names each of its `width` variables,
-/// within `nodes`; `None` (a fallback counted)
-/// when the solver gives no answer.
+/// within `limits.nodes` and what is left of `limits.total_nodes`; `None` when the total is
+/// spent (the caller keeps its greedy answer) or, a fallback counted, when the solver gives no
+/// answer.
 pub(super) fn solve(
     p: &Problem,
     warm: Vec<(Variable, f64)>,
     width: usize,
-    nodes: u64,
+    limits: Limits,
     solved: &mut Solved,
 ) -> Option<Answer> {
+    if spent(limits, solved) {
+        return None;
+    }
+    let left = limits.total_nodes - solved.nodes;
     let mut opts = SolveOptions::default();
-    opts.node_limit = Some(nodes);
+    opts.node_limit = Some(limits.nodes.min(left));
     let names = warm.clone();
     opts.warm_start = Some(warm);
     let outcome = p.solve_with(opts).ok();

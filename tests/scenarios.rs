@@ -318,6 +318,9 @@ fn with_a_fleet(ceiling: f64) -> Book {
         "hours_per_month",
         "runs_per_month",
         "window",
+        // The job's 12-hour runs fit its 9-hour window only in pieces: it checkpoints, as the
+        // startup sample's does (otherwise it could not move and no fleet would form).
+        "checkpoint_min",
     ];
     Book::new()
         .sheet(
@@ -335,6 +338,7 @@ fn with_a_fleet(ceiling: f64) -> Book {
                     None,
                     None,
                     None,
+                    None,
                 ],
                 vec![
                     Some(s("lora-experiments")),
@@ -347,6 +351,7 @@ fn with_a_fleet(ceiling: f64) -> Book {
                     Some(n(120.0)),
                     Some(n(10.0)),
                     Some(s("22-07")),
+                    Some(n(30.0)),
                 ],
             ],
         )

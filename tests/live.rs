@@ -595,3 +595,179 @@ fn python(script: &str, from: &Path, to: &Path) {
         String::from_utf8_lossy(&st.stderr)
     );
 }
+
+/// #43 item 2: on page 1 of the startup sample the fleet's saving, the budget with the fleet
+/// and the spares were typed-in numbers (or a live cost times a frozen share), so an edited
+/// price left them behind. The RTX 4090's monthly price edited on the Plan tab (¥1,500 →
+/// ¥1,800, its first row: the later rows repeat it by formula) now moves them as a rerun with
+/// `--set gpu:RTX 4090.monthly=1800` does, in IronCalc, LibreOffice and Gnumeric.
+///
+/// By hand: the rerun's budget with margin is ¥48,830.44 (the issue's figure); lora-experiments,
+/// on demand at ¥2.5 an hour, still moves onto chat-api's idle cards, saving 2.5 × (120 h + 10
+/// starts × 20 min) = ¥308.33; so the budget with the fleet is ¥48,830.44 − ¥308.33 =
+/// ¥48,522.10, where the typed-in figure stayed at ¥44,562.10.
+#[test]
+#[ignore = "needs LibreOffice, Gnumeric and openpyxl; .ci/run runs it"]
+fn the_fleet_and_spares_lines_follow_an_edited_price_like_a_rerun() {
+    let d = tempdir();
+    let plan = calc_sample(d.path(), "startup", &[]);
+    let rerun = calc_json(
+        d.path(),
+        "startup.xlsx",
+        "r.xlsx",
+        &["--set", "gpu:RTX 4090.monthly=1800"],
+    );
+    let saving = 2.5 * (120.0 + 10.0 * 20.0 / 60.0);
+    assert!(close(rerun["fleet"]["saving"].as_f64().unwrap(), saving));
+    let with_margin = rerun["totals"]["total_with_margin"].as_f64().unwrap();
+    assert!((with_margin - 48_830.44).abs() < 0.005, "{with_margin}");
+    let want_budget = with_margin - saving;
+    assert!((want_budget - 48_522.10).abs() < 0.005, "{want_budget}");
+    let summary = read_sheet(&d.path().join("r.xlsx"), "Summary");
+    let want_spares = value_right_of(&summary, "  Of the GPUs: spares").unwrap();
+    let before = read_sheet(&plan, "Summary");
+    let spares_before = value_right_of(&before, "  Of the GPUs: spares").unwrap();
+    assert!(
+        (want_spares - spares_before).abs() > 10.0,
+        "the edit must move the spares: {spares_before} → {want_spares}"
+    );
+
+    // The edit: openpyxl keeps the formulas and drops their cached values.
+    let edited = d.path().join("edited.xlsx");
+    let script = r#"
+import sys, openpyxl
+wb = openpyxl.load_workbook(sys.argv[1])
+plan = wb["Plan"]
+head = [c.value for c in plan[1]]
+col = head.index("Monthly price per GPU") + 1
+gpu = head.index("GPU") + 1
+for r in range(2, plan.max_row + 1):
+    if str(plan.cell(r, gpu).value).startswith("RTX 4090 @"):
+        plan.cell(r, col).value = 1800
+        break
+wb.save(sys.argv[2])
+"#;
+    python(script, &plan, &edited);
+    let profile = recalculating_profile(d.path());
+    let by_lo = libreoffice_recalc(&profile, &edited, &d.path().join("lo"));
+    let by_gnumeric = gnumeric_recalc(&edited, &d.path().join("gn"));
+    for (who, file) in [("LibreOffice", &by_lo), ("Gnumeric", &by_gnumeric)] {
+        // Gnumeric writes the spares label without xml:space="preserve", so its two
+        // leading spaces do not survive: labels are compared trimmed.
+        let s: Vec<Vec<Data>> = read_sheet(file, "Summary")
+            .into_iter()
+            .map(|r| {
+                r.into_iter()
+                    .map(|c| match c {
+                        Data::String(t) => Data::String(t.trim().to_string()),
+                        other => other,
+                    })
+                    .collect()
+            })
+            .collect();
+        let got = |label: &str| value_right_of(&s, label.trim()).unwrap_or(f64::NAN);
+        let budget = got("Budget with the fleet");
+        assert!(
+            (budget - want_budget).abs() < 0.005,
+            "{who}: {budget} vs {want_budget}"
+        );
+        let saving_line = got("Fleet saving (Fleet tab, appendix)");
+        assert!((saving_line + saving).abs() < 0.005, "{who}: {saving_line}");
+        let spares = got("  Of the GPUs: spares");
+        assert!(
+            (spares - want_spares).abs() < 0.005,
+            "{who}: {spares} vs {want_spares}"
+        );
+    }
+}
+
+/// #43 item 2 for services sharing cards: two small always-on services, each 1 replica doubled
+/// by redundancy on a monthly H100, fit two to a card, so 4 cards become 2 and the fleet saves
+/// 2 × ¥9,000 = ¥18,000. The Summary writes that saving over the Plan tab's GPU cost of the
+/// group's first service (faq-bot's 2 cards × ¥9,000 = ¥18,000, factor (4 − 2) × ¥9,000 ÷
+/// ¥18,000 = 1), so IronCalc, given the H100 at ¥10,000 on the Plan tab, gives the rerun's
+/// saving, 2 × ¥10,000 = ¥20,000, and the budget with the fleet: the rerun's total with margin
+/// less ¥20,000.
+#[test]
+fn a_shared_cards_saving_follows_an_edited_price_like_a_rerun() {
+    let d = tempdir();
+    let book = Book::new()
+        .sheet(
+            "Workloads",
+            &["name", "kind", "model", "concurrency", "context_len"],
+            ["faq-bot", "tagger"]
+                .iter()
+                .map(|name| {
+                    vec![
+                        Some(s(name)),
+                        Some(s("inference")),
+                        Some(s("Qwen2.5-0.5B")),
+                        Some(n(2.0)),
+                        Some(n(2048.0)),
+                    ]
+                })
+                .collect(),
+        )
+        .sheet(
+            "GPUs",
+            &["gpu", "provider", "on_demand_hourly", "monthly"],
+            vec![vec![
+                Some(s("H100")),
+                Some(s("p")),
+                Some(n(20.0)),
+                Some(n(9000.0)),
+            ]],
+        );
+    book.write(&d.path().join("b.xlsx"));
+    let j = calc_json(d.path(), "b.xlsx", "b.plan.xlsx", &[]);
+    assert!(
+        close(j["fleet"]["saving"].as_f64().unwrap(), 18_000.0),
+        "{}",
+        j["fleet"]
+    );
+    let rerun = calc_json(
+        d.path(),
+        "b.xlsx",
+        "r.xlsx",
+        &["--set", "gpu:H100.monthly=10000"],
+    );
+    let saving = rerun["fleet"]["saving"].as_f64().unwrap();
+    assert!(close(saving, 20_000.0), "{}", rerun["fleet"]);
+    let want = rerun["fleet"]["budget"].as_f64().unwrap();
+    assert!(close(
+        want,
+        rerun["totals"]["total_with_margin"].as_f64().unwrap() - 20_000.0
+    ));
+
+    let out = d.path().join("b.plan.xlsx");
+    let plan = read_sheet(&out, "Plan");
+    let col = plan[0]
+        .iter()
+        .position(|x| x == &Data::String("Monthly price per GPU".into()))
+        .unwrap() as i32
+        + 1;
+    let summary = read_sheet(&out, "Summary");
+    let row_of = |label: &str| {
+        summary
+            .iter()
+            .position(|r| r.first() == Some(&Data::String(label.into())))
+            .unwrap() as i32
+            + 1
+    };
+    let mut m = load(&out);
+    let names = m.workbook.get_worksheet_names();
+    let sheet = |n: &str| names.iter().position(|x| x == n).unwrap() as u32;
+    // faq-bot's row holds the offer's price; tagger's repeats it by formula.
+    m.set_user_input(sheet("Plan"), 2, col, "10000".into())
+        .unwrap();
+    m.evaluate();
+    let saving_line = number(
+        &m,
+        sheet("Summary"),
+        row_of("Fleet saving (Fleet tab, appendix)"),
+        2,
+    );
+    assert!(close(saving_line, -20_000.0), "{saving_line}");
+    let budget = number(&m, sheet("Summary"), row_of("Budget with the fleet"), 2);
+    assert!(close(budget, want), "IronCalc {budget}, rerun {want}");
+}

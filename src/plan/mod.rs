@@ -77,16 +77,26 @@ pub fn spares_share(
         return Some(even);
     }
     let mixed = || {
-        let (base_replicas, base_instances) = (get("base_replicas")?, get("base_instances")?);
-        let (burst_instances, burst_hours) = (get("burst_instances")?, get("burst_billed_hours")?);
-        let (gpus, cost) = (get("gpus_per_replica")?, get("cost_mixed")?);
-        let (monthly, hourly) = (offer.monthly?, offer.on_demand_hourly?);
-        let base_spares = (base_instances - base_replicas).max(0.0);
-        let burst_spares = (instances - replicas - base_spares).clamp(0.0, burst_instances);
-        let spare_cost = gpus * (base_spares * monthly + burst_spares * hourly * burst_hours);
+        let cost = get("cost_mixed")?;
+        let (cards, card_hours) = mixed_spares(&get)?;
+        let spare_cost = cards * offer.monthly? + card_hours * offer.on_demand_hourly?;
         (cost > 0.0).then(|| (spare_cost / cost).min(1.0))
     };
     Some(mixed().unwrap_or(even))
+}
+
+/// A base-plus-burst candidate's spares in what they are paid by: the monthly cards of the
+/// base's spare instances (`base_instances` − `base_replicas`) and the on-demand card-hours of
+/// the burst's (`burst_billed_hours` each); `None` under a Formulas sheet without them. The
+/// Summary prices them at the Plan tab's prices, so an edited price moves the spares line.
+pub fn mixed_spares(get: impl Fn(&str) -> Option<f64>) -> Option<(f64, f64)> {
+    let (replicas, instances) = (get("replicas")?, get("instances")?);
+    let (base_replicas, base_instances) = (get("base_replicas")?, get("base_instances")?);
+    let (burst_instances, burst_hours) = (get("burst_instances")?, get("burst_billed_hours")?);
+    let gpus = get("gpus_per_replica")?;
+    let base_spares = (base_instances - base_replicas).max(0.0);
+    let burst_spares = (instances - replicas - base_spares).clamp(0.0, burst_instances);
+    Some((gpus * base_spares, gpus * burst_spares * burst_hours))
 }
 
 impl Mode {

@@ -27,6 +27,12 @@ pub struct FleetPlan {
     pub cards: Vec<FleetCard>,
     /// How the solver ended.
     pub solver: SolverJson,
+    /// The saving as Σ factor × a workload's GPU cost (the Plan tab's GPU cost column): a job
+    /// moved onto idle cards saves its whole GPU cost (factor 1), a group of services the
+    /// cards it no longer rents at its first service's price a card. The Summary writes it as
+    /// a formula, so that an edited price moves the saving and the budget with the fleet.
+    #[serde(skip)]
+    pub terms: Vec<(usize, f64)>,
 }
 
 impl FleetPlan {
@@ -239,7 +245,9 @@ pub fn fleet_of(
     if fleet.saving <= 0.0 {
         return None;
     }
+    let terms = saving_terms(plans, &fi, &fleet);
     Some(FleetPlan {
+        terms,
         saving: fleet.saving,
         budget: with_margin - fleet.saving,
         cards,
@@ -250,6 +258,30 @@ pub fn fleet_of(
             fallbacks: fleet.solved.fallbacks,
         },
     })
+}
+
+/// The fleet's saving in terms of the workloads' GPU costs ([`FleetPlan::terms`]): each moved
+/// job's whole cost, and for each group of services its cards saved × its first service's
+/// cost a card (the price [`share`](super::share) saved them at) over that service's cost.
+fn saving_terms(plans: &[WorkloadPlan], fi: &FleetInput, fleet: &Fleet) -> Vec<(usize, f64)> {
+    let gpu_cost = |w: usize| plans[w].chosen.as_ref().map_or(0.0, |c| c.gpu_cost);
+    let mut terms: Vec<(usize, f64)> = fleet
+        .moved
+        .iter()
+        .map(|m| fi.jobs[m.job].workload)
+        .filter(|&w| gpu_cost(w) > 0.0)
+        .map(|w| (w, 1.0))
+        .collect();
+    for (group, before, after, card_cost) in &fleet.groups {
+        let Some(first) = fi.services.iter().find(|s| &s.group == group) else {
+            continue;
+        };
+        let cost = gpu_cost(first.workload);
+        if cost > 0.0 {
+            terms.push((first.workload, (before - after) as f64 * card_cost / cost));
+        }
+    }
+    terms
 }
 
 /// The key of an offer's card in the packing.

@@ -215,12 +215,29 @@ fn write_spares(ws: &mut Worksheet, cx: &Ctx, row: u32) -> Result<u32, XlsxError
             continue;
         };
         value += ch.gpu_cost * share;
-        terms.push(format!(
-            "{}*{}",
-            absolute(sheet, plan_tab::row(w), plan_tab::GPU_COST),
+        let at = |col| absolute(sheet, plan_tab::row(w), col);
+        // Base plus burst: its spare monthly cards and burst card-hours at the Plan tab's
+        // prices; every other mode: its share of the GPU cost, which no price moves.
+        let mixed = (ch.mode == Mode::Mixed)
+            .then(|| crate::plan::mixed_spares(|n| plan.value(c, n)))
+            .flatten()
+            .filter(|_| offer.monthly.is_some() && offer.on_demand_hourly.is_some());
+        terms.push(match mixed {
+            Some((cards, card_hours)) => [
+                (cards, plan_tab::PRICE_MONTHLY),
+                (card_hours, plan_tab::PRICE_ON_DEMAND),
+            ]
+            .iter()
+            .filter(|(k, _)| *k > 0.0)
+            .map(|(k, col)| format!("{k}*{}", at(*col)))
+            .collect::<Vec<_>>()
+            .join("+"),
             // Every digit: a rounded factor would not recompute to the cached value.
-            share
-        ));
+            None => format!("{}*{share}", at(plan_tab::GPU_COST)),
+        });
+        if terms.last().is_some_and(String::is_empty) {
+            terms.pop();
+        }
         if replicas == 1.0 {
             doubled.push(plan.input.workloads[w].name.as_str());
         }

@@ -2,7 +2,9 @@
 //! in each hour of the day as a 24-cell bar of coloured cells, and what sharing saves against
 //! each workload on cards of its own; and the Summary's line of that saving.
 
-use super::{at, heads_of, widths_of, Col, Ctx, Extent};
+use super::live::{absolute, cell, MAX_FORMULA_CHARS};
+use super::plan_tab::{self, live_cell};
+use super::{at, heads_of, widths_of, Col, Ctx, Extent, Tab};
 use crate::plan::fleet::FleetPlan;
 use crate::write::style::{number, text, widths};
 use rust_xlsxwriter::{Color, Format, FormatAlign, FormatBorder, Worksheet, XlsxError};
@@ -160,7 +162,15 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<Extent, XlsxError> {
         cx.t("Saving a month", "每月节省"),
         &s.total_label,
     )?;
-    number(ws, row, SAVING, f.saving, &s.money_bold)?;
+    live_cell(
+        ws,
+        row,
+        SAVING,
+        saving_formula(cx, f),
+        f.saving,
+        &s.money_bold,
+        cx,
+    )?;
     row += 1;
     text(ws, row, CARD, &solver_line(cx, f), &s.muted)?;
     row += 1;
@@ -287,8 +297,10 @@ fn solver_line(cx: &Ctx, f: &FleetPlan) -> String {
     }
 }
 
-/// The Summary's lines of the fleet, from `row` (the budget's last row) down: the saving and
-/// the budget less it; returns the last row written (`row` when the plan has no fleet).
+/// The Summary's lines of the fleet, from `row` (the budget's last row, its amount at
+/// `amount_col`) down: the saving, live over the Plan tab's GPU costs of what it saves
+/// ([`FleetPlan::terms`]), and the budget less it, live over the budget above; returns the last
+/// row written (`row` when the plan has no fleet).
 pub fn summary_lines(
     ws: &mut Worksheet,
     cx: &Ctx,
@@ -310,7 +322,15 @@ pub fn summary_lines(
         ),
         &s.text,
     )?;
-    number(ws, row + 1, amount_col, -f.saving, &s.money)?;
+    live_cell(
+        ws,
+        row + 1,
+        amount_col,
+        saving_formula(cx, f).map(|sum| format!("-({sum})")),
+        -f.saving,
+        &s.money,
+        cx,
+    )?;
     text(
         ws,
         row + 2,
@@ -318,6 +338,50 @@ pub fn summary_lines(
         crate::layout::BUDGET_WITH_FLEET.get(cx.lang),
         &s.bold,
     )?;
-    number(ws, row + 2, amount_col, f.budget, &s.money_bold)?;
+    let budget = format!(
+        "{}+{}",
+        cell(None, row, amount_col),
+        cell(None, row + 1, amount_col)
+    );
+    live_cell(
+        ws,
+        row + 2,
+        amount_col,
+        Ok(budget),
+        f.budget,
+        &s.money_bold,
+        cx,
+    )?;
     Ok(row + 2)
+}
+
+/// The fleet's saving as an Excel sum over the Plan tab's GPU cost column: each term a
+/// workload's GPU cost times its factor (every digit, so that it recomputes to the value).
+fn saving_formula(cx: &Ctx, f: &FleetPlan) -> Result<String, String> {
+    let sheet = cx.sheet(Tab::Plan);
+    let terms: Vec<String> = f
+        .terms
+        .iter()
+        .map(|&(w, k)| {
+            let at = absolute(sheet, plan_tab::row(w), plan_tab::GPU_COST);
+            if k == 1.0 {
+                at
+            } else {
+                format!("{at}*{k}")
+            }
+        })
+        .collect();
+    let sum = if terms.is_empty() {
+        "0".to_string()
+    } else {
+        terms.join("+")
+    };
+    if sum.len() < MAX_FORMULA_CHARS - 8 {
+        Ok(sum)
+    } else {
+        Err(format!(
+            "the sum of its {} parts would pass Excel's limit of {MAX_FORMULA_CHARS} characters",
+            terms.len()
+        ))
+    }
 }

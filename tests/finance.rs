@@ -855,7 +855,10 @@ fn the_team_sample_prints_an_approval_view_of_at_most_eight_pages() {
 /// #34 item 1: the Summary opens with what to approve. The startup sample (tests/cli.rs works
 /// its figures): a monthly budget of ¥44,870.44 that runs all twelve months, ¥538,445.24 a
 /// year; of the GPUs' ¥33,720.03, chat-api and case-8k are monthly (2 × ¥6,000 = ¥12,000
-/// committed) and the rest, ¥21,720.03, pay as you go; the parts add up to the month. The
+/// committed) and case-4k's base plus burst pays its base of 2 monthly cards × ¥1,500 = ¥3,000
+/// whatever the use (#43 item 3: ¥15,000 committed in all, where ¥12,000 left the base out);
+/// the rest, ¥33,720.03 − ¥15,000 = ¥18,720.03, pays as you go; the parts add up to the month.
+/// The Year tab and JSON `totals` split the month the same way. The
 /// spares are worked below. Its prices are the built-in examples: flagged; the team sample's
 /// are the seed's: not.
 #[test]
@@ -866,8 +869,40 @@ fn the_summary_opens_with_what_to_approve() {
     let at = |label: &str| value_right_of(&rows, label).unwrap_or_else(|| panic!("{label}"));
     assert!((at("Annual budget") - 538_445.24).abs() < 0.01);
     assert!((at("Monthly budget") - 44_870.44).abs() < 0.01);
-    assert!((at("  Committed GPUs") - 12_000.0).abs() < 0.01);
-    assert!((at("  Pay-as-you-go GPUs") - 21_720.03).abs() < 0.01);
+    assert!((at("  Committed GPUs") - 15_000.0).abs() < 0.01);
+    assert!((at("  Pay-as-you-go GPUs") - 18_720.03).abs() < 0.01);
+    let year = read_sheet(&out, "Year");
+    let line = |label: &str| {
+        year.iter()
+            .find(|r| r[0] == Data::String(label.into()))
+            .unwrap_or_else(|| panic!("{label}"))
+            .clone()
+    };
+    let committed = line("Of the GPUs: committed (monthly, reserved, base + burst's base)");
+    let payg = line("Of the GPUs: pay-as-you-go (on-demand, spot, burst)");
+    // Every month runs all six workloads: 12 × ¥15,000 and 12 × ¥18,720.03 a year.
+    for k in 3..15 {
+        assert!((committed[k].get_float().unwrap() - 15_000.0).abs() < 0.01);
+        assert!((payg[k].get_float().unwrap() - 18_720.03).abs() < 0.01);
+    }
+    assert!((committed[15].get_float().unwrap() - 180_000.0).abs() < 0.01);
+    let run = gpuplan(
+        d.path(),
+        &["calc", "startup.xlsx", "-o", "j.xlsx", "--json", "-", "-q"],
+    );
+    let j = json_of(&run);
+    assert!((j["totals"]["committed"].as_f64().unwrap() - 15_000.0).abs() < 0.01);
+    assert!((j["totals"]["pay_as_you_go"].as_f64().unwrap() - 18_720.03).abs() < 0.01);
+    assert_eq!(
+        j["year"]["months"][0]["committed"],
+        j["totals"]["committed"]
+    );
+    // The team sample commits nothing: 0.0, never the -0.0 of an empty sum.
+    std::fs::copy(repo("samples/team.xlsx"), d.path().join("team2.xlsx")).unwrap();
+    let run = gpuplan(d.path(), &["calc", "team2.xlsx", "--json", "-", "-q"]);
+    assert!(!run.stdout.contains("-0.0"), "{}", run.stdout);
+    let j = json_of(&run);
+    assert_eq!(j["year"]["months"][0]["committed"], 0.0);
     let parts = at("  Committed GPUs")
         + at("  Pay-as-you-go GPUs")
         + at("  Storage, egress and ops")

@@ -473,6 +473,57 @@ impl Plan {
         wp.chosen.as_ref().map(|c| (&wp.candidates[c.candidate], c))
     }
 
+    /// The committed part of workload `w`'s GPU cost, paid whatever the use, in a month it
+    /// costs in: all of it for monthly and reserved cards; for base plus burst its monthly
+    /// base, `base_instances` × `gpus_per_replica` cards at the offer's monthly price (the
+    /// burst follows the hours); 0 on demand and on spot, or when it is not planned. The
+    /// Summary's committed line, the Year tab's and JSON `committed` read it.
+    pub fn committed(&self, w: usize) -> f64 {
+        let Some((c, ch)) = self.chosen(w) else {
+            return 0.0;
+        };
+        match ch.mode {
+            Mode::Monthly | Mode::Reserved => ch.gpu_cost,
+            Mode::Mixed => self
+                .base_cards(c)
+                .map_or(0.0, |(cards, price)| cards * price),
+            Mode::OnDemand | Mode::Spot => 0.0,
+        }
+    }
+
+    /// Month `k` of the Year tab's GPU spend as (committed, pay-as-you-go): each workload's
+    /// [`Plan::committed`] part and the rest of its GPU cost, in the months it costs in.
+    pub fn month_gpus(&self, k: usize) -> (f64, f64) {
+        let (mut committed, mut payg) = (0.0, 0.0);
+        for w in 0..self.workloads.len() {
+            let Some((_, ch)) = self.chosen(w) else {
+                continue;
+            };
+            if self.year.costs[w].get(k).copied().unwrap_or(false) {
+                let c = self.committed(w);
+                committed += c;
+                payg += ch.gpu_cost - c;
+            }
+        }
+        (committed, payg)
+    }
+
+    /// The month's GPU spend as (committed, pay-as-you-go), every planned workload counted.
+    pub fn gpus_split(&self) -> (f64, f64) {
+        let committed: f64 = (0..self.workloads.len()).map(|w| self.committed(w)).sum();
+        let gpus: f64 = (0..self.workloads.len())
+            .filter_map(|w| self.chosen(w))
+            .map(|(_, ch)| ch.gpu_cost)
+            .sum();
+        (committed + 0.0, gpus - committed + 0.0)
+    }
+
+    /// A base-plus-burst candidate's monthly base: its cards and the offer's monthly price.
+    pub fn base_cards(&self, c: &Candidate) -> Option<(f64, f64)> {
+        let cards = self.value(c, "base_instances")? * self.value(c, "gpus_per_replica")?;
+        Some((cards, self.input.gpus[c.offer].monthly?))
+    }
+
     pub fn planned_count(&self) -> usize {
         self.workloads.iter().filter(|w| w.chosen.is_some()).count()
     }

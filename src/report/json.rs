@@ -314,6 +314,11 @@ impl Serialize for Totals<'_> {
         if let Some(v) = plan.total("trial_reserve_cost") {
             m.serialize_entry("trial_reserve", &finite(v))?;
         }
+        // The month's GPU spend in two: committed (monthly, reserved, base plus burst's base)
+        // and pay-as-you-go, as the Summary's approval block and the Year tab split it.
+        let (committed, pay_as_you_go) = plan.gpus_split();
+        m.serialize_entry("committed", &finite(committed))?;
+        m.serialize_entry("pay_as_you_go", &finite(pay_as_you_go))?;
         m.end()
     }
 }
@@ -332,22 +337,26 @@ struct MonthJson {
     month: String,
     total: f64,
     total_with_margin: f64,
+    /// The month's GPU spend paid whatever the use (monthly and reserved cards, the base of
+    /// base plus burst), and the rest of it, which follows the hours.
     committed: f64,
+    pay_as_you_go: f64,
 }
 
 impl YearJson {
     fn new(plan: &Plan) -> YearJson {
         let y = &plan.year;
         let months: Vec<MonthJson> = (0..crate::plan::year::MONTHS)
-            .map(|k| MonthJson {
-                month: y.month(k).to_string(),
-                total: y.value(k, "total").unwrap_or(0.0),
-                total_with_margin: y.value(k, "total_with_margin").unwrap_or(0.0),
-                committed: (0..plan.workloads.len())
-                    .filter(|w| y.committed[*w][k])
-                    .filter_map(|w| plan.chosen(w))
-                    .map(|(_, ch)| ch.gpu_cost)
-                    .sum(),
+            .map(|k| {
+                let (committed, pay_as_you_go) = plan.month_gpus(k);
+                MonthJson {
+                    month: y.month(k).to_string(),
+                    total: y.value(k, "total").unwrap_or(0.0),
+                    total_with_margin: y.value(k, "total_with_margin").unwrap_or(0.0),
+                    // + 0.0: an empty sum is -0.0, which JSON would print as such.
+                    committed: committed + 0.0,
+                    pay_as_you_go: pay_as_you_go + 0.0,
+                }
             })
             .collect();
         YearJson {

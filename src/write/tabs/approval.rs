@@ -62,29 +62,10 @@ pub fn write(
 
     // The month in parts that add up to it: committed and pay-as-you-go GPUs, the other costs,
     // the contingency.
-    let committed: f64 = chosen(cx)
-        .filter(|ch| ch.mode.is_committed())
-        .map(|ch| ch.gpu_cost)
-        .sum();
+    let committed: f64 = (0..plan.workloads.len()).map(|w| plan.committed(w)).sum();
     let gpu: f64 = chosen(cx).map(|ch| ch.gpu_cost).sum();
     let gpu_sum = plan_tab::range_of(cx, plan_tab::GPU_COST).map(|r| format!("SUM({r})"));
-    let committed_f = match (
-        plan_tab::range_of(cx, plan_tab::MODE),
-        plan_tab::range_of(cx, plan_tab::GPU_COST),
-    ) {
-        (Some(modes), Some(costs)) => Mode::ALL
-            .iter()
-            .filter(|m| m.is_committed())
-            .map(|m| {
-                format!(
-                    "SUMIF({modes},{},{costs})",
-                    super::live::excel_text(m.label(cx.lang))
-                )
-            })
-            .collect::<Vec<_>>()
-            .join("+"),
-        _ => "0".to_string(),
-    };
+    let committed_f = committed_formula(cx, None);
     let payg_f = match &gpu_sum {
         Some(sum) => format!("{sum}-({committed_f})"),
         None => "0".to_string(),
@@ -101,8 +82,8 @@ pub fn write(
         Line {
             label: cx.t("  Committed GPUs", "  承诺性 GPU 费用"),
             note: cx.t(
-                "monthly and reserved: paid whatever the use",
-                "包月与预留：无论用量均需支付",
+                "monthly, reserved and base + burst's base: paid whatever the use",
+                "包月、预留及包月+弹性的保底部分：无论用量均需支付",
             ),
             formula: committed_f,
             value: committed,
@@ -110,8 +91,8 @@ pub fn write(
         Line {
             label: cx.t("  Pay-as-you-go GPUs", "  按用量 GPU 费用"),
             note: cx.t(
-                "on-demand, spot, base + burst: follow the hours",
-                "按量、竞价、包月+弹性：随用量变化",
+                "on-demand, spot, base + burst's burst: follow the hours",
+                "按量、竞价及包月+弹性的弹性部分：随用量变化",
             ),
             formula: payg_f,
             value: gpu - committed,
@@ -193,6 +174,50 @@ pub(super) fn category_formula(cx: &Ctx, layout: &Layout, c: Category) -> String
             .map_or(layout.total, |(_, r)| *r);
         layout.amount(cx.sheet(Tab::Tco), r)
     })
+}
+
+/// The committed GPUs ([`Plan::committed`](crate::plan::Plan::committed)) as a live formula:
+/// the Plan tab's GPU cost of its monthly and reserved rows (by the Billing mode column), and
+/// each base-plus-burst row's base cards at the row's monthly price. With `flags` (the Year
+/// tab: a month's column of the costs-in grid, and the cell of workload `w` in it) each
+/// workload's part counts in the months it costs in.
+pub fn committed_formula(cx: &Ctx, flags: Option<(&str, &dyn Fn(usize) -> String)>) -> String {
+    let plan = cx.plan;
+    let mut parts = Vec::new();
+    if let (Some(modes), Some(costs)) = (
+        plan_tab::range_of(cx, plan_tab::MODE),
+        plan_tab::range_of(cx, plan_tab::GPU_COST),
+    ) {
+        let label = |m: Mode| super::live::excel_text(m.label(cx.lang));
+        let (monthly, reserved) = (label(Mode::Monthly), label(Mode::Reserved));
+        parts.push(match flags {
+            None => format!("SUMIF({modes},{monthly},{costs})+SUMIF({modes},{reserved},{costs})"),
+            Some((range, _)) => {
+                format!("SUMPRODUCT({costs},({modes}={monthly})+({modes}={reserved}),{range})")
+            }
+        });
+    }
+    let sheet = cx.sheet(Tab::Plan);
+    for w in 0..plan.workloads.len() {
+        let Some((c, ch)) = cx.chosen(w) else {
+            continue;
+        };
+        if ch.mode != Mode::Mixed {
+            continue;
+        }
+        if let Some((cards, _)) = plan.base_cards(c).filter(|(k, _)| *k > 0.0) {
+            let price = absolute(sheet, plan_tab::row(w), plan_tab::PRICE_MONTHLY);
+            parts.push(match flags {
+                None => format!("{cards}*{price}"),
+                Some((_, flag)) => format!("{cards}*{price}*{}", flag(w)),
+            });
+        }
+    }
+    if parts.is_empty() {
+        "0".to_string()
+    } else {
+        parts.join("+")
+    }
 }
 
 /// Of the GPU cost, the spare instances redundancy adds (instances beyond the replicas the

@@ -3,6 +3,7 @@
 //! and the annual total; live formulas over the Plan tab and a grid of the months each workload
 //! runs, which finance may edit (1 runs, 0 not) to move a ramp-up or an end.
 
+use super::approval::committed_formula;
 use super::live::{cell, Live};
 use super::plan_tab::{self, live_cell};
 use super::{at, heads_of, widths_of, workload_col, Category, Col, Ctx, Extent};
@@ -133,7 +134,8 @@ impl<'a> YearTab<'a> {
         let year = &cx.plan.year;
         let n = cx.plan.workloads.len() as u32;
         let lines_first = n + 3;
-        let lines = Category::ALL.len() as u32 - 2 + PORTFOLIO.len() as u32 + 1;
+        // The cost lines, the portfolio lines, then the committed and pay-as-you-go GPUs.
+        let lines = Category::ALL.len() as u32 - 2 + PORTFOLIO.len() as u32 + 2;
         let grid_first = lines_first + lines + 3;
         YearTab {
             cx,
@@ -336,41 +338,63 @@ impl<'a> YearTab<'a> {
         }
     }
 
-    /// The reserved spend a term commits to, month by month (part of the GPU time above), at
-    /// `row`.
+    /// The GPU spend month by month in two rows from `row`: committed (monthly and reserved
+    /// cards, a base-plus-burst service's base: [`committed_formula`]) and pay-as-you-go (the
+    /// rest of the GPU cost), each over the months a workload costs in. The Summary's
+    /// committed and pay-as-you-go lines are the budget month's, and JSON `year.months[]`
+    /// carries the same figures.
     fn write_committed(&self, ws: &mut Worksheet, row: u32) -> Result<(), XlsxError> {
         let cx = self.cx;
         let s = &cx.s;
-        let year = &cx.plan.year;
-        text(
-            ws,
-            row,
-            LABEL,
+        let plan = cx.plan;
+        let labels = [
             cx.t(
-                "Of which committed by reserved terms",
-                "其中预留期限承诺支出",
+                "Of the GPUs: committed (monthly, reserved, base + burst's base)",
+                "其中 GPU：承诺性支出（包月、预留、包月+弹性的保底）",
             ),
-            &s.muted,
-        )?;
-        let mut annual = 0.0;
-        for k in 0..MONTHS {
-            let v: f64 = (0..cx.plan.workloads.len())
-                .filter(|w| year.committed[*w][k])
-                .filter_map(|w| cx.chosen(w))
-                .map(|(_, ch)| ch.gpu_cost)
-                .sum();
-            annual += v;
-            let f = plan_tab::range_of(cx, plan_tab::GPU_COST)
-                .map(|r| {
-                    format!(
-                        "SUMPRODUCT({r},{})",
-                        self.flag_range(self.committed_first, k)
-                    )
-                })
-                .ok_or_else(|| "no workloads".to_string());
-            live_cell(ws, row, FIRST_MONTH + k as u16, f, v, &s.money, cx)?;
+            cx.t(
+                "Of the GPUs: pay-as-you-go (on-demand, spot, burst)",
+                "其中 GPU：按用量支出（按量、竞价、弹性）",
+            ),
+        ];
+        // Rows in order: the tab streams in constant-memory mode.
+        let months: Vec<(f64, f64)> = (0..MONTHS).map(|k| plan.month_gpus(k)).collect();
+        text(ws, row, LABEL, labels[0], &s.muted)?;
+        for (k, (committed, _)) in months.iter().enumerate() {
+            let range = self.flag_range(self.grid_first, k);
+            let flag = |w: usize| self.flag(self.grid_first, w, k);
+            let f = committed_formula(cx, Some((&range, &flag)));
+            live_cell(
+                ws,
+                row,
+                FIRST_MONTH + k as u16,
+                Ok(f),
+                *committed,
+                &s.money,
+                cx,
+            )?;
         }
-        live_cell(ws, row, ANNUAL, Ok(sum_row(row)), annual, &s.money, cx)
+        let year: f64 = months.iter().map(|m| m.0).sum();
+        live_cell(ws, row, ANNUAL, Ok(sum_row(row)), year, &s.money, cx)?;
+        text(ws, row + 1, LABEL, labels[1], &s.muted)?;
+        for (k, (_, payg)) in months.iter().enumerate() {
+            let col = FIRST_MONTH + k as u16;
+            let range = self.flag_range(self.grid_first, k);
+            let f = plan_tab::range_of(cx, plan_tab::GPU_COST)
+                .map(|r| format!("SUMPRODUCT({r},{range})-{}", cell(None, row, col)))
+                .ok_or_else(|| "no workloads".to_string());
+            live_cell(ws, row + 1, col, f, *payg, &s.money, cx)?;
+        }
+        let year: f64 = months.iter().map(|m| m.1).sum();
+        live_cell(
+            ws,
+            row + 1,
+            ANNUAL,
+            Ok(sum_row(row + 1)),
+            year,
+            &s.money,
+            cx,
+        )
     }
 
     /// The grids: 1 where the workload costs (editable), 1 where a reserved term commits. Rows

@@ -566,6 +566,14 @@ pub struct GpuOffer {
 }
 
 impl GpuOffer {
+    /// The provider of the built-in catalog's offers, whose prices are examples, not quotes.
+    pub const EXAMPLE_PROVIDER: &'static str = "example";
+
+    /// Whether its prices are the built-in examples (provider `example`).
+    pub fn is_example(&self) -> bool {
+        self.provider == Self::EXAMPLE_PROVIDER
+    }
+
     /// The numeric columns of the GPUs sheet.
     pub const NUMERIC: [&'static str; 16] = [
         "vram_gib",

@@ -979,3 +979,37 @@ fn a_workload_ending_before_plan_start_is_warned_of() {
         "{w:#?}"
     );
 }
+
+/// #43 item 4: "prices are examples" was on the Summary only. The startup sample prices its six
+/// workloads at the built-in RTX 4090 and A100-80G offers (provider `example`): one warning says
+/// so in the terminal, the JSON and the Warnings tab, naming both offers and the 6 workloads;
+/// the team sample's offers are the seed's quotes: no such warning.
+#[test]
+fn example_prices_are_a_warning_in_the_terminal_the_json_and_the_warnings_tab() {
+    let d = tempdir();
+    std::fs::copy(repo("samples/startup.xlsx"), d.path().join("s.xlsx")).unwrap();
+    let run = gpuplan(d.path(), &["calc", "s.xlsx", "--json", "s.json"]);
+    run.ok();
+    let said = "the prices of RTX 4090 @ example, A100-80G @ example are the built-in examples, not quotes, and 6 workloads are priced at them";
+    assert!(run.stdout.contains(said), "{}", run.stdout);
+    let j: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(d.path().join("s.json")).unwrap()).unwrap();
+    let warned = j["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|w| w["message"].as_str().unwrap_or("").starts_with(said));
+    assert!(warned, "{}", j["warnings"]);
+    let tab = read_sheet(&d.path().join("s.plan.xlsx"), "Warnings");
+    assert!(tab
+        .iter()
+        .flatten()
+        .any(|c| matches!(c, Data::String(t) if t.starts_with(said))));
+    std::fs::copy(repo("samples/team.xlsx"), d.path().join("t.xlsx")).unwrap();
+    let team = gpuplan(d.path(), &["calc", "t.xlsx", "--json", "-", "-q"]);
+    assert!(
+        !team.stdout.contains("built-in examples"),
+        "{}",
+        team.stdout
+    );
+}

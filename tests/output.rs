@@ -642,7 +642,8 @@ fn the_chinese_warnings_tab_has_every_message_in_chinese() {
     );
     let rows = read_sheet(&plan.with_file_name("s.zh.xlsx"), "提示");
     let messages: Vec<String> = rows.iter().skip(1).map(|r| r[2].to_string()).collect();
-    assert_eq!(messages.len(), 10, "{messages:#?}");
+    // Ten, and since #43 item 4 the example prices' warning.
+    assert_eq!(messages.len(), 11, "{messages:#?}");
     for m in &messages {
         assert!(english_words(m).is_empty(), "{:?} in {m}", english_words(m));
     }
@@ -651,6 +652,7 @@ fn the_chinese_warnings_tab_has_every_message_in_chinese() {
         "5 个报价留空的规格已按内置目录（gpuplan catalog gpus）补全：RTX 4090 @ example、A10 @ example、A100-40G @ example、A100-80G @ example、H800 @ example",
         "没有公式表（Formulas）：已使用内置的默认公式（`gpuplan init` 可将其写入模板以便修改）",
         "没有报价给出预留实例价格，因此未考虑预留实例",
+        "RTX 4090 @ example、A100-80G @ example 的价格是内置示例，不是报价，6 个负载按其计价：审批前请在算力报价表填入报价",
     ] {
         assert!(messages.iter().any(|m| m == expected), "{expected} not in {messages:#?}");
     }
@@ -667,10 +669,11 @@ fn the_terminal_warnings_are_chinese_with_lang_zh() {
     );
     r.ok();
     let warnings: Vec<&str> = r.stdout.lines().filter(|l| l.starts_with("警告")).collect();
-    // Four: the model guessed for full-finetune-20b and three services' redundancy. (The
+    // Five: the model guessed for full-finetune-20b, three services' redundancy and the example
+    // prices (#43 item 4). (The
     // fleet's note that lora-experiments' 12-hour runs are split across nights is an info,
     // not a warning, since the fleet schedules whole hours and the job checkpoints.)
-    assert_eq!(warnings.len(), 4, "{}", r.stdout);
+    assert_eq!(warnings.len(), 5, "{}", r.stdout);
     for w in &warnings {
         let message = w.splitn(3, ": ").nth(2).unwrap();
         assert!(english_words(message).is_empty(), "{w}");

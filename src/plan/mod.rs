@@ -601,6 +601,7 @@ pub fn plan_with(input: Input, programs: &Programs, opts: &Options) -> Result<Pl
     let totals = portfolio(programs, &input, &workloads, &columns)?;
     let year = year::year(programs, &input, &workloads, &columns, opts.now)?;
     year::outside_warnings(&input, &workloads, &year, &mut warnings);
+    example_price_warning(&input, &workloads, &mut warnings);
     let plan_s = started.elapsed().as_secs_f64();
     let started = std::time::Instant::now();
     // The columns by name, built once: the fleet and the cuts read formulas by name, and the
@@ -881,6 +882,53 @@ fn unread_assumption_warnings(programs: &Programs, input: &Input, warnings: &mut
 
 /// Notes about the formulas and prices themselves: each default formula the sheet replaced,
 /// then each billing mode no available offer has a price for.
+/// One warning when a chosen offer's prices are the built-in examples (provider `example`):
+/// the Summary flags it on page 1, and the warning carries it to the Warnings tab, the JSON and
+/// the terminal, naming the offers and how many workloads they price.
+fn example_price_warning(input: &Input, plans: &[WorkloadPlan], warnings: &mut Vec<Warning>) {
+    let mut offers: Vec<usize> = Vec::new();
+    let mut workloads = 0;
+    for wp in plans {
+        let Some(ch) = &wp.chosen else {
+            continue;
+        };
+        let offer = wp.candidates[ch.candidate].offer;
+        if input.gpus[offer].is_example() {
+            workloads += 1;
+            if !offers.contains(&offer) {
+                offers.push(offer);
+            }
+        }
+    }
+    let Some(&first) = offers.first() else {
+        return;
+    };
+    let names: Vec<String> = offers.iter().map(|&o| input.gpus[o].label()).collect();
+    let location = input.gpus[first]
+        .cell
+        .as_ref()
+        .map_or("GPUs".to_string(), ToString::to_string);
+    let en = if workloads == 1 {
+        "1 workload is".to_string()
+    } else {
+        format!("{workloads} workloads are")
+    };
+    let zh = format!("{workloads} 个负载");
+    warnings.push(
+        Warning::warn(
+            location,
+            format!(
+                "the prices of {} are the built-in examples, not quotes, and {en} priced at them: put your quotes in the GPUs sheet before the plan is approved",
+                names.join(", ")
+            ),
+        )
+        .with_zh(format!(
+            "{} 的价格是内置示例，不是报价，{zh}按其计价：审批前请在算力报价表填入报价",
+            names.join("、")
+        )),
+    );
+}
+
 fn formula_and_price_warnings(input: &Input, warnings: &mut Vec<Warning>) {
     for f in &input.formulas {
         if f.origin == Origin::Replaced {

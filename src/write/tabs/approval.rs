@@ -13,9 +13,6 @@ use crate::plan::{Mode, Need, NeedSum};
 use crate::write::style::{number, text};
 use rust_xlsxwriter::{Worksheet, XlsxError};
 
-/// The provider templates/gpus.tsv gives its offers: their prices are examples, not quotes.
-const EXAMPLE_PROVIDER: &str = "example";
-
 /// The label's column, the amount's and the note's (which runs on over the empty cells right of
 /// it).
 const LABEL: u16 = 0;
@@ -333,7 +330,7 @@ fn write_example_prices(ws: &mut Worksheet, cx: &Ctx, row: u32) -> Result<Option
     let plan = cx.plan;
     let examples = (0..plan.workloads.len())
         .filter_map(|w| cx.chosen(w))
-        .any(|(c, _)| plan.input.gpus[c.offer].provider == EXAMPLE_PROVIDER);
+        .any(|(c, _)| plan.input.gpus[c.offer].is_example());
     if !examples {
         return Ok(None);
     }
@@ -344,7 +341,7 @@ fn write_example_prices(ws: &mut Worksheet, cx: &Ctx, row: u32) -> Result<Option
         AMOUNT,
         cx.t(
             "EXAMPLES, not quotes: put your quotes in the GPUs sheet first",
-            "示例价格，非报价：审批前请在 GPUs 表填入报价",
+            "示例价格，非报价：审批前请在算力报价表填入报价",
         ),
         &cx.s.bad,
     )?;

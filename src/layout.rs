@@ -151,6 +151,15 @@ pub const TOTAL_WITH_MARGIN: Label = Label::new("Total with safety margin", "含
 pub const INPUT_SHA256: Label = Label::new("Input SHA-256", "输入文件 SHA-256");
 pub const CURRENCY: Label = Label::new("Currency", "货币");
 /// The Summary's line under the budget where the fleet shares cards: `gpuplan diff` reads it.
+/// The approval fields (Assumptions text, templates/assumptions.tsv unit `text`): key and the
+/// label the Summary prints them under, in order; a blank one is left out.
+pub const APPROVAL_FIELDS: [(&str, Label); 4] = [
+    ("requester", Label::new("Requested by", "申请人")),
+    ("cost_centre", Label::new("Cost centre", "成本中心")),
+    ("budget_period", Label::new("Budget period", "预算期间")),
+    ("approver", Label::new("Approver", "审批人")),
+];
+
 pub const BUDGET_WITH_FLEET: Label = Label::new("Budget with the fleet", "卡群方案预算");
 
 /// The Plan tab's section of cuts: its header's saving column (after the Workload column) and

@@ -1013,3 +1013,73 @@ fn example_prices_are_a_warning_in_the_terminal_the_json_and_the_warnings_tab() 
         team.stdout
     );
 }
+
+/// #43 item 5: the approval fields. Requester, cost centre and approver typed in the
+/// Assumptions (the budget period left blank) print at the top of page 1 under "To approve",
+/// in that order, the blank one left out, and the block ends with a line to sign for the
+/// requester and the approver, each named. Without any field the Summary has no sign-off lines.
+/// A field that is not one printed line is refused at its cell.
+#[test]
+fn the_approval_fields_print_at_the_top_of_page_one_with_lines_to_sign() {
+    let d = tempdir();
+    team()
+        .set("Assumptions", 3, 0, Some(s("requester")))
+        .set("Assumptions", 3, 1, Some(s("Li Wei (ML platform)")))
+        .set("Assumptions", 4, 0, Some(s("cost_centre")))
+        .set("Assumptions", 4, 1, Some(n(4711.0)))
+        .set("Assumptions", 5, 0, Some(s("budget_period")))
+        .set("Assumptions", 6, 0, Some(s("approver")))
+        .set("Assumptions", 6, 1, Some(s("CFO")))
+        .write(&d.path().join("b.xlsx"));
+    gpuplan(d.path(), &["calc", "b.xlsx", "-q"]).ok();
+    let rows = read_sheet(&d.path().join("b.plan.xlsx"), "Summary");
+    let text = |r: usize, c: usize| rows[r].get(c).map(|x| x.to_string()).unwrap_or_default();
+    // Row 3 (0-based 2) is "To approve"; the fields follow it.
+    assert_eq!(text(2, 0), "To approve");
+    assert_eq!(
+        (text(3, 0), text(3, 1)),
+        ("Requested by".into(), "Li Wei (ML platform)".into())
+    );
+    // A number typed as the cost centre reads as its digits.
+    assert_eq!(
+        (text(4, 0), text(4, 1)),
+        ("Cost centre".into(), "4711".into())
+    );
+    assert_eq!((text(5, 0), text(5, 1)), ("Approver".into(), "CFO".into()));
+    assert_eq!(text(6, 0), "Annual budget");
+    let line = "________________";
+    let signed: Vec<(String, String)> = rows
+        .iter()
+        .filter(|r| r[0].to_string().ends_with("(sign)"))
+        .map(|r| (r[0].to_string(), r[1].to_string()))
+        .collect();
+    assert_eq!(
+        signed,
+        [
+            (
+                "Requested (sign)".to_string(),
+                format!("Li Wei (ML platform)    Signature {line}    Date {line}")
+            ),
+            (
+                "Approved (sign)".to_string(),
+                format!("CFO    Signature {line}    Date {line}")
+            )
+        ]
+    );
+    // The team workbook without fields: no field lines, no sign-off.
+    team().write(&d.path().join("plain.xlsx"));
+    gpuplan(d.path(), &["calc", "plain.xlsx", "-q"]).ok();
+    let rows = read_sheet(&d.path().join("plain.plan.xlsx"), "Summary");
+    assert_eq!(rows[3][0].to_string(), "Annual budget");
+    assert!(!rows.iter().any(|r| r[0].to_string().ends_with("(sign)")));
+    // A line break in a field: refused at its cell.
+    team()
+        .set("Assumptions", 3, 0, Some(s("approver")))
+        .set("Assumptions", 3, 1, Some(s("CFO\nand CTO")))
+        .write(&d.path().join("bad.xlsx"));
+    gpuplan(d.path(), &["calc", "bad.xlsx", "-q"]).fails_with(
+        2,
+        &["Assumptions!B4: approver is a line of text of at most 120 characters"],
+    );
+    assert!(!d.path().join("bad.plan.xlsx").exists());
+}

@@ -61,6 +61,8 @@ impl Reader {
             .iter()
             .map(|d| d.key.as_str())
             .filter(|k| !items.iter().any(|a| a.key == *k))
+            // The approval fields have no default to take: absent, they are left out.
+            .filter(|k| !crate::layout::APPROVAL_FIELDS.iter().any(|(f, _)| f == k))
             .collect();
         if !missing.is_empty() {
             self.notices.push(
@@ -99,9 +101,13 @@ impl Reader {
         }
         let cell = rec.cell("value");
         let value = match rec.raw("value") {
-            // Blank is a value of its own: the month after the plan is made (plan_start), the
-            // Year tab's first month (budget_month), no budget (budget_monthly).
-            None if key == "plan_start" || key == "budget_month" || key == "budget_monthly" => {
+            // Blank is a value of its own where the default is blank: the month after the plan
+            // is made (plan_start), the Year tab's first month (budget_month), no budget
+            // (budget_monthly), an approval field left out (requester, cost_centre, …).
+            None if defaults
+                .get(&key)
+                .is_some_and(|d| matches!(&d.value, Value::Text(t) if t.is_empty())) =>
+            {
                 Value::Text(String::new())
             }
             None => {
@@ -237,6 +243,10 @@ fn assumption_range(key: &str) -> Rule {
     }
 }
 
+/// The longest approval field (requester, cost centre, budget period, approver): one printed
+/// line.
+const MAX_APPROVAL_CHARS: usize = 120;
+
 /// An assumption's value, typed like its default (or as a number or yes/no for a user's own key).
 pub(super) fn assumption_value(
     key: &str,
@@ -273,6 +283,26 @@ pub(super) fn assumption_value(
                     "{key} must be an amount a month (0 or more), or blank for no budget, found {}",
                     found(raw)
                 )),
+            }
+        }
+        // The approval fields: free text, a date as a date (a budget period typed 2027-01-01).
+        Some(Value::Text(_))
+            if crate::layout::APPROVAL_FIELDS
+                .iter()
+                .any(|(k, _)| *k == key) =>
+        {
+            let t = match raw {
+                Raw::Date(d) => crate::time::serial_date(*d),
+                other => raw_text(other),
+            };
+            if t.chars().count() > MAX_APPROVAL_CHARS || t.chars().any(char::is_control) {
+                Err(format!(
+                    "{key} is a line of text of at most {MAX_APPROVAL_CHARS} characters, printed at the top of the Summary (a name, a team, a code), found {} characters{}",
+                    t.chars().count(),
+                    if t.chars().any(char::is_control) { " with a line break or control character" } else { "" }
+                ))
+            } else {
+                Ok(Value::Text(t))
             }
         }
         Some(Value::Text(_)) if key == "cut_order" => {

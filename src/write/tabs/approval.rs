@@ -30,6 +30,12 @@ pub fn write(
     let s = &cx.s;
     let plan = cx.plan;
     text(ws, row, LABEL, cx.t("To approve", "审批要点"), &s.subtitle)?;
+    let fields = approval_fields(cx);
+    for (label, value) in &fields {
+        row += 1;
+        text(ws, row, LABEL, label, &s.bold)?;
+        text(ws, row, AMOUNT, value, &s.text)?;
+    }
     let tco = cx.sheet(Tab::Tco);
     let amount = |r: u32| layout.amount(tco, r);
 
@@ -125,7 +131,61 @@ pub fn write(
         row = r;
     }
     row = write_fixed_lines(ws, cx, row)?;
+    if !fields.is_empty() {
+        row = write_sign_off(ws, cx, row + 1)?;
+    }
     Ok(row)
+}
+
+/// The approval fields the Assumptions give (requester, cost centre, budget period, approver),
+/// each as its label and text; a blank one is left out.
+fn approval_fields(cx: &Ctx) -> Vec<(&'static str, String)> {
+    crate::layout::APPROVAL_FIELDS
+        .iter()
+        .filter_map(
+            |(key, label)| match cx.plan.input.assumptions.get(key).map(|a| &a.value) {
+                Some(crate::model::Value::Text(t)) if !t.trim().is_empty() => {
+                    Some((label.get(cx.lang), t.trim().to_string()))
+                }
+                _ => None,
+            },
+        )
+        .collect()
+}
+
+/// The sign-off lines from `row`: the requester's and the approver's, each with the name the
+/// Assumptions give (blank to fill in by hand), a signature and a date. Returns the last row.
+fn write_sign_off(ws: &mut Worksheet, cx: &Ctx, row: u32) -> Result<u32, XlsxError> {
+    let s = &cx.s;
+    let name = |key: &str| match cx.plan.input.assumptions.get(key).map(|a| &a.value) {
+        Some(crate::model::Value::Text(t)) => t.trim().to_string(),
+        _ => String::new(),
+    };
+    let blank = "________________";
+    let lines = [
+        (cx.t("Requested (sign)", "申请人签字"), name("requester")),
+        (cx.t("Approved (sign)", "审批人签字"), name("approver")),
+    ];
+    let mut r = row;
+    for (label, who) in lines {
+        r += 1;
+        text(ws, r, LABEL, label, &s.bold)?;
+        let who = if who.is_empty() {
+            blank.to_string()
+        } else {
+            who
+        };
+        // One string from the amount's column, running on over the empty cells right of it,
+        // so that a long name does not hide under the signature.
+        let line = if cx.lang == Lang::Zh {
+            format!("{who}    签字 {blank}    日期 {blank}")
+        } else {
+            format!("{who}    Signature {blank}    Date {blank}")
+        };
+        text(ws, r, AMOUNT, &line, &s.text)?;
+        ws.set_row_height(r, 24)?;
+    }
+    Ok(r)
 }
 
 /// A line of the block: its label, live amount (formula and cached value) and muted note.

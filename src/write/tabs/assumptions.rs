@@ -245,6 +245,7 @@ fn unit(unit: &str, lang: Lang) -> &str {
         "copies" => "份",
         "elements" => "元素",
         "stage" => "阶段",
+        "text" => "文本",
         other => other,
     }
 }

@@ -14,6 +14,7 @@ pub struct Outcome {
     pub gpu: Option<String>,
     pub gpus: Option<f64>,
     pub mode: Option<String>,
+    #[serde(serialize_with = "crate::model::cents_json_opt")]
     pub tco: Option<f64>,
 }
 
@@ -413,6 +414,7 @@ pub struct WorkloadChange {
     pub before: Option<Outcome>,
     pub after: Option<Outcome>,
     /// After's TCO less before's (null when either has none).
+    #[serde(serialize_with = "crate::model::cents_json_opt")]
     pub tco_change: Option<f64>,
 }
 
@@ -427,18 +429,28 @@ pub struct InputChange {
 #[derive(Debug, Clone, Serialize)]
 pub struct Diff {
     pub workloads: Vec<WorkloadChange>,
+    #[serde(serialize_with = "crate::model::cents_json_opt")]
     pub total_before: Option<f64>,
+    #[serde(serialize_with = "crate::model::cents_json_opt")]
     pub total_after: Option<f64>,
+    #[serde(serialize_with = "crate::model::cents_json_opt")]
     pub total_with_margin_before: Option<f64>,
+    #[serde(serialize_with = "crate::model::cents_json_opt")]
     pub total_with_margin_after: Option<f64>,
+    #[serde(serialize_with = "crate::model::cents_json_opt")]
     pub total_with_margin_change: Option<f64>,
     /// The budgets with the fleet (the total with margin less the fleet's saving) and the
     /// change: a fleet saving lost shows here, not in the total with margin.
+    #[serde(serialize_with = "crate::model::cents_json_opt")]
     pub budget_with_fleet_before: Option<f64>,
+    #[serde(serialize_with = "crate::model::cents_json_opt")]
     pub budget_with_fleet_after: Option<f64>,
+    #[serde(serialize_with = "crate::model::cents_json_opt")]
     pub budget_with_fleet_change: Option<f64>,
     /// The Assumption budget_monthly of each (null: none).
+    #[serde(serialize_with = "crate::model::cents_json_opt")]
     pub budget_ceiling_before: Option<f64>,
+    #[serde(serialize_with = "crate::model::cents_json_opt")]
     pub budget_ceiling_after: Option<f64>,
     /// The cuts each lists over its ceiling (null: none).
     pub cuts_before: Option<CutsView>,

@@ -529,6 +529,20 @@ impl Workload {
     }
 }
 
+/// Serializes money to the cent (`#[serde(serialize_with = "crate::model::cents_json")]`): a
+/// difference or sum of cents is written as its 2 decimals, not as 308.33000000000175.
+pub fn cents_json<S: serde::Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_f64(crate::formula::cents(*v))
+}
+
+/// [`cents_json`] for an amount that may be absent.
+pub fn cents_json_opt<S: serde::Serializer>(v: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
+    match v {
+        Some(x) => s.serialize_some(&crate::formula::cents(*x)),
+        None => s.serialize_none(),
+    }
+}
+
 /// One GPU offer: a GPU model at a provider, prices per GPU.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct GpuOffer {

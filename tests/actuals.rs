@@ -224,7 +224,8 @@ fn measured_hours_and_memory_give_the_advice_and_the_hand_worked_savings() {
     let w = workload(&j, "big-card");
     assert_eq!(w["gpu"], "H200");
     assert_near(num(&w["tco"]), 14600.0);
-    assert_near(num(&w["usage_saving"]), 8.0 * MEASURED_H);
+    // 8 × 304.166… h = ¥2,433.333…, ¥2,433.33 to the cent.
+    assert_near(num(&w["usage_saving"]), 2_433.33);
     assert_eq!(
         w["advice_from_usage"],
         "switch to a smaller card, 1 × L40S: measured 304.2 h a month against 730 planned (utilization 42%), memory peak 40 GiB is below half of the card's 141 GiB; saves ¥2,433.33 a month against carrying on as planned; at the measured use the month costs ¥3,650.00 (planned ¥14,600.00)"
@@ -288,7 +289,8 @@ fn measured_hours_and_memory_give_the_advice_and_the_hand_worked_savings() {
     assert_near(f(&r[12]), 14600.0);
     assert_near(f(&r[13]), 20.0 * MEASURED_H);
     assert_near(f(&r[14]), 3650.0);
-    assert_near(f(&r[15]), 8.0 * MEASURED_H);
+    // 8 × 304.166… h = ¥2,433.333…: ¥2,433.33 to the cent.
+    assert_near(f(&r[15]), 2_433.33);
     let r = row(&rows, "keep-case");
     assert_near(f(&r[3]), 200.0);
     assert_near(f(&r[12]), 2400.0);
@@ -364,7 +366,8 @@ fn a_workload_named_with_an_equals_sign_is_re_planned_from_its_measured_figures(
     let (j, _) = calc_usage(d.path(), &[]);
     let w = workload(&j, "big=card");
     assert_eq!(w["gpu"], "H200");
-    assert_near(num(&w["usage_saving"]), 8.0 * MEASURED_H);
+    // 8 × 304.166… h = ¥2,433.333…, ¥2,433.33 to the cent.
+    assert_near(num(&w["usage_saving"]), 2_433.33);
     let warnings = j["warnings"].to_string();
     assert!(!warnings.contains("re-planning"), "{warnings}");
 }

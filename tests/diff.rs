@@ -304,7 +304,7 @@ fn calc_compare_with_a_chinese_plan_workbook_lists_only_the_changed_inputs() {
 
 /// #44 item 6: `diff` and `--compare` missed a lost fleet saving. startup's lora-experiments
 /// runs in 22-07 on chat-api's idle night cards, saving 2.5 × (120 h + 10 runs × 20 min) =
-/// ¥308.33: the budget with the fleet is ¥44,870.44 − ¥308.33 = ¥44,562.10. Moved to 09-21,
+/// ¥308.33: the budget with the fleet is ¥44,870.44 − ¥308.33 = ¥44,562.11. Moved to 09-21,
 /// chat-api's peak, it finds no idle card: the total with margin stays ¥44,870.44, and the
 /// budget with the fleet rises by the ¥308.33 lost. With a ceiling of ¥30,000 the new plan also
 /// lists cuts. JSON plans, plan workbooks and calc --compare all say so.
@@ -327,8 +327,10 @@ fn a_lost_fleet_saving_a_new_ceiling_and_its_cuts_are_in_the_diff() {
     let mut args = vec!["calc", "s.xlsx", "-q", "-o", "b.xlsx", "--json", "b.json"];
     args.extend(moved);
     q(&args);
-    let saving = 2.5 * (120.0 + 10.0 * 20.0 / 60.0);
-    let with_margin = 44_870.436_666_666_67;
+    // 2.5 × (120 h + 10 starts × 20 min) = ¥308.333…, ¥308.33 to the cent; the month with
+    // margin ¥44,870.44 (every money line to the cent).
+    let saving = 308.33;
+    let with_margin = 44_870.44;
     for (old, new) in [("a.json", "b.json"), ("a.xlsx", "b.xlsx")] {
         let j = json_of(&gpuplan(d.path(), &["diff", old, new, "--json", "-"]));
         assert!(
@@ -367,7 +369,7 @@ fn a_lost_fleet_saving_a_new_ceiling_and_its_cuts_are_in_the_diff() {
         text.ok();
         assert!(
             text.stdout
-                .contains("budget with the fleet: ¥44,562.10 → ¥44,870.44 (+¥308.33)")
+                .contains("budget with the fleet: ¥44,562.11 → ¥44,870.44 (+¥308.33)")
                 && text.stdout.contains("budget ceiling: none → ¥30,000.00")
                 && text.stdout.contains("cuts: none → "),
             "{old}:\n{}",

@@ -853,7 +853,7 @@ fn the_team_sample_prints_an_approval_view_of_at_most_eight_pages() {
 }
 
 /// #34 item 1: the Summary opens with what to approve. The startup sample (tests/cli.rs works
-/// its figures): a monthly budget of ¥44,870.44 that runs all twelve months, ¥538,445.24 a
+/// its figures): a monthly budget of ¥44,870.44 that runs all twelve months, ¥538,445.28 a
 /// year; of the GPUs' ¥33,720.03, chat-api and case-8k are monthly (2 × ¥6,000 = ¥12,000
 /// committed) and case-4k's base plus burst pays its base of 2 monthly cards × ¥1,500 = ¥3,000
 /// whatever the use (#43 item 3: ¥15,000 committed in all, where ¥12,000 left the base out);
@@ -867,7 +867,10 @@ fn the_summary_opens_with_what_to_approve() {
     let out = calc_sample(d.path(), "startup", &[]);
     let rows = read_sheet(&out, "Summary");
     let at = |label: &str| value_right_of(&rows, label).unwrap_or_else(|| panic!("{label}"));
-    assert!((at("Annual budget") - 538_445.24).abs() < 0.01);
+    // The annual budget is the sum of the Year tab's twelve months, each ¥44,870.44 to the
+    // cent: 12 × ¥44,870.44 = ¥538,445.28 (#43 item 1; ¥538,445.24 when the months were not
+    // rounded, 4 cents off 12 × the month shown).
+    assert!((at("Annual budget") - 538_445.28).abs() < 0.001);
     assert!((at("Monthly budget") - 44_870.44).abs() < 0.01);
     assert!((at("  Committed GPUs") - 15_000.0).abs() < 0.01);
     assert!((at("  Pay-as-you-go GPUs") - 18_720.03).abs() < 0.01);
@@ -1082,4 +1085,157 @@ fn the_approval_fields_print_at_the_top_of_page_one_with_lines_to_sign() {
         &["Assumptions!B4: approver is a line of text of at most 120 characters"],
     );
     assert!(!d.path().join("bad.plan.xlsx").exists());
+}
+
+/// Integer cents of a cell's number: what the cell shows at 2 decimals.
+fn shown_cents(d: &Data) -> Option<i64> {
+    d.get_float().map(|v| (v * 100.0).round() as i64)
+}
+
+/// #43 item 1: every total foots to the cent. For each sample (team, startup, portfolio-2026)
+/// in English and Chinese, each total printed is compared, in the cents it shows, with the sum
+/// of the lines it totals as they show:
+/// - the Summary's monthly budget with its five parts (committed and pay-as-you-go GPUs,
+///   storage, egress and ops, the reserve, the margin), and the annual budget with the Year
+///   tab's twelve months of the total with margin;
+/// - the Summary's budget block: the seven cost lines with the Total, the Total and the margin
+///   with the budget, the budget and the fleet's saving with the budget with the fleet;
+/// - the Year tab: every row's Year column with its twelve months, the Total with its seven
+///   cost lines in each month, and the two GPU rows with the GPU lines (work, cold starts,
+///   rework) in each month;
+/// - the Plan tab: each workload's monthly TCO with its GPU, storage and egress costs.
+///
+/// Before money was rounded once, where it is computed, startup's year was ¥538,445.24
+/// against 12 × ¥44,870.44 = ¥538,445.28 and portfolio-2026's parts ¥26,556.72 against
+/// ¥26,556.71.
+#[test]
+fn every_total_foots_to_the_cent_in_every_sample_and_language() {
+    let d = tempdir();
+    for sample in ["team", "startup", "portfolio-2026"] {
+        for lang in ["en", "zh"] {
+            let out = format!("{sample}.{lang}.xlsx");
+            let plan = calc_sample(d.path(), sample, &["--lang", lang, "-o", &out, "--force"]);
+            let plan = plan.with_file_name(&out);
+            let zh = lang == "zh";
+            let t = |en: &'static str, z: &'static str| if zh { z } else { en };
+            let at = |rows: &[Vec<Data>], label: &str| -> i64 {
+                let r = rows
+                    .iter()
+                    .find(|r| r.first() == Some(&Data::String(label.into())))
+                    .unwrap_or_else(|| panic!("{sample} {lang}: no line {label:?}"));
+                r[1..].iter().find_map(shown_cents).unwrap()
+            };
+            let summary = read_sheet(&plan, t("Summary", "总览"));
+            let monthly = at(&summary, t("Monthly budget", "月度预算"));
+            let parts: i64 = [
+                t("  Committed GPUs", "  承诺性 GPU 费用"),
+                t("  Pay-as-you-go GPUs", "  按用量 GPU 费用"),
+                t("  Storage, egress and ops", "  存储、流量与运维"),
+                t("  Trial-and-error reserve", "  试错预留"),
+                t("  Safety margin", "  安全边际"),
+            ]
+            .iter()
+            .map(|l| at(&summary, l))
+            .sum();
+            assert_eq!(parts, monthly, "{sample} {lang}: page 1's parts");
+            // The budget block: the seven cost lines right above its Total.
+            let total_label = t("Total", "合计");
+            let total_row = summary
+                .iter()
+                .position(|r| r.first() == Some(&Data::String(total_label.into())))
+                .unwrap();
+            let lines: i64 = (total_row - 7..total_row)
+                .map(|r| shown_cents(&summary[r][1]).unwrap())
+                .sum();
+            let total = shown_cents(&summary[total_row][1]).unwrap();
+            assert_eq!(lines, total, "{sample} {lang}: the cost lines");
+            let margin = shown_cents(&summary[total_row + 1][1]).unwrap();
+            let budget = at(
+                &summary,
+                t("Budget: total with safety margin", "预算：含安全边际总计"),
+            );
+            assert_eq!(total + margin, budget, "{sample} {lang}: total + margin");
+            assert_eq!(budget, monthly, "{sample} {lang}");
+            let with_fleet = summary.iter().position(|r| {
+                r.first()
+                    == Some(&Data::String(
+                        t("Budget with the fleet", "卡群方案预算").into(),
+                    ))
+            });
+            if let Some(r) = with_fleet {
+                let saving = shown_cents(&summary[r - 1][1]).unwrap();
+                let after = shown_cents(&summary[r][1]).unwrap();
+                assert_eq!(budget + saving, after, "{sample} {lang}: with the fleet");
+            }
+
+            // The Year tab: every row with numbers foots across, and down where it totals.
+            let year = read_sheet(&plan, t("Year", "全年"));
+            let (first, annual) = (3, 15);
+            let row_of = |label: &str| -> &Vec<Data> {
+                year.iter()
+                    .find(|r| r.first() == Some(&Data::String(label.into())))
+                    .unwrap_or_else(|| panic!("{sample} {lang}: no Year line {label:?}"))
+            };
+            for r in &year {
+                let months: Vec<i64> = (first..annual)
+                    .filter_map(|k| r.get(k).and_then(shown_cents))
+                    .collect();
+                if months.len() == 12 {
+                    if let Some(a) = r.get(annual).and_then(shown_cents) {
+                        assert_eq!(months.iter().sum::<i64>(), a, "{sample} {lang}: {:?}", r[0]);
+                    }
+                }
+            }
+            let year_total = row_of(t("Total with safety margin", "含安全边际总计"));
+            assert_eq!(
+                shown_cents(&year_total[annual]).unwrap(),
+                at(&summary, t("Annual budget", "年度预算")),
+                "{sample} {lang}: the annual budget"
+            );
+            let total_at = year
+                .iter()
+                .position(|r| r.first() == Some(&Data::String(total_label.into())))
+                .unwrap();
+            let cell = |r: usize, k: usize| shown_cents(&year[r][k]).unwrap();
+            for k in first..=annual {
+                let lines: i64 = (total_at - 7..total_at).map(|r| cell(r, k)).sum();
+                assert_eq!(
+                    lines,
+                    cell(total_at, k),
+                    "{sample} {lang}: the Year's Total, column {k}"
+                );
+                let gpus: i64 = (total_at - 7..total_at - 4).map(|r| cell(r, k)).sum();
+                let split: i64 = (total_at + 3..total_at + 5).map(|r| cell(r, k)).sum();
+                assert_eq!(
+                    gpus, split,
+                    "{sample} {lang}: committed + pay-as-you-go, column {k}"
+                );
+            }
+
+            // The Plan tab: TCO = GPU + storage + egress, per workload.
+            let plan_rows = read_sheet(&plan, t("Plan", "方案"));
+            let col = |h: &str| {
+                plan_rows[0]
+                    .iter()
+                    .position(|c| c == &Data::String(h.into()))
+                    .unwrap_or_else(|| panic!("{sample} {lang}: no Plan column {h}"))
+            };
+            let (gpu, storage, egress, tco) = (
+                col(t("GPU cost", "GPU 费用")),
+                col(t("Storage cost", "存储费用")),
+                col(t("Egress cost", "流量费用")),
+                col(t("Monthly TCO", "月度总成本")),
+            );
+            for r in plan_rows.iter().skip(1) {
+                let Some(all) = r.get(tco).and_then(shown_cents) else {
+                    continue;
+                };
+                let sum: i64 = [gpu, storage, egress]
+                    .iter()
+                    .map(|&c| r.get(c).and_then(shown_cents).unwrap_or(0))
+                    .sum();
+                assert_eq!(sum, all, "{sample} {lang}: {:?}", r[0]);
+            }
+        }
+    }
 }

@@ -28,6 +28,9 @@ pub fn excel_number(v: f64) -> String {
 /// Named expressions parsed once, for translating many rows of a workbook.
 pub struct Expressions {
     trees: std::collections::HashMap<String, Parsed>,
+    /// The money formulas, written `ROUND(…,2)` as the engine rounds them
+    /// ([`cents`](super::cents)).
+    money: std::collections::HashSet<String>,
 }
 
 impl Expressions {
@@ -38,7 +41,16 @@ impl Expressions {
             .into_iter()
             .filter_map(|(n, e)| Some((n.to_string(), parse(e).ok()?)))
             .collect();
-        Expressions { trees }
+        Expressions {
+            trees,
+            money: std::collections::HashSet::new(),
+        }
+    }
+
+    /// Names the money formulas among them: their translations round to the cent.
+    pub fn with_money<'a>(mut self, names: impl IntoIterator<Item = &'a str>) -> Expressions {
+        self.money = names.into_iter().map(str::to_string).collect();
+        self
     }
 
     pub fn contains(&self, name: &str) -> bool {
@@ -77,7 +89,12 @@ impl Expressions {
             .trees
             .get(name)
             .ok_or_else(|| format!("no formula {name}"))?;
-        node_to_excel(&p.node, resolve)
+        let body = node_to_excel(&p.node, resolve)?;
+        Ok(if self.money.contains(name) {
+            format!("ROUND({body},2)")
+        } else {
+            body
+        })
     }
 }
 

@@ -58,6 +58,37 @@ pub struct Compiled {
     pub slot: usize,
     pub ty: Ty,
     code: Vec<vm::Op>,
+    /// A money formula (unit `money`): its value is rounded to the cent ([`cents`]).
+    cents: bool,
+}
+
+/// The unit of a money formula: its value is rounded to the cent once, where it is computed,
+/// so that every total is the sum of the cents shown (the Excel translation wraps it in
+/// `ROUND(…,2)` alike).
+pub const MONEY_UNIT: &str = "money";
+
+/// `v` rounded to the cent, half away from zero as Excel's ROUND; 0.0, never -0.0. The value
+/// is first snapped to 12 significant digits, so that a half cent that binary floating point
+/// holds as 0.00499999… (1.005 × 100 = 100.49999…) rounds up as Excel and LibreOffice do.
+pub fn cents(v: f64) -> f64 {
+    if !v.is_finite() {
+        return v;
+    }
+    let x = v * 100.0;
+    let snapped: f64 = format!("{x:.11e}").parse().unwrap_or(x);
+    snapped.round() / 100.0 + 0.0
+}
+
+impl Compiled {
+    /// Its value over `values`, a money formula's rounded to the cent.
+    fn value(&self, values: &[f64], scratch: &mut Scratch) -> f64 {
+        let v = vm::run(&self.code, values, scratch);
+        if self.cents {
+            cents(v)
+        } else {
+            v
+        }
+    }
 }
 
 /// A set of formulas compiled against a set of inputs, in evaluation order.
@@ -214,6 +245,7 @@ impl Program {
                         slot: n_in + i,
                         ty,
                         code,
+                        cents: defs[i].unit == MONEY_UNIT && ty == Ty::Num,
                     });
                 }
                 Err(msg) => problems.push(Problem::new(
@@ -300,7 +332,7 @@ impl Program {
     ) -> Result<(), NonFinite> {
         for &k in positions {
             let f = &self.order[k];
-            let v = vm::run(&f.code, values, scratch);
+            let v = f.value(values, scratch);
             if !v.is_finite() {
                 return Err(NonFinite {
                     def: f.def,
@@ -316,7 +348,7 @@ impl Program {
     /// Stops at the first formula whose value is not finite.
     pub fn eval(&self, values: &mut [f64], scratch: &mut Scratch) -> Result<(), NonFinite> {
         for f in &self.order {
-            let v = vm::run(&f.code, values, scratch);
+            let v = f.value(values, scratch);
             if !v.is_finite() {
                 return Err(NonFinite {
                     def: f.def,

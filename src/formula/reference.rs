@@ -163,6 +163,12 @@ pub fn reference_eval(
             Value::Boolean(b) => f64::from(u8::from(b)),
             other => return Err(format!("{}: evalexpr gave {other:?}", f.name)),
         };
+        // A money formula's value is its cents, as the compiled code gives it.
+        let v = if defs[f.def].unit == super::MONEY_UNIT && f.ty == Ty::Num {
+            super::cents(v)
+        } else {
+            v
+        };
         out[f.slot] = v;
         set(&mut ctx, &f.name, f.ty, v)?;
     }

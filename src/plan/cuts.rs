@@ -35,11 +35,13 @@ const CENT: f64 = 0.005;
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Cuts {
     /// The Assumption budget_monthly.
+    #[serde(serialize_with = "crate::model::cents_json")]
     pub budget: f64,
     /// The month it is for (the Assumption budget_month, YYYY-MM).
     pub month: String,
     /// The budget the plan needs in that month: the total with safety margin of the workloads
     /// that cost in it, less the fleet's saving over them.
+    #[serde(serialize_with = "crate::model::cents_json")]
     pub planned: f64,
     /// Whether the chosen cuts bring it within the budget (true when it is already within).
     pub met: bool,
@@ -79,10 +81,12 @@ pub struct Cut {
     /// What to change, in words.
     pub change: String,
     /// What this cut alone saves a month: `planned` less `budget_after`.
+    #[serde(serialize_with = "crate::model::cents_json")]
     pub saving: f64,
     pub risk: String,
     /// For a chosen cut, the budget after it and every chosen cut above it (re-planned
     /// together); null for an alternative.
+    #[serde(serialize_with = "crate::model::cents_json")]
     pub total_after: f64,
     /// Whether it is in the least-harm set that meets the budget.
     pub chosen: bool,
@@ -92,6 +96,7 @@ pub struct Cut {
     /// empty for `api`, which no workbook column says.
     pub set: Vec<String>,
     /// The budget month's budget with this cut alone: what `calc` with its `set` gives.
+    #[serde(serialize_with = "crate::model::cents_json")]
     pub budget_after: f64,
     /// The change and the risk in Chinese, for a `--lang zh` workbook and terminal (the JSON
     /// keeps the English, as a Warning's message).

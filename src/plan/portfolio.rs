@@ -30,7 +30,8 @@ pub struct Planned {
 }
 
 impl Planned {
-    /// The sums by name, in the JSON's order.
+    /// The sums by name, in the JSON's order: each a sum of cents, written to the cent (the
+    /// sum of the lines shown, without floating point's 33720.029999…).
     pub fn entries(&self) -> [(&'static str, f64); 6] {
         [
             ("gpu_cost", self.gpu_cost),
@@ -40,6 +41,7 @@ impl Planned {
             ("storage_cost", self.storage_cost),
             ("egress_cost", self.egress_cost),
         ]
+        .map(|(n, v)| (n, crate::formula::cents(v)))
     }
 
     pub fn get(&self, name: &str) -> Option<f64> {

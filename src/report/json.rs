@@ -3,6 +3,7 @@
 //! writer asks for them, so a plan of 100,000 workloads is never held as a JSON tree in memory.
 
 use crate::calc::Calc;
+use crate::formula::cents;
 use crate::lang::Lang;
 use crate::model::Warning;
 use crate::plan::{Candidate, Chosen, Mode, Plan};
@@ -317,8 +318,8 @@ impl Serialize for Totals<'_> {
         // The month's GPU spend in two: committed (monthly, reserved, base plus burst's base)
         // and pay-as-you-go, as the Summary's approval block and the Year tab split it.
         let (committed, pay_as_you_go) = plan.gpus_split();
-        m.serialize_entry("committed", &finite(committed))?;
-        m.serialize_entry("pay_as_you_go", &finite(pay_as_you_go))?;
+        m.serialize_entry("committed", &finite(cents(committed)))?;
+        m.serialize_entry("pay_as_you_go", &finite(cents(pay_as_you_go)))?;
         m.end()
     }
 }
@@ -328,18 +329,24 @@ impl Serialize for Totals<'_> {
 struct YearJson {
     start: String,
     months: Vec<MonthJson>,
+    #[serde(serialize_with = "crate::model::cents_json")]
     annual_total: f64,
+    #[serde(serialize_with = "crate::model::cents_json")]
     annual_total_with_margin: f64,
 }
 
 #[derive(Serialize)]
 struct MonthJson {
     month: String,
+    #[serde(serialize_with = "crate::model::cents_json")]
     total: f64,
+    #[serde(serialize_with = "crate::model::cents_json")]
     total_with_margin: f64,
     /// The month's GPU spend paid whatever the use (monthly and reserved cards, the base of
     /// base plus burst), and the rest of it, which follows the hours.
+    #[serde(serialize_with = "crate::model::cents_json")]
     committed: f64,
+    #[serde(serialize_with = "crate::model::cents_json")]
     pay_as_you_go: f64,
 }
 

@@ -19,9 +19,11 @@ pub struct Readers<'a> {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct FleetPlan {
     /// What sharing saves a month against each workload on cards of its own.
+    #[serde(serialize_with = "crate::model::cents_json")]
     pub saving: f64,
     /// The budget with it: the total with safety margin less the saving (the margin and the
     /// reserves on the saved rent are kept).
+    #[serde(serialize_with = "crate::model::cents_json")]
     pub budget: f64,
     /// The cards that carry more than one workload.
     pub cards: Vec<FleetCard>,
@@ -99,6 +101,7 @@ pub struct Carried {
     /// Memory it takes on each card, GiB.
     pub vram_gib: f64,
     /// What it no longer pays a month (a moved job's own rental).
+    #[serde(serialize_with = "crate::model::cents_json")]
     pub saving: f64,
     /// On a shared card, for an engine that preallocates: its share of the card's memory, and
     /// the flag to launch it with (`--gpu-memory-utilization 0.42`).

@@ -102,6 +102,13 @@ impl Live {
                 .formulas
                 .iter()
                 .map(|f| (f.name.as_str(), f.expression.as_str())),
+        )
+        .with_money(
+            input
+                .formulas
+                .iter()
+                .filter(|f| f.unit == crate::formula::MONEY_UNIT)
+                .map(|f| f.name.as_str()),
         );
         let scope: HashMap<String, Scope> = input
             .formulas

@@ -7,6 +7,7 @@ use super::approval::committed_formula;
 use super::live::{cell, Live};
 use super::plan_tab::{self, live_cell};
 use super::{at, heads_of, widths_of, workload_col, Category, Col, Ctx, Extent};
+use crate::formula::cents;
 use crate::plan::year::MONTHS;
 use crate::write::style::{number, text, widths};
 use rust_xlsxwriter::{Worksheet, XlsxError};
@@ -103,9 +104,11 @@ pub(super) fn annual_budget(cx: &Ctx, live: &Live) -> (String, f64) {
         .position(|(name, ..)| *name == "total_with_margin")
         .unwrap_or(PORTFOLIO.len() - 1) as u32;
     let row = tab.lines_first + per_workload + at;
-    let value = (0..MONTHS)
-        .map(|k| cx.plan.year.months[k].line("total_with_margin"))
-        .sum();
+    let value = cents(
+        (0..MONTHS)
+            .map(|k| cx.plan.year.months[k].line("total_with_margin"))
+            .sum(),
+    );
     (
         super::live::absolute(cx.sheet(super::Tab::Year), row, ANNUAL),
         value,
@@ -211,7 +214,15 @@ impl<'a> YearTab<'a> {
                 let f = format!("{tco}*{}", self.flag(self.grid_first, i, k));
                 live_cell(ws, r, FIRST_MONTH + k as u16, Ok(f), v, &s.money, cx)?;
             }
-            live_cell(ws, r, ANNUAL, Ok(sum_row(r)), annual, &s.money_bold, cx)?;
+            live_cell(
+                ws,
+                r,
+                ANNUAL,
+                Ok(sum_row(r)),
+                cents(annual),
+                &s.money_bold,
+                cx,
+            )?;
         }
         Ok(())
     }
@@ -253,7 +264,15 @@ impl<'a> YearTab<'a> {
                     .ok_or_else(|| "not a per-workload line".to_string());
                 live_cell(ws, row, FIRST_MONTH + k as u16, f, v, &s.money, cx)?;
             }
-            live_cell(ws, row, ANNUAL, Ok(sum_row(row)), annual, &s.money_bold, cx)?;
+            live_cell(
+                ws,
+                row,
+                ANNUAL,
+                Ok(sum_row(row)),
+                cents(annual),
+                &s.money_bold,
+                cx,
+            )?;
             row += 1;
         }
         Ok(row)
@@ -298,7 +317,7 @@ impl<'a> YearTab<'a> {
             } else {
                 &s.money
             };
-            live_cell(ws, r, ANNUAL, Ok(sum_row(r)), annual, fmt, cx)?;
+            live_cell(ws, r, ANNUAL, Ok(sum_row(r)), cents(annual), fmt, cx)?;
         }
         Ok(())
     }
@@ -375,7 +394,7 @@ impl<'a> YearTab<'a> {
             )?;
         }
         let year: f64 = months.iter().map(|m| m.0).sum();
-        live_cell(ws, row, ANNUAL, Ok(sum_row(row)), year, &s.money, cx)?;
+        live_cell(ws, row, ANNUAL, Ok(sum_row(row)), cents(year), &s.money, cx)?;
         text(ws, row + 1, LABEL, labels[1], &s.muted)?;
         for (k, (_, payg)) in months.iter().enumerate() {
             let col = FIRST_MONTH + k as u16;
@@ -391,7 +410,7 @@ impl<'a> YearTab<'a> {
             row + 1,
             ANNUAL,
             Ok(sum_row(row + 1)),
-            year,
+            cents(year),
             &s.money,
             cx,
         )

@@ -129,7 +129,7 @@ pub enum Command {
     /// Compare two plans: per workload the GPU, count, mode and TCO before and after, the
     /// totals, and the inputs that differ.
     #[command(
-        after_help = "Examples:\n  gpuplan diff november.plan.json december.plan.json   JSON plans record every input\n  gpuplan diff old.plan.xlsx new.plan.xlsx             workbooks: assumptions, prices and the input's SHA-256\n  gpuplan diff a.json b.json --json -                  the difference as JSON on stdout\nExit code 0 whether or not the plans differ; 2 on a file that is not a plan."
+        after_help = "Examples:\n  gpuplan diff november.plan.json december.plan.json   JSON plans record every input\n  gpuplan diff old.plan.xlsx new.plan.xlsx             workbooks: assumptions, prices and the input's SHA-256\n  gpuplan diff a.json b.json --json -                  the difference as JSON on stdout\n  gpuplan diff main.plan.json pr.plan.json --format markdown > comment.md   a table for a pull-request comment\nExit code 0 whether or not the plans differ; 2 on a file that is not a plan."
     )]
     Diff(DiffArgs),
     /// Print the shell completion script for bash, zsh, fish, powershell or elvish.
@@ -340,6 +340,16 @@ pub struct DiffArgs {
     /// Replace an existing --json file.
     #[arg(long)]
     pub force: bool,
+    /// What stdout gets: the terminal table, or Markdown for a pull-request comment.
+    #[arg(long, value_enum, default_value_t = DiffFormat::Table)]
+    pub format: DiffFormat,
+}
+
+/// Output format of `diff` on stdout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DiffFormat {
+    Table,
+    Markdown,
 }
 
 #[derive(Debug, Args)]

@@ -418,6 +418,58 @@ pub struct WorkloadChange {
     pub tco_change: Option<f64>,
 }
 
+/// The change in the budget with the fleet in parts that add up to it (a variance bridge): the
+/// workloads' TCO changes, then the portfolio lines above the total (trial reserve, ops), the
+/// safety margin and the fleet's saving. `None` where either plan lacks a figure it needs.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Bridge {
+    pub workloads: f64,
+    pub reserve_and_ops: f64,
+    pub margin: f64,
+    pub fleet: f64,
+    pub total: f64,
+}
+
+impl Diff {
+    /// The variance bridge, each part to the cent and the total their sum.
+    pub fn bridge(&self) -> Option<Bridge> {
+        let change = |a: Option<f64>, b: Option<f64>| Some(b? - a?);
+        let c = crate::formula::cents;
+        let tco_before: f64 = self
+            .workloads
+            .iter()
+            .filter_map(|w| w.before.as_ref().and_then(|o| o.tco))
+            .sum();
+        let tco_after: f64 = self
+            .workloads
+            .iter()
+            .filter_map(|w| w.after.as_ref().and_then(|o| o.tco))
+            .sum();
+        let workloads = c(tco_after - tco_before);
+        let total = c(change(self.total_before, self.total_after)?);
+        let with_margin = c(change(
+            self.total_with_margin_before,
+            self.total_with_margin_after,
+        )?);
+        let with_fleet = c(change(
+            self.budget_with_fleet_before
+                .or(self.total_with_margin_before),
+            self.budget_with_fleet_after
+                .or(self.total_with_margin_after),
+        )?);
+        let reserve_and_ops = c(total - workloads);
+        let margin = c(with_margin - total);
+        let fleet = c(with_fleet - with_margin);
+        Some(Bridge {
+            workloads,
+            reserve_and_ops,
+            margin,
+            fleet,
+            total: c(workloads + reserve_and_ops + margin + fleet),
+        })
+    }
+}
+
 /// One input that differs (null: absent on that side).
 #[derive(Debug, Clone, Serialize)]
 pub struct InputChange {

@@ -448,3 +448,106 @@ fn offer_terms_one_workbook_lacks_are_named_as_not_compared() {
         "{j}"
     );
 }
+
+/// #43 item 7: `gpuplan diff --format markdown` writes a table for a pull-request comment, and
+/// the change in the budget with the fleet comes in parts that add up to it (a variance bridge),
+/// in the terminal and the Markdown alike. Startup against itself with the RTX 4090 at ¥1,800 a
+/// month (was ¥1,500), chat-api at 200 concurrent (was 60) and lora-experiments' window in
+/// chat-api's peak (09-21), by hand:
+///   chat-api   4 × RTX 4090 monthly ¥6,000 → 2 × A100-80G monthly at ¥6,500 = ¥13,000: +¥7,000
+///   case-4k    its base of 2 monthly 4090s × ¥300 more                            +¥600
+///   case-8k    4 monthly 4090s × ¥300 more                                        +¥1,200
+///   workloads' TCO                                                              +¥8,800.00
+///   trial reserve, 10% of the workloads' change                                  +¥880.00
+///   safety margin, 20% of (8,800 + 880)                                        +¥1,936.00
+///   fleet saving lost (lora-experiments cannot run in chat-api's peak)            +¥308.33
+///   budget with the fleet ¥44,562.11 → ¥56,486.44                             +¥11,924.33
+#[test]
+fn a_markdown_diff_gives_the_changed_workloads_and_the_change_in_parts() {
+    let d = tempdir();
+    std::fs::copy(repo("samples/startup.xlsx"), d.path().join("s.xlsx")).unwrap();
+    gpuplan(
+        d.path(),
+        &["calc", "s.xlsx", "-q", "-o", "a.xlsx", "--json", "a.json"],
+    )
+    .ok();
+    gpuplan(
+        d.path(),
+        &[
+            "calc",
+            "s.xlsx",
+            "-q",
+            "-o",
+            "b.xlsx",
+            "--json",
+            "b.json",
+            "--set",
+            "gpu:RTX 4090.monthly=1800",
+            "--set",
+            "chat-api.concurrency=200",
+            "--set",
+            "lora-experiments.window=09-21",
+        ],
+    )
+    .ok();
+    let md = gpuplan(
+        d.path(),
+        &["diff", "a.json", "b.json", "--format", "markdown"],
+    );
+    md.ok();
+    for line in [
+        "Budget with the fleet: **¥44,562.11 → ¥56,486.44** (+¥11,924.33)",
+        "| Workload | Before | After | TCO before | TCO after | Change |",
+        "|---|---|---|---:|---:|---:|",
+        "| chat-api | RTX 4090 @ example × 4 monthly | A100-80G @ example × 2 monthly | ¥6,000.00 | ¥13,000.00 | +¥7,000.00 |",
+        "| case-4k | RTX 4090 @ example × 4 mixed | RTX 4090 @ example × 4 mixed | ¥4,267.36 | ¥4,867.36 | +¥600.00 |",
+        "| case-8k | RTX 4090 @ example × 4 monthly | RTX 4090 @ example × 4 monthly | ¥6,000.00 | ¥7,200.00 | +¥1,200.00 |",
+        "| workloads' TCO | +¥8,800.00 |",
+        "| trial reserve and ops | +¥880.00 |",
+        "| safety margin | +¥1,936.00 |",
+        "| fleet saving | +¥308.33 |",
+        "| **budget with the fleet** | **+¥11,924.33** |",
+        "- `workloads.chat-api.concurrency`: 60 → 200",
+    ] {
+        assert!(md.stdout.lines().any(|l| l == line), "{line}\n{}", md.stdout);
+    }
+    // Unchanged workloads are left out of the comment.
+    assert!(!md.stdout.contains("| comfyui |"), "{}", md.stdout);
+    // The terminal table gives the same parts.
+    let table = gpuplan(d.path(), &["diff", "a.json", "b.json"]);
+    table.ok();
+    assert!(table.stdout.contains(
+        "the change in parts:\n  workloads' TCO: +¥8,800.00\n  trial reserve and ops: +¥880.00\n  safety margin: +¥1,936.00\n  fleet saving: +¥308.33\n  budget with the fleet: +¥11,924.33\n"
+    ), "{}", table.stdout);
+    // calc --compare: the Diff tab carries the parts too.
+    gpuplan(
+        d.path(),
+        &[
+            "calc",
+            "s.xlsx",
+            "-q",
+            "-o",
+            "c.xlsx",
+            "--compare",
+            "a.json",
+            "--set",
+            "gpu:RTX 4090.monthly=1800",
+            "--set",
+            "chat-api.concurrency=200",
+            "--set",
+            "lora-experiments.window=09-21",
+        ],
+    )
+    .ok();
+    let tab = read_sheet(&d.path().join("c.xlsx"), "Diff");
+    for (label, want) in [
+        ("  Of it: the workloads' TCO", 8_800.0),
+        ("  Of it: trial reserve and ops", 880.0),
+        ("  Of it: safety margin", 1_936.0),
+        ("  Of it: fleet saving", 308.33),
+        ("  The parts together", 11_924.33),
+    ] {
+        let got = value_right_of(&tab, label).unwrap_or(f64::NAN);
+        assert!((got - want).abs() < 0.001, "{label}: {got}");
+    }
+}

@@ -71,6 +71,8 @@ pub fn diff(a: &cli::DiffArgs) -> Result<()> {
     }
     if a.json.as_deref() == Some("-") {
         files::to_stdout(write)
+    } else if a.format == cli::DiffFormat::Markdown {
+        out(&crate::report::diff_markdown(&d, &currency))
     } else {
         out(&crate::report::diff_table(&d, &currency))
     }

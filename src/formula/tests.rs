@@ -249,3 +249,22 @@ fn a_formula_cannot_shadow_an_input() {
         .unwrap_err();
     assert!(err.contains("already an input"), "{err}");
 }
+
+/// Money to the cent as Excel's ROUND(x, 2): half away from zero, a half cent binary floating
+/// point stores just below (1.005 is 1.00499999999999989…) rounded up, a value truly below the
+/// half cent kept below, and no -0.0.
+#[test]
+fn cents_rounds_as_excel_round_does() {
+    use super::cents;
+    assert_eq!(cents(308.333_333_333_333_3), 308.33);
+    assert_eq!(cents(2.5 * (120.0 + 10.0 * 20.0 / 60.0)), 308.33);
+    assert_eq!(cents(1.005), 1.01);
+    assert_eq!(cents(-1.005), -1.01);
+    assert_eq!(cents(2.675), 2.68);
+    assert_eq!(cents(1.004_999), 1.0);
+    assert_eq!(cents(0.125), 0.13);
+    assert_eq!(cents(44_870.436_666_666_67), 44_870.44);
+    assert!(cents(-0.001).is_sign_positive());
+    assert_eq!(cents(-0.001), 0.0);
+    assert!(cents(f64::NAN).is_nan());
+}

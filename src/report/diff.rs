@@ -80,6 +80,12 @@ pub fn diff(d: &Diff, currency: &str) -> String {
             cuts_said(d.cuts_after)
         ));
     }
+    if let Some(b) = d.bridge() {
+        out.push_str("the change in parts:\n");
+        for (label, v) in bridge_lines(&b) {
+            out.push_str(&format!("  {label}: {}\n", signed(currency, v)));
+        }
+    }
     if d.inputs_compared == 0 {
         out.push_str("inputs: not compared (a plan records none of the other's inputs)\n");
     } else if d.inputs_changed.is_empty() {
@@ -107,6 +113,102 @@ pub fn diff(d: &Diff, currency: &str) -> String {
     }
     if !d.inputs_complete {
         out.push_str("(a plan workbook records its assumptions, its offers' prices and terms and its input's SHA-256; compare the plans' JSON (calc --json) to see every workload column)\n");
+    }
+    out
+}
+
+/// The variance bridge's lines, the last their total: what a reader adds up.
+fn bridge_lines(b: &crate::diff::Bridge) -> [(&'static str, f64); 5] {
+    [
+        ("workloads' TCO", b.workloads),
+        ("trial reserve and ops", b.reserve_and_ops),
+        ("safety margin", b.margin),
+        ("fleet saving", b.fleet),
+        ("budget with the fleet", b.total),
+    ]
+}
+
+/// A diff as GitHub-flavoured Markdown, for a pull-request comment (`gpuplan diff --format
+/// markdown`): the workloads that changed in a table, the change in parts (the variance
+/// bridge) and the inputs that differ.
+pub fn diff_markdown(d: &Diff, currency: &str) -> String {
+    let money = |v: Option<f64>| v.map_or_else(|| "–".to_string(), |v| money(currency, v));
+    let cell = |t: &str| t.replace('|', "\\|").replace('\n', " ");
+    let side = |o: &Option<Outcome>| match o {
+        Some(Outcome {
+            gpu: Some(g),
+            gpus,
+            mode,
+            ..
+        }) => format!(
+            "{g} × {} {}",
+            gpus.map_or_else(|| "?".into(), format_number),
+            mode.as_deref().unwrap_or("")
+        ),
+        Some(_) => "unplanned".to_string(),
+        None => "(absent)".to_string(),
+    };
+    let mut out = String::from("### GPU plan: what changed\n\n");
+    out.push_str(&format!(
+        "Budget with the fleet: **{} → {}** ({})\n\n",
+        money(d.budget_with_fleet_before.or(d.total_with_margin_before)),
+        money(d.budget_with_fleet_after.or(d.total_with_margin_after)),
+        d.budget_with_fleet_change
+            .or(d.total_with_margin_change)
+            .map_or_else(|| "–".into(), |c| signed(currency, c))
+    ));
+    let changed: Vec<_> = d
+        .workloads
+        .iter()
+        .filter(|w| {
+            w.tco_change.is_none_or(|c| c.abs() >= 0.005) || side(&w.before) != side(&w.after)
+        })
+        .collect();
+    if changed.is_empty() {
+        out.push_str("No workload changed.\n\n");
+    } else {
+        out.push_str("| Workload | Before | After | TCO before | TCO after | Change |\n");
+        out.push_str("|---|---|---|---:|---:|---:|\n");
+        for w in changed {
+            out.push_str(&format!(
+                "| {} | {} | {} | {} | {} | {} |\n",
+                cell(&w.name),
+                cell(&side(&w.before)),
+                cell(&side(&w.after)),
+                money(w.before.as_ref().and_then(|o| o.tco)),
+                money(w.after.as_ref().and_then(|o| o.tco)),
+                w.tco_change
+                    .map_or_else(|| "–".into(), |c| signed(currency, c))
+            ));
+        }
+        out.push('\n');
+    }
+    if let Some(b) = d.bridge() {
+        out.push_str("| The change in parts | Amount |\n|---|---:|\n");
+        let lines = bridge_lines(&b);
+        for (i, (label, v)) in lines.iter().enumerate() {
+            let v = signed(currency, *v);
+            if i + 1 == lines.len() {
+                out.push_str(&format!("| **{label}** | **{v}** |\n"));
+            } else {
+                out.push_str(&format!("| {label} | {v} |\n"));
+            }
+        }
+        out.push('\n');
+    }
+    if !d.inputs_changed.is_empty() {
+        out.push_str(&format!(
+            "Inputs that differ ({}):\n\n",
+            d.inputs_changed.len()
+        ));
+        for c in &d.inputs_changed {
+            out.push_str(&format!(
+                "- `{}`: {} → {}\n",
+                c.key.replace('`', "'"),
+                cell(c.before.as_deref().unwrap_or("(none)")),
+                cell(c.after.as_deref().unwrap_or("(none)"))
+            ));
+        }
     }
     out
 }

@@ -11,7 +11,7 @@ mod text;
 mod usage;
 
 pub use catalog::{catalog, imported, trace};
-pub use diff::diff as diff_table;
+pub use diff::{diff as diff_table, diff_markdown};
 pub use json::{write as write_json, PlanJson};
 pub use text::{table, use_color};
 pub use usage::{table as usage_table, write_json as write_usage_json};

@@ -248,6 +248,36 @@ fn write_budgets(
             number(ws, r, VALUE, v, &s.money)?;
         }
     }
+    // The change with the fleet in parts that add up to it (gpuplan diff's bridge).
+    if let Some(b) = d.bridge() {
+        for (label, v, bold) in [
+            (
+                cx.t("  Of it: the workloads' TCO", "  其中：各负载总成本"),
+                b.workloads,
+                false,
+            ),
+            (
+                cx.t("  Of it: trial reserve and ops", "  其中：试错预留与运维"),
+                b.reserve_and_ops,
+                false,
+            ),
+            (
+                cx.t("  Of it: safety margin", "  其中：安全边际"),
+                b.margin,
+                false,
+            ),
+            (
+                cx.t("  Of it: fleet saving", "  其中：卡群节省"),
+                b.fleet,
+                false,
+            ),
+            (cx.t("  The parts together", "  各项合计"), b.total, true),
+        ] {
+            r += 1;
+            text(ws, r, LABEL, label, if bold { &s.bold } else { &s.text })?;
+            number(ws, r, VALUE, v, &s.money)?;
+        }
+    }
     if d.budget_ceiling_before.is_some() || d.budget_ceiling_after.is_some() {
         for (label, v) in [
             (

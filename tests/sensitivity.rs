@@ -375,3 +375,31 @@ fn budget_monthly_in_ranges_is_refused_saying_why_it_cannot_vary() {
         "nothing written"
     );
 }
+
+/// #43 item 8: the Chinese Sensitivity tab (敏感性) showed the GPU price's raw key; it names it
+/// in Chinese now, the key after it to copy into --set. Assumption keys stay as written, and
+/// the English tab keeps the raw key (a_tornado_row_is_worked_by_hand).
+#[test]
+fn the_chinese_tornado_names_a_gpu_price_in_chinese() {
+    let d = tempdir();
+    two_ranges().write(&d.path().join("b.xlsx"));
+    gpuplan(
+        d.path(),
+        &["calc", "b.xlsx", "-q", "--lang", "zh", "--samples", "50"],
+    )
+    .ok();
+    let tab = read_sheet(&d.path().join("b.plan.xlsx"), "敏感性");
+    let keys: Vec<String> = tab
+        .iter()
+        .skip(1)
+        .take(2)
+        .map(|r| r[0].to_string())
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            "A10 按量单价(每卡每小时) · gpu:A10.on_demand_hourly",
+            "safety_margin"
+        ]
+    );
+}

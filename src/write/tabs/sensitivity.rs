@@ -125,7 +125,7 @@ fn write_tornado(ws: &mut Worksheet, cx: &Ctx, sens: &Sensitivity) -> Result<(),
     let s = &cx.s;
     for (i, t) in sens.tornado.iter().enumerate() {
         let r = i as u32 + 1;
-        text(ws, r, KEY, &t.key, &s.bold)?;
+        text(ws, r, KEY, &key_label(cx, &t.key), &s.bold)?;
         number(ws, r, LOW, t.low, key_format(cx, &t.key, t.low))?;
         number(ws, r, HIGH, t.high, key_format(cx, &t.key, t.high))?;
         number(ws, r, AT_LOW, t.at_low, &s.money)?;
@@ -135,6 +135,29 @@ fn write_tornado(ws: &mut Worksheet, cx: &Ctx, sens: &Sensitivity) -> Result<(),
         number(ws, r, DELTA_AT_HIGH, t.at_high - sens.base, &s.money)?;
     }
     Ok(())
+}
+
+/// A Ranges key as the tab shows it: in the Chinese workbook a GPU price is named in Chinese
+/// with its key after it (`RTX 4090 包月单价(每卡) · gpu:RTX 4090.monthly`); any other key, and
+/// every key in English, as written (the --set syntax to copy).
+fn key_label(cx: &Ctx, key: &str) -> String {
+    if cx.lang != Lang::Zh {
+        return key.to_string();
+    }
+    let term = |field: &str| match field {
+        "on_demand_hourly" => Some(crate::layout::offer_term("price_on_demand")),
+        "monthly" => Some(crate::layout::offer_term("price_monthly")),
+        "spot_hourly" => Some(crate::layout::offer_term("price_spot")),
+        "reserved_monthly" => Some(crate::layout::offer_term("price_reserved")),
+        _ => None,
+    };
+    key.strip_prefix("gpu:")
+        .and_then(|k| k.rsplit_once('.'))
+        .and_then(|(gpu, field)| Some((gpu, term(field)?)))
+        .map_or_else(
+            || key.to_string(),
+            |(gpu, t)| format!("{gpu} {} · {key}", t.zh),
+        )
 }
 
 /// The format of a Ranges key's low or high value `v`: a GPU price or an assumption priced per
@@ -221,7 +244,7 @@ fn insert_chart(
     let keys: Vec<Option<Point>> = sens
         .tornado
         .iter()
-        .map(|t| Some(Point::Text(t.key.clone())))
+        .map(|t| Some(Point::Text(key_label(cx, &t.key))))
         .collect();
     let mut chart = Chart::new(ChartType::Bar);
     chart.title().set_name(cx.t(

@@ -250,8 +250,8 @@ fn measured_hours_and_memory_give_the_advice_and_the_hand_worked_savings() {
     // at calculation (#34 item 5).
     assert_eq!(
         rows.len(),
-        6,
-        "a header, three workloads, a gap and the stamp"
+        7,
+        "a header, three workloads, a gap and the stamp's two lines"
     );
     assert!(
         rows[5][0].to_string().starts_with("Fixed at calculation ("),

@@ -881,8 +881,8 @@ fn the_summary_opens_with_what_to_approve() {
             .unwrap_or_else(|| panic!("{label}"))
             .clone()
     };
-    let committed = line("Of the GPUs: committed (monthly, reserved, base + burst's base)");
-    let payg = line("Of the GPUs: pay-as-you-go (on-demand, spot, burst)");
+    let committed = line("Of the GPUs: committed");
+    let payg = line("Of the GPUs: pay-as-you-go");
     // Every month runs all six workloads: 12 × ¥15,000 and 12 × ¥18,720.03 a year.
     for k in 3..15 {
         assert!((committed[k].get_float().unwrap() - 15_000.0).abs() < 0.01);

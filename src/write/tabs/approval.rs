@@ -208,7 +208,9 @@ impl Line<'_> {
         text(ws, row, LABEL, self.label, formats.0)?;
         live_cell(ws, row, AMOUNT, Ok(self.formula), self.value, formats.1, cx)?;
         if !self.note.is_empty() {
-            text(ws, row, NOTE, self.note, &cx.s.muted)?;
+            // Indented one step: the note does not touch the amount's box.
+            let note = cx.s.muted.clone().set_indent(1);
+            text(ws, row, NOTE, self.note, &note)?;
         }
         Ok(())
     }

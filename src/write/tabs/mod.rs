@@ -289,13 +289,23 @@ fn stamp_fixed(
         .replace('T', " ")
         .trim_end_matches('Z')
         .to_string();
-    let line = if cx.lang == Lang::Zh {
-        format!("计算时固定（{when} UTC）：本页数值为重新规划、对比或实测结果，不随本工作簿中的修改变化；修改后请重新运行 gpuplan。")
+    // Two lines, each short enough for the narrowest printed tab (the Sensitivity note ran past
+    // its page's edge as one).
+    let lines = if cx.lang == Lang::Zh {
+        [
+            format!("计算时固定（{when} UTC）：本页数值为重新规划、对比或实测结果，"),
+            "不随本工作簿中的修改变化；修改后请重新运行 gpuplan。".to_string(),
+        ]
     } else {
-        format!("Fixed at calculation ({when} UTC): these figures are re-plans, a comparison or measurements and do not follow edits in this workbook; rerun gpuplan after an edit.")
+        [
+            format!("Fixed at calculation ({when} UTC): these figures are re-plans, a comparison or measurements"),
+            "and do not follow edits in this workbook; rerun gpuplan after an edit.".to_string(),
+        ]
     };
-    super::style::text(ws, row, 0, &line, &cx.s.muted)?;
-    Ok(Extent::new(row, extent.last_col))
+    for (i, line) in lines.iter().enumerate() {
+        super::style::text(ws, row + i as u32, 0, line, &cx.s.muted)?;
+    }
+    Ok(Extent::new(row + 1, extent.last_col))
 }
 
 /// Closes a tab's rows with a blank cell in the row after its content. rust_xlsxwriter 0.102's
@@ -433,6 +443,9 @@ fn page_setup(
             ws.set_print_fit_to_pages(1, 0);
         }
         Tab::Plan => {
+            // The printed block's header row on every page it runs to.
+            let header = plan_tab::printed_from(cx) + 1;
+            ws.set_repeat_rows(header, header)?;
             ws.set_print_fit_to_pages(1, 0);
         }
         Tab::Year | Tab::Scenarios | Tab::Diff | Tab::Actuals | Tab::Billing | Tab::Memory => {

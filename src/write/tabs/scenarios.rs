@@ -155,6 +155,11 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, layout: &Layout) -> Result<Extent, Xl
 /// (`block`, from column 0).
 fn column_widths(block: &[f64]) -> Vec<f64> {
     let mut w = widths_of(&COLUMNS);
+    // Where both tables use a column, the wider: a GPU's name in the per-workload block is
+    // printed whole under a narrow column of the totals ("RTX 4090 @ e" before).
+    for (a, b) in w.iter_mut().zip(block) {
+        *a = a.max(*b);
+    }
     w.extend(block.iter().skip(w.len()));
     w
 }
@@ -341,6 +346,7 @@ fn write_per_workload_header(
     let s = &cx.s;
     text(ws, head, WORKLOAD, cx.t("Workload", "负载"), &s.header)?;
     let mut block_widths = widths_of(&COLUMNS)[..FIRST_OUTCOME as usize].to_vec();
+    let mut labels: Vec<String> = vec![cx.t("Workload", "负载").to_string()];
     let mut starts = Vec::new();
     for (k, (name, _)) in plans.iter().enumerate() {
         let first = block_widths.len() as u16;
@@ -352,6 +358,7 @@ fn write_per_workload_header(
             }
             let label = format!("{name}: {}", cx.t(col.head[0], col.head[1]));
             text(ws, head, first + j as u16, &label, &s.header)?;
+            labels.push(label);
             // The GPU column as wide as its longest label ("A100-80G @ example" printed
             // "A100-80G @ exam", #34 item 2).
             block_widths.push(if j as u16 == GPU {
@@ -361,6 +368,13 @@ fn write_per_workload_header(
             });
         }
     }
+    // The header row as tall as its longest label wrapped in its column (it printed on one
+    // squeezed line). The labels' columns: the workload's, then the plans' in order.
+    let label_widths: Vec<f64> = std::iter::once(block_widths[WORKLOAD as usize])
+        .chain(block_widths[FIRST_OUTCOME as usize..].iter().copied())
+        .collect();
+    let label_refs: Vec<&str> = labels.iter().map(String::as_str).collect();
+    crate::write::style::fit_header_height(ws, head, &label_refs, &label_widths)?;
     Ok((starts, block_widths))
 }
 

@@ -60,7 +60,8 @@ const WORKLOADS: [Col; 8] = [
     ),
     Col::new(
         "gpu",
-        18.0,
+        // "RTX 4090 48GB @ example" whole on the printed page.
+        24.0,
         [
             "GPU",
             "GPU",
@@ -459,9 +460,10 @@ fn cost_by_workload(cx: &Ctx, first_w: u32) -> Chart {
         )
         .set_values(cx.charts.range(sheet, first_w, TCO, tcos));
     chart.legend().set_hidden();
+    // In thousands (¥16k): whole amounts ran together along the axis ("¥9,000¥10,000").
     chart
         .x_axis()
-        .set_num_format(money_format(&plan.input.assumptions.currency()).replace(".00", ""));
+        .set_num_format(money_format(&plan.input.assumptions.currency()).replace(".00", ",\"k\""));
     chart.set_width(520).set_height(300);
     chart
 }

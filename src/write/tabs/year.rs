@@ -367,14 +367,8 @@ impl<'a> YearTab<'a> {
         let s = &cx.s;
         let plan = cx.plan;
         let labels = [
-            cx.t(
-                "Of the GPUs: committed (monthly, reserved, base + burst's base)",
-                "其中 GPU：承诺性支出（包月、预留、包月+弹性的保底）",
-            ),
-            cx.t(
-                "Of the GPUs: pay-as-you-go (on-demand, spot, burst)",
-                "其中 GPU：按用量支出（按量、竞价、弹性）",
-            ),
+            cx.t("Of the GPUs: committed", "其中 GPU：承诺性支出"),
+            cx.t("Of the GPUs: pay-as-you-go", "其中 GPU：按用量支出"),
         ];
         // Rows in order: the tab streams in constant-memory mode.
         let months: Vec<(f64, f64)> = (0..MONTHS).map(|k| plan.month_gpus(k)).collect();

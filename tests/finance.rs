@@ -1239,3 +1239,65 @@ fn every_total_foots_to_the_cent_in_every_sample_and_language() {
         }
     }
 }
+
+/// #43 item 4: the cost per unit of work where a workload gives its volume. Startup, by hand:
+///   chat-api: ¥6,000 a month; 50,000 requests a day × 730 / 24 days = 1,520,833.3 requests:
+///     ¥6,000 / 1,520.8333 = ¥3.945 per 1,000 requests; of 1,500 + 400 tokens each,
+///     2,889.58 M tokens: ¥6,000 / 2,889.58 = ¥2.0764 per million tokens;
+///   lora-experiments: ¥358.33 over its 10 runs = ¥35.833 a run;
+///   full-finetune-20b: ¥16,356.67 over its 4 runs = ¥4,089.17 a run;
+///   comfyui (an image tool with no items_per_month) and the case services: none.
+/// The Summary's "Cost per unit" column and JSON workloads[].unit_costs say so.
+#[test]
+fn the_cost_per_unit_of_work_is_worked_by_hand() {
+    let d = tempdir();
+    std::fs::copy(repo("samples/startup.xlsx"), d.path().join("s.xlsx")).unwrap();
+    let j = calc_json(d.path(), "s.xlsx", "s.plan.xlsx", &[]);
+    let units = |name: &str| -> Vec<(String, f64)> {
+        j["workloads"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|w| w["name"] == name)
+            .unwrap()["unit_costs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|u| {
+                (
+                    u["per"].as_str().unwrap().to_string(),
+                    u["amount"].as_f64().unwrap(),
+                )
+            })
+            .collect()
+    };
+    let requests = 50_000.0 * 730.0 / 24.0;
+    let chat = units("chat-api");
+    assert_eq!(chat.len(), 2, "{chat:?}");
+    assert_eq!(chat[0].0, "1k_requests");
+    assert!(close(chat[0].1, 6_000.0 / (requests / 1_000.0)), "{chat:?}");
+    assert!((chat[0].1 - 3.945).abs() < 0.001);
+    assert_eq!(chat[1].0, "1m_tokens");
+    assert!(
+        close(chat[1].1, 6_000.0 / (requests * 1_900.0 / 1e6)),
+        "{chat:?}"
+    );
+    assert_eq!(units("lora-experiments"), [("run".to_string(), 35.833)]);
+    let ft = units("full-finetune-20b");
+    assert!(
+        ft[0].0 == "run" && close(ft[0].1, 16_356.67 / 4.0),
+        "{ft:?}"
+    );
+    assert!(units("comfyui").is_empty());
+    let rows = read_sheet(&d.path().join("s.plan.xlsx"), "Summary");
+    let row = rows
+        .iter()
+        .rev()
+        .find(|r| r[0] == Data::String("chat-api".into()))
+        .unwrap();
+    assert!(
+        row.iter()
+            .any(|c| c == &Data::String("¥3.95/1k requests; ¥2.08/M tokens".into())),
+        "{row:?}"
+    );
+}

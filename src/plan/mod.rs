@@ -23,7 +23,7 @@ pub use trace::{trace, Trace, TraceLine};
 use crate::error::{Error, Problem, Result};
 use crate::formula::Ty;
 use crate::lang::Lang;
-use crate::model::{Input, Origin, Warning, Workload};
+use crate::model::{Input, Kind, Origin, Warning, Workload};
 use choose::{choose, chosen_warnings};
 use evaluate::{evaluate_workload, parallel_map};
 use portfolio::portfolio;
@@ -518,6 +518,53 @@ impl Plan {
         (committed + 0.0, gpus - committed + 0.0)
     }
 
+    /// Workload `w`'s cost per unit of the work it gives the volume of (#43 item 4): per 1,000
+    /// requests and per million tokens where it gives `requests_per_day` (and its tokens), per
+    /// item where it gives `items_per_month` (an image, a clip), per run for a training job's
+    /// `runs_per_month`; its monthly TCO over the month's volume (`hours_in_month` / 24 days),
+    /// to the cent where the unit is worth a cent or more. Empty when it is not planned or gives
+    /// no volume.
+    pub fn unit_costs(&self, w: usize) -> Vec<UnitCost> {
+        let Some((_, ch)) = self.chosen(w) else {
+            return Vec::new();
+        };
+        let wl = &self.input.workloads[w];
+        let n = &wl.numbers;
+        let days = self.input.assumptions.number("hours_in_month", 730.0) / 24.0;
+        let mut out = Vec::new();
+        let mut push = |volume: f64, per: UnitOf| {
+            if volume > 0.0 && volume.is_finite() && ch.tco > 0.0 {
+                out.push(UnitCost {
+                    amount: ch.tco / volume,
+                    per,
+                });
+            }
+        };
+        if let Some(rpd) = n.requests_per_day {
+            let requests = rpd * days;
+            push(requests / 1000.0, UnitOf::ThousandRequests);
+            let tokens = n.input_tokens.unwrap_or(0.0) + n.output_tokens.unwrap_or(0.0);
+            push(requests * tokens / 1e6, UnitOf::MillionTokens);
+        }
+        if let Some(items) = n.items_per_month {
+            push(
+                items,
+                match wl.kind {
+                    Kind::ImageGen => UnitOf::Image,
+                    Kind::VideoGen => UnitOf::Clip,
+                    _ => UnitOf::Item,
+                },
+            );
+        }
+        if matches!(
+            wl.kind,
+            Kind::Lora | Kind::Qlora | Kind::FullFinetune | Kind::Pretrain
+        ) {
+            push(n.runs_per_month.unwrap_or(1.0).max(1.0), UnitOf::Run);
+        }
+        out
+    }
+
     /// A base-plus-burst candidate's monthly base: its cards and the offer's monthly price.
     pub fn base_cards(&self, c: &Candidate) -> Option<(f64, f64)> {
         let cards = self.value(c, "base_instances")? * self.value(c, "gpus_per_replica")?;
@@ -526,6 +573,47 @@ impl Plan {
 
     pub fn planned_count(&self) -> usize {
         self.workloads.iter().filter(|w| w.chosen.is_some()).count()
+    }
+}
+
+/// A workload's cost per unit of its work ([`Plan::unit_costs`]).
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct UnitCost {
+    pub amount: f64,
+    pub per: UnitOf,
+}
+
+/// The unit of a [`UnitCost`]; its JSON key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum UnitOf {
+    #[serde(rename = "1k_requests")]
+    ThousandRequests,
+    #[serde(rename = "1m_tokens")]
+    MillionTokens,
+    Image,
+    Clip,
+    Item,
+    Run,
+}
+
+impl UnitOf {
+    /// "/1k requests" as the Summary's column says it, after the amount.
+    pub fn label(self, lang: Lang) -> &'static str {
+        match (self, lang) {
+            (UnitOf::ThousandRequests, Lang::Zh) => "/千次请求",
+            (UnitOf::ThousandRequests, _) => "/1k requests",
+            (UnitOf::MillionTokens, Lang::Zh) => "/百万词元",
+            (UnitOf::MillionTokens, _) => "/M tokens",
+            (UnitOf::Image, Lang::Zh) => "/张图",
+            (UnitOf::Image, _) => "/image",
+            (UnitOf::Clip, Lang::Zh) => "/段视频",
+            (UnitOf::Clip, _) => "/clip",
+            (UnitOf::Item, Lang::Zh) => "/件",
+            (UnitOf::Item, _) => "/item",
+            (UnitOf::Run, Lang::Zh) => "/次训练",
+            (UnitOf::Run, _) => "/training run",
+        }
     }
 }
 

@@ -186,6 +186,9 @@ struct WorkloadJson<'a> {
     /// and the monthly saving of the re-plan at them (0 when keeping); null without measured usage.
     advice_from_usage: Option<String>,
     usage_saving: Option<f64>,
+    /// Its cost per unit of the work it gives the volume of (per 1,000 requests, million
+    /// tokens, image, clip, item or training run); empty without a volume.
+    unit_costs: Vec<crate::plan::UnitCost>,
 }
 
 /// Each mode's monthly GPU cost; null where not offered or not allowed.
@@ -252,6 +255,7 @@ impl<'a> WorkloadJson<'a> {
             advice_from_usage: measured
                 .map(|r| r.advice(&|v| crate::model::money(&cur, v), Lang::En)),
             usage_saving: measured.map(|r| r.saving),
+            unit_costs: plan.unit_costs(i),
             name: &w.name,
             kind: w.kind.key(),
             engine: w.engine.as_deref(),

@@ -345,11 +345,13 @@ fn write_spares(ws: &mut Worksheet, cx: &Ctx, row: u32) -> Result<u32, XlsxError
         number(ws, row, AMOUNT, value, &s.money)?;
     }
     if !doubled.is_empty() {
-        let names = doubled.join(", ");
         let note = if cx.lang == Lang::Zh {
-            format!("{names}：单副本因冗余翻倍（见提示页）")
+            format!("{}：单副本因冗余翻倍（见提示页）", doubled.join("、"))
         } else {
-            format!("{names}: 1 replica doubled by redundancy (Warnings)")
+            format!(
+                "{}: 1 replica doubled by redundancy (Warnings)",
+                doubled.join(", ")
+            )
         };
         text(ws, row, NOTE, &note, &s.bad)?;
     }

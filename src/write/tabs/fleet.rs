@@ -224,13 +224,21 @@ fn schedule_rows(
             ws,
             row,
             CARD,
-            &format!(
-                "{} — {} {:02}:00 ({})",
-                card.gpu,
-                cx.t("day types, days start at", "日类型，每天起始于"),
-                sched.first_hour,
-                legend.join(", ")
-            ),
+            &if cx.lang == crate::lang::Lang::Zh {
+                format!(
+                    "{} — 日类型，每天起始于 {:02}:00（{}）",
+                    card.gpu,
+                    sched.first_hour,
+                    legend.join("；")
+                )
+            } else {
+                format!(
+                    "{} — day types, days start at {:02}:00 ({})",
+                    card.gpu,
+                    sched.first_hour,
+                    legend.join(", ")
+                )
+            },
             &s.bold,
         )?;
         for (k, t) in sched.day_types.iter().enumerate() {

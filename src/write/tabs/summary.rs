@@ -42,7 +42,7 @@ const FACT_LABEL: u16 = COST_LINE;
 const FACT_VALUE: u16 = AMOUNT;
 
 /// The workload table, below the budget, from the same first column.
-const WORKLOADS: [Col; 8] = [
+const WORKLOADS: [Col; 9] = [
     Col::new(
         "workload",
         30.0,
@@ -120,6 +120,17 @@ const WORKLOADS: [Col; 8] = [
             "占全部负载成本的比例。",
         ],
     ),
+    Col::new(
+        "unit_cost",
+        // "¥3.95/1k requests; ¥2.08/M tokens" whole.
+        36.0,
+        [
+            "Cost per unit",
+            "单位成本",
+            "Monthly TCO over the work the workload gives the volume of: per 1,000 requests and per million tokens (requests_per_day, input_tokens, output_tokens), per image or clip (items_per_month), per training run (runs_per_month); as planned.",
+            "月度总成本除以负载给出的工作量：每千次请求与每百万词元（requests_per_day、input_tokens、output_tokens）、每张图或每段视频（items_per_month）、每次训练（runs_per_month）；为规划时数值。",
+        ],
+    ),
 ];
 const WORKLOAD: u16 = at(&WORKLOADS, "workload");
 const KIND: u16 = at(&WORKLOADS, "kind");
@@ -129,6 +140,7 @@ const INSTANCES: u16 = at(&WORKLOADS, "instances");
 const MODE: u16 = at(&WORKLOADS, "mode");
 const TCO: u16 = at(&WORKLOADS, "tco");
 const SHARE: u16 = at(&WORKLOADS, "share");
+const UNIT_COST: u16 = at(&WORKLOADS, "unit_cost");
 
 /// The tables' last column: the workload table is the wider.
 const LAST_COL: u16 = WORKLOADS.len() as u16 - 1;
@@ -415,6 +427,24 @@ fn write_workloads(ws: &mut Worksheet, cx: &Ctx, mut row: u32) -> Result<(u32, u
                 let share = format!("IF(SUM({tcos})=0,0,{}/SUM({tcos}))", cell(None, row, TCO));
                 let v = if sum_tco > 0.0 { ch.tco / sum_tco } else { 0.0 };
                 live_cell(ws, row, SHARE, Ok(share), v, &s.pct, cx)?;
+                let currency = plan.input.assumptions.currency();
+                let units: Vec<String> = plan
+                    .unit_costs(i)
+                    .iter()
+                    .map(|u| {
+                        format!(
+                            "{}{}",
+                            unit_money(&currency, u.amount),
+                            u.per.label(cx.lang)
+                        )
+                    })
+                    .collect();
+                if !units.is_empty() {
+                    let sep = if cx.lang == Lang::Zh { "；" } else { "; " };
+                    // Indented off the share's figure to its left.
+                    let fmt = s.text.clone().set_indent(1);
+                    text(ws, row, UNIT_COST, &units.join(sep), &fmt)?;
+                }
             }
             None => {
                 text(
@@ -428,6 +458,18 @@ fn write_workloads(ws: &mut Worksheet, cx: &Ctx, mut row: u32) -> Result<(u32, u
         }
     }
     Ok((first_w, row))
+}
+
+/// A unit cost in the plan's currency: to the cent from a cent up, with four significant
+/// digits below it (¥0.0042 per million tokens is not ¥0.00).
+fn unit_money(currency: &str, v: f64) -> String {
+    if v >= 0.01 {
+        crate::model::money(currency, v)
+    } else {
+        let symbol = crate::model::currency_symbol(currency).map_or("", |(s, _)| s);
+        let digits = (2 - v.log10().floor() as i32 + 2).clamp(2, 10) as usize;
+        format!("{symbol}{v:.digits$}")
+    }
 }
 
 /// Each workload's name, the categories of the charts by workload.

@@ -8,20 +8,6 @@ use crate::model::{format_number, money};
 /// The terminal table of a diff.
 pub fn diff(d: &Diff, currency: &str) -> String {
     let money = |v: Option<f64>| v.map_or_else(|| "-".to_string(), |v| money(currency, v));
-    let side = |o: &Option<Outcome>| match o {
-        Some(Outcome {
-            gpu: Some(g),
-            gpus,
-            mode,
-            ..
-        }) => format!(
-            "{g} × {} {}",
-            gpus.map_or_else(|| "?".into(), format_number),
-            mode.as_deref().unwrap_or("")
-        ),
-        Some(_) => "unplanned".to_string(),
-        None => "(absent)".to_string(),
-    };
     let mut rows = vec![vec![
         "workload".to_string(),
         "before".to_string(),
@@ -134,20 +120,6 @@ fn bridge_lines(b: &crate::diff::Bridge) -> [(&'static str, f64); 5] {
 pub fn diff_markdown(d: &Diff, currency: &str) -> String {
     let money = |v: Option<f64>| v.map_or_else(|| "–".to_string(), |v| money(currency, v));
     let cell = |t: &str| t.replace('|', "\\|").replace('\n', " ");
-    let side = |o: &Option<Outcome>| match o {
-        Some(Outcome {
-            gpu: Some(g),
-            gpus,
-            mode,
-            ..
-        }) => format!(
-            "{g} × {} {}",
-            gpus.map_or_else(|| "?".into(), format_number),
-            mode.as_deref().unwrap_or("")
-        ),
-        Some(_) => "unplanned".to_string(),
-        None => "(absent)".to_string(),
-    };
     let mut out = String::from("### GPU plan: what changed\n\n");
     out.push_str(&format!(
         "Budget with the fleet: **{} → {}** ({})\n\n",
@@ -211,6 +183,24 @@ pub fn diff_markdown(d: &Diff, currency: &str) -> String {
         }
     }
     out
+}
+
+/// One side of a workload's change: its GPU, count and mode, "unplanned" or "(absent)".
+fn side(o: &Option<Outcome>) -> String {
+    match o {
+        Some(Outcome {
+            gpu: Some(g),
+            gpus,
+            mode,
+            ..
+        }) => format!(
+            "{g} × {} {}",
+            gpus.map_or_else(|| "?".into(), format_number),
+            mode.as_deref().unwrap_or("")
+        ),
+        Some(_) => "unplanned".to_string(),
+        None => "(absent)".to_string(),
+    }
 }
 
 /// The cuts a plan lists, in words: none, or how many and whether they meet its ceiling.

@@ -469,6 +469,15 @@ model_fields! {
 }
 
 impl ModelSpec {
+    /// What `source` says of a model whose layers and heads were borrowed from the catalog's
+    /// model nearest in size (no sheet described it): the prefix, then that model's name.
+    pub const GUESSED_FROM: &'static str = "guessed from the catalog's nearest in size: ";
+
+    /// The catalog model a guessed architecture was borrowed from, if this one was guessed.
+    pub fn guessed_from(&self) -> Option<&str> {
+        self.source.strip_prefix(Self::GUESSED_FROM)
+    }
+
     /// A transformer language model (it has layers and heads, hence a KV cache).
     pub fn has_architecture(&self) -> bool {
         self.layers > 0.0

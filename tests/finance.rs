@@ -1301,3 +1301,54 @@ fn the_cost_per_unit_of_work_is_worked_by_hand() {
         "{row:?}"
     );
 }
+
+/// #43 item 4: the top three risks in money on page 1, and all of them in JSON `risks`.
+/// Startup, by hand: every workload is priced at the built-in example offers, so the GPU cost
+/// at stake is all of it, ¥33,720.03; full-finetune-20b's model is guessed from gpt-oss-20b, so
+/// its month rests on that guess: 8 A100s on demand at ¥10 × (200 h + 4 starts × 20 min) =
+/// ¥16,106.67 and 500 GB × ¥0.5 of storage = ¥16,356.67. Nothing runs on spot and there is no
+/// ceiling: two risks. Portfolio-2026's images run on spot: what on demand would cost more is
+/// its on-demand cost less its spot cost, both in its JSON `costs`.
+#[test]
+fn the_top_risks_in_money_are_on_page_one() {
+    let d = tempdir();
+    std::fs::copy(repo("samples/startup.xlsx"), d.path().join("s.xlsx")).unwrap();
+    let j = calc_json(d.path(), "s.xlsx", "s.plan.xlsx", &[]);
+    let risks = j["risks"].as_array().unwrap();
+    assert_eq!(risks.len(), 2, "{risks:?}");
+    assert_eq!(risks[0]["risk"], "example_prices");
+    assert_eq!(risks[0]["amount"], 33_720.03);
+    assert_eq!(risks[1]["risk"], "guessed_model");
+    assert_eq!(risks[1]["workload"], "full-finetune-20b");
+    assert_eq!(risks[1]["from"], "gpt-oss-20b");
+    // 8 × ¥10 × 201.333 h = ¥16,106.666…, ¥16,106.67 to the cent, + ¥250.
+    let ft: f64 = 8.0 * 10.0 * (200.0 + 4.0 * 20.0 / 60.0);
+    assert!((ft - 16_106.666_7).abs() < 0.001);
+    assert!((risks[1]["amount"].as_f64().unwrap() - (16_106.67 + 250.0)).abs() < 0.001);
+    let rows = read_sheet(&d.path().join("s.plan.xlsx"), "Summary");
+    assert_eq!(value_right_of(&rows, "Risk 1 (at stake)"), Some(33_720.03));
+    assert_eq!(value_right_of(&rows, "Risk 2 (at stake)"), Some(16_356.67));
+    assert_eq!(value_right_of(&rows, "Risk 3 (at stake)"), None);
+    std::fs::copy(repo("samples/portfolio-2026.xlsx"), d.path().join("p.xlsx")).unwrap();
+    let j = calc_json(d.path(), "p.xlsx", "p.plan.xlsx", &[]);
+    let images = j["workloads"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|w| w["name"] == "images")
+        .unwrap();
+    assert_eq!(images["mode"], "spot");
+    let more =
+        images["costs"]["on_demand"].as_f64().unwrap() - images["gpu_cost"].as_f64().unwrap();
+    let spot = j["risks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["risk"] == "spot")
+        .unwrap();
+    assert_eq!(spot["workload"], "images");
+    assert!(
+        (spot["amount"].as_f64().unwrap() - more).abs() < 0.005 && more > 0.0,
+        "{spot}"
+    );
+}

@@ -12,6 +12,7 @@ pub mod fleet;
 pub mod inputs;
 mod portfolio;
 mod programs;
+pub mod risks;
 pub mod sensitivity;
 mod trace;
 pub mod year;

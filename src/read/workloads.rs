@@ -535,6 +535,7 @@ impl Reader {
         Some(ModelSpec {
             name: given.unwrap_or_else(|| format!("~{}", nearest.name)),
             params_b: params,
+            source: format!("{}{}", ModelSpec::GUESSED_FROM, nearest.name),
             ..nearest
         })
     }

@@ -43,6 +43,9 @@ pub struct PlanJson<'a> {
     /// The budget month against budget_monthly, with the least-harm cuts when it is over;
     /// null without a budget.
     cuts: Option<&'a crate::plan::cuts::Cuts>,
+    /// What could make the month cost other than planned, with the money at stake, the largest
+    /// first (page 1 shows the top three).
+    risks: Vec<crate::plan::risks::Risk>,
     warnings: Vec<&'a Warning>,
 }
 
@@ -126,6 +129,7 @@ impl<'a> PlanJson<'a> {
             bills: calc.bills.as_ref(),
             fleet: plan.fleet.as_ref(),
             cuts: plan.cuts.as_ref(),
+            risks: crate::plan::risks::risks(plan),
             warnings: calc.warnings().collect(),
         }
     }

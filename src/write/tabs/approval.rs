@@ -130,9 +130,34 @@ pub fn write(
     if let Some(r) = write_example_prices(ws, cx, row + 1)? {
         row = r;
     }
+    row = write_risks(ws, cx, row)?;
     row = write_fixed_lines(ws, cx, row)?;
     if !fields.is_empty() {
         row = write_sign_off(ws, cx, row + 1)?;
+    }
+    Ok(row)
+}
+
+/// The top three risks in money after `row` (plan::risks: a guessed model, example prices,
+/// spot capacity, the budget ceiling), each with its amount at stake and what it is. Returns
+/// the last row written.
+fn write_risks(ws: &mut Worksheet, cx: &Ctx, mut row: u32) -> Result<u32, XlsxError> {
+    let s = &cx.s;
+    for (i, r) in crate::plan::risks::risks(cx.plan)
+        .iter()
+        .take(3)
+        .enumerate()
+    {
+        row += 1;
+        let label = if cx.lang == Lang::Zh {
+            format!("风险 {}（涉及金额）", i + 1)
+        } else {
+            format!("Risk {} (at stake)", i + 1)
+        };
+        text(ws, row, LABEL, &label, &s.text)?;
+        number(ws, row, AMOUNT, r.amount, &s.money)?;
+        let note = cx.s.muted.clone().set_indent(1);
+        text(ws, row, NOTE, &r.text(cx.lang), &note)?;
     }
     Ok(row)
 }

@@ -1352,3 +1352,37 @@ fn the_top_risks_in_money_are_on_page_one() {
         "{spot}"
     );
 }
+
+/// #43 item 4: the priced line items on the TCO tab, as a cloud estimate lists them. Startup,
+/// by hand: lora-experiments, 1 RTX 4090 on demand at ¥2.50 a GPU-hour for 120 h + 10 starts ×
+/// 20 min = 123.33 h, ¥308.33 a month, 12 months ¥3,699.96; case-4k's base plus burst as two
+/// lines, its base 2 monthly cards × ¥1,500 = ¥3,000 and its burst the rest of its ¥4,267.36,
+/// ¥1,267.36; the lines' months add to the GPU cost of the budget, ¥33,516.67 of work +
+/// ¥203.36 of cold starts = ¥33,720.03.
+#[test]
+fn the_line_items_price_each_workloads_gpus_by_rate() {
+    let d = tempdir();
+    let out = calc_sample(d.path(), "startup", &[]);
+    let rows = read_sheet(&out, "TCO");
+    let line = |name: &str| -> &Vec<Data> {
+        rows.iter()
+            .find(|r| r[0] == Data::String(name.into()))
+            .unwrap_or_else(|| panic!("no line {name}"))
+    };
+    let f = |r: &Vec<Data>, c: usize| r[c].get_float().unwrap_or(f64::NAN);
+    let lora = line("lora-experiments");
+    assert_eq!(lora[2], Data::String("on-demand".into()));
+    assert_eq!((f(lora, 3), f(lora, 4)), (1.0, 2.5));
+    assert!((f(lora, 6) - 123.333).abs() < 0.001, "{lora:?}");
+    assert!((f(lora, 7) - 308.33).abs() < 0.001);
+    assert!((f(lora, 8) - 3_699.96).abs() < 0.001);
+    let base = line("case-4k (base)");
+    assert_eq!(
+        (f(base, 3), f(base, 4), f(base, 7)),
+        (2.0, 1_500.0, 3_000.0)
+    );
+    let burst = line("case-4k (burst)");
+    assert!((f(burst, 7) - 1_267.36).abs() < 0.001, "{burst:?}");
+    let all = line("GPUs in all");
+    assert!((f(all, 7) - (33_516.67 + 203.36)).abs() < 0.001, "{all:?}");
+}

@@ -11,6 +11,7 @@ mod cuts;
 mod diff;
 mod fleet;
 mod formulas;
+mod line_items;
 mod live;
 mod memory;
 mod plan_print;

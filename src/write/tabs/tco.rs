@@ -154,15 +154,22 @@ pub fn write(
     tab.write_lines(ws)?;
     tab.write_totals(ws)?;
     tab.write_others(ws)?;
-    widths(ws, &widths_of(&COLUMNS))?;
-    ws.set_freeze_panes(1, 0)?;
     let last = layout
         .portfolio
         .iter()
         .map(|(_, r)| *r)
         .max()
         .unwrap_or(layout.with_margin);
-    Ok(Extent::new(last, LAST))
+    // The priced line items below, their columns past these three.
+    let last = super::line_items::write(ws, cx, last + 3)?;
+    let mut w = widths_of(&COLUMNS);
+    w.extend(super::line_items::WIDTHS);
+    widths(ws, &w)?;
+    ws.set_freeze_panes(1, 0)?;
+    Ok(Extent::new(
+        last,
+        LAST + super::line_items::WIDTHS.len() as u16,
+    ))
 }
 
 /// What the TCO tab's sections share: the context, the layout, this tab's name and each

@@ -1386,3 +1386,47 @@ fn the_line_items_price_each_workloads_gpus_by_rate() {
     let all = line("GPUs in all");
     assert!((f(all, 7) - (33_516.67 + 203.36)).abs() < 0.001, "{all:?}");
 }
+
+/// #43 item 6 (tax): `vat_rate` and `prices_include_vat`. The team sample's month with margin is
+/// ¥2,268.96. At 6% on top: tax ¥2,268.96 × 0.06 = ¥136.1376, ¥136.14; paid ¥2,405.10. With
+/// the prices including it: before tax ¥2,268.96 / 1.06 = ¥2,140.528…, ¥2,140.53; the tax it
+/// holds ¥128.43. Page 1 says so (live over the budget and the rate's cell; IronCalc recomputes
+/// them in tests/live.rs), and JSON totals.tax and total_paid.
+#[test]
+fn the_tax_on_the_month_is_worked_by_hand() {
+    let d = tempdir();
+    let on_top = team().set("Assumptions", 3, 0, Some(s("vat_rate"))).set(
+        "Assumptions",
+        3,
+        1,
+        Some(n(0.06)),
+    );
+    on_top.write(&d.path().join("a.xlsx"));
+    let j = calc_json(d.path(), "a.xlsx", "a.plan.xlsx", &[]);
+    assert_eq!(j["totals"]["total_with_margin"], 2_268.96);
+    assert_eq!(j["totals"]["tax"], 136.14);
+    assert_eq!(j["totals"]["total_paid"], 2_405.1);
+    let rows = read_sheet(&d.path().join("a.plan.xlsx"), "Summary");
+    assert_eq!(value_right_of(&rows, "  Tax (VAT 6%)"), Some(136.14));
+    assert_eq!(value_right_of(&rows, "Paid with tax"), Some(2_405.1));
+    on_top
+        .set("Assumptions", 4, 0, Some(s("prices_include_vat")))
+        .set("Assumptions", 4, 1, Some(s("yes")))
+        .write(&d.path().join("b.xlsx"));
+    let j = calc_json(d.path(), "b.xlsx", "b.plan.xlsx", &[]);
+    assert_eq!(j["totals"]["tax"], 128.43);
+    assert_eq!(j["totals"]["total_paid"], 2_268.96);
+    let rows = read_sheet(&d.path().join("b.plan.xlsx"), "Summary");
+    assert_eq!(
+        value_right_of(&rows, "  Of which tax (VAT 6%, in the prices)"),
+        Some(128.43)
+    );
+    assert_eq!(value_right_of(&rows, "Budget before tax"), Some(2_140.53));
+    // Without a rate: no tax lines, tax 0 and the budget paid.
+    team().write(&d.path().join("c.xlsx"));
+    let j = calc_json(d.path(), "c.xlsx", "c.plan.xlsx", &[]);
+    assert_eq!(j["totals"]["tax"], 0.0);
+    assert_eq!(j["totals"]["total_paid"], 2_268.96);
+    let rows = read_sheet(&d.path().join("c.plan.xlsx"), "Summary");
+    assert_eq!(value_right_of(&rows, "Paid with tax"), None);
+}

@@ -771,3 +771,37 @@ fn a_shared_cards_saving_follows_an_edited_price_like_a_rerun() {
     let budget = number(&m, sheet("Summary"), row_of("Budget with the fleet"), 2);
     assert!(close(budget, want), "IronCalc {budget}, rerun {want}");
 }
+
+/// #43 item 6: the tax lines' formulas (ROUND over the budget and the vat_rate cell) recompute
+/// to their cached values in IronCalc, with the tax on top and with it in the prices.
+#[test]
+fn ironcalc_recomputes_the_tax_lines() {
+    let d = tempdir();
+    let on_top = team().set("Assumptions", 3, 0, Some(s("vat_rate"))).set(
+        "Assumptions",
+        3,
+        1,
+        Some(n(0.06)),
+    );
+    on_top.write(&d.path().join("a.xlsx"));
+    on_top
+        .set("Assumptions", 4, 0, Some(s("prices_include_vat")))
+        .set("Assumptions", 4, 1, Some(s("yes")))
+        .write(&d.path().join("b.xlsx"));
+    for name in ["a", "b"] {
+        gpuplan(d.path(), &["calc", &format!("{name}.xlsx"), "-q"]).ok();
+        let (cells, _) = recompute(&d.path().join(format!("{name}.plan.xlsx")));
+        let taxed = cells
+            .iter()
+            // The margin's label is ROUND(…*100,2) too; the tax lines round money.
+            .filter(|c| c.0 == "Summary" && c.5.contains("ROUND(") && !c.5.contains("*100,"))
+            .count();
+        assert_eq!(taxed, 2, "{name}: the two tax lines");
+        for (tab, row, col, now, was, f) in cells {
+            assert!(
+                now.agrees(&was),
+                "{name} {tab} R{row}C{col}: IronCalc {now:?}, cached {was:?}: ={f}"
+            );
+        }
+    }
+}

@@ -566,6 +566,29 @@ impl Plan {
         out
     }
 
+    /// The tax on the month's budget with margin (`vat_rate`), each to the cent: (tax, paid,
+    /// included). With `prices_include_vat` the budget already holds it: tax = budget −
+    /// budget ÷ (1 + rate), paid = the budget; otherwise tax = budget × rate, paid = budget +
+    /// tax. (0, budget, false) without a rate.
+    pub fn tax(&self) -> (f64, f64, bool) {
+        let a = &self.input.assumptions;
+        let rate = a.number("vat_rate", 0.0);
+        let budget = self.sum(NeedSum::TOTAL_WITH_MARGIN);
+        let included = matches!(
+            a.get("prices_include_vat").map(|x| &x.value),
+            Some(crate::model::Value::Bool(true))
+        );
+        let c = crate::formula::cents;
+        if rate <= 0.0 {
+            (0.0, budget, included)
+        } else if included {
+            (c(budget - budget / (1.0 + rate)), budget, true)
+        } else {
+            let tax = c(budget * rate);
+            (tax, c(budget + tax), false)
+        }
+    }
+
     /// A base-plus-burst candidate's monthly base: its cards and the offer's monthly price.
     pub fn base_cards(&self, c: &Candidate) -> Option<(f64, f64)> {
         let cards = self.value(c, "base_instances")? * self.value(c, "gpus_per_replica")?;

@@ -220,7 +220,8 @@ fn assumption_range(key: &str) -> Rule {
         | "monthly_min_utilization"
         | "gpu_memory_utilization"
         | "kv_free_fraction"
-        | "usage_active_threshold" => Rule::range(0.0, 1.0),
+        | "usage_active_threshold"
+        | "vat_rate" => Rule::range(0.0, 1.0),
         "lora_trainable_fraction" | "bandwidth_efficiency" | "mfu" | "prefill_mfu" => {
             Rule::positive().max(1.0)
         }

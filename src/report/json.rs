@@ -328,6 +328,10 @@ impl Serialize for Totals<'_> {
         let (committed, pay_as_you_go) = plan.gpus_split();
         m.serialize_entry("committed", &finite(cents(committed)))?;
         m.serialize_entry("pay_as_you_go", &finite(cents(pay_as_you_go)))?;
+        // The tax on the month (vat_rate): what it is and what is paid with it.
+        let (tax, paid, _) = plan.tax();
+        m.serialize_entry("tax", &finite(tax))?;
+        m.serialize_entry("total_paid", &finite(paid))?;
         m.end()
     }
 }

@@ -123,6 +123,7 @@ pub fn write(
         row += 1;
         line.write(ws, cx, row, (&s.text, &s.money))?;
     }
+    row = write_tax(ws, cx, live, row, &amount(layout.with_margin))?;
     row = write_spares(ws, cx, row + 1)?;
     if let Some(r) = write_replan(ws, cx, row + 1)? {
         row = r;
@@ -134,6 +135,73 @@ pub fn write(
     row = write_fixed_lines(ws, cx, row)?;
     if !fields.is_empty() {
         row = write_sign_off(ws, cx, row + 1)?;
+    }
+    Ok(row)
+}
+
+/// The tax lines after `row` where the Assumptions give a `vat_rate` (Plan::tax): the tax and
+/// what is paid with it, or, where the prices include it, the tax the budget holds and the
+/// budget before tax; live over the budget (`budget`) and the rate's cell. Returns the last
+/// row written.
+fn write_tax(
+    ws: &mut Worksheet,
+    cx: &Ctx,
+    live: &Live,
+    mut row: u32,
+    budget: &str,
+) -> Result<u32, XlsxError> {
+    let s = &cx.s;
+    let plan = cx.plan;
+    let rate = plan.input.assumptions.number("vat_rate", 0.0);
+    if rate <= 0.0 {
+        return Ok(row);
+    }
+    let (tax, paid, included) = plan.tax();
+    let r = live
+        .assumption_cell("vat_rate")
+        .map_or_else(|| super::live::result(rate), str::to_string);
+    let pct = crate::model::format_number((rate * 100.0 * 100.0).round() / 100.0);
+    let (lines, formulas, values) = if included {
+        (
+            [
+                (
+                    format!("  Of which tax (VAT {pct}%, in the prices)"),
+                    format!("  其中税额（增值税 {pct}%，价格已含）"),
+                ),
+                ("Budget before tax".to_string(), "不含税预算".to_string()),
+            ],
+            [
+                format!("ROUND({budget}-{budget}/(1+{r}),2)"),
+                format!("ROUND({budget}/(1+{r}),2)"),
+            ],
+            [tax, crate::formula::cents(paid - tax)],
+        )
+    } else {
+        (
+            [
+                (
+                    format!("  Tax (VAT {pct}%)"),
+                    format!("  税额（增值税 {pct}%）"),
+                ),
+                ("Paid with tax".to_string(), "含税支付额".to_string()),
+            ],
+            [
+                format!("ROUND({budget}*{r},2)"),
+                format!("{budget}+ROUND({budget}*{r},2)"),
+            ],
+            [tax, paid],
+        )
+    };
+    for (i, ((en, zh), (f, v))) in lines.iter().zip(formulas.iter().zip(values)).enumerate() {
+        row += 1;
+        let label = if cx.lang == Lang::Zh { zh } else { en };
+        let (lf, af) = if i == 1 {
+            (&s.bold, &s.money_bold)
+        } else {
+            (&s.text, &s.money)
+        };
+        text(ws, row, LABEL, label, lf)?;
+        live_cell(ws, row, AMOUNT, Ok(f.clone()), v, af, cx)?;
     }
     Ok(row)
 }

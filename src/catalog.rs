@@ -327,6 +327,7 @@ pub fn gpus() -> Vec<GpuOffer> {
             min_rental_min: num(r, "min_rental_min"),
             available: field(r, "available") != "no",
             cell: None,
+            quoted_in: None,
         })
         .collect()
 }

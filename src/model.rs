@@ -586,6 +586,11 @@ pub struct GpuOffer {
     pub available: bool,
     /// Where the row is, when it came from the user's sheet.
     pub cell: Option<CellRef>,
+    /// A quote in another currency than the plan's: its code, the rate it was converted at
+    /// (the plan's currency per unit of it) and the cell of its currency. The prices above are
+    /// the converted ones.
+    #[serde(skip)]
+    pub quoted_in: Option<(String, f64, String)>,
 }
 
 impl GpuOffer {

@@ -1430,3 +1430,53 @@ fn the_tax_on_the_month_is_worked_by_hand() {
     let rows = read_sheet(&d.path().join("c.plan.xlsx"), "Summary");
     assert_eq!(value_right_of(&rows, "Paid with tax"), None);
 }
+
+/// #43 item 6 (currency): a mixed-currency portfolio with VAT, by hand. The team sample with its
+/// A10 quoted in USD at $0.75 an hour beside the RTX 4090 in CNY, fx_USD 7.2 and a 6% VAT on
+/// top: the A10 is ¥5.40 an hour, so qa-api's 300 hours cost ¥1,620 (¥1,500 at ¥5), ¥120 more;
+/// with the 10% trial reserve on GPU cost and the 20% margin the month is ¥2,268.96 + 120 ×
+/// 1.1 × 1.2 = ¥2,427.36; the tax ¥2,427.36 × 0.06 = ¥145.64, paid ¥2,573.00. A note gives both
+/// amounts of the converted price. Without fx_USD the currency's cell is refused, naming it.
+#[test]
+fn a_usd_offer_beside_cny_offers_with_vat_is_worked_by_hand() {
+    let d = tempdir();
+    let book = team()
+        .set("GPUs", 0, 5, Some(s("currency")))
+        .set("GPUs", 2, 2, Some(n(0.75)))
+        .set("GPUs", 2, 5, Some(s("USD")));
+    book.clone()
+        .set("Assumptions", 3, 0, Some(s("fx_USD")))
+        .set("Assumptions", 3, 1, Some(n(7.2)))
+        .set("Assumptions", 4, 0, Some(s("vat_rate")))
+        .set("Assumptions", 4, 1, Some(n(0.06)))
+        .write(&d.path().join("b.xlsx"));
+    let j = calc_json(d.path(), "b.xlsx", "b.plan.xlsx", &[]);
+    let qa = &j["workloads"][1];
+    assert_eq!(qa["gpu"], "A10");
+    assert_eq!(qa["gpu_cost"], 1_620.0);
+    assert_eq!(j["totals"]["total_with_margin"], 2_427.36);
+    assert_eq!(j["totals"]["tax"], 145.64);
+    assert_eq!(j["totals"]["total_paid"], 2_573.0);
+    let note = j["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|w| {
+            w["message"]
+                .as_str()
+                .unwrap_or("")
+                .contains("quoted in USD")
+        })
+        .unwrap();
+    assert_eq!(note["where"], "GPUs!F3");
+    assert_eq!(
+        note["message"],
+        "A10 @ seed: quoted in USD, converted at fx_USD 7.2: on demand $0.75 = ¥5.40"
+    );
+    book.write(&d.path().join("c.xlsx"));
+    gpuplan(d.path(), &["calc", "c.xlsx", "-q"]).fails_with(
+        2,
+        &["GPUs!F3: A10 @ seed: quoted in USD, so the Assumptions need fx_USD"],
+    );
+    assert!(!d.path().join("c.plan.xlsx").exists());
+}

@@ -7,7 +7,7 @@ use super::Reader;
 use crate::catalog;
 use crate::change::{Change, Op, Target};
 use crate::error::Problem;
-use crate::model::{normalize, GpuOffer, Warning};
+use crate::model::{format_number, normalize, Assumptions, GpuOffer, Value, Warning};
 use crate::suggest;
 
 impl Reader {
@@ -83,6 +83,10 @@ impl Reader {
         let p = &mut self.problems;
         let filled = read_specifications(rec, &mut offer, known.as_ref(), p);
         read_terms(rec, &mut offer, p);
+        // The quote's currency, converted once the Assumptions are read (convert_gpus).
+        if let Some(code) = rec.text("currency", p) {
+            offer.quoted_in = Some((code.trim().to_uppercase(), 0.0, rec.at("currency")));
+        }
         let label = offer.label();
         if let Some(prev) = offers.iter().find(|o| {
             normalize(&o.gpu) == normalize(&offer.gpu)
@@ -113,6 +117,71 @@ impl Reader {
         }
         let from_catalog = !filled.is_empty() && known.is_some();
         Some((offer, from_catalog))
+    }
+
+    /// Converts each offer quoted in another currency than the plan's into it, at the
+    /// Assumption `fx_<CODE>`; a missing or non-positive rate is a problem at the currency's
+    /// cell. A note per converted offer gives both amounts of each price.
+    pub(super) fn convert_gpus(&mut self, gpus: &mut [GpuOffer], assumptions: &Assumptions) {
+        let plan = assumptions.currency();
+        for o in gpus.iter_mut() {
+            let Some((code, _, at)) = o.quoted_in.clone() else {
+                continue;
+            };
+            if code.is_empty() || code == plan {
+                o.quoted_in = None;
+                continue;
+            }
+            let key = format!("fx_{code}");
+            let rate = match assumptions.get(&key).map(|a| &a.value) {
+                Some(Value::Number(r)) if *r > 0.0 && r.is_finite() => *r,
+                _ => {
+                    self.problems.push(Problem::new(
+                        at.clone(),
+                        format!(
+                            "{}: quoted in {code}, so the Assumptions need {key}, the {plan} a {code} is worth (a number above 0, e.g. 7.2 for USD in CNY)",
+                            o.label()
+                        ),
+                    ));
+                    continue;
+                }
+            };
+            let mut both = Vec::new();
+            for (name, price) in [
+                ("on demand", &mut o.on_demand_hourly),
+                ("monthly", &mut o.monthly),
+                ("spot", &mut o.spot_hourly),
+                ("reserved", &mut o.reserved_monthly),
+            ] {
+                if let Some(v) = price {
+                    let converted = crate::formula::cents(*v * rate);
+                    both.push(format!(
+                        "{name} {} = {}",
+                        crate::model::money(&code, *v),
+                        crate::model::money(&plan, converted)
+                    ));
+                    *v = converted;
+                }
+            }
+            self.notices.push(
+                Warning::info(
+                    at.clone(),
+                    format!(
+                        "{}: quoted in {code}, converted at {key} {}: {}",
+                        o.label(),
+                        format_number(rate),
+                        both.join(", ")
+                    ),
+                )
+                .with_zh(format!(
+                    "{}：以 {code} 报价，按 {key} {} 折算：{}",
+                    o.label(),
+                    format_number(rate),
+                    both.join("；")
+                )),
+            );
+            o.quoted_in = Some((code, rate, at));
+        }
     }
 
     /// The platform of a GPU row: its cell (with a warning when templates/compat.tsv has no

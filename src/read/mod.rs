@@ -107,6 +107,7 @@ impl Book {
         let mut gpus = r.gpus(sheet("GPUs"));
         r.apply_gpu_changes(&mut gpus, changes);
         let assumptions = r.assumptions(sheet("Assumptions"), changes);
+        r.convert_gpus(&mut gpus, &assumptions);
         let engines = r.engines(sheet("Engines"), &assumptions);
         let formulas = r.formulas(sheet("Formulas"));
         let apis = r.apis(sheet("APIs"));

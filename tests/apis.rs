@@ -173,3 +173,41 @@ fn an_api_break_even_of_0_is_not_given_when_the_volume_or_the_price_is_0() {
         assert!(!advice.contains("below 0 requests"), "{advice}");
     }
 }
+
+/// #43 item 6: an APIs row quoted in USD is converted at fx_USD, as a GPU offer is. At $0.10
+/// and $0.40 per million input and output tokens and fx_USD 7.2: ¥0.72 and ¥2.88; qa-api's
+/// 2,000 requests a day of 1,000 + 500 tokens cost 2,000 × (1,000 × 0.72 + 500 × 2.88) / 1e6
+/// = ¥4.32 a day, × 730 / 24 = ¥131.40 a month. Without fx_USD the row's currency is refused.
+#[test]
+fn an_api_quoted_in_usd_is_converted_at_its_rate() {
+    let d = tempdir();
+    let book = api_book("gpt-x", Some(2000.0)).sheet(
+        "APIs",
+        &[
+            "provider",
+            "model",
+            "input_per_m",
+            "output_per_m",
+            "currency",
+        ],
+        vec![vec![
+            Some(s("us-vendor")),
+            Some(s("gpt-x")),
+            Some(n(0.1)),
+            Some(n(0.4)),
+            Some(s("USD")),
+        ]],
+    );
+    book.clone()
+        .set("Assumptions", 3, 0, Some(s("fx_USD")))
+        .set("Assumptions", 3, 1, Some(n(7.2)))
+        .write(&d.path().join("b.xlsx"));
+    let j = calc_json(d.path(), "b.xlsx", "b.plan.xlsx", &[]);
+    let cost = j["workloads"][1]["api_monthly_cost"].as_f64().unwrap();
+    assert!(close(cost, 131.4), "{cost}");
+    book.write(&d.path().join("c.xlsx"));
+    gpuplan(d.path(), &["calc", "c.xlsx", "-q"]).fails_with(
+        2,
+        &["APIs!E2: gpt-x: quoted in USD, so the Assumptions need fx_USD"],
+    );
+}

@@ -6,10 +6,16 @@ use super::xlsx::RawSheet;
 use super::Reader;
 use crate::catalog;
 use crate::error::Problem;
-use crate::model::{normalize, ApiPrice};
+use crate::model::{normalize, ApiPrice, Assumptions};
 
 impl Reader {
-    pub(super) fn apis(&mut self, raw: Option<RawSheet>) -> Vec<ApiPrice> {
+    /// The APIs sheet's rows; a row quoted in another currency (its `currency` column) is
+    /// converted into the plan's at the Assumption `fx_<CODE>`, as the GPUs sheet's offers are.
+    pub(super) fn apis(
+        &mut self,
+        raw: Option<RawSheet>,
+        assumptions: &Assumptions,
+    ) -> Vec<ApiPrice> {
         let Some(raw) = raw else {
             return catalog::apis();
         };
@@ -46,9 +52,29 @@ impl Reader {
             let output_per_m = needed("output_per_m", p);
             let cached_input_per_m =
                 rec.number("cached_input_per_m", price("cached_input_per_m"), p);
-            let (Some(input_per_m), Some(output_per_m)) = (input_per_m, output_per_m) else {
+            let (Some(mut input_per_m), Some(mut output_per_m)) = (input_per_m, output_per_m)
+            else {
                 continue;
             };
+            let mut cached_input_per_m = cached_input_per_m;
+            let code = rec
+                .text("currency", p)
+                .map(|c| c.trim().to_uppercase())
+                .filter(|c| !c.is_empty() && *c != assumptions.currency());
+            if let Some(code) = code {
+                let Some(rate) = self.fx_rate(assumptions, &code, &rec.at("currency"), &model)
+                else {
+                    continue;
+                };
+                let c = crate::formula::cents;
+                // Per million tokens, to the hundredth of a cent: a price of ¥0.0004 a million
+                // must not round to nothing.
+                let fx = |v: f64| c(v * rate * 100.0) / 100.0;
+                input_per_m = fx(input_per_m);
+                output_per_m = fx(output_per_m);
+                cached_input_per_m = cached_input_per_m.map(fx);
+            }
+            let p = &mut self.problems;
             out.push(ApiPrice {
                 provider: rec.text("provider", p).unwrap_or_default(),
                 model,

@@ -133,18 +133,8 @@ impl Reader {
                 continue;
             }
             let key = format!("fx_{code}");
-            let rate = match assumptions.get(&key).map(|a| &a.value) {
-                Some(Value::Number(r)) if *r > 0.0 && r.is_finite() => *r,
-                _ => {
-                    self.problems.push(Problem::new(
-                        at.clone(),
-                        format!(
-                            "{}: quoted in {code}, so the Assumptions need {key}, the {plan} a {code} is worth (a number above 0, e.g. 7.2 for USD in CNY)",
-                            o.label()
-                        ),
-                    ));
-                    continue;
-                }
+            let Some(rate) = self.fx_rate(assumptions, &code, &at, &o.label()) else {
+                continue;
             };
             let mut both = Vec::new();
             for (name, price) in [
@@ -181,6 +171,31 @@ impl Reader {
                 )),
             );
             o.quoted_in = Some((code, rate, at));
+        }
+    }
+
+    /// The rate of the Assumption `fx_<code>` (the plan's currency per unit of `code`), or a
+    /// problem at `at` naming `what` is quoted in it and the key it needs.
+    pub(super) fn fx_rate(
+        &mut self,
+        assumptions: &Assumptions,
+        code: &str,
+        at: &str,
+        what: &str,
+    ) -> Option<f64> {
+        let key = format!("fx_{code}");
+        match assumptions.get(&key).map(|a| &a.value) {
+            Some(Value::Number(r)) if *r > 0.0 && r.is_finite() => Some(*r),
+            _ => {
+                let plan = assumptions.currency();
+                self.problems.push(Problem::new(
+                    at,
+                    format!(
+                        "{what}: quoted in {code}, so the Assumptions need {key}, the {plan} a {code} is worth (a number above 0, e.g. 7.2 for USD in CNY)"
+                    ),
+                ));
+                None
+            }
         }
     }
 

@@ -110,7 +110,7 @@ impl Book {
         r.convert_gpus(&mut gpus, &assumptions);
         let engines = r.engines(sheet("Engines"), &assumptions);
         let formulas = r.formulas(sheet("Formulas"));
-        let apis = r.apis(sheet("APIs"));
+        let apis = r.apis(sheet("APIs"), &assumptions);
         let workloads = r.workloads(workloads_sheet, &models, &gpus, &engines, &apis, changes);
         let scenarios = r.scenarios(sheet("Scenarios"));
         let ranges = r.ranges(sheet("Ranges"));

@@ -850,6 +850,38 @@ fn the_team_sample_prints_an_approval_view_of_at_most_eight_pages() {
     );
     assert!(!startup.contains("@ exam "), "{startup}");
     assert!(!startup.contains("@ exan"), "{startup}");
+    // #43: every sample prints in at most 8 pages, in English and Chinese, GPU names whole.
+    let mut plans = Vec::new();
+    for (sample, lang) in [
+        ("portfolio-2026", "en"),
+        ("team", "zh"),
+        ("startup", "zh"),
+        ("portfolio-2026", "zh"),
+    ] {
+        let out = format!("{sample}.{lang}.xlsx");
+        calc_sample(d.path(), sample, &["--lang", lang, "-o", &out, "--force"]);
+        plans.push(d.path().join(out));
+    }
+    let st = std::process::Command::new("soffice")
+        .arg(&profile)
+        .args(["--headless", "--convert-to", "pdf", "--outdir"])
+        .arg(d.path().join("pdf2"))
+        .args(&plans)
+        .output()
+        .expect("run LibreOffice (soffice)");
+    for plan in &plans {
+        let name = plan.file_stem().unwrap().to_string_lossy().to_string();
+        let pdf = d.path().join("pdf2").join(format!("{name}.pdf"));
+        assert!(
+            pdf.exists(),
+            "{name}: {}",
+            String::from_utf8_lossy(&st.stderr)
+        );
+        let text = pdf_text(&pdf, None);
+        let pages = text.matches('\u{c}').count();
+        assert!((1..=8).contains(&pages), "{name}: {pages} pages");
+        assert!(!text.contains("@ exam "), "{name}");
+    }
 }
 
 /// #34 item 1: the Summary opens with what to approve. The startup sample (tests/cli.rs works

@@ -539,6 +539,17 @@ fn a_markdown_diff_gives_the_changed_workloads_and_the_change_in_parts() {
         ],
     )
     .ok();
+    // Page 1 gives the parts on one line under the change.
+    let summary = read_sheet(&d.path().join("c.xlsx"), "Summary");
+    let parts = summary
+        .iter()
+        .find(|r| r[0] == calamine::Data::String("  In parts".into()))
+        .map(|r| r[1].to_string())
+        .unwrap_or_default();
+    assert_eq!(
+        parts,
+        "workloads +¥8,800.00, reserve and ops +¥880.00, margin +¥1,936.00, fleet +¥308.33: +¥11,924.33 (the Diff tab)"
+    );
     let tab = read_sheet(&d.path().join("c.xlsx"), "Diff");
     for (label, want) in [
         ("  Of it: the workloads' TCO", 8_800.0),

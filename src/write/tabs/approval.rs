@@ -582,6 +582,33 @@ fn write_fixed_lines(ws: &mut Worksheet, cx: &Ctx, mut row: u32) -> Result<u32, 
                     )
                 },
             )?;
+            // The change in parts that add up to it (gpuplan diff's bridge), on one line.
+            if let Some(b) = diff.bridge() {
+                let part = |v: f64| format!("{}{}", sign(v), money(v));
+                line(
+                    ws,
+                    cx.t("  In parts", "  构成").to_string(),
+                    if cx.lang == Lang::Zh {
+                        format!(
+                            "各负载 {}，试错预留与运维 {}，安全边际 {}，卡群节省 {}，合计 {}（见附录中的对比页）",
+                            part(b.workloads),
+                            part(b.reserve_and_ops),
+                            part(b.margin),
+                            part(b.fleet),
+                            part(b.total)
+                        )
+                    } else {
+                        format!(
+                            "workloads {}, reserve and ops {}, margin {}, fleet {}: {} (the Diff tab)",
+                            part(b.workloads),
+                            part(b.reserve_and_ops),
+                            part(b.margin),
+                            part(b.fleet),
+                            part(b.total)
+                        )
+                    },
+                )?;
+            }
         }
     }
     if let Some(f) = &plan.fleet {

@@ -738,3 +738,38 @@ fn the_chinese_formulas_tab_describes_every_default_formula_in_chinese() {
     );
     assert!(english.iter().all(|(_, t)| !chinese(t)));
 }
+
+/// #43 item 8: the Chinese template's example workloads had English notes; `gpuplan init --lang
+/// zh` writes the examples' Chinese notes (templates/examples.tsv notes_zh), the English
+/// template keeps the English ones.
+#[test]
+fn the_chinese_templates_example_notes_are_chinese() {
+    let d = tempdir();
+    gpuplan(
+        d.path(),
+        &["init", "zh.xlsx", "--lang", "zh", "--example", "team"],
+    )
+    .ok();
+    gpuplan(d.path(), &["init", "en.xlsx", "--example", "team"]).ok();
+    let notes = |file: &str, sheet: &str| -> Vec<String> {
+        let rows = read_sheet(&d.path().join(file), sheet);
+        let col = rows[0]
+            .iter()
+            .position(|c| c.to_string().contains("notes"))
+            .unwrap();
+        rows.iter()
+            .skip(1)
+            .take(3)
+            .map(|r| r[col].to_string())
+            .collect()
+    };
+    let zh = notes("zh.xlsx", "负载");
+    assert_eq!(zh[0], "种子 001：在一张 4090 上跑 2 次 × 8 小时");
+    for n in &zh {
+        assert!(english_words(n).is_empty(), "{n}");
+    }
+    assert_eq!(
+        notes("en.xlsx", "Workloads")[0],
+        "seed 001: 2 runs × 8 h on one 4090"
+    );
+}

@@ -150,7 +150,14 @@ fn workloads_sheet(
         Example::None => Vec::new(),
     };
     for (r, row) in rows.into_iter().enumerate() {
+        // The Chinese template's notes are the examples' notes_zh.
+        let zh_notes = row.iter().find(|(k, _)| *k == "notes_zh").map(|(_, v)| *v);
         for (key, v) in row {
+            let v = match (key, lang, zh_notes) {
+                ("notes_zh", _, _) => continue,
+                ("notes", Lang::Zh, Some(zh)) => zh,
+                _ => v,
+            };
             let Some((col, c)) = catalog::find_column(&cols, key) else {
                 continue;
             };

@@ -151,6 +151,39 @@ pub const TOTAL_WITH_MARGIN: Label = Label::new("Total with safety margin", "含
 pub const INPUT_SHA256: Label = Label::new("Input SHA-256", "输入文件 SHA-256");
 pub const CURRENCY: Label = Label::new("Currency", "货币");
 /// The Summary's line under the budget where the fleet shares cards: `gpuplan diff` reads it.
+/// The Chinese name of the assumptions the printed Assumptions page shows (the money inputs)
+/// and of the plan's own settings: the Chinese workbook prints it before the note, as the key
+/// stays English (formulas read it).
+pub fn assumption_zh(key: &str) -> Option<&'static str> {
+    Some(match key {
+        "hours_in_month" => "每月小时数",
+        "cold_start_min" => "冷启动时长",
+        "spot_rework" => "竞价重跑比例",
+        "storage_price_gb_month" => "存储单价",
+        "egress_price_gb" => "出口流量单价",
+        "ops_hours_month" => "每月运维工时",
+        "ops_hourly_rate" => "运维时薪",
+        "trial_reserve" => "试错预留比例",
+        "safety_margin" => "安全边际",
+        "vat_rate" => "税率",
+        "prices_include_vat" => "价格含税",
+        "currency" => "货币",
+        "plan_start" => "起始月份",
+        "budget_monthly" => "月度预算上限",
+        "budget_month" => "预算月份",
+        "cut_order" => "降级顺序",
+        "fleet" => "卡群规划",
+        "redundancy_online" => "在线服务冗余",
+        "redundancy_offline" => "离线任务冗余",
+        "monthly_min_utilization" => "包月最低利用率",
+        "requester" => "申请人",
+        "cost_centre" => "成本中心",
+        "budget_period" => "预算期间",
+        "approver" => "审批人",
+        _ => return None,
+    })
+}
+
 /// The approval fields (Assumptions text, templates/assumptions.tsv unit `text`): key and the
 /// label the Summary prints them under, in order; a blank one is left out.
 pub const APPROVAL_FIELDS: [(&str, Label); 4] = [

@@ -773,3 +773,31 @@ fn the_chinese_templates_example_notes_are_chinese() {
         "seed 001: 2 runs × 8 h on one 4090"
     );
 }
+
+/// #43 item 8: the Chinese Assumptions tab printed its keys in English alone; each money input
+/// (the printed block) and the plan's settings now open their note with the Chinese name. The
+/// key stays as it is: formulas and `--set` read it.
+#[test]
+fn the_chinese_assumptions_tab_names_each_printed_key_in_chinese() {
+    let d = tempdir();
+    calc_sample(
+        d.path(),
+        "startup",
+        &["--lang", "zh", "-o", "s.zh.xlsx", "--force"],
+    );
+    let rows = read_sheet(&d.path().join("s.zh.xlsx"), "参数");
+    let note = |key: &str| -> String {
+        let r = rows
+            .iter()
+            .find(|r| matches!(&r[0], calamine::Data::String(k) if k == key))
+            .unwrap_or_else(|| panic!("no {key}"));
+        r.last().unwrap().to_string()
+    };
+    assert!(
+        note("safety_margin").starts_with("【安全边际】"),
+        "{}",
+        note("safety_margin")
+    );
+    assert!(note("hours_in_month").starts_with("【每月小时数】"));
+    assert!(note("vat_rate").starts_with("【税率】"));
+}

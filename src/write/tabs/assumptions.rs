@@ -219,8 +219,13 @@ fn write_assumption(
         cx.yes_no(live.is_editable_assumption(&a.key)),
         &s.text,
     )?;
-    text(ws, r, NOTE, note, &s.wrap)?;
-    fit_row_height(ws, r, &[(note, COLUMNS[NOTE as usize].width)])
+    // In Chinese the key's Chinese name first (#43 item 8: the keys printed in English alone).
+    let note = match crate::layout::assumption_zh(&a.key).filter(|_| cx.lang == Lang::Zh) {
+        Some(name) => format!("【{name}】{note}"),
+        None => note.to_string(),
+    };
+    text(ws, r, NOTE, &note, &s.wrap)?;
+    fit_row_height(ws, r, &[(&note, COLUMNS[NOTE as usize].width)])
 }
 
 /// A unit of templates/assumptions.tsv in the chosen language ("share" read as English in the

@@ -768,6 +768,14 @@ impl Assumptions {
         self.items.iter().find(|a| a.key == key)
     }
 
+    /// A text assumption, trimmed; "" when it is absent, blank or not text.
+    pub fn text(&self, key: &str) -> &str {
+        match self.get(key).map(|a| &a.value) {
+            Some(Value::Text(t)) => t.trim(),
+            _ => "",
+        }
+    }
+
     /// A numeric assumption, or `default` if it is absent or not a number.
     pub fn number(&self, key: &str, default: f64) -> f64 {
         match self.get(key).map(|a| &a.value) {

@@ -523,8 +523,8 @@ impl Plan {
     /// requests and per million tokens where it gives `requests_per_day` (and its tokens), per
     /// item where it gives `items_per_month` (an image, a clip), per run for a training job's
     /// `runs_per_month`; its monthly TCO over the month's volume (`hours_in_month` / 24 days),
-    /// to the cent where the unit is worth a cent or more. Empty when it is not planned or gives
-    /// no volume.
+    /// unrounded (a million tokens may cost less than a cent; the Summary shows it to four
+    /// significant digits there). Empty when it is not planned or gives no volume.
     pub fn unit_costs(&self, w: usize) -> Vec<UnitCost> {
         let Some((_, ch)) = self.chosen(w) else {
             return Vec::new();
@@ -992,8 +992,6 @@ fn unread_assumption_warnings(programs: &Programs, input: &Input, warnings: &mut
     }
 }
 
-/// Notes about the formulas and prices themselves: each default formula the sheet replaced,
-/// then each billing mode no available offer has a price for.
 /// One warning when a chosen offer's prices are the built-in examples (provider `example`):
 /// the Summary flags it on page 1, and the warning carries it to the Warnings tab, the JSON and
 /// the terminal, naming the offers and how many workloads they price.
@@ -1041,6 +1039,8 @@ fn example_price_warning(input: &Input, plans: &[WorkloadPlan], warnings: &mut V
     );
 }
 
+/// Notes about the formulas and prices themselves: each default formula the sheet replaced,
+/// then each billing mode no available offer has a price for.
 fn formula_and_price_warnings(input: &Input, warnings: &mut Vec<Warning>) {
     for f in &input.formulas {
         if f.origin == Origin::Replaced {

@@ -65,8 +65,7 @@ pub fn write(
 
     // The month in parts that add up to it: committed and pay-as-you-go GPUs, the other costs,
     // the contingency.
-    let committed: f64 = (0..plan.workloads.len()).map(|w| plan.committed(w)).sum();
-    let gpu: f64 = chosen(cx).map(|ch| ch.gpu_cost).sum();
+    let (committed, payg) = plan.gpus_split();
     let gpu_sum = plan_tab::range_of(cx, plan_tab::GPU_COST).map(|r| format!("SUM({r})"));
     let committed_f = committed_formula(cx, None);
     let payg_f = match &gpu_sum {
@@ -98,7 +97,7 @@ pub fn write(
                 "按量、竞价及包月+弹性的弹性部分：随用量变化",
             ),
             formula: payg_f,
-            value: gpu - committed,
+            value: payg,
         },
         Line {
             label: cx.t("  Storage, egress and ops", "  存储、流量与运维"),
@@ -233,16 +232,11 @@ fn write_risks(ws: &mut Worksheet, cx: &Ctx, mut row: u32) -> Result<u32, XlsxEr
 /// The approval fields the Assumptions give (requester, cost centre, budget period, approver),
 /// each as its label and text; a blank one is left out.
 fn approval_fields(cx: &Ctx) -> Vec<(&'static str, String)> {
+    let a = &cx.plan.input.assumptions;
     crate::layout::APPROVAL_FIELDS
         .iter()
-        .filter_map(
-            |(key, label)| match cx.plan.input.assumptions.get(key).map(|a| &a.value) {
-                Some(crate::model::Value::Text(t)) if !t.trim().is_empty() => {
-                    Some((label.get(cx.lang), t.trim().to_string()))
-                }
-                _ => None,
-            },
-        )
+        .filter(|(key, _)| !a.text(key).is_empty())
+        .map(|(key, label)| (label.get(cx.lang), a.text(key).to_string()))
         .collect()
 }
 
@@ -250,10 +244,7 @@ fn approval_fields(cx: &Ctx) -> Vec<(&'static str, String)> {
 /// Assumptions give (blank to fill in by hand), a signature and a date. Returns the last row.
 fn write_sign_off(ws: &mut Worksheet, cx: &Ctx, row: u32) -> Result<u32, XlsxError> {
     let s = &cx.s;
-    let name = |key: &str| match cx.plan.input.assumptions.get(key).map(|a| &a.value) {
-        Some(crate::model::Value::Text(t)) => t.trim().to_string(),
-        _ => String::new(),
-    };
+    let name = |key: &str| cx.plan.input.assumptions.text(key).to_string();
     let blank = "________________";
     let lines = [
         (cx.t("Requested (sign)", "申请人签字"), name("requester")),
@@ -307,11 +298,6 @@ impl Line<'_> {
         }
         Ok(())
     }
-}
-
-/// The chosen plans of the planned workloads.
-fn chosen<'a>(cx: &'a Ctx) -> impl Iterator<Item = &'a crate::plan::Chosen> + 'a {
-    (0..cx.plan.workloads.len()).filter_map(|w| cx.chosen(w).map(|(_, ch)| ch))
 }
 
 /// A cost category's live amount: a sum over the Plan tab's rows, or the TCO tab's line.

@@ -591,7 +591,7 @@ fn the_chinese_workbook_names_money_weights_base_units_and_severities_in_chinese
     assert!(has("显存", "模型权重"));
     assert!(has("情景", "基准"));
     assert!(!has("情景", "base"));
-    assert!(has("情景", "基准: 总拥有成本"));
+    assert!(has("情景", "  总拥有成本"));
     assert!(has("参数", "比例"));
     assert!(!has("参数", "share"));
     assert!(has("提示", "警告"));

@@ -80,16 +80,32 @@ fn each_scenario_equals_a_rerun_with_its_changes() {
     assert_eq!(sc[1]["workloads"][1]["name"], "qa-api");
     assert!(j["scenario"].is_null());
 
-    // The Scenarios tab: the base first, then each scenario with its difference.
+    // The Scenarios tab, the plans as columns: the base first, then each scenario with its
+    // difference (row 4, Δ budget), then the base as calculated.
     let tab = read_sheet(&d.path().join("b.plan.xlsx"), "Scenarios");
-    assert_eq!(tab[1][0], Data::String("base".into()));
-    assert_eq!(tab[3][0], Data::String("pricier".into()));
+    assert_eq!(tab[0][1], Data::String("base".into()));
+    assert_eq!(tab[0][3], Data::String("pricier".into()));
+    assert_eq!(tab[0][4], Data::String("Main plan as calculated".into()));
+    assert_eq!(tab[1][0], Data::String("Changes".into()));
     assert_eq!(
-        tab[3][1],
+        tab[1][3],
         Data::String("gpu:*.on_demand_hourly*=1.2; gpu:*.spot_hourly*=1.2".into())
     );
-    let delta = tab[3][4].get_float().unwrap();
+    assert_eq!(tab[4][0], Data::String("Δ budget".into()));
+    let delta = tab[4][3].get_float().unwrap();
     assert!(close(delta, total(&sc[1]) - total(&j)), "{delta}");
+    // Per workload, each plan's GPU × count · mode in one cell of its column, the TCO under it.
+    let qa = tab
+        .iter()
+        .position(|r| r[0] == Data::String("qa-api".into()))
+        .unwrap();
+    let said = tab[qa][3].to_string();
+    assert!(said.contains(" × ") && said.contains(" · "), "{said}");
+    assert_eq!(tab[qa + 1][0], Data::String("  TCO".into()));
+    assert!(close(
+        tab[qa + 1][3].as_f64().unwrap(),
+        sc[1]["workloads"][1]["tco"].as_f64().unwrap()
+    ));
 }
 
 #[test]
@@ -215,26 +231,31 @@ fn scenario_differences_are_against_the_base_as_calculated() {
     let d = tempdir();
     let plan = calc_sample(d.path(), "startup", &[]);
     let rows = read_sheet(&plan, "Scenarios");
-    let fixed = rows
+    // The plans are columns: base, two scenarios, then the base as calculated (column E).
+    let fixed = rows[0]
         .iter()
-        .position(|r| r[0] == Data::String("Main plan as calculated".into()))
+        .position(|c| *c == Data::String("Main plan as calculated".into()))
         .unwrap();
-    assert!(rows[fixed][1]
+    assert_eq!(fixed, 4);
+    assert!(rows[1][fixed]
         .to_string()
         .starts_with("Fixed at calculation:"));
-    assert!((rows[fixed][3].as_f64().unwrap() - 44_870.44).abs() < 0.01);
+    // Row 4: the total with safety margin.
+    assert_eq!(rows[3][0], Data::String("Total with safety margin".into()));
+    assert!((rows[3][fixed].as_f64().unwrap() - 44_870.44).abs() < 0.01);
     use calamine::Reader;
     let mut wb: calamine::Xlsx<_> = calamine::open_workbook(&plan).unwrap();
     let formulas = wb.worksheet_formula("Scenarios").unwrap();
-    let base = format!("'Scenarios'!$D${}", fixed + 1);
+    let base = "'Scenarios'!$E$4";
     let mut seen = 0;
-    for r in 2..fixed {
-        for c in [4, 5] {
+    // Rows 5 and 6 (Δ and Δ %) of the two scenarios' columns, C and D.
+    for c in 2..fixed {
+        for r in [4, 5] {
             let f = formulas
                 .get_value((r as u32, c as u32))
                 .cloned()
                 .unwrap_or_default();
-            assert!(f.contains(&base) && !f.contains("TCO"), "row {r}: {f}");
+            assert!(f.contains(base) && !f.contains("TCO"), "column {c}: {f}");
             seen += 1;
         }
     }
@@ -425,41 +446,41 @@ fn a_scenario_carries_the_fleet_and_the_cuts() {
     assert_eq!(ceiling["cuts"]["budget"], 1000.0);
     // The tab: each row's fleet saving, budget with the fleet, its Δ against the main plan's,
     // the ceiling and the cuts.
+    // The plans are columns (base, no-fleet, ceiling), the figures rows.
     let tab = read_sheet(&d.path().join("b.plan.xlsx"), "Scenarios");
-    let col = |label: &str| {
-        tab[0]
-            .iter()
-            .position(|h| *h == Data::String(label.to_string()))
-            .unwrap_or_else(|| panic!("no {label} column: {:?}", tab[0]))
+    let row = |label: &str| {
+        tab.iter()
+            .position(|r| r[0] == Data::String(label.to_string()))
+            .unwrap_or_else(|| panic!("no {label} row"))
     };
-    let (saving_c, with_c, change_c, ceiling_c, cuts_c) = (
-        col("Fleet saving"),
-        col("Budget with the fleet"),
-        col("Δ with the fleet"),
-        col("Budget ceiling"),
-        col("Cuts"),
+    let (saving_r, with_r, change_r, ceiling_r, cuts_r) = (
+        row("Fleet saving"),
+        row("Budget with the fleet"),
+        row("Δ with the fleet"),
+        row("Budget ceiling"),
+        row("Cuts"),
     );
-    assert!(close(tab[1][saving_c].as_f64().unwrap(), saving));
-    assert!(close(tab[1][with_c].as_f64().unwrap(), main_with_fleet));
-    assert_eq!(tab[2][0], Data::String("no-fleet".into()));
-    assert!(close(tab[2][saving_c].as_f64().unwrap(), 0.0));
-    assert!(close(tab[2][with_c].as_f64().unwrap(), total(&j)));
+    assert!(close(tab[saving_r][1].as_f64().unwrap(), saving));
+    assert!(close(tab[with_r][1].as_f64().unwrap(), main_with_fleet));
+    assert_eq!(tab[0][2], Data::String("no-fleet".into()));
+    assert!(close(tab[saving_r][2].as_f64().unwrap(), 0.0));
+    assert!(close(tab[with_r][2].as_f64().unwrap(), total(&j)));
     // fleet=no costs the saving back: +¥308.33 against the main plan with its fleet.
     assert!(
-        close(tab[2][change_c].as_f64().unwrap(), saving),
+        close(tab[change_r][2].as_f64().unwrap(), saving),
         "{:?}",
-        tab[2]
+        tab[change_r]
     );
-    assert!(close(tab[3][ceiling_c].as_f64().unwrap(), 1000.0));
+    assert!(close(tab[ceiling_r][3].as_f64().unwrap(), 1000.0));
     let n = rerun["cuts"]["cuts"].as_array().unwrap().len();
     let met = rerun["cuts"]["met"].as_bool().unwrap();
     assert!(
-        tab[3][cuts_c].to_string().starts_with(&format!("{n} cut"))
-            && tab[3][cuts_c]
+        tab[cuts_r][3].to_string().starts_with(&format!("{n} cut"))
+            && tab[cuts_r][3]
                 .to_string()
                 .contains(if met { "within" } else { "still over" }),
         "{:?}",
-        tab[3][cuts_c]
+        tab[cuts_r][3]
     );
     assert_eq!(bytes(&path), before, "the input changed");
 }

@@ -182,15 +182,21 @@ pub fn header(
 ) -> Result<(), XlsxError> {
     for (i, (label, note)) in cols.iter().enumerate() {
         text(ws, row, i as u16, label, &s.header)?;
-        if !note.is_empty() {
-            let n = rust_xlsxwriter::Note::new(note.chars().take(2000).collect::<String>())
-                .set_author("gpuplan")
-                .set_width(320)
-                .set_height(120);
-            ws.insert_note(row, i as u16, &n)?;
-        }
+        note_on(ws, row, i as u16, note)?;
     }
     ws.set_row_height(row, 32)?;
+    Ok(())
+}
+
+/// A note on a cell explaining it (none for an empty text), as a header's.
+pub fn note_on(ws: &mut Worksheet, row: u32, col: u16, note: &str) -> Result<(), XlsxError> {
+    if !note.is_empty() {
+        let n = rust_xlsxwriter::Note::new(note.chars().take(2000).collect::<String>())
+            .set_author("gpuplan")
+            .set_width(320)
+            .set_height(120);
+        ws.insert_note(row, col, &n)?;
+    }
     Ok(())
 }
 

@@ -403,6 +403,10 @@ fn protect(ws: &mut rust_xlsxwriter::Worksheet) {
     });
 }
 
+/// The widest content (in characters) a tab fits to one page wide: A4 landscape holds about 130
+/// characters at 100%, so this is a scale of about 70%.
+const MAX_FITTED_WIDTH: f64 = 190.0;
+
 /// Print setup (SPEC §8, #18): A4 landscape, the tab's content as print area, the header row and
 /// the workload column repeated on every page, a header with the title, tab and page x of y
 /// and a footer with the generation time and gpuplan's version. Every tab is fitted to one
@@ -448,6 +452,12 @@ fn page_setup(
             let header = plan_tab::printed_from(cx) + 1;
             ws.set_repeat_rows(header, header)?;
             ws.set_print_fit_to_pages(1, 0);
+        }
+        // Wider than about 1.4 pages at 100% (the scale would fall under about 70%): printed
+        // at 100% across pages, the labels' column on each.
+        Tab::Scenarios if scenarios::printed_width(cx) > MAX_FITTED_WIDTH => {
+            ws.set_repeat_rows(0, 0)?;
+            ws.set_repeat_columns(0, 0)?;
         }
         Tab::Year | Tab::Scenarios | Tab::Diff | Tab::Actuals | Tab::Billing | Tab::Memory => {
             ws.set_repeat_rows(0, 0)?;

@@ -8,23 +8,6 @@ use crate::plan::advice::{Advice, Band};
 use crate::plan::Mode;
 use crate::usage::compare::{replica_peak, Row, Side, NOTHING};
 
-impl Mode {
-    pub fn label(self, lang: Lang) -> &'static str {
-        match (self, lang) {
-            (Mode::OnDemand, Lang::En) => "on-demand",
-            (Mode::Monthly, Lang::En) => "monthly",
-            (Mode::Spot, Lang::En) => "spot",
-            (Mode::Reserved, Lang::En) => "reserved",
-            (Mode::Mixed, Lang::En) => "base + burst",
-            (Mode::OnDemand, Lang::Zh) => "按量计费",
-            (Mode::Monthly, Lang::Zh) => "包月",
-            (Mode::Spot, Lang::Zh) => "竞价实例",
-            (Mode::Reserved, Lang::Zh) => "预留实例",
-            (Mode::Mixed, Lang::Zh) => "包月保底 + 按量弹性",
-        }
-    }
-}
-
 impl Band {
     pub fn text(self, lang: Lang) -> &'static str {
         match (self, lang) {

@@ -1511,7 +1511,7 @@ fn a_usd_offer_beside_cny_offers_with_vat_is_worked_by_hand() {
     assert_eq!(note["where"], "GPUs!F3");
     assert_eq!(
         note["message"],
-        "A10 @ seed: quoted in USD, converted at fx_USD 7.2: on demand $0.75 = ¥5.40"
+        "A10 @ seed: quoted in USD, converted at fx_USD 7.2: on_demand_hourly $0.75 = ¥5.40"
     );
     book.write(&d.path().join("c.xlsx"));
     gpuplan(d.path(), &["calc", "c.xlsx", "-q"]).fails_with(

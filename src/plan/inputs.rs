@@ -4,6 +4,7 @@
 use crate::catalog::Fallback;
 use crate::error::Problem;
 use crate::formula::{InputVar, Program, Ty};
+use crate::model::Price;
 use crate::model::{
     Assumptions, Engines, GpuOffer, Kind, ModelSpec, Precision, Value, Workload, WorkloadNumbers,
 };
@@ -286,10 +287,10 @@ impl GpuSlots {
             || super::compat::weight_only(w, offer);
         let flags = [
             b(offer.nvlink),
-            b(offer.on_demand_hourly.is_some()),
-            b(offer.monthly.is_some()),
-            b(offer.spot_hourly.is_some()),
-            b(offer.reserved_monthly.is_some()),
+            b(offer.price(Price::OnDemandHourly).is_some()),
+            b(offer.price(Price::Monthly).is_some()),
+            b(offer.price(Price::SpotHourly).is_some()),
+            b(offer.price(Price::ReservedMonthly).is_some()),
             b(offer.node_interconnect_gbs.is_some()),
             b(weight_only),
         ];

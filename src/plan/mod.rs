@@ -31,26 +31,7 @@ use portfolio::portfolio;
 pub use portfolio::{Planned, Totals};
 use programs::Keys;
 
-/// What the hidden part of a mode's cost pays for (its own line in the TCO tab).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Hidden {
-    ColdStarts,
-    Rework,
-}
-
-impl Hidden {
-    pub const ALL: [Hidden; 2] = [Hidden::ColdStarts, Hidden::Rework];
-}
-
-/// A billing mode, declared in the order of `Mode::ALL`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Mode {
-    OnDemand,
-    Monthly,
-    Spot,
-    Reserved,
-    Mixed,
-}
+pub use crate::model::billing::{Hidden, Mode};
 
 /// The share of a workload's GPU cost its redundancy instances take: (instances − replicas) ÷
 /// instances, the instances sharing the chosen mode's cost evenly; `None` when there is no spare.
@@ -98,65 +79,6 @@ pub fn mixed_spares(get: impl Fn(&str) -> Option<f64>) -> Option<(f64, f64)> {
     let base_spares = (base_instances - base_replicas).max(0.0);
     let burst_spares = (instances - replicas - base_spares).clamp(0.0, burst_instances);
     Some((gpus * base_spares, gpus * burst_spares * burst_hours))
-}
-
-impl Mode {
-    pub const ALL: [Mode; 5] = [
-        Mode::OnDemand,
-        Mode::Monthly,
-        Mode::Spot,
-        Mode::Reserved,
-        Mode::Mixed,
-    ];
-
-    pub fn key(self) -> &'static str {
-        match self {
-            Mode::OnDemand => "on_demand",
-            Mode::Monthly => "monthly",
-            Mode::Spot => "spot",
-            Mode::Reserved => "reserved",
-            Mode::Mixed => "mixed",
-        }
-    }
-
-    /// Whether the mode commits to a month or a term whatever the use (monthly, reserved).
-    pub fn is_committed(self) -> bool {
-        matches!(self, Mode::Monthly | Mode::Reserved)
-    }
-
-    /// What the hidden parts of this mode's cost pay for: cold starts and billing rounding for
-    /// on-demand and base plus burst; for spot the same (a spot instance is billed as an
-    /// on-demand one, #34 item 8) and the re-done hours; nothing for monthly and reserved.
-    pub fn hidden(self) -> &'static [Hidden] {
-        match self {
-            Mode::OnDemand | Mode::Mixed => &[Hidden::ColdStarts],
-            Mode::Spot => &[Hidden::ColdStarts, Hidden::Rework],
-            Mode::Monthly | Mode::Reserved => &[],
-        }
-    }
-
-    /// The candidate formula holding the hidden part `kind` of this mode's cost.
-    pub fn hidden_formula(self, kind: Hidden) -> Option<&'static str> {
-        match (self, kind) {
-            (Mode::OnDemand, Hidden::ColdStarts) => Some("cold_start_cost_on_demand"),
-            (Mode::Mixed, Hidden::ColdStarts) => Some("cold_start_cost_mixed"),
-            (Mode::Spot, Hidden::ColdStarts) => Some("cold_start_cost_spot"),
-            (Mode::Spot, Hidden::Rework) => Some("rework_cost_spot"),
-            _ => None,
-        }
-    }
-
-    /// The mode a key (`on_demand`) or a label in either language (`on-demand`, `按量计费`) names.
-    pub fn parse(text: &str) -> Option<Mode> {
-        Mode::ALL
-            .into_iter()
-            .find(|m| m.key() == text || m.label(Lang::En) == text || m.label(Lang::Zh) == text)
-    }
-
-    /// Position in `Mode::ALL` (the declaration order).
-    pub fn index(self) -> usize {
-        self as usize
-    }
 }
 
 /// Candidate formulas the planner reads, with the type each must compute; the sheet may not
@@ -1056,13 +978,13 @@ fn formula_and_price_warnings(input: &Input, warnings: &mut Vec<Warning>) {
             );
         }
     }
-    for m in [Mode::OnDemand, Mode::Monthly, Mode::Spot, Mode::Reserved] {
-        let priced = input.gpus.iter().filter(|g| g.available).any(|g| match m {
-            Mode::OnDemand => g.on_demand_hourly.is_some(),
-            Mode::Monthly => g.monthly.is_some(),
-            Mode::Spot => g.spot_hourly.is_some(),
-            _ => g.reserved_monthly.is_some(),
-        });
+    // The modes of one price each (base plus burst needs two, and says nothing of its own).
+    for m in Mode::ALL.into_iter().filter(|m| m.spec().prices.len() == 1) {
+        let priced = input
+            .gpus
+            .iter()
+            .filter(|g| g.available)
+            .any(|g| m.is_priced(g));
         if !priced {
             warnings.push(
                 Warning::info(

@@ -363,8 +363,8 @@ impl Keys {
         Keys {
             fits: must("fits"),
             gpus_total: must("gpus_total"),
-            costs: Mode::ALL.map(|m| must(&format!("cost_{}", m.key()))),
-            allows: Mode::ALL.map(|m| must(&format!("allow_{}", m.key()))),
+            costs: Mode::ALL.map(|m| must(m.spec().cost)),
+            allows: Mode::ALL.map(|m| must(m.spec().allow)),
             hidden: Mode::ALL.map(|m| Hidden::ALL.map(|h| m.hidden_formula(h).and_then(at))),
             storage: must("storage_cost"),
             egress: must("egress_cost"),

@@ -10,6 +10,7 @@ use super::{plan_with, Candidate, FormulaColumn, Options, Plan, WorkloadPlan};
 use crate::change::Target;
 use crate::error::{Error, Result};
 use crate::formula::Program;
+use crate::model::Price;
 use crate::model::{Input, RangeDef};
 
 /// One Ranges row's swing: the budget at its low and at its high.
@@ -142,11 +143,10 @@ fn reach(input: &Input, programs: &Programs, r: &RangeDef) -> Vec<bool> {
 /// The candidate input a GPUs column sets (`on_demand_hourly` → `price_on_demand`), for the
 /// columns that only price a candidate.
 fn price_input(column: &str) -> Option<&'static str> {
+    if let Some(p) = Price::parse(column) {
+        return Some(p.spec().input);
+    }
     Some(match column {
-        "on_demand_hourly" => "price_on_demand",
-        "monthly" => "price_monthly",
-        "spot_hourly" => "price_spot",
-        "reserved_monthly" => "price_reserved",
         "billing_granularity_min" => "billing_granularity_min",
         "min_rental_min" => "min_rental_min",
         _ => return None,

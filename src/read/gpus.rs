@@ -7,6 +7,7 @@ use super::Reader;
 use crate::catalog;
 use crate::change::{Change, Op, Target};
 use crate::error::Problem;
+use crate::model::Price;
 use crate::model::{format_number, normalize, Assumptions, GpuOffer, Value, Warning};
 use crate::suggest;
 
@@ -100,16 +101,7 @@ impl Reader {
             p.push(Problem::new(rec.at("gpu"), format!("the offer {label} is listed twice (first at {at}); give each a different provider")));
             return None;
         }
-        if offer.available
-            && [
-                offer.on_demand_hourly,
-                offer.monthly,
-                offer.spot_hourly,
-                offer.reserved_monthly,
-            ]
-            .iter()
-            .all(Option::is_none)
-        {
+        if offer.available && Price::ALL.iter().all(|p| offer.price(*p).is_none()) {
             self.notices.push(Warning::warn(
                 rec.at("gpu"),
                 format!("{label} has no price for any billing mode, so it is never chosen; fill in at least one price"),
@@ -137,13 +129,9 @@ impl Reader {
                 continue;
             };
             let mut both = Vec::new();
-            for (name, price) in [
-                ("on demand", &mut o.on_demand_hourly),
-                ("monthly", &mut o.monthly),
-                ("spot", &mut o.spot_hourly),
-                ("reserved", &mut o.reserved_monthly),
-            ] {
-                if let Some(v) = price {
+            for p in crate::model::Price::ALL {
+                let name = p.key();
+                if let Some(v) = o.price_mut(p) {
                     let converted = crate::formula::cents(*v * rate);
                     both.push(format!(
                         "{name} {} = {}",
@@ -310,10 +298,9 @@ fn read_specifications(
 /// The prices and billing terms of a GPU row, into `offer`: a blank price is a mode not offered.
 fn read_terms(rec: &Record, offer: &mut GpuOffer, p: &mut Vec<Problem>) {
     let number = |key: &str, p: &mut Vec<Problem>| rec.number(key, gpu_rule(key), p);
-    offer.on_demand_hourly = number("on_demand_hourly", p);
-    offer.monthly = number("monthly", p);
-    offer.spot_hourly = number("spot_hourly", p);
-    offer.reserved_monthly = number("reserved_monthly", p);
+    for price in Price::ALL {
+        *offer.price_mut(price) = number(price.key(), p);
+    }
     offer.reserved_term_months = number("reserved_term_months", p);
     // A blank cell is the column's default in templates/columns.tsv.
     let default = |key: &str| catalog::plain_default("GPUs", key).unwrap_or_default();
@@ -396,10 +383,7 @@ fn set_gpu_numbers(
     let key = o.key.as_str();
     let rule = gpu_rule(key);
     // An empty price takes the mode off the offer.
-    let is_price = matches!(
-        key,
-        "on_demand_hourly" | "monthly" | "spot_hourly" | "reserved_monthly"
-    );
+    let is_price = Price::parse(key).is_some();
     let blank = is_price && o.op == Op::Set(String::new());
     if let Op::Scale(f) = o.op {
         return scale_gpu_numbers(gpus, matching, o, f);
@@ -467,11 +451,7 @@ fn gpu_number(g: &GpuOffer, key: &str) -> Option<f64> {
         "billing_granularity_min" => g.billing_granularity_min,
         "min_rental_min" => g.min_rental_min,
         "reserved_term_months" => return g.reserved_term_months,
-        "on_demand_hourly" => return g.on_demand_hourly,
-        "monthly" => return g.monthly,
-        "spot_hourly" => return g.spot_hourly,
-        "reserved_monthly" => return g.reserved_monthly,
-        _ => return None,
+        key => return Price::parse(key).and_then(|p| g.price(p)),
     })
 }
 

@@ -2,6 +2,7 @@
 //! engine profiles) and `model` (a model read from its config).
 
 use super::text::{csv, table};
+use crate::model::Price;
 use crate::model::{format_number, GpuOffer, ModelSpec};
 use crate::plan::Trace;
 use crate::read::config::Imported;
@@ -58,13 +59,11 @@ fn gpu_rows(gpus: &[GpuOffer]) -> Vec<Vec<String>> {
         "nvlink",
         "interconnect_gbs",
         "gpus_per_node",
-        "on_demand_hourly",
-        "monthly",
-        "spot_hourly",
-        "reserved_monthly",
     ]
+    .into_iter()
+    .chain(Price::ALL.map(Price::key))
     .map(String::from)
-    .to_vec()];
+    .collect()];
     for g in gpus {
         let positive = |v: f64| {
             if v > 0.0 {
@@ -86,11 +85,10 @@ fn gpu_rows(gpus: &[GpuOffer]) -> Vec<Vec<String>> {
             if g.nvlink { "yes" } else { "no" }.into(),
             positive(g.interconnect_gbs),
             format_number(g.gpus_per_node),
-            opt(g.on_demand_hourly),
-            opt(g.monthly),
-            opt(g.spot_hourly),
-            opt(g.reserved_monthly),
         ]);
+        rows.last_mut()
+            .expect("pushed")
+            .extend(Price::ALL.map(|p| opt(g.price(p))));
     }
     rows
 }

@@ -195,25 +195,25 @@ struct WorkloadJson<'a> {
     unit_costs: Vec<crate::plan::UnitCost>,
 }
 
-/// Each mode's monthly GPU cost; null where not offered or not allowed.
-#[derive(Serialize, Default)]
-struct Costs {
-    on_demand: Option<f64>,
-    monthly: Option<f64>,
-    spot: Option<f64>,
-    reserved: Option<f64>,
-    mixed: Option<f64>,
-}
+/// Each mode's monthly GPU cost under its key, in `Mode::ALL`'s order; null where not offered
+/// or not allowed.
+#[derive(Default)]
+struct Costs([Option<f64>; Mode::ALL.len()]);
 
 impl Costs {
     fn of(c: &Candidate) -> Costs {
-        Costs {
-            on_demand: c.cost(Mode::OnDemand),
-            monthly: c.cost(Mode::Monthly),
-            spot: c.cost(Mode::Spot),
-            reserved: c.cost(Mode::Reserved),
-            mixed: c.cost(Mode::Mixed),
+        Costs(Mode::ALL.map(|m| c.cost(m)))
+    }
+}
+
+impl Serialize for Costs {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = s.serialize_map(Some(self.0.len()))?;
+        for (m, v) in Mode::ALL.iter().zip(&self.0) {
+            map.serialize_entry(m.key(), v)?;
         }
+        map.end()
     }
 }
 

@@ -4,6 +4,7 @@
 use super::style::{self, Styles};
 use crate::catalog::{self, Column, ColumnType};
 use crate::lang::Lang;
+use crate::model::Price;
 use crate::model::{GpuOffer, Kind, Value};
 use rust_xlsxwriter::{DataValidation, Formula, Workbook, Worksheet, XlsxError};
 
@@ -257,13 +258,9 @@ fn gpu_figure(g: &GpuOffer, key: &str) -> Option<f64> {
         "fp16_tflops" => Some(g.fp16_tflops),
         "compute_capability" => Some(g.compute_capability),
         "gpus_per_node" => Some(g.gpus_per_node),
-        "on_demand_hourly" => g.on_demand_hourly,
-        "monthly" => g.monthly,
-        "spot_hourly" => g.spot_hourly,
-        "reserved_monthly" => g.reserved_monthly,
         "billing_granularity_min" => Some(g.billing_granularity_min),
         "min_rental_min" => Some(g.min_rental_min),
-        _ => None,
+        key => Price::parse(key).and_then(|p| g.price(p)),
     }
 }
 

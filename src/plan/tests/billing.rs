@@ -170,3 +170,37 @@ fn per_second_billing_bills_the_seconds_and_egress_and_ops_are_their_own_lines()
         ]
     );
 }
+
+/// #46 item 3: every descriptor row is wired — its cost, allow and hidden formulas are required
+/// candidate formulas the default Formulas sheet defines, and its prices are GPUs columns, so a
+/// mode added as a row without its formulas or columns fails here rather than pricing nothing.
+#[test]
+fn every_billing_mode_has_its_formulas_and_every_price_its_column() {
+    let defaults: Vec<String> = crate::catalog::formulas()
+        .into_iter()
+        .map(|f| f.name)
+        .collect();
+    for m in Mode::ALL {
+        let spec = m.spec();
+        for f in [spec.cost, spec.allow] {
+            assert!(
+                REQUIRED_CANDIDATE.iter().any(|(n, _)| *n == f),
+                "{f} is not required"
+            );
+            assert!(defaults.iter().any(|n| n == f), "{f} has no default");
+        }
+        for (_, f) in spec.hidden {
+            assert!(defaults.iter().any(|n| n == f), "{f} has no default");
+        }
+        assert!(!spec.prices.is_empty(), "{} has no price", spec.key);
+    }
+    for p in crate::model::Price::ALL {
+        assert!(crate::model::GpuOffer::NUMERIC.contains(&p.key()));
+        assert!(
+            crate::catalog::column("GPUs", p.key()).is_some(),
+            "{}",
+            p.key()
+        );
+        assert!(crate::model::GpuOffer::TERMS.contains(&p.spec().input));
+    }
+}

@@ -4,7 +4,6 @@
 use super::live::{cell, cheapest_label};
 use super::plan_tab::{self, live_cell, live_text};
 use super::{at, heads_of, widths_of, workload_col, Col, Ctx, Extent};
-use crate::lang::Lang;
 use crate::plan::Mode;
 use crate::write::style::{fit_header_height, number, text, widths};
 use rust_xlsxwriter::{ConditionalFormatFormula, Worksheet, XlsxError};
@@ -26,19 +25,18 @@ const LEAD: [Col; 2] = [
 pub(super) const WORKLOAD: u16 = at(&LEAD, "workload");
 const GPU: u16 = at(&LEAD, "gpu");
 
-/// Each mode's cost column, in `Mode::ALL` order: its width and what it means `(English,
-/// Chinese)`; the header is the mode's label.
-#[rustfmt::skip]
-const MODES: [(f64, &str, &str); 5] = [
-    (15.0, "Each run's hours plus the cold start, rounded up to the billing granularity, at least the minimum rental.", "每次运行时长加冷启动，按计费粒度向上取整，且不少于最小起租时长。"),
-    (15.0, "The monthly price per GPU, whatever the hours.", "每卡包月价，与使用时长无关。"),
-    (15.0, "Spot price × hours × (1 + spot_rework); only for workloads that tolerate interruptions.", "竞价价 × 小时 × (1 + 重跑比例)；仅限可中断任务。"),
-    (15.0, "The reserved monthly price per GPU.", "每卡预留月价。"),
-    (20.0, "Monthly instances for the off-peak concurrency, on-demand ones during peak hours.", "非高峰并发用包月实例，高峰时段用按量实例。"),
-];
+/// A mode's cost column is as wide as this, base plus burst's label ("base + burst") wider.
+fn mode_width(m: Mode) -> f64 {
+    if m.spec().prices.len() > 1 {
+        20.0
+    } else {
+        15.0
+    }
+}
+
 /// The columns of the modes' costs, in `Mode::ALL` order.
 pub(super) const FIRST_MODE: u16 = LEAD.len() as u16;
-const LAST_MODE: u16 = FIRST_MODE + MODES.len() as u16 - 1;
+const LAST_MODE: u16 = FIRST_MODE + Mode::ALL.len() as u16 - 1;
 
 /// The columns after the modes' costs.
 const AFTER_MODES: [Col; 5] = [
@@ -123,8 +121,10 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<Extent, XlsxError> {
 /// and what follows it.
 fn columns() -> Vec<[&'static str; 4]> {
     let mut cols = heads_of(&LEAD);
-    for (m, (_, ne, nz)) in Mode::ALL.iter().zip(MODES) {
-        cols.push([m.label(Lang::En), m.label(Lang::Zh), ne, nz]);
+    for m in Mode::ALL {
+        let [en, zh] = m.spec().label;
+        let [note_en, note_zh] = m.spec().note;
+        cols.push([en, zh, note_en, note_zh]);
     }
     cols.extend(heads_of(&AFTER_MODES));
     cols
@@ -133,7 +133,7 @@ fn columns() -> Vec<[&'static str; 4]> {
 /// The width of every column, in the header's order.
 fn column_widths() -> Vec<f64> {
     let mut w = widths_of(&LEAD);
-    w.extend(MODES.iter().map(|(width, ..)| *width));
+    w.extend(Mode::ALL.map(mode_width));
     w.extend(widths_of(&AFTER_MODES));
     w
 }

@@ -102,13 +102,8 @@ fn items(cx: &Ctx) -> Vec<Item> {
                 });
             }
             mode => {
-                let rate = match mode {
-                    Mode::OnDemand => offer.on_demand_hourly,
-                    Mode::Spot => offer.spot_hourly,
-                    Mode::Monthly => offer.monthly,
-                    _ => offer.reserved_monthly,
-                }
-                .unwrap_or(0.0);
+                // The mode's own price (base plus burst, of two, is split above).
+                let rate = offer.price(mode.spec().prices[0]).unwrap_or(0.0);
                 out.push(Item {
                     w,
                     mode,
@@ -118,7 +113,7 @@ fn items(cx: &Ctx) -> Vec<Item> {
                     hours: match mode {
                         Mode::OnDemand => billed.or_else(|| hourly(rate, gpus, ch.gpu_cost)),
                         Mode::Spot => spot_hours().or_else(|| hourly(rate, gpus, ch.gpu_cost)),
-                        _ => None,
+                        Mode::Monthly | Mode::Reserved | Mode::Mixed => None,
                     },
                     month: ch.gpu_cost,
                     formula: cost_cell,
@@ -169,9 +164,9 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, row: u32) -> Result<u32, XlsxError> {
         text(ws, r, 2, it.mode.label(cx.lang), &s.text)?;
         number(ws, r, QUANTITY, it.quantity, &s.integer)?;
         number(ws, r, RATE, it.rate, &s.money)?;
-        let per = match it.mode {
-            Mode::OnDemand | Mode::Spot => cx.t("GPU-hour", "卡·小时"),
-            _ => cx.t("GPU-month", "卡·月"),
+        let per = match it.mode.spec().prices[0].spec().per {
+            crate::model::Per::Hour => cx.t("GPU-hour", "卡·小时"),
+            crate::model::Per::Month => cx.t("GPU-month", "卡·月"),
         };
         text(ws, r, PER, per, &s.text)?;
         if let Some(h) = it.hours {

@@ -4,6 +4,7 @@
 
 use super::{at, heads_of, widths_of, Col, Ctx, Extent, Tab};
 use crate::lang::Lang;
+use crate::model::Price;
 use crate::plan::sensitivity::Sensitivity;
 use crate::write::charts::Point;
 use crate::write::style::{money_format, number, text, widths};
@@ -144,13 +145,7 @@ fn key_label(cx: &Ctx, key: &str) -> String {
     if cx.lang != Lang::Zh {
         return key.to_string();
     }
-    let term = |field: &str| match field {
-        "on_demand_hourly" => Some(crate::layout::offer_term("price_on_demand")),
-        "monthly" => Some(crate::layout::offer_term("price_monthly")),
-        "spot_hourly" => Some(crate::layout::offer_term("price_spot")),
-        "reserved_monthly" => Some(crate::layout::offer_term("price_reserved")),
-        _ => None,
-    };
+    let term = |field: &str| Price::parse(field).map(|p| crate::layout::offer_term(p.spec().input));
     key.strip_prefix("gpu:")
         .and_then(|k| k.rsplit_once('.'))
         .and_then(|(gpu, field)| Some((gpu, term(field)?)))
@@ -163,15 +158,9 @@ fn key_label(cx: &Ctx, key: &str) -> String {
 /// The format of a Ranges key's low or high value `v`: a GPU price or an assumption priced per
 /// unit (`per h`, `per GB-month`) as money, a share as a percentage, anything else as a number.
 fn key_format<'a>(cx: &'a Ctx, key: &str, v: f64) -> &'a rust_xlsxwriter::Format {
-    const PRICES: [&str; 4] = [
-        "on_demand_hourly",
-        "monthly",
-        "spot_hourly",
-        "reserved_monthly",
-    ];
     let s = &cx.s;
     if let Some(field) = key.strip_prefix("gpu:").and_then(|k| k.rsplit('.').next()) {
-        if PRICES.contains(&field) {
+        if Price::parse(field).is_some() {
             return &s.money;
         }
     }

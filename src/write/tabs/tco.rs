@@ -76,8 +76,8 @@ const MAIN: [&str; 5] = [
 fn shows(c: Category, mode: Mode) -> bool {
     match c {
         Category::GpuTime | Category::Storage | Category::Egress => true,
-        Category::ColdStart => mode.hidden().contains(&Hidden::ColdStarts),
-        Category::SpotRework => mode.hidden().contains(&Hidden::Rework),
+        Category::ColdStart => mode.hidden_formula(Hidden::ColdStarts).is_some(),
+        Category::SpotRework => mode.hidden_formula(Hidden::Rework).is_some(),
         Category::TrialReserve | Category::Ops => false,
     }
 }

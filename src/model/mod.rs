@@ -1,6 +1,9 @@
 //! Plain domain types: what a validated workbook says. No I/O here; `read/` builds these from
 //! cells (keeping cell addresses for messages) and every later stage only reads them.
 
+pub mod billing;
+pub use billing::{Hidden, Mode, Per, Price};
+
 use crate::change::{Change, Target};
 use serde::Serialize;
 use std::fmt;
@@ -652,14 +655,30 @@ impl GpuOffer {
         }
     }
 
-    /// Sets a price of the offer; `None` is not offered.
+    /// Sets a price of the offer by its column; `None` is not offered. Any other key is
+    /// ignored.
     pub fn set_price(&mut self, key: &str, v: Option<f64>) {
-        match key {
-            "on_demand_hourly" => self.on_demand_hourly = v,
-            "monthly" => self.monthly = v,
-            "spot_hourly" => self.spot_hourly = v,
-            "reserved_monthly" => self.reserved_monthly = v,
-            _ => {}
+        if let Some(p) = Price::parse(key) {
+            *self.price_mut(p) = v;
+        }
+    }
+
+    /// A price of the offer; `None` where the mode is not offered.
+    pub fn price(&self, p: Price) -> Option<f64> {
+        match p {
+            Price::OnDemandHourly => self.on_demand_hourly,
+            Price::Monthly => self.monthly,
+            Price::SpotHourly => self.spot_hourly,
+            Price::ReservedMonthly => self.reserved_monthly,
+        }
+    }
+
+    pub fn price_mut(&mut self, p: Price) -> &mut Option<f64> {
+        match p {
+            Price::OnDemandHourly => &mut self.on_demand_hourly,
+            Price::Monthly => &mut self.monthly,
+            Price::SpotHourly => &mut self.spot_hourly,
+            Price::ReservedMonthly => &mut self.reserved_monthly,
         }
     }
 
@@ -676,11 +695,12 @@ impl GpuOffer {
 
     /// The offer's prices (None where not offered) and billing terms, as named by `TERMS`.
     pub fn terms(&self) -> [Option<f64>; 6] {
+        let [a, b, c, d] = Price::ALL.map(|p| self.price(p));
         [
-            self.on_demand_hourly,
-            self.monthly,
-            self.spot_hourly,
-            self.reserved_monthly,
+            a,
+            b,
+            c,
+            d,
             Some(self.billing_granularity_min),
             Some(self.min_rental_min),
         ]

@@ -1,0 +1,290 @@
+//! The billing modes and the prices of a GPU offer, each stated once in a descriptor row: its
+//! key (the JSON's and the formulas'), its labels in English and Chinese, whether it commits to
+//! a term, the candidate formulas that price it and the prices it needs. Adding a mode is a
+//! row here (and a variant, whose missing arms the compiler names) plus its formulas in
+//! templates/formulas.tsv; the planner, the tabs and the JSON walk [`Mode::ALL`].
+
+use crate::lang::Lang;
+
+/// A price column of the GPUs sheet, declared in the order of [`Price::ALL`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Price {
+    OnDemandHourly,
+    Monthly,
+    SpotHourly,
+    ReservedMonthly,
+}
+
+/// What a price is per: a GPU-hour or a GPU-month.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Per {
+    Hour,
+    Month,
+}
+
+/// A price column: its key on the GPUs sheet, the formula variable it binds on a candidate and
+/// what it is per.
+#[derive(Debug)]
+pub struct PriceSpec {
+    pub price: Price,
+    pub key: &'static str,
+    pub input: &'static str,
+    pub per: Per,
+}
+
+/// The price columns, in [`Price`]'s order.
+pub const PRICES: [PriceSpec; 4] = [
+    PriceSpec {
+        price: Price::OnDemandHourly,
+        key: "on_demand_hourly",
+        input: "price_on_demand",
+        per: Per::Hour,
+    },
+    PriceSpec {
+        price: Price::Monthly,
+        key: "monthly",
+        input: "price_monthly",
+        per: Per::Month,
+    },
+    PriceSpec {
+        price: Price::SpotHourly,
+        key: "spot_hourly",
+        input: "price_spot",
+        per: Per::Hour,
+    },
+    PriceSpec {
+        price: Price::ReservedMonthly,
+        key: "reserved_monthly",
+        input: "price_reserved",
+        per: Per::Month,
+    },
+];
+
+impl Price {
+    pub const ALL: [Price; 4] = [
+        Price::OnDemandHourly,
+        Price::Monthly,
+        Price::SpotHourly,
+        Price::ReservedMonthly,
+    ];
+
+    pub fn spec(self) -> &'static PriceSpec {
+        &PRICES[self as usize]
+    }
+
+    /// The GPUs sheet's column: `on_demand_hourly`.
+    pub fn key(self) -> &'static str {
+        self.spec().key
+    }
+
+    /// The price a GPUs column names; `None` for any other column.
+    pub fn parse(key: &str) -> Option<Price> {
+        Price::ALL.into_iter().find(|p| p.key() == key)
+    }
+}
+
+/// What the hidden part of a mode's cost pays for (its own line in the TCO tab).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Hidden {
+    ColdStarts,
+    Rework,
+}
+
+impl Hidden {
+    pub const ALL: [Hidden; 2] = [Hidden::ColdStarts, Hidden::Rework];
+}
+
+/// A billing mode, declared in the order of [`Mode::ALL`] and of [`MODES`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Mode {
+    OnDemand,
+    Monthly,
+    Spot,
+    Reserved,
+    Mixed,
+}
+
+/// A billing mode stated once.
+#[derive(Debug)]
+pub struct ModeSpec {
+    pub mode: Mode,
+    /// The JSON's key and the formulas' suffix: `on_demand`.
+    pub key: &'static str,
+    /// `[English, Chinese]`.
+    pub label: [&'static str; 2],
+    /// What its cost is, for the Billing tab's column note: `[English, Chinese]`.
+    pub note: [&'static str; 2],
+    /// The offer's prices it needs, every one of them, to be considered.
+    pub prices: &'static [Price],
+    /// Whether it commits to a month or a term whatever the use; base plus burst commits its
+    /// base only, which [`crate::plan::Plan::committed`] prices apart.
+    pub committed: bool,
+    /// The candidate formulas of its cost and of whether it is allowed.
+    pub cost: &'static str,
+    pub allow: &'static str,
+    /// The hidden parts of its cost and the candidate formula of each: cold starts and billing
+    /// rounding for on-demand and base plus burst; for spot the same (a spot instance is billed
+    /// as an on-demand one, #34 item 8) and the re-done hours; nothing for monthly and
+    /// reserved.
+    pub hidden: &'static [(Hidden, &'static str)],
+}
+
+/// The billing modes, in [`Mode`]'s order.
+#[rustfmt::skip]
+pub const MODES: [ModeSpec; 5] = [
+    ModeSpec {
+        mode: Mode::OnDemand,
+        key: "on_demand",
+        label: ["on-demand", "按量计费"],
+        note: ["Each run's hours plus the cold start, rounded up to the billing granularity, at least the minimum rental.", "每次运行时长加冷启动，按计费粒度向上取整，且不少于最小起租时长。"],
+        prices: &[Price::OnDemandHourly],
+        committed: false,
+        cost: "cost_on_demand",
+        allow: "allow_on_demand",
+        hidden: &[(Hidden::ColdStarts, "cold_start_cost_on_demand")],
+    },
+    ModeSpec {
+        mode: Mode::Monthly,
+        key: "monthly",
+        label: ["monthly", "包月"],
+        note: ["The monthly price per GPU, whatever the hours.", "每卡包月价，与使用时长无关。"],
+        prices: &[Price::Monthly],
+        committed: true,
+        cost: "cost_monthly",
+        allow: "allow_monthly",
+        hidden: &[],
+    },
+    ModeSpec {
+        mode: Mode::Spot,
+        key: "spot",
+        label: ["spot", "竞价实例"],
+        note: ["Spot price × hours × (1 + spot_rework); only for workloads that tolerate interruptions.", "竞价价 × 小时 × (1 + 重跑比例)；仅限可中断任务。"],
+        prices: &[Price::SpotHourly],
+        committed: false,
+        cost: "cost_spot",
+        allow: "allow_spot",
+        hidden: &[(Hidden::ColdStarts, "cold_start_cost_spot"), (Hidden::Rework, "rework_cost_spot")],
+    },
+    ModeSpec {
+        mode: Mode::Reserved,
+        key: "reserved",
+        label: ["reserved", "预留实例"],
+        note: ["The reserved monthly price per GPU.", "每卡预留月价。"],
+        prices: &[Price::ReservedMonthly],
+        committed: true,
+        cost: "cost_reserved",
+        allow: "allow_reserved",
+        hidden: &[],
+    },
+    ModeSpec {
+        mode: Mode::Mixed,
+        key: "mixed",
+        label: ["base + burst", "包月保底 + 按量弹性"],
+        note: ["Monthly instances for the off-peak concurrency, on-demand ones during peak hours.", "非高峰并发用包月实例，高峰时段用按量实例。"],
+        prices: &[Price::Monthly, Price::OnDemandHourly],
+        committed: false,
+        cost: "cost_mixed",
+        allow: "allow_mixed",
+        hidden: &[(Hidden::ColdStarts, "cold_start_cost_mixed")],
+    },
+];
+
+// Each row where its mode's declaration puts it, each price's likewise.
+const _: () = {
+    let mut i = 0;
+    while i < MODES.len() {
+        assert!(MODES[i].mode as usize == i && Mode::ALL[i] as usize == i);
+        i += 1;
+    }
+    let mut i = 0;
+    while i < PRICES.len() {
+        assert!(PRICES[i].price as usize == i && Price::ALL[i] as usize == i);
+        i += 1;
+    }
+};
+
+impl Mode {
+    pub const ALL: [Mode; 5] = [
+        Mode::OnDemand,
+        Mode::Monthly,
+        Mode::Spot,
+        Mode::Reserved,
+        Mode::Mixed,
+    ];
+
+    pub fn spec(self) -> &'static ModeSpec {
+        &MODES[self as usize]
+    }
+
+    pub fn key(self) -> &'static str {
+        self.spec().key
+    }
+
+    pub fn label(self, lang: Lang) -> &'static str {
+        self.spec().label[usize::from(lang == Lang::Zh)]
+    }
+
+    /// Whether the mode commits to a month or a term whatever the use (monthly, reserved).
+    pub fn is_committed(self) -> bool {
+        self.spec().committed
+    }
+
+    /// What the hidden parts of this mode's cost pay for.
+    pub fn hidden(self) -> impl Iterator<Item = Hidden> {
+        self.spec().hidden.iter().map(|(h, _)| *h)
+    }
+
+    /// The candidate formula holding the hidden part `kind` of this mode's cost.
+    pub fn hidden_formula(self, kind: Hidden) -> Option<&'static str> {
+        self.spec()
+            .hidden
+            .iter()
+            .find(|(h, _)| *h == kind)
+            .map(|(_, f)| *f)
+    }
+
+    /// The mode a key (`on_demand`) or a label in either language (`on-demand`, `按量计费`) names.
+    pub fn parse(text: &str) -> Option<Mode> {
+        Mode::ALL
+            .into_iter()
+            .find(|m| m.key() == text || m.spec().label.contains(&text))
+    }
+
+    /// Position in `Mode::ALL` (the declaration order).
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// Whether `offer` has every price the mode needs.
+    pub fn is_priced(self, offer: &super::GpuOffer) -> bool {
+        self.spec().prices.iter().all(|p| offer.price(*p).is_some())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_mode_is_parsed_back_from_its_key_and_labels() {
+        for m in Mode::ALL {
+            assert_eq!(Mode::parse(m.key()), Some(m));
+            assert_eq!(Mode::parse(m.label(Lang::En)), Some(m));
+            assert_eq!(Mode::parse(m.label(Lang::Zh)), Some(m));
+        }
+        assert_eq!(Mode::parse("包月保底 + 按量弹性"), Some(Mode::Mixed));
+        assert_eq!(Price::parse("spot_hourly"), Some(Price::SpotHourly));
+        assert_eq!(Price::parse("spot"), None);
+    }
+
+    #[test]
+    fn every_mode_names_its_own_formulas() {
+        for m in Mode::ALL {
+            assert_eq!(m.spec().cost, format!("cost_{}", m.key()));
+            assert_eq!(m.spec().allow, format!("allow_{}", m.key()));
+            for (_, f) in m.spec().hidden {
+                assert!(f.ends_with(m.key()), "{f}");
+            }
+        }
+    }
+}

@@ -72,7 +72,7 @@ fn gpu_rows(gpus: &[GpuOffer]) -> Vec<Vec<String>> {
                 String::new()
             }
         };
-        rows.push(vec![
+        let mut row = vec![
             g.gpu.clone(),
             g.provider.clone(),
             g.platform.clone(),
@@ -85,10 +85,9 @@ fn gpu_rows(gpus: &[GpuOffer]) -> Vec<Vec<String>> {
             if g.nvlink { "yes" } else { "no" }.into(),
             positive(g.interconnect_gbs),
             format_number(g.gpus_per_node),
-        ]);
-        rows.last_mut()
-            .expect("pushed")
-            .extend(Price::ALL.map(|p| opt(g.price(p))));
+        ];
+        row.extend(Price::ALL.map(|p| opt(g.price(p))));
+        rows.push(row);
     }
     rows
 }

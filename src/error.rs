@@ -80,7 +80,7 @@ pub enum Error {
     Output { path: PathBuf, reason: String },
     /// Reading or writing a file failed for a reason of the environment: a full disk, a file-size
     /// limit, a closed stdout, a permission (exit 2: not a bug, and what failed is named).
-    #[error("{}: {action}: {}", path.display(), crate::files::describe(source))]
+    #[error("{}: {action}: {}", path.display(), describe(source))]
     Io {
         path: PathBuf,
         action: &'static str,
@@ -209,3 +209,18 @@ impl Error {
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// What a failed write or read of the environment means to the user, in words.
+pub fn describe(e: &std::io::Error) -> String {
+    use std::io::ErrorKind as K;
+    match e.kind() {
+        K::StorageFull => "the disk is full (no space left on the device)".to_string(),
+        K::FileTooLarge => {
+            "the file grew past the largest size allowed here (file system or `ulimit -f`)"
+                .to_string()
+        }
+        K::PermissionDenied => "permission denied".to_string(),
+        K::ReadOnlyFilesystem => "the file system is read-only".to_string(),
+        _ => e.to_string(),
+    }
+}

@@ -12,26 +12,20 @@
 
 pub mod calc;
 pub mod catalog;
-pub mod change;
 pub mod cli;
 pub mod commands;
 pub mod diff;
 pub mod error;
-pub mod fields;
-pub mod files;
 pub mod formula;
+pub mod labels;
 pub mod lang;
-pub mod layout;
 pub mod model;
 pub mod plan;
-pub mod provenance;
 pub mod read;
 pub mod report;
-pub mod suggest;
-pub mod time;
+pub mod support;
 pub mod usage;
 pub mod validate;
-pub mod words;
 pub mod write;
 
 pub use commands::{default_output, run};

@@ -103,7 +103,7 @@ fn a_diff_names_the_changed_inputs_and_outcomes() {
 #[test]
 fn a_chinese_plan_workbook_reads_back_as_its_json() {
     // The Chinese tabs and headers are found by the same labels the writer used
-    // (src/layout.rs): outcomes, totals, the input's hash and the offers' terms.
+    // (src/labels/layout.rs): outcomes, totals, the input's hash and the offers' terms.
     let d = tempdir();
     std::fs::copy(repo("samples/team.xlsx"), d.path().join("t.xlsx")).unwrap();
     gpuplan(

@@ -4,13 +4,13 @@
 use super::diff::plan_view;
 use super::{changes, check_logs, default_output};
 use crate::calc::{Calc, Scenario};
-use crate::change::{Change, Target};
 use crate::cli::{self, CalcArgs};
 use crate::error::{Error, Result};
-use crate::files::{self, Pending};
 use crate::lang::Lang;
-use crate::provenance::Provenance;
-use crate::time::{input_date, Clock};
+use crate::model::change::{Change, Target};
+use crate::support::files::{self, Pending};
+use crate::support::provenance::Provenance;
+use crate::support::time::{input_date, Clock};
 use crate::{catalog, model, plan, read, report, usage, write};
 use std::path::{Path, PathBuf};
 
@@ -247,7 +247,7 @@ impl Inputs {
         let main_def = match &a.scenario {
             None => None,
             Some(name) => Some(defs.iter().find(|d| &d.name == name).ok_or_else(|| {
-                let hint = crate::suggest::hint(name, defs.iter().map(|d| d.name.as_str()));
+                let hint = crate::support::suggest::hint(name, defs.iter().map(|d| d.name.as_str()));
                 Error::Usage(if defs.is_empty() {
                     format!("--scenario {name}: the workbook has no Scenarios sheet (or 情景) with scenarios")
                 } else {
@@ -293,8 +293,8 @@ fn unread_scenario_keys(
             || programs.portfolio.reads(&o.key);
         if o.target == Target::Assumption && !known {
             let keys = || input.assumptions.items.iter().map(|a| a.key.as_str());
-            let hint = crate::suggest::hint(&o.key, keys());
-            let hint_zh = match crate::suggest::closest(&o.key, keys()) {
+            let hint = crate::support::suggest::hint(&o.key, keys());
+            let hint_zh = match crate::support::suggest::closest(&o.key, keys()) {
                 c if c.is_empty() => String::new(),
                 c => format!("；是否应为 {}？", c.join("、")),
             };

@@ -3,8 +3,7 @@
 use super::out;
 use crate::cli::{self};
 use crate::error::{Error, Result};
-use crate::files::{self, Pending};
-use crate::read;
+use crate::support::files::{self, Pending};
 use std::path::{Path, PathBuf};
 
 /// Largest plan JSON `gpuplan diff` and `calc --compare` read. It is streamed and only the
@@ -20,7 +19,7 @@ pub(super) fn plan_view(path: &Path) -> Result<(crate::diff::PlanView, String, b
         .and_then(|e| e.to_str())
         .is_some_and(|e| e.eq_ignore_ascii_case("json"));
     if !is_json {
-        let (view, currency) = read::plan_view(path)?;
+        let (view, currency) = crate::diff::plan_view(path)?;
         return Ok((view, currency, false));
     }
     // Streamed: only the fields compared are kept, each list bounded (crate::diff::from_json).
@@ -37,7 +36,7 @@ pub(super) fn plan_view(path: &Path) -> Result<(crate::diff::PlanView, String, b
     }
     let file = std::fs::File::open(path).map_err(|e| Error::Unreadable {
         file: path.to_path_buf(),
-        reason: format!("cannot read the file: {}", files::describe(&e)),
+        reason: format!("cannot read the file: {}", crate::error::describe(&e)),
     })?;
     crate::diff::from_json(std::io::Read::take(file, MAX_PLAN_JSON_BYTES)).map_err(|reason| {
         Error::Unreadable {

@@ -3,8 +3,8 @@
 use super::out;
 use crate::cli::InitArgs;
 use crate::error::{Error, Result};
-use crate::files::{self};
 use crate::lang::Lang;
+use crate::support::files::{self};
 use crate::{catalog, write};
 
 pub fn init(a: &InitArgs) -> Result<()> {

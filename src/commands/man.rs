@@ -3,7 +3,7 @@
 use super::out;
 use crate::cli::{self, CompletionsArgs, ManArgs};
 use crate::error::{Error, Result};
-use crate::files::{self};
+use crate::support::files::{self};
 use clap::CommandFactory;
 use std::path::PathBuf;
 

@@ -1,5 +1,5 @@
 //! The commands of the command line, one module each: they tie the pipeline's stages together
-//! and decide what reaches the terminal and the disk (through [`files`](crate::files)). [`run`]
+//! and decide what reaches the terminal and the disk (through [`files`](crate::support::files)). [`run`]
 //! dispatches a parsed command line to its command.
 
 mod calc;
@@ -15,10 +15,10 @@ pub use diff::MAX_PLAN_JSON_BYTES;
 pub use man::man_pages;
 pub use validate::MAX_TABLE_BYTES;
 
-use crate::change::Change;
 use crate::cli::{Cli, Command};
 use crate::error::{Error, Result};
-use crate::files;
+use crate::model::change::Change;
+use crate::support::files;
 use std::path::{Path, PathBuf};
 
 /// Runs one command; the error, if any, carries its exit code.

@@ -1,11 +1,11 @@
 //! `gpuplan usage`: GPU usage logs read into what each workload really used.
 
 use super::{changes, check_logs, out};
-use crate::change::{Change, Op, Target};
 use crate::cli::UsageArgs;
 use crate::error::{Error, Result};
-use crate::files::{self, Pending};
 use crate::lang::Lang;
+use crate::model::change::{Change, Op, Target};
+use crate::support::files::{self, Pending};
 use crate::{catalog, model, read, report, usage};
 use std::io::Write;
 use std::path::{Path, PathBuf};

@@ -335,7 +335,7 @@ impl Gen<'_> {
                 Some((want, op)) => self.call_numeric(name, &args, want, op),
                 None => Err(format!(
                     "unknown function `{name}`{}; allowed: {}",
-                    crate::suggest::hint(name, FUNCTIONS.iter().copied()),
+                    crate::support::suggest::hint(name, FUNCTIONS.iter().copied()),
                     FUNCTIONS.join(", ")
                 )),
             },

@@ -16,7 +16,7 @@ pub use vm::Scratch;
 
 use crate::error::Problem;
 use crate::model::FormulaDef;
-use crate::suggest;
+use crate::support::suggest;
 use std::collections::HashMap;
 
 /// The two types a formula value can have. Booleans are stored as 0.0 / 1.0.
@@ -67,18 +67,7 @@ pub struct Compiled {
 /// `ROUND(…,2)` alike).
 pub const MONEY_UNIT: &str = "money";
 
-/// `v` rounded to the cent, half away from zero as Excel's ROUND; 0.0, never -0.0. The value
-/// is first nudged away from zero by one part in 10¹³ (a few hundred units in the last place),
-/// so that a half cent that binary floating point holds as 0.00499999… (1.005 × 100 =
-/// 100.49999…) rounds up as Excel and LibreOffice round it, while a value truly below the half
-/// cent is not moved across it.
-pub fn cents(v: f64) -> f64 {
-    if !v.is_finite() {
-        return v;
-    }
-    let x = v * 100.0;
-    (x * (1.0 + 1e-13)).round() / 100.0 + 0.0
-}
+pub use crate::model::cents;
 
 impl Compiled {
     /// Its value over `values`, a money formula's rounded to the cent.

@@ -2,9 +2,10 @@
 //! cells (keeping cell addresses for messages) and every later stage only reads them.
 
 pub mod billing;
+pub mod change;
 pub use billing::{Hidden, Mode, Per, Price};
 
-use crate::change::{Change, Target};
+use crate::model::change::{Change, Target};
 use serde::Serialize;
 use std::fmt;
 
@@ -59,7 +60,7 @@ impl Month {
 
     /// The month of a Unix timestamp (UTC).
     pub fn of_timestamp(secs: i64) -> Month {
-        let date = crate::time::civil_date(secs);
+        let date = crate::support::time::civil_date(secs);
         Month::parse(&date).unwrap_or(Month(2026 * 12))
     }
 
@@ -267,14 +268,6 @@ impl Kind {
             self,
             Kind::Lora | Kind::Qlora | Kind::FullFinetune | Kind::Pretrain
         )
-    }
-
-    /// Whether a workload of this kind serves users when its online cell is blank: the online
-    /// column's default in templates/columns.tsv (inference and image generation; video
-    /// generation, minutes per clip, is a queue of jobs).
-    pub fn online_by_default(self) -> bool {
-        crate::catalog::workload_default("online", self, false)
-            == Some(crate::catalog::Fallback::Value("yes"))
     }
 
     /// Image and video generation: sized by pixels (and frames), priced by work done.
@@ -541,16 +534,29 @@ impl Workload {
     }
 }
 
+/// `v` rounded to the cent, half away from zero as Excel's ROUND; 0.0, never -0.0. The value
+/// is first nudged away from zero by one part in 10¹³ (a few hundred units in the last place),
+/// so that a half cent that binary floating point holds as 0.00499999… (1.005 × 100 =
+/// 100.49999…) rounds up as Excel and LibreOffice round it, while a value truly below the half
+/// cent is not moved across it.
+pub fn cents(v: f64) -> f64 {
+    if !v.is_finite() {
+        return v;
+    }
+    let x = v * 100.0;
+    (x * (1.0 + 1e-13)).round() / 100.0 + 0.0
+}
+
 /// Serializes money to the cent (`#[serde(serialize_with = "crate::model::cents_json")]`): a
 /// difference or sum of cents is written as its 2 decimals, not as 308.33000000000175.
 pub fn cents_json<S: serde::Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_f64(crate::formula::cents(*v))
+    s.serialize_f64(cents(*v))
 }
 
 /// [`cents_json`] for an amount that may be absent.
 pub fn cents_json_opt<S: serde::Serializer>(v: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
     match v {
-        Some(x) => s.serialize_some(&crate::formula::cents(*x)),
+        Some(x) => s.serialize_some(&cents(*x)),
         None => s.serialize_none(),
     }
 }
@@ -1176,7 +1182,8 @@ impl Input {
             Target::Assumption => {
                 let items = &mut self.assumptions.items;
                 let Some(i) = items.iter().position(|a| a.key == key) else {
-                    let hint = crate::suggest::hint(key, items.iter().map(|a| a.key.as_str()));
+                    let hint =
+                        crate::support::suggest::hint(key, items.iter().map(|a| a.key.as_str()));
                     return Err(format!("{key} is not an assumption{hint}"));
                 };
                 let a = &mut items[i];
@@ -1213,7 +1220,7 @@ impl Input {
                     match w.numbers.get_mut(key) {
                         Some(slot) => *slot = Some(v),
                         None => {
-                            let hint = crate::suggest::hint(
+                            let hint = crate::support::suggest::hint(
                                 key,
                                 crate::model::WorkloadNumbers::NAMES.iter().copied(),
                             );

@@ -1,11 +1,11 @@
 //! Evaluating one workload on every offer: feasibility, each mode's price, the best option of
 //! each mode, and the best candidates kept for the Candidates tab.
 
-use super::choose::unplanned_reason;
 use super::compat::{self, Verdict};
 use super::programs::{Keys, OwnNeeds, Programs};
 use super::{Candidate, Exclusion, Said};
 use crate::error::Problem;
+use crate::lang::Lang;
 use crate::model::{format_number, GpuOffer, Input, Workload};
 
 /// The best option of one billing mode over all feasible candidates of a workload.
@@ -460,4 +460,60 @@ fn own_needs_reason(v: &[f64], own: &OwnNeeds) -> Said {
         format!("does not fit: {needs} on each GPU > {usable} GiB usable"),
         format!("放不下：每张 GPU 上 {needs_zh} > 可用的 {usable} GiB"),
     )
+}
+
+fn unplanned_reason(w: &Workload, input: &Input, cands: &[Candidate], k: &Keys) -> Said {
+    let name = &w.name;
+    if cands.is_empty() {
+        return match &w.gpu {
+            Some(g) => Said::new(
+                format!("{name} is unplanned: its pinned GPU {g} has no available offer"),
+                format!("{name} 未能规划：指定的 GPU {g} 没有可用的报价"),
+            ),
+            None => Said::new(
+                format!("{name} is unplanned: no GPU offer is available"),
+                format!("{name} 未能规划：没有可用的 GPU 报价"),
+            ),
+        };
+    }
+    let evaluated: Vec<&Candidate> = cands.iter().filter(|c| !c.values.is_empty()).collect();
+    let largest = evaluated.iter().max_by(|a, b| {
+        (input.gpus[a.offer].vram_gib * input.gpus[a.offer].gpus_per_node)
+            .total_cmp(&(input.gpus[b.offer].vram_gib * input.gpus[b.offer].gpus_per_node))
+    });
+    match largest {
+        Some(c) => {
+            let g = &input.gpus[c.offer];
+            // The exclusion says what the largest offer lacks (GPUs, memory, or precision support).
+            let why = |lang: Lang| match &c.exclusion {
+                Some(e) => e.said(lang).to_string(),
+                None => {
+                    let gib = format_number((c.values[k.required] * 10.0).round() / 10.0);
+                    match lang {
+                        Lang::En => format!("needs {gib} GiB per replica with headroom"),
+                        Lang::Zh => format!("每个副本含余量需要 {gib} GiB"),
+                    }
+                }
+            };
+            let (offer, vram, gpus) = (
+                g.label(),
+                format_number(g.vram_gib),
+                format_number(g.gpus_per_node),
+            );
+            Said::new(
+                format!(
+                    "{name} is unplanned: no offer fits. On the largest offer, {offer} ({vram} GiB × up to {gpus}): {}. Lower the context, concurrency or precision, raise max_gpus, or add a larger offer",
+                    why(Lang::En)
+                ),
+                format!(
+                    "{name} 未能规划：没有放得下的报价。在最大的报价 {offer}（{vram} GiB × 最多 {gpus} 张）上：{}。请降低上下文长度、并发数或精度，提高 max_gpus，或添加更大的报价",
+                    why(Lang::Zh)
+                ),
+            )
+        }
+        None => Said::new(
+            format!("{name} is unplanned: no offer can run it"),
+            format!("{name} 未能规划：没有报价能运行它"),
+        ),
+    }
 }

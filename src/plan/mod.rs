@@ -579,7 +579,7 @@ impl Default for Options {
         Options {
             keep: Some(DEFAULT_KEEP),
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
-            now: crate::time::generation_time(),
+            now: crate::support::time::generation_time(),
         }
     }
 }
@@ -888,8 +888,8 @@ fn unread_assumption_warnings(programs: &Programs, input: &Input, warnings: &mut
             && !matches!(a.value, crate::model::Value::Text(_))
         {
             let keys = || defaults.items.iter().map(|d| d.key.as_str());
-            let hint = crate::suggest::hint(&a.key, keys());
-            let hint_zh = match crate::suggest::closest(&a.key, keys()) {
+            let hint = crate::support::suggest::hint(&a.key, keys());
+            let hint_zh = match crate::support::suggest::closest(&a.key, keys()) {
                 c if c.is_empty() => String::new(),
                 c => format!("；是否应为 {}？", c.join("、")),
             };

@@ -7,9 +7,9 @@ use super::evaluate::{evaluate_workload, evaluate_workload_into, Best, FullRow};
 use super::portfolio::portfolio;
 use super::programs::{Keys, Programs};
 use super::{plan_with, Candidate, FormulaColumn, Options, Plan, WorkloadPlan};
-use crate::change::Target;
 use crate::error::{Error, Result};
 use crate::formula::Program;
+use crate::model::change::Target;
 use crate::model::Price;
 use crate::model::{Input, RangeDef};
 
@@ -729,7 +729,7 @@ mod tests {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/startup.xlsx");
         let mut input = crate::read::read(&path, &[]).expect("the sample reads");
         let range = |key: &str, low: f64, high: f64| {
-            let (target, column) = crate::change::parse_key(key);
+            let (target, column) = crate::model::change::parse_key(key);
             RangeDef {
                 key: key.into(),
                 target,

@@ -45,7 +45,8 @@ fn workload_named(input: &Input, name: &str) -> Result<usize> {
         .iter()
         .position(|w| w.name == name || w.name.eq_ignore_ascii_case(name))
     else {
-        let hint = crate::suggest::hint(name, input.workloads.iter().map(|w| w.name.as_str()));
+        let hint =
+            crate::support::suggest::hint(name, input.workloads.iter().map(|w| w.name.as_str()));
         return Err(Error::Usage(format!(
             "there is no workload named \"{name}\" in {}{hint}",
             input.file.display()
@@ -67,7 +68,7 @@ fn offer_named(input: &Input, gpu: Option<&str>) -> Result<Option<usize>> {
         .ok_or_else(|| {
             Error::Usage(format!(
                 "there is no GPU offer \"{g}\"{}",
-                crate::suggest::hint(g, input.gpus.iter().map(|o| o.gpu.as_str()))
+                crate::support::suggest::hint(g, input.gpus.iter().map(|o| o.gpu.as_str()))
             ))
         })?;
     Ok(Some(offer))

@@ -7,9 +7,9 @@ use super::table::{
 use super::xlsx::{Raw, RawSheet};
 use super::Reader;
 use crate::catalog;
-use crate::change::{Change, Op, Target};
 use crate::error::Problem;
 use crate::lang::Lang;
+use crate::model::change::{Change, Op, Target};
 use crate::model::{Assumption, Assumptions, Source, Value, Warning};
 
 impl Reader {
@@ -62,7 +62,11 @@ impl Reader {
             .map(|d| d.key.as_str())
             .filter(|k| !items.iter().any(|a| a.key == *k))
             // The approval fields have no default to take: absent, they are left out.
-            .filter(|k| !crate::layout::APPROVAL_FIELDS.iter().any(|(f, _)| f == k))
+            .filter(|k| {
+                !crate::labels::layout::APPROVAL_FIELDS
+                    .iter()
+                    .any(|(f, _)| f == k)
+            })
             .collect();
         if !missing.is_empty() {
             self.notices.push(
@@ -257,7 +261,7 @@ pub(super) fn assumption_value(
     match default {
         Some(Value::Text(_)) if key == "plan_start" || key == "budget_month" => {
             let month = match raw {
-                Raw::Date(d) => crate::model::Month::parse(&crate::time::serial_date(*d)),
+                Raw::Date(d) => crate::model::Month::parse(&crate::support::time::serial_date(*d)),
                 other => crate::model::Month::parse(&raw_text(other)),
             };
             month.map(|m| Value::Text(m.to_string())).ok_or_else(|| {
@@ -288,12 +292,12 @@ pub(super) fn assumption_value(
         }
         // The approval fields: free text, a date as a date (a budget period typed 2027-01-01).
         Some(Value::Text(_))
-            if crate::layout::APPROVAL_FIELDS
+            if crate::labels::layout::APPROVAL_FIELDS
                 .iter()
                 .any(|(k, _)| *k == key) =>
         {
             let t = match raw {
-                Raw::Date(d) => crate::time::serial_date(*d),
+                Raw::Date(d) => crate::support::time::serial_date(*d),
                 other => raw_text(other),
             };
             if t.chars().count() > MAX_APPROVAL_CHARS || t.chars().any(char::is_control) {

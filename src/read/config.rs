@@ -84,7 +84,7 @@ fn unreadable(path: &Path, reason: impl Into<String>) -> Error {
 }
 
 fn read_json(path: &Path, what: &str) -> Result<Value> {
-    let bytes = crate::files::read_bounded(path, MAX_JSON_BYTES, what)?;
+    let bytes = crate::support::files::read_bounded(path, MAX_JSON_BYTES, what)?;
     serde_json::from_slice(&bytes)
         .map_err(|e| unreadable(path, format!("{what} is not valid JSON: {e}")))
 }
@@ -94,7 +94,7 @@ pub fn import(path: &Path) -> Result<Imported> {
     let meta = std::fs::metadata(path).map_err(|e| {
         unreadable(
             path,
-            format!("cannot read it: {}", crate::files::describe(&e)),
+            format!("cannot read it: {}", crate::error::describe(&e)),
         )
     })?;
     let (dir, config_path) = if meta.is_dir() {
@@ -146,7 +146,7 @@ fn checkpoint(dir: &Path) -> Result<Option<Checkpoint>> {
     let entries = std::fs::read_dir(dir).map_err(|e| {
         unreadable(
             dir,
-            format!("cannot list the folder: {}", crate::files::describe(&e)),
+            format!("cannot list the folder: {}", crate::error::describe(&e)),
         )
     })?;
     for e in entries.flatten() {
@@ -203,9 +203,9 @@ fn dtype_bytes(dtype: &str) -> Option<f64> {
 pub fn header(path: &Path, c: &mut Checkpoint) -> Result<()> {
     let bad = |reason: String| unreadable(path, reason);
     // A FIFO or a device named *.safetensors would block the read: regular files only.
-    let len = crate::files::regular_input(path, "a safetensors file")?.len();
+    let len = crate::support::files::regular_input(path, "a safetensors file")?.len();
     let mut f = std::fs::File::open(path)
-        .map_err(|e| bad(format!("cannot read it: {}", crate::files::describe(&e))))?;
+        .map_err(|e| bad(format!("cannot read it: {}", crate::error::describe(&e))))?;
     let mut n = [0u8; 8];
     f.read_exact(&mut n).map_err(|_| {
         bad("the file is too short for a safetensors header (8-byte length first)".into())

@@ -5,11 +5,11 @@ use super::table::{found, parse_bool, Record, Rule};
 use super::xlsx::{Raw, RawSheet};
 use super::Reader;
 use crate::catalog;
-use crate::change::{Change, Op, Target};
 use crate::error::Problem;
+use crate::model::change::{Change, Op, Target};
 use crate::model::Price;
 use crate::model::{format_number, normalize, Assumptions, GpuOffer, Value, Warning};
-use crate::suggest;
+use crate::support::suggest;
 
 impl Reader {
     /// The GPUs sheet's offers, validated; the built-in offers when the workbook has no GPUs

@@ -9,7 +9,6 @@ mod engines;
 mod formulas;
 mod gpus;
 mod models;
-mod plan_book;
 mod scenarios;
 mod table;
 mod usage;
@@ -17,22 +16,21 @@ mod workloads;
 mod xlsx;
 
 pub use assumptions::set_assumption;
-pub use plan_book::plan_view;
-pub use table::{header_matches, parse_bool, parse_number_text};
-pub use xlsx::{MAX_COLS, MAX_FILE_BYTES, MAX_ROWS};
+pub use table::{parse_bool, raw_text};
+pub use xlsx::{open_bytes, Raw, RawSheet, Workbook, MAX_COLS, MAX_FILE_BYTES, MAX_ROWS};
 
 use crate::catalog;
-use crate::change::Change;
 use crate::error::{Error, Problem, Result};
+use crate::model::change::Change;
 use crate::model::{Input, Warning};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use table::Table;
-use xlsx::RawSheet;
 
 /// Reads and validates a workbook.
 pub fn read(path: &Path, changes: &[Change]) -> Result<Input> {
-    let bytes = crate::files::read_bounded(path, xlsx::MAX_FILE_BYTES, "an .xlsx workbook")?;
+    let bytes =
+        crate::support::files::read_bounded(path, xlsx::MAX_FILE_BYTES, "an .xlsx workbook")?;
     read_bytes(path, bytes, changes)
 }
 
@@ -59,7 +57,7 @@ pub struct Book {
 impl Book {
     /// Parses a workbook's bytes; `path` names it in messages.
     pub fn open(path: &Path, bytes: Vec<u8>) -> Result<Book> {
-        let sha256 = crate::provenance::sha256_hex(&bytes);
+        let sha256 = crate::support::provenance::sha256_hex(&bytes);
         let mut wb = xlsx::open_bytes(path, bytes)?;
         let names = wb.sheet_names().to_vec();
         let mut r = Reader::new(path);
@@ -268,7 +266,7 @@ mod tests {
         let base = book.input(&[]).unwrap();
         // The same input as reading the file, its SHA-256 of the bytes read.
         assert_eq!(base, read(&path, &[]).unwrap());
-        assert_eq!(base.sha256, crate::provenance::sha256_hex(&bytes));
+        assert_eq!(base.sha256, crate::support::provenance::sha256_hex(&bytes));
         // The sample's margin is the template's 0.2 (templates/assumptions.tsv).
         assert_eq!(base.assumptions.number("safety_margin", f64::NAN), 0.2);
         let margin = Change::parse("safety_margin=0.5").unwrap();

@@ -6,8 +6,8 @@
 use super::table::Rule;
 use super::xlsx::RawSheet;
 use super::Reader;
-use crate::change::{parse_key, Change, Target};
 use crate::error::Problem;
+use crate::model::change::{parse_key, Change, Target};
 use crate::model::{normalize, RangeDef, ScenarioDef};
 
 /// Most scenarios a workbook may name. Each is a whole plan (read, planned and kept) and five

@@ -5,6 +5,7 @@ use super::xlsx::{Raw, RawSheet};
 use crate::catalog::Column;
 use crate::error::Problem;
 use crate::model::{format_number, CellRef, Warning};
+pub use crate::support::fields::{invisible, normalize_header, parse_number_text};
 use std::collections::{BTreeMap, HashMap};
 
 /// A table sheet: known columns by key, and the data rows below the header.
@@ -19,31 +20,6 @@ pub struct Table {
     pub overridden: HashMap<(u32, u32), String>,
     /// Columns whose header names no known column (the user's own), with the header's text.
     pub others: Vec<(u32, String)>,
-}
-
-/// Characters that show nothing: zero-width spaces and joiners, the word joiner, the byte-order
-/// mark and the soft hyphen.
-fn invisible(c: char) -> bool {
-    matches!(
-        c,
-        '\u{200B}'..='\u{200F}' | '\u{2060}'..='\u{2064}' | '\u{FEFF}' | '\u{00AD}'
-    )
-}
-
-/// Text as it would be compared: full-width forms made ASCII (`Ｃｏｎｃｕｒｒｅｎｃｙ`, `（`),
-/// invisible characters dropped, lower case, runs of white space made one space, trimmed.
-pub fn normalize_header(text: &str) -> String {
-    let mapped: String = text
-        .chars()
-        .filter(|c| !invisible(*c))
-        .map(|c| match c {
-            '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
-            '\u{3000}' | '\u{00A0}' => ' ',
-            c => c,
-        })
-        .collect::<String>()
-        .to_lowercase();
-    mapped.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// Text with its invisible characters shown as `<U+200B>`, for messages.
@@ -67,22 +43,6 @@ fn header_text(raw: &Raw) -> String {
     }
 }
 
-/// Does a header cell name this column? Key (spaces and dashes taken for underscores), English
-/// or Chinese label, or `… (key)`, after [`normalize_header`].
-pub fn header_matches(header: &str, col: &Column) -> bool {
-    let h = normalize_header(header);
-    let as_key: String = h
-        .chars()
-        .map(|c| if c == ' ' || c == '-' { '_' } else { c })
-        .collect();
-    h == col.key
-        || as_key == col.key
-        || h == normalize_header(col.label_en)
-        || h == normalize_header(col.label_zh)
-        || h.ends_with(&format!("({})", col.key))
-        || h.ends_with(&format!("( {} )", col.key))
-}
-
 /// The known column an unknown header looks like a misspelling of, if any: close to a key or a
 /// label in either language, or containing one as a word ("Monthly price" → monthly).
 fn looks_like(header: &str, columns: &[Column]) -> Option<&'static str> {
@@ -96,7 +56,7 @@ fn looks_like(header: &str, columns: &[Column]) -> Option<&'static str> {
         known.push((normalize_header(c.label_en), c.key));
         known.push((normalize_header(c.label_zh), c.key));
     }
-    let close = crate::suggest::closest(&h, known.iter().map(|(t, _)| t.as_str()));
+    let close = crate::support::suggest::closest(&h, known.iter().map(|(t, _)| t.as_str()));
     let word = |k: &str| {
         h.split(|c: char| !c.is_alphanumeric() && c != '_')
             .any(|w| w == k)
@@ -191,7 +151,7 @@ fn known_headers(
     let mut found: HashMap<&'static str, u32> = HashMap::new();
     for (&c, v) in header {
         let text = header_text(v);
-        if let Some(col) = columns.iter().find(|col| header_matches(&text, col)) {
+        if let Some(col) = columns.iter().find(|col| col.is_named_by(&text)) {
             if let Some(&first) = found.get(col.key) {
                 problems.push(Problem::new(
                     CellRef::new(sheet, 0, c).to_string(),
@@ -221,7 +181,7 @@ fn other_headers(
     let mut others = Vec::new();
     for (&c, v) in header {
         let text = header_text(v);
-        if columns.iter().any(|col| header_matches(&text, col)) {
+        if columns.iter().any(|col| col.is_named_by(&text)) {
             continue;
         }
         others.push((c, text.clone()));
@@ -249,7 +209,7 @@ fn no_headers_problem(sheet: &str, rows: &Rows, columns: &[Column]) -> Problem {
     let lower = rows.iter().take(10).find(|(_, cells)| {
         cells
             .values()
-            .filter(|v| columns.iter().any(|c| header_matches(&header_text(v), c)))
+            .filter(|v| columns.iter().any(|c| c.is_named_by(&header_text(v))))
             .count()
             >= 2
     });
@@ -537,61 +497,6 @@ impl Rule {
     }
 }
 
-/// Numbers from text the way people type them: `1,000`, `12,345.6`, `20%`, `¥6`, ` 24 `. A comma
-/// is a thousands separator only between groups of three digits: `9,5` (a decimal comma) is not
-/// a number here, rather than silently 95.
-pub fn parse_number_text(text: &str) -> Option<f64> {
-    let t: String = text
-        .trim()
-        .trim_start_matches(['¥', '$', '€', '￥'])
-        .chars()
-        .filter(|c| !matches!(c, '_' | ' ' | '\u{a0}'))
-        .map(|c| if c == '，' { ',' } else { c })
-        .collect();
-    let (body, percent) = match t.strip_suffix('%') {
-        Some(p) => (p, true),
-        None => (t.as_str(), false),
-    };
-    let plain = if body.contains(',') {
-        without_thousands(body)?
-    } else {
-        body.to_string()
-    };
-    let v = plain.parse::<f64>().ok().filter(|v| v.is_finite())?;
-    Some(if percent { v / 100.0 } else { v })
-}
-
-/// `-12,345.6` → `-12345.6`; None unless the commas separate groups of three digits before
-/// any decimal point.
-fn without_thousands(s: &str) -> Option<String> {
-    let (sign, rest) = match s.strip_prefix(['-', '+']) {
-        Some(r) => (&s[..1], r),
-        None => ("", s),
-    };
-    let (int, frac) = match rest.split_once('.') {
-        Some((i, f)) => (i, Some(f)),
-        None => (rest, None),
-    };
-    let digits = |g: &str| !g.is_empty() && g.bytes().all(|b| b.is_ascii_digit());
-    let mut groups = int.split(',');
-    let first = groups.next()?;
-    if !digits(first) || first.len() > 3 || frac.is_some_and(|f| f.contains(',')) {
-        return None;
-    }
-    let mut out = format!("{sign}{first}");
-    for g in groups {
-        if g.len() != 3 || !digits(g) {
-            return None;
-        }
-        out.push_str(g);
-    }
-    if let Some(f) = frac {
-        out.push('.');
-        out.push_str(f);
-    }
-    Some(out)
-}
-
 /// Yes/no from TRUE/FALSE, yes/no, y/n, 1/0, 是/否.
 pub fn parse_bool(raw: &Raw) -> Option<bool> {
     match raw {
@@ -628,7 +533,7 @@ pub fn found(raw: &Raw) -> String {
         }
         Raw::Bool(b) => if *b { "TRUE" } else { "FALSE" }.to_string(),
         Raw::Error(e) => format!("the error {e}"),
-        Raw::Date(d) => format!("a date ({})", crate::time::serial_date(*d)),
+        Raw::Date(d) => format!("a date ({})", crate::support::time::serial_date(*d)),
         Raw::Uncomputed(f) => format!(
             "the formula ={f} with no saved value (open the workbook in Excel or LibreOffice and save it, so the value is stored)"
         ),
@@ -655,7 +560,7 @@ pub fn found_zh(raw: &Raw) -> String {
             format!("“{}{more}”{hint}", visible(&short))
         }
         Raw::Error(e) => format!("错误值 {e}"),
-        Raw::Date(d) => format!("日期（{}）", crate::time::serial_date(*d)),
+        Raw::Date(d) => format!("日期（{}）", crate::support::time::serial_date(*d)),
         Raw::Uncomputed(f) => format!(
             "公式 ={f}，但没有保存计算结果（请在 Excel 或 LibreOffice 中打开并保存工作簿，以保存其值）"
         ),
@@ -738,7 +643,7 @@ impl Record<'_> {
             Raw::Error(_) | Raw::Uncomputed(_) if matches!(key, "notes" | "note") => false,
             Raw::Error(_) | Raw::Uncomputed(_) => true,
             Raw::Date(d) if FREE_TEXT.contains(&key) => {
-                return Some(crate::time::serial_date(*d));
+                return Some(crate::support::time::serial_date(*d));
             }
             Raw::Date(_) => true,
             _ => false,
@@ -788,7 +693,7 @@ impl Record<'_> {
     pub fn month(&self, key: &str, problems: &mut Vec<Problem>) -> Option<crate::model::Month> {
         let raw = self.raw(key)?;
         let m = match raw {
-            Raw::Date(d) => crate::model::Month::parse(&crate::time::serial_date(*d)),
+            Raw::Date(d) => crate::model::Month::parse(&crate::support::time::serial_date(*d)),
             other => crate::model::Month::parse(&raw_text(other)),
         };
         if m.is_none() {

@@ -47,8 +47,10 @@ impl Reader {
             };
             let workload = workload.trim().to_string();
             if !workloads.iter().any(|w| w.name == workload) {
-                let hint =
-                    crate::suggest::hint(&workload, workloads.iter().map(|w| w.name.as_str()));
+                let hint = crate::support::suggest::hint(
+                    &workload,
+                    workloads.iter().map(|w| w.name.as_str()),
+                );
                 p.push(
                     Problem::new(
                         rec.at("workload"),

@@ -5,13 +5,13 @@ use super::table::{self, found, Record, Rule, Table};
 use super::xlsx::{Raw, RawSheet};
 use super::Reader;
 use crate::catalog::{self, ColumnType, Fallback};
-use crate::change::{Change, Op, Target};
 use crate::error::Problem;
+use crate::model::change::{Change, Op, Target};
 use crate::model::{
     normalize, ApiPrice, CellRef, DayWindow, EngineValue, Engines, GpuOffer, Kind, ModelSpec,
     Month, Precision, Warning, Workload, WorkloadNumbers,
 };
-use crate::suggest;
+use crate::support::suggest;
 use std::collections::{BTreeMap, HashMap};
 
 /// What a Workloads row may name, each checked against: the models, the GPU offers, the engine
@@ -269,7 +269,9 @@ impl Reader {
         let p = &mut self.problems;
         // Cross-field rules, on the values with their defaults.
         check_sizes(rec, kind, &n, p);
-        let online = cells.online.unwrap_or(kind.online_by_default());
+        let online = cells
+            .online
+            .unwrap_or(crate::catalog::online_by_default(kind));
         check_work(rec, &name, kind, &n, online, p);
         if let (true, Some(w)) = (online, cells.window) {
             self.notices

@@ -405,7 +405,7 @@ impl Workbook {
             // Text of nothing but spaces and invisible characters (a zero-width space pasted from
             // a web page) is a blank cell, not a name nobody can see.
             if let Raw::Text(t) = &raw {
-                if super::table::normalize_header(t).is_empty() {
+                if crate::support::fields::normalize_header(t).is_empty() {
                     continue;
                 }
             }

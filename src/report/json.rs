@@ -7,7 +7,7 @@ use crate::formula::cents;
 use crate::lang::Lang;
 use crate::model::Warning;
 use crate::plan::{Candidate, Chosen, Mode, Plan};
-use crate::provenance::Provenance;
+use crate::support::provenance::Provenance;
 use crate::usage::compare::Row;
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
@@ -294,7 +294,7 @@ impl<'a> WorkloadJson<'a> {
                 .map(|(_, b)| b),
             api_advice: w.api.as_deref().zip(api).zip(chosen).map(
                 |((name, (cost, b)), (_, ch))| {
-                    crate::words::api_text(
+                    crate::labels::words::api_text(
                         name,
                         w.numbers.requests_per_day.unwrap_or(0.0),
                         cost,

@@ -93,7 +93,7 @@ fn workload_rows(plan: &Plan, paint: &Paint, lang: Lang) -> Vec<Vec<String>> {
                 format!(
                     "{}{}{}",
                     paint.red,
-                    crate::layout::UNPLANNED.get(lang),
+                    crate::labels::layout::UNPLANNED.get(lang),
                     paint.reset
                 ),
                 "-".into(),

@@ -70,7 +70,7 @@ pub fn read_bills(path: &Path) -> Result<Vec<BillLine>> {
 
 /// The bills file as text: at most [`MAX_BILL_BYTES`], UTF-8, without a byte-order mark.
 fn bills_text(path: &Path) -> Result<String> {
-    crate::files::read_text_bounded(
+    crate::support::files::read_text_bounded(
         path,
         MAX_BILL_BYTES,
         "a bills export (CSV)",
@@ -125,7 +125,7 @@ impl BillColumns {
         let get = |i: usize| f.get(self.at[i]).map(String::as_str).unwrap_or("");
         let month = Month::parse(get(0));
         let number = |i: usize| {
-            crate::read::parse_number_text(get(i)).filter(|v| v.is_finite() && *v >= 0.0)
+            crate::support::fields::parse_number_text(get(i)).filter(|v| v.is_finite() && *v >= 0.0)
         };
         let (hours, amount) = (number(4), number(5));
         match (month, hours, amount) {

@@ -21,7 +21,7 @@
 //! budget to correct rather than a saving (an on-demand plan already pays only what it runs).
 
 use super::Actual;
-use crate::change::{Change, Target};
+use crate::model::change::{Change, Target};
 use crate::plan::{Band, Mode, Plan};
 
 /// Which of the rules the measured figures meet.

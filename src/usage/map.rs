@@ -121,10 +121,10 @@ pub fn find(mapping: &[GpuMapping], id: &GpuId) -> Option<usize> {
         .map(|(_, i)| i)
 }
 
-/// CSV fields of a line as RFC 4180 reads them (crate::fields), split at commas (or tabs, where
+/// CSV fields of a line as RFC 4180 reads them (crate::support::fields), split at commas (or tabs, where
 /// `tab`), then spaces and one pair of quotes off (`a, "b"` quotes after a space).
 pub(super) fn fields(line: &str, tab: bool) -> Vec<String> {
-    crate::fields::fields(line, if tab { b'\t' } else { b',' })
+    crate::support::fields::fields(line, if tab { b'\t' } else { b',' })
         .iter()
         .map(|f| {
             let f = f.trim();
@@ -184,7 +184,7 @@ pub fn read_map(path: &Path, workloads: Option<&[String]>) -> Result<Vec<GpuMapp
 
 /// The map file as text: at most [`MAX_MAP_BYTES`], UTF-8, without a byte-order mark.
 fn map_text(path: &Path) -> Result<String> {
-    crate::files::read_text_bounded(
+    crate::support::files::read_text_bounded(
         path,
         MAX_MAP_BYTES,
         "a GPU-to-workload map (CSV)",
@@ -214,7 +214,7 @@ impl MapColumns {
         let columns = crate::catalog::columns("Usage");
         let col = |key: &str| {
             let (_, c) = crate::catalog::find_column(&columns, key)?;
-            head.iter().position(|h| crate::read::header_matches(h, c))
+            head.iter().position(|h| c.is_named_by(h))
         };
         let (Some(gpu), Some(workload)) = (col("gpu_id"), col("workload")) else {
             return None;
@@ -247,7 +247,7 @@ fn row_problem(
     }
     if let Some(known) = workloads {
         if !known.iter().any(|w| w == workload) {
-            let hint = crate::suggest::hint(workload, known.iter().map(String::as_str));
+            let hint = crate::support::suggest::hint(workload, known.iter().map(String::as_str));
             return Some(format!(
                 "{workload} is not a workload of the workbook's Workloads sheet{hint}"
             ));

@@ -348,7 +348,7 @@ impl Analysis<'_> {
     fn read(&mut self, no: usize, path: &Path) -> Result<()> {
         let unreadable = |e: std::io::Error| Error::Unreadable {
             file: path.to_path_buf(),
-            reason: format!("cannot read the file: {}", crate::files::describe(&e)),
+            reason: format!("cannot read the file: {}", crate::error::describe(&e)),
         };
         let f = std::fs::File::open(path).map_err(unreadable)?;
         let mut lines = Lines::new(f);
@@ -407,7 +407,7 @@ impl Analysis<'_> {
             HeaderLine::New => return self.relayout(file, text, number),
             HeaderLine::Data => {}
         }
-        let mut split = crate::fields::Split::default();
+        let mut split = crate::support::fields::Split::default();
         let row = match layout.row(text, &mut split) {
             Ok(r) => r,
             Err(message) if !complete => {
@@ -830,8 +830,8 @@ impl Analysis<'_> {
             memory_peak_gib: wl.memory.peak().map(gib),
             memory_p95_gib: wl.memory.p95().map(gib),
             days_covered: days,
-            first_sample: sums.dated.map(|(t, _)| crate::time::iso_ms(t)),
-            last_sample: sums.dated.map(|(_, t)| crate::time::iso_ms(t)),
+            first_sample: sums.dated.map(|(t, _)| crate::support::time::iso_ms(t)),
+            last_sample: sums.dated.map(|(_, t)| crate::support::time::iso_ms(t)),
             samples: sums.samples,
             active_hours: sums.active_ms / 3.6e6,
             memory_total_gib: wl.total_mib.map(gib),
@@ -985,6 +985,6 @@ fn clock_text(ms: i64) -> String {
     if ms < DAY_MS * 365 {
         return format!("{:.3} s", ms as f64 / 1000.0);
     }
-    let text = crate::time::iso_datetime(ms.div_euclid(1000));
+    let text = crate::support::time::iso_datetime(ms.div_euclid(1000));
     text.trim_end_matches('Z').replace('T', " ")
 }

@@ -8,7 +8,7 @@
 
 use super::stamp;
 use super::stats::MAX_MEMORY_MIB;
-use crate::fields::Split;
+use crate::support::fields::Split;
 
 /// Which tool wrote a log.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

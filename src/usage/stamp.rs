@@ -184,18 +184,21 @@ mod tests {
     #[test]
     fn a_time_is_written_back_as_iso_8601() {
         let ten = parse(b"2026/11/02 10:00:00.000").unwrap();
-        assert_eq!(crate::time::iso_ms(ten), "2026-11-02T10:00:00");
-        assert_eq!(crate::time::iso_ms(ten + 123), "2026-11-02T10:00:00.123");
+        assert_eq!(crate::support::time::iso_ms(ten), "2026-11-02T10:00:00");
+        assert_eq!(
+            crate::support::time::iso_ms(ten + 123),
+            "2026-11-02T10:00:00.123"
+        );
         // A zone brings the time to UTC: 18:00 at +08:00 is 10:00.
         assert_eq!(
-            crate::time::iso_ms(parse(b"2026-11-02T18:00:00+08:00").unwrap()),
+            crate::support::time::iso_ms(parse(b"2026-11-02T18:00:00+08:00").unwrap()),
             "2026-11-02T10:00:00"
         );
         assert_eq!(
-            crate::time::iso_ms(parse(b"2024/02/29 23:59:59").unwrap()),
+            crate::support::time::iso_ms(parse(b"2024/02/29 23:59:59").unwrap()),
             "2024-02-29T23:59:59"
         );
-        assert_eq!(crate::time::iso_ms(0), "1970-01-01T00:00:00");
+        assert_eq!(crate::support::time::iso_ms(0), "1970-01-01T00:00:00");
     }
 
     #[test]

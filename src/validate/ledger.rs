@@ -237,7 +237,7 @@ impl Line<'_> {
 /// Parses a validation table.
 pub fn rows(csv: &str) -> std::result::Result<Vec<Row>, String> {
     let mut lines = csv.lines().filter(|l| !l.trim().is_empty());
-    let header = Header(crate::fields::fields(
+    let header = Header(crate::support::fields::fields(
         lines.next().ok_or("the table is empty")?,
         b',',
     ));
@@ -246,7 +246,7 @@ pub fn rows(csv: &str) -> std::result::Result<Vec<Row>, String> {
         .map(|(n, line)| {
             Line {
                 header: &header,
-                fields: crate::fields::fields(line, b','),
+                fields: crate::support::fields::fields(line, b','),
                 no: n + 2,
             }
             .row()

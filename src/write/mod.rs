@@ -11,11 +11,11 @@ pub use template::Example;
 
 use crate::calc::Calc;
 use crate::error::{Error, Result};
-use crate::files::{self, Pending};
 use crate::lang::Lang;
 use crate::model::Warning;
 use crate::plan::Plan;
-use crate::provenance::Provenance;
+use crate::support::files::{self, Pending};
+use crate::support::provenance::Provenance;
 use rust_xlsxwriter::{ExcelDateTime, XlsxError};
 use std::io::Seek;
 use std::path::Path;
@@ -77,7 +77,7 @@ pub fn candidates_note(plan: &Plan) -> Option<Warning> {
     }
     let cap = (EXCEL_ROWS / plan.workloads.len().max(1)).max(1);
     Some(Warning::info(
-        crate::layout::Tab::Candidates.name(Lang::En),
+        crate::labels::layout::Tab::Candidates.name(Lang::En),
         format!(
             "the Candidates tab keeps the best {} candidates of each workload ({} workload(s) had more){}",
             plan.kept,
@@ -105,7 +105,7 @@ pub fn template_bytes(lang: Lang, example: Example) -> Result<Vec<u8>> {
     template::template(
         lang,
         example,
-        &document_time(crate::time::generation_time()),
+        &document_time(crate::support::time::generation_time()),
     )
     .map_err(internal)
 }

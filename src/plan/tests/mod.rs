@@ -69,7 +69,7 @@ fn workload(name: &str, kind: Kind, model: Option<&str>) -> Workload {
             Precision::Bf16
         },
         numbers: WorkloadNumbers::default(),
-        online: kind.online_by_default(),
+        online: crate::catalog::online_by_default(kind),
         spot_ok: kind == Kind::Batch,
         gpu: None,
         engine: None,

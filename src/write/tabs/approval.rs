@@ -7,6 +7,7 @@
 use super::live::{absolute, Live};
 use super::plan_tab::{self, live_cell};
 use super::tco::Layout;
+use super::year::committed_formula;
 use super::{Category, Ctx, Tab};
 use crate::lang::Lang;
 use crate::plan::{Mode, Need, NeedSum};
@@ -233,7 +234,7 @@ fn write_risks(ws: &mut Worksheet, cx: &Ctx, mut row: u32) -> Result<u32, XlsxEr
 /// each as its label and text; a blank one is left out.
 fn approval_fields(cx: &Ctx) -> Vec<(&'static str, String)> {
     let a = &cx.plan.input.assumptions;
-    crate::layout::APPROVAL_FIELDS
+    crate::labels::layout::APPROVAL_FIELDS
         .iter()
         .filter(|(key, _)| !a.text(key).is_empty())
         .map(|(key, label)| (label.get(cx.lang), a.text(key).to_string()))
@@ -312,50 +313,6 @@ pub(super) fn category_formula(cx: &Ctx, layout: &Layout, c: Category) -> String
             .map_or(layout.total, |(_, r)| *r);
         layout.amount(cx.sheet(Tab::Tco), r)
     })
-}
-
-/// The committed GPUs ([`Plan::committed`](crate::plan::Plan::committed)) as a live formula:
-/// the Plan tab's GPU cost of its monthly and reserved rows (by the Billing mode column), and
-/// each base-plus-burst row's base cards at the row's monthly price. With `flags` (the Year
-/// tab: a month's column of the costs-in grid, and the cell of workload `w` in it) each
-/// workload's part counts in the months it costs in.
-pub fn committed_formula(cx: &Ctx, flags: Option<(&str, &dyn Fn(usize) -> String)>) -> String {
-    let plan = cx.plan;
-    let mut parts = Vec::new();
-    if let (Some(modes), Some(costs)) = (
-        plan_tab::range_of(cx, plan_tab::MODE),
-        plan_tab::range_of(cx, plan_tab::GPU_COST),
-    ) {
-        let label = |m: Mode| super::live::excel_text(m.label(cx.lang));
-        let (monthly, reserved) = (label(Mode::Monthly), label(Mode::Reserved));
-        parts.push(match flags {
-            None => format!("SUMIF({modes},{monthly},{costs})+SUMIF({modes},{reserved},{costs})"),
-            Some((range, _)) => {
-                format!("SUMPRODUCT({costs},({modes}={monthly})+({modes}={reserved}),{range})")
-            }
-        });
-    }
-    let sheet = cx.sheet(Tab::Plan);
-    for w in 0..plan.workloads.len() {
-        let Some((c, ch)) = cx.chosen(w) else {
-            continue;
-        };
-        if ch.mode != Mode::Mixed {
-            continue;
-        }
-        if let Some((cards, _)) = plan.base_cards(c).filter(|(k, _)| *k > 0.0) {
-            let price = absolute(sheet, plan_tab::row(w), plan_tab::PRICE_MONTHLY);
-            parts.push(match flags {
-                None => format!("{cards}*{price}"),
-                Some((_, flag)) => format!("{cards}*{price}*{}", flag(w)),
-            });
-        }
-    }
-    if parts.is_empty() {
-        "0".to_string()
-    } else {
-        parts.join("+")
-    }
 }
 
 /// Of the GPU cost, the spare instances redundancy adds (instances beyond the replicas the

@@ -87,6 +87,25 @@ pub(super) fn rows(items: &[Assumption]) -> Vec<u32> {
         .collect()
 }
 
+/// Each numeric assumption's key, its value's cell (absolute, on `sheet`) and whether the
+/// workbook recomputes with it: money and billing assumptions (templates/assumptions.tsv, role
+/// money) and the user's own are; the others size the GPUs, which needs a rerun of gpuplan.
+pub fn value_cells(items: &[Assumption], sheet: &str) -> Vec<(String, String, bool)> {
+    let rows = rows(items);
+    items
+        .iter()
+        .zip(rows)
+        .filter(|(a, _)| matches!(a.value, crate::model::Value::Number(_)))
+        .map(|(a, r)| {
+            (
+                a.key.clone(),
+                super::live::absolute(sheet, r, VALUE),
+                is_money(&a.key),
+            )
+        })
+        .collect()
+}
+
 /// The last row of the money block (the header's row 0 when there is none).
 fn money_rows(items: &[Assumption]) -> u32 {
     items.iter().filter(|a| is_money(&a.key)).count() as u32
@@ -220,7 +239,7 @@ fn write_assumption(
         &s.text,
     )?;
     // In Chinese the key's Chinese name first (#43 item 8: the keys printed in English alone).
-    let note = match crate::layout::assumption_zh(&a.key).filter(|_| cx.lang == Lang::Zh) {
+    let note = match crate::labels::layout::assumption_zh(&a.key).filter(|_| cx.lang == Lang::Zh) {
         Some(name) => format!("【{name}】{note}"),
         None => note.to_string(),
     };

@@ -146,7 +146,13 @@ fn write_row(ws: &mut Worksheet, cx: &Ctx, i: usize) -> Result<(), XlsxError> {
     let r = i as u32 + 1;
     text(ws, r, WORKLOAD, &plan.input.workloads[i].name, &s.text)?;
     let Some((c, ch)) = cx.chosen(i) else {
-        text(ws, r, GPU, crate::layout::UNPLANNED.get(cx.lang), &s.bad)?;
+        text(
+            ws,
+            r,
+            GPU,
+            crate::labels::layout::UNPLANNED.get(cx.lang),
+            &s.bad,
+        )?;
         return Ok(());
     };
     text(ws, r, GPU, &plan.input.gpus[c.offer].label(), &s.text)?;

@@ -3,7 +3,7 @@
 //! cumulated), then every other cut alone, each with its harm, risk and `--set`.
 
 use super::{Col, Ctx};
-use crate::layout::{CUTS_UNMET, CUT_SAVING};
+use crate::labels::layout::{CUTS_UNMET, CUT_SAVING};
 use crate::write::style::{number, text};
 use rust_xlsxwriter::{Worksheet, XlsxError};
 

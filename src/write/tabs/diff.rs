@@ -202,7 +202,13 @@ fn write_outcome(
                 number(ws, r, c.tco, *t, &s.money)?;
             }
         }
-        Some(_) => text(ws, r, c.gpu, crate::layout::UNPLANNED.get(cx.lang), &s.bad)?,
+        Some(_) => text(
+            ws,
+            r,
+            c.gpu,
+            crate::labels::layout::UNPLANNED.get(cx.lang),
+            &s.bad,
+        )?,
         None => text(ws, r, c.gpu, cx.t("(absent)", "（无）"), &s.muted)?,
     }
     Ok(())

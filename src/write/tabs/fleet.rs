@@ -343,7 +343,7 @@ pub fn summary_lines(
         ws,
         row + 2,
         label_col,
-        crate::layout::BUDGET_WITH_FLEET.get(cx.lang),
+        crate::labels::layout::BUDGET_WITH_FLEET.get(cx.lang),
         &s.bold,
     )?;
     let budget = format!(

@@ -8,7 +8,7 @@
 
 use super::Ctx;
 use crate::formula::{excel_number, Expressions};
-use crate::model::{column_letters, GpuOffer, Scope, Value, Warning};
+use crate::model::{column_letters, GpuOffer, Scope, Warning};
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap, HashSet};
 
@@ -78,24 +78,18 @@ pub struct Live {
 }
 
 impl Live {
-    pub fn new(cx: &Ctx, assumptions_sheet: &str) -> Live {
+    /// The live formulas of `cx`'s plan, reading each numeric assumption at its cell:
+    /// `assumption_cells` gives its key, its value's cell and whether the workbook recomputes
+    /// with it (the Assumptions tab's [`value_cells`](super::assumptions::value_cells)).
+    pub fn new(cx: &Ctx, assumption_cells: Vec<(String, String, bool)>) -> Live {
         let input = &cx.plan.input;
         let mut assumptions = HashMap::new();
         let mut editable_assumptions = HashSet::new();
-        let rows = super::assumptions::rows(&input.assumptions.items);
-        for (i, a) in input.assumptions.items.iter().enumerate() {
-            if let Value::Number(_) = a.value {
-                assumptions.insert(
-                    a.key.clone(),
-                    absolute(assumptions_sheet, rows[i], super::assumptions::VALUE),
-                );
-                // Money and billing assumptions (templates/assumptions.tsv, role money) and the
-                // user's own are recomputed by the workbook; the others size the GPUs, which
-                // needs a rerun of gpuplan.
-                if super::assumptions::is_money(&a.key) {
-                    editable_assumptions.insert(a.key.clone());
-                }
+        for (key, at, editable) in assumption_cells {
+            if editable {
+                editable_assumptions.insert(key.clone());
             }
+            assumptions.insert(key, at);
         }
         let expressions = Expressions::new(
             input

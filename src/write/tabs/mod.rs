@@ -39,7 +39,7 @@ pub struct Ctx<'a> {
     pub lang: Lang,
     pub s: Styles,
     pub date: &'a str,
-    pub stamp: &'a crate::provenance::Provenance,
+    pub stamp: &'a crate::support::provenance::Provenance,
     /// What each chart plots, for the chart parts' caches.
     pub charts: super::charts::Caches,
 }
@@ -101,7 +101,7 @@ impl Extent {
     }
 }
 
-pub use crate::layout::Tab;
+pub use crate::labels::layout::Tab;
 
 impl Tab {
     /// Whether the tab holds live formulas (then its formula cells are locked).
@@ -236,7 +236,7 @@ pub fn workbook(
     lang: Lang,
     creation: &ExcelDateTime,
     date: &str,
-    stamp: &crate::provenance::Provenance,
+    stamp: &crate::support::provenance::Provenance,
 ) -> Result<(Workbook, Vec<Warning>, super::charts::Caches), XlsxError> {
     let plan = &calc.plan;
     let cx = Ctx {
@@ -249,7 +249,13 @@ pub fn workbook(
         charts: super::charts::Caches::default(),
     };
     let mut wb = new_workbook(&cx, creation);
-    let live = live::Live::new(&cx, Tab::Assumptions.name(lang));
+    let live = live::Live::new(
+        &cx,
+        assumptions::value_cells(
+            &cx.plan.input.assumptions.items,
+            Tab::Assumptions.name(lang),
+        ),
+    );
     let layout = tco::Layout::new(&cx);
     for tab in Tab::ALL {
         if !shows(tab, calc) {
@@ -378,7 +384,18 @@ fn write_tab(
         Tab::Sensitivity => sensitivity::write(ws, cx),
         Tab::Diff => diff::write(ws, cx),
         Tab::Actuals => actuals::write(ws, cx),
-        Tab::Plan => plan_tab::write(ws, cx, live),
+        // The table, then under it the cuts (cuts.rs) and the printed block (plan_print.rs).
+        Tab::Plan => {
+            let table = plan_tab::write(ws, cx, live)?;
+            let cuts = cuts::section(ws, cx, plan_tab::printed_from(cx))?;
+            let block = if cx.plan.cuts.as_ref().is_some_and(|c| c.over()) {
+                cuts + 2
+            } else {
+                cuts
+            };
+            let last = plan_print::section(ws, cx, block)?;
+            Ok(Extent::new(last, table.last_col))
+        }
         Tab::Fleet => fleet::write(ws, cx),
         Tab::Memory => memory::write(ws, cx),
         Tab::Billing => billing::write(ws, cx),
@@ -523,8 +540,8 @@ pub const fn workload_col(width: f64) -> Col {
         "workload",
         width,
         [
-            crate::layout::WORKLOAD.en,
-            crate::layout::WORKLOAD.zh,
+            crate::labels::layout::WORKLOAD.en,
+            crate::labels::layout::WORKLOAD.zh,
             "The workload's name.",
             "负载名称。",
         ],

@@ -18,8 +18,8 @@ const COLUMNS: [Col; 12] = [
         "name",
         0.0,
         [
-            crate::layout::WORKLOAD.en,
-            crate::layout::WORKLOAD.zh,
+            crate::labels::layout::WORKLOAD.en,
+            crate::labels::layout::WORKLOAD.zh,
             "",
             "",
         ],
@@ -27,19 +27,29 @@ const COLUMNS: [Col; 12] = [
     Col::new(
         "gpus_total",
         0.0,
-        [crate::layout::GPUS.en, crate::layout::GPUS.zh, "", ""],
+        [
+            crate::labels::layout::GPUS.en,
+            crate::labels::layout::GPUS.zh,
+            "",
+            "",
+        ],
     ),
     Col::new(
         "gpu",
         0.0,
-        [crate::layout::GPU.en, crate::layout::GPU.zh, "", ""],
+        [
+            crate::labels::layout::GPU.en,
+            crate::labels::layout::GPU.zh,
+            "",
+            "",
+        ],
     ),
     Col::new(
         "mode",
         0.0,
         [
-            crate::layout::BILLING_MODE.en,
-            crate::layout::BILLING_MODE.zh,
+            crate::labels::layout::BILLING_MODE.en,
+            crate::labels::layout::BILLING_MODE.zh,
             "",
             "",
         ],
@@ -54,8 +64,8 @@ const COLUMNS: [Col; 12] = [
         "tco",
         0.0,
         [
-            crate::layout::MONTHLY_TCO.en,
-            crate::layout::MONTHLY_TCO.zh,
+            crate::labels::layout::MONTHLY_TCO.en,
+            crate::labels::layout::MONTHLY_TCO.zh,
             "",
             "",
         ],
@@ -100,7 +110,13 @@ pub fn section(ws: &mut Worksheet, cx: &Ctx, row: u32) -> Result<u32, XlsxError>
         text(ws, r, 0, &w.name, &s.text)?;
         let advice = match cx.chosen(i) {
             None => {
-                text(ws, r, 2, crate::layout::UNPLANNED.get(cx.lang), &s.bad)?;
+                text(
+                    ws,
+                    r,
+                    2,
+                    crate::labels::layout::UNPLANNED.get(cx.lang),
+                    &s.bad,
+                )?;
                 plan.workloads[i]
                     .unplanned
                     .as_ref()

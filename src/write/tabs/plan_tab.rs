@@ -4,8 +4,8 @@
 
 use super::live::{absolute, cell, range, result, Live};
 use super::{Ctx, Extent};
+use crate::labels::layout;
 use crate::lang::Lang;
-use crate::layout;
 use crate::model::{GpuOffer, Workload};
 use crate::plan::{Candidate, Chosen, Hidden, Mode, Need};
 use crate::write::style::{number, text, Styles};
@@ -338,14 +338,10 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &Live) -> Result<Extent, XlsxEr
     let labels: Vec<&str> = COLUMNS.iter().map(|c| cx.t(c.head[0], c.head[1])).collect();
     crate::write::style::fit_header_height(ws, 0, &labels, &widths)?;
     ws.set_freeze_panes(1, 1)?;
-    let cuts = super::cuts::section(ws, cx, printed_from(cx))?;
-    let block = if cx.plan.cuts.as_ref().is_some_and(|c| c.over()) {
-        cuts + 2
-    } else {
-        cuts
-    };
-    let last = super::plan_print::section(ws, cx, block)?;
-    Ok(Extent::new(last, COLUMNS.len() as u16 - 1))
+    Ok(Extent::new(
+        cx.plan.workloads.len() as u32,
+        COLUMNS.len() as u16 - 1,
+    ))
 }
 
 /// The first row the Plan tab prints: the cuts' section, or without cuts the printed block,
@@ -542,7 +538,7 @@ impl PlanRow<'_> {
             let per_day = self.w.numbers.requests_per_day.unwrap_or(0.0);
             let currency = plan.input.assumptions.currency();
             advice.push_str(if cx.lang == Lang::Zh { "；" } else { "; " });
-            advice.push_str(&crate::words::api_text(
+            advice.push_str(&crate::labels::words::api_text(
                 api,
                 per_day,
                 cost,

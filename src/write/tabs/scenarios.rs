@@ -432,7 +432,13 @@ fn write_per_workload(
             let c = MAIN + k as u16;
             match said {
                 Some(said) => text(ws, r, c, said, &s.wrap)?,
-                None => text(ws, r, c, crate::layout::UNPLANNED.get(cx.lang), &s.bad)?,
+                None => text(
+                    ws,
+                    r,
+                    c,
+                    crate::labels::layout::UNPLANNED.get(cx.lang),
+                    &s.bad,
+                )?,
             }
         }
         text(ws, r + 1, LABEL, &tco_label, &s.text)?;

@@ -145,7 +145,9 @@ fn key_label(cx: &Ctx, key: &str) -> String {
     if cx.lang != Lang::Zh {
         return key.to_string();
     }
-    let term = |field: &str| Price::parse(field).map(|p| crate::layout::offer_term(p.spec().input));
+    let term = |field: &str| {
+        Price::parse(field).map(|p| crate::labels::layout::offer_term(p.spec().input))
+    };
     key.strip_prefix("gpu:")
         .and_then(|k| k.rsplit_once('.'))
         .and_then(|(gpu, field)| Some((gpu, term(field)?)))

@@ -217,7 +217,7 @@ fn facts(cx: &Ctx) -> [(&'static str, String); 10] {
         ),
         (cx.t("Input saved", "输入保存日期"), cx.date.to_string()),
         (
-            crate::layout::INPUT_SHA256.get(cx.lang),
+            crate::labels::layout::INPUT_SHA256.get(cx.lang),
             cx.stamp.input_sha256.clone(),
         ),
         (
@@ -251,7 +251,7 @@ fn facts(cx: &Ctx) -> [(&'static str, String); 10] {
             format!("gpuplan {}", cx.stamp.version),
         ),
         (
-            crate::layout::CURRENCY.get(cx.lang),
+            crate::labels::layout::CURRENCY.get(cx.lang),
             plan.input.assumptions.currency(),
         ),
         (

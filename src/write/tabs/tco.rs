@@ -5,7 +5,7 @@
 use super::live::{absolute, Live};
 use super::plan_tab::{self, live_cell};
 use super::{at, heads_of, widths_of, Category, Col, Ctx, Extent, Tab};
-use crate::layout::{TOTAL, TOTAL_WITH_MARGIN};
+use crate::labels::layout::{TOTAL, TOTAL_WITH_MARGIN};
 use crate::model::Scope;
 use crate::plan::{Hidden, Mode};
 use crate::write::style::{text, widths};

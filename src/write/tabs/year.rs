@@ -3,12 +3,12 @@
 //! and the annual total; live formulas over the Plan tab and a grid of the months each workload
 //! runs, which finance may edit (1 runs, 0 not) to move a ramp-up or an end.
 
-use super::approval::committed_formula;
 use super::live::{cell, Live};
 use super::plan_tab::{self, live_cell};
 use super::{at, heads_of, widths_of, workload_col, Category, Col, Ctx, Extent};
 use crate::formula::cents;
 use crate::plan::year::MONTHS;
+use crate::plan::Mode;
 use crate::write::style::{number, text, widths};
 use rust_xlsxwriter::{Worksheet, XlsxError};
 use std::collections::HashMap;
@@ -200,7 +200,7 @@ impl<'a> YearTab<'a> {
                     ws,
                     r,
                     FIRST_MONTH,
-                    crate::layout::UNPLANNED.get(cx.lang),
+                    crate::labels::layout::UNPLANNED.get(cx.lang),
                     &s.bad,
                 )?;
                 continue;
@@ -468,4 +468,57 @@ fn sum_row(r: u32) -> String {
         cell(None, r, FIRST_MONTH),
         cell(None, r, LAST_MONTH)
     )
+}
+
+/// The committed GPUs ([`Plan::committed`](crate::plan::Plan::committed)) as a live formula:
+/// the Plan tab's GPU cost of its rows in a committed mode (monthly, reserved: by the Billing
+/// mode column), and
+/// each base-plus-burst row's base cards at the row's monthly price. With `flags` (the Year
+/// tab: a month's column of the costs-in grid, and the cell of workload `w` in it) each
+/// workload's part counts in the months it costs in.
+pub fn committed_formula(cx: &Ctx, flags: Option<(&str, &dyn Fn(usize) -> String)>) -> String {
+    let plan = cx.plan;
+    let mut parts = Vec::new();
+    if let (Some(modes), Some(costs)) = (
+        plan_tab::range_of(cx, plan_tab::MODE),
+        plan_tab::range_of(cx, plan_tab::GPU_COST),
+    ) {
+        let labels: Vec<String> = Mode::ALL
+            .into_iter()
+            .filter(|m| m.is_committed())
+            .map(|m| super::live::excel_text(m.label(cx.lang)))
+            .collect();
+        parts.push(match flags {
+            None => labels
+                .iter()
+                .map(|l| format!("SUMIF({modes},{l},{costs})"))
+                .collect::<Vec<_>>()
+                .join("+"),
+            Some((range, _)) => {
+                let any: Vec<String> = labels.iter().map(|l| format!("({modes}={l})")).collect();
+                format!("SUMPRODUCT({costs},{},{range})", any.join("+"))
+            }
+        });
+    }
+    let sheet = cx.sheet(crate::labels::layout::Tab::Plan);
+    for w in 0..plan.workloads.len() {
+        let Some((c, ch)) = cx.chosen(w) else {
+            continue;
+        };
+        if ch.mode != Mode::Mixed {
+            continue;
+        }
+        if let Some((cards, _)) = plan.base_cards(c).filter(|(k, _)| *k > 0.0) {
+            let price = super::live::absolute(sheet, plan_tab::row(w), plan_tab::PRICE_MONTHLY);
+            parts.push(match flags {
+                None => format!("{cards}*{price}"),
+                Some((_, flag)) => format!("{cards}*{price}*{}", flag(w)),
+            });
+        }
+    }
+    if parts.is_empty() {
+        "0".to_string()
+    } else {
+        parts.join("+")
+    }
 }

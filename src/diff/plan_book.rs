@@ -3,11 +3,10 @@
 //! assumptions, the priced offers' terms and the input's SHA-256. Tabs and headers in English or
 //! Chinese.
 
-use super::table::raw_text;
-use super::xlsx::{Raw, RawSheet};
-use crate::diff::{Outcome, PlanView};
+use super::{Outcome, PlanView};
 use crate::error::{Error, Result};
-use crate::layout::{self, Label, Tab};
+use crate::labels::layout::{self, Label, Tab};
+use crate::read::{raw_text, Raw, RawSheet};
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -24,14 +23,18 @@ fn number(raw: Option<&&Raw>) -> Option<f64> {
     }
 }
 
+/// The largest plan workbook read back, the input's cap (gpuplan writes a 1,000-workload plan
+/// in a few MB); the cells read are bounded by the reader's own cell limit.
+const MAX_PLAN_BYTES: u64 = 50_000_000;
+
 fn text(raw: Option<&&Raw>) -> Option<String> {
     raw.map(|r| raw_text(r)).filter(|t| !t.is_empty())
 }
 
 /// The plan view and the currency of a plan workbook.
 pub fn plan_view(path: &Path) -> Result<(PlanView, String)> {
-    let bytes = crate::files::read_bounded(path, super::MAX_FILE_BYTES, "a plan workbook")?;
-    let mut wb = super::xlsx::open_bytes(path, bytes)?;
+    let bytes = crate::support::files::read_bounded(path, MAX_PLAN_BYTES, "a plan workbook")?;
+    let mut wb = crate::read::open_bytes(path, bytes)?;
     let names = wb.sheet_names().to_vec();
     let not_a_plan = || {
         Error::input(
@@ -119,7 +122,7 @@ fn read_plan_tab(plan: &RawSheet, view: &mut PlanView) -> Option<()> {
                 mode: offer
                     .as_ref()
                     .and(text(at(mode)))
-                    .map(|m| crate::plan::Mode::parse(&m).map_or(m, |x| x.key().to_string())),
+                    .map(|m| crate::model::Mode::parse(&m).map_or(m, |x| x.key().to_string())),
                 tco: offer.as_ref().and(number(at(tco_col))),
                 gpu: offer,
             },
@@ -131,7 +134,7 @@ fn read_plan_tab(plan: &RawSheet, view: &mut PlanView) -> Option<()> {
 /// The Plan tab's section of cuts below its table (from row `from`): its header is the
 /// Workload and Saving labels in columns A and B, each cut a row of a name and a saving, and
 /// the line under them says when they leave the plan over the ceiling. `None` without one.
-fn read_cuts(g: &HashMap<(u32, u32), &Raw>, from: u32, last: u32) -> Option<crate::diff::CutsView> {
+fn read_cuts(g: &HashMap<(u32, u32), &Raw>, from: u32, last: u32) -> Option<super::CutsView> {
     let label = |r: u32, c: u32| text(g.get(&(r, c))).unwrap_or_default();
     let head = (from..=last)
         .find(|&r| layout::WORKLOAD.is(&label(r, 0)) && layout::CUT_SAVING.is(&label(r, 1)))?;
@@ -141,7 +144,7 @@ fn read_cuts(g: &HashMap<(u32, u32), &Raw>, from: u32, last: u32) -> Option<crat
         count += 1;
         r += 1;
     }
-    Some(crate::diff::CutsView {
+    Some(super::CutsView {
         count,
         met: !layout::CUTS_UNMET.is(&label(r, 0)),
     })

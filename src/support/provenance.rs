@@ -2,7 +2,7 @@
 //! which input (name and SHA-256 of its bytes) and with which `--set` values, so that a workbook
 //! found in a mail months later says what produced it.
 
-use crate::time;
+use crate::support::time;
 use sha2::{Digest, Sha256};
 
 /// Excel refuses a cell text past 32,767 characters; the `--set` summary stays well under it.

@@ -68,6 +68,101 @@ pub fn fields(line: &str, delimiter: u8) -> Vec<String> {
         .collect()
 }
 
+/// Characters that show nothing: zero-width spaces and joiners, the word joiner, the byte-order
+/// mark and the soft hyphen.
+pub fn invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{200B}'..='\u{200F}' | '\u{2060}'..='\u{2064}' | '\u{FEFF}' | '\u{00AD}'
+    )
+}
+
+/// Text as it would be compared: full-width forms made ASCII (`Ｃｏｎｃｕｒｒｅｎｃｙ`, `（`),
+/// invisible characters dropped, lower case, runs of white space made one space, trimmed.
+pub fn normalize_header(text: &str) -> String {
+    let mapped: String = text
+        .chars()
+        .filter(|c| !invisible(*c))
+        .map(|c| match c {
+            '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
+            '\u{3000}' | '\u{00A0}' => ' ',
+            c => c,
+        })
+        .collect::<String>()
+        .to_lowercase();
+    mapped.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Does a header cell name a column? Its key (spaces and dashes taken for underscores), its
+/// English or Chinese label, or `… (key)`, after [`normalize_header`].
+pub fn header_matches(header: &str, key: &str, labels: [&str; 2]) -> bool {
+    let h = normalize_header(header);
+    let as_key: String = h
+        .chars()
+        .map(|c| if c == ' ' || c == '-' { '_' } else { c })
+        .collect();
+    h == key
+        || as_key == key
+        || labels.iter().any(|l| h == normalize_header(l))
+        || h.ends_with(&format!("({key})"))
+        || h.ends_with(&format!("( {key} )"))
+}
+
+/// Numbers from text the way people type them: `1,000`, `12,345.6`, `20%`, `¥6`, ` 24 `. A comma
+/// is a thousands separator only between groups of three digits: `9,5` (a decimal comma) is not
+/// a number here, rather than silently 95.
+pub fn parse_number_text(text: &str) -> Option<f64> {
+    let t: String = text
+        .trim()
+        .trim_start_matches(['¥', '$', '€', '￥'])
+        .chars()
+        .filter(|c| !matches!(c, '_' | ' ' | '\u{a0}'))
+        .map(|c| if c == '，' { ',' } else { c })
+        .collect();
+    let (body, percent) = match t.strip_suffix('%') {
+        Some(p) => (p, true),
+        None => (t.as_str(), false),
+    };
+    let plain = if body.contains(',') {
+        without_thousands(body)?
+    } else {
+        body.to_string()
+    };
+    let v = plain.parse::<f64>().ok().filter(|v| v.is_finite())?;
+    Some(if percent { v / 100.0 } else { v })
+}
+
+/// `-12,345.6` → `-12345.6`; None unless the commas separate groups of three digits before
+/// any decimal point.
+fn without_thousands(s: &str) -> Option<String> {
+    let (sign, rest) = match s.strip_prefix(['-', '+']) {
+        Some(r) => (&s[..1], r),
+        None => ("", s),
+    };
+    let (int, frac) = match rest.split_once('.') {
+        Some((i, f)) => (i, Some(f)),
+        None => (rest, None),
+    };
+    let digits = |g: &str| !g.is_empty() && g.bytes().all(|b| b.is_ascii_digit());
+    let mut groups = int.split(',');
+    let first = groups.next()?;
+    if !digits(first) || first.len() > 3 || frac.is_some_and(|f| f.contains(',')) {
+        return None;
+    }
+    let mut out = format!("{sign}{first}");
+    for g in groups {
+        if g.len() != 3 || !digits(g) {
+            return None;
+        }
+        out.push_str(g);
+    }
+    if let Some(f) = frac {
+        out.push('.');
+        out.push_str(f);
+    }
+    Some(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,5 +1,5 @@
 //! The labels a plan workbook is found by: its tabs' names and the headers and row labels that
-//! `gpuplan diff` reads back (read/plan_book.rs). `write/` writes them from here, so a label
+//! `gpuplan diff` reads back (diff/plan_book.rs). `write/` writes them from here, so a label
 //! changed in one place cannot leave the reader looking for the old one.
 
 use crate::lang::Lang;

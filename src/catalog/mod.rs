@@ -7,17 +7,17 @@ use crate::model::{
     ModelSpec, Origin, Scope, Source, Value,
 };
 
-const COLUMNS_TSV: &str = include_str!("../templates/columns.tsv");
-const GPUS_TSV: &str = include_str!("../templates/gpus.tsv");
-const MODELS_TSV: &str = include_str!("../templates/models.tsv");
-const ASSUMPTIONS_TSV: &str = include_str!("../templates/assumptions.tsv");
-const FORMULAS_TSV: &str = include_str!("../templates/formulas.tsv");
-const FORMULAS_ZH_TSV: &str = include_str!("../templates/formulas.zh.tsv");
-const EXAMPLES_TSV: &str = include_str!("../templates/examples.tsv");
-const COMPAT_TSV: &str = include_str!("../templates/compat.tsv");
-const COMPAT_ZH_TSV: &str = include_str!("../templates/compat.zh.tsv");
-const ENGINES_TSV: &str = include_str!("../templates/engines.tsv");
-const APIS_TSV: &str = include_str!("../templates/apis.tsv");
+const COLUMNS_TSV: &str = include_str!("../../templates/columns.tsv");
+const GPUS_TSV: &str = include_str!("../../templates/gpus.tsv");
+const MODELS_TSV: &str = include_str!("../../templates/models.tsv");
+const ASSUMPTIONS_TSV: &str = include_str!("../../templates/assumptions.tsv");
+const FORMULAS_TSV: &str = include_str!("../../templates/formulas.tsv");
+const FORMULAS_ZH_TSV: &str = include_str!("../../templates/formulas.zh.tsv");
+const EXAMPLES_TSV: &str = include_str!("../../templates/examples.tsv");
+const COMPAT_TSV: &str = include_str!("../../templates/compat.tsv");
+const COMPAT_ZH_TSV: &str = include_str!("../../templates/compat.zh.tsv");
+const ENGINES_TSV: &str = include_str!("../../templates/engines.tsv");
+const APIS_TSV: &str = include_str!("../../templates/apis.tsv");
 
 /// Rows of a TSV data file, header first, comments and blank lines skipped.
 fn rows(text: &'static str) -> impl Iterator<Item = Vec<&'static str>> {
@@ -108,6 +108,12 @@ impl Column {
         }
     }
     /// `Label (key)`, as the template writes headers.
+    /// Whether a header cell names this column: its key, a label in either language, or
+    /// `… (key)` ([`crate::support::fields::header_matches`]).
+    pub fn is_named_by(&self, header: &str) -> bool {
+        crate::support::fields::header_matches(header, self.key, [self.label_en, self.label_zh])
+    }
+
     pub fn header(&self, lang: Lang) -> String {
         format!("{} ({})", self.label(lang), self.key)
     }
@@ -172,6 +178,13 @@ impl Column {
 /// `training` for any training kind, or `online`.
 pub fn condition_holds(cond: &str, kind: crate::model::Kind, online: bool) -> bool {
     cond == kind.key() || (cond == "training" && kind.is_training()) || (cond == "online" && online)
+}
+
+/// Whether a workload of `kind` serves users when its online cell is blank: the online
+/// column's default in templates/columns.tsv (inference and image generation; video
+/// generation, minutes per clip, is a queue of jobs).
+pub fn online_by_default(kind: crate::model::Kind) -> bool {
+    workload_default("online", kind, false) == Some(Fallback::Value("yes"))
 }
 
 /// The default of a Workloads column for a workload of `kind`, online or not.
@@ -748,7 +761,7 @@ mod tests {
         }
         let online: Vec<Kind> = Kind::ALL
             .into_iter()
-            .filter(|k| k.online_by_default())
+            .filter(|k| online_by_default(*k))
             .collect();
         assert_eq!(online, [Kind::Inference, Kind::ImageGen]);
         assert_eq!(assumption_number("hours_in_month"), Some(730.0));

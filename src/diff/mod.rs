@@ -4,6 +4,9 @@
 //! Plan, TCO, Assumptions and Summary tabs: the assumptions, the offers' prices and terms and
 //! the input file's SHA-256 are what a workbook says of its inputs).
 
+mod plan_book;
+pub use plan_book::plan_view;
+
 use crate::model::{format_number, Input, Value};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};

@@ -10,21 +10,6 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-/// What a failed write or read of the environment means to the user, in words.
-pub fn describe(e: &std::io::Error) -> String {
-    use std::io::ErrorKind as K;
-    match e.kind() {
-        K::StorageFull => "the disk is full (no space left on the device)".to_string(),
-        K::FileTooLarge => {
-            "the file grew past the largest size allowed here (file system or `ulimit -f`)"
-                .to_string()
-        }
-        K::PermissionDenied => "permission denied".to_string(),
-        K::ReadOnlyFilesystem => "the file system is read-only".to_string(),
-        _ => e.to_string(),
-    }
-}
-
 /// An I/O failure at `path` (a file, or `stdout`).
 pub fn io_error(path: impl Into<PathBuf>, action: &'static str, source: std::io::Error) -> Error {
     Error::Io {
@@ -41,8 +26,12 @@ pub fn regular_input(path: &Path, what: &str) -> Result<std::fs::Metadata> {
         file: path.to_path_buf(),
         reason,
     };
-    let meta = std::fs::metadata(path)
-        .map_err(|e| unreadable(format!("cannot read the file: {}", describe(&e))))?;
+    let meta = std::fs::metadata(path).map_err(|e| {
+        unreadable(format!(
+            "cannot read the file: {}",
+            crate::error::describe(&e)
+        ))
+    })?;
     if meta.is_dir() {
         return Err(unreadable(format!("is a folder, not {what}")));
     }
@@ -87,7 +76,7 @@ pub fn read_bounded(path: &Path, max: u64, what: &str) -> Result<Vec<u8>> {
         .and_then(|f| f.take(max + 1).read_to_end(&mut bytes))
         .map_err(|e| Error::Unreadable {
             file: path.to_path_buf(),
-            reason: format!("cannot read the file: {}", describe(&e)),
+            reason: format!("cannot read the file: {}", crate::error::describe(&e)),
         })?;
     // The file may have grown between the look and the read.
     if bytes.len() as u64 > max {

@@ -336,6 +336,7 @@ pub fn gpus() -> Vec<GpuOffer> {
             spot_hourly: opt_num(r, crate::model::Price::SpotHourly.key()),
             reserved_monthly: opt_num(r, crate::model::Price::ReservedMonthly.key()),
             reserved_term_months: None,
+            spot_interruptions_per_day: None,
             billing_granularity_min: num(r, "billing_granularity_min"),
             min_rental_min: num(r, "min_rental_min"),
             available: field(r, "available") != "no",

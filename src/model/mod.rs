@@ -588,6 +588,10 @@ pub struct GpuOffer {
     pub monthly: Option<f64>,
     pub spot_hourly: Option<f64>,
     pub reserved_monthly: Option<f64>,
+    /// How often a spot instance of the offer is reclaimed, per day; `None`: the Assumption
+    /// `spot_interruptions_per_day`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub spot_interruptions_per_day: Option<f64>,
     /// Months a reserved price commits to (blank: not stated, shown month by month).
     pub reserved_term_months: Option<f64>,
     pub billing_granularity_min: f64,
@@ -612,7 +616,7 @@ impl GpuOffer {
     }
 
     /// The numeric columns of the GPUs sheet.
-    pub const NUMERIC: [&'static str; 16] = [
+    pub const NUMERIC: [&'static str; 17] = [
         "vram_gib",
         "bandwidth_gbs",
         "fp16_tflops",
@@ -626,6 +630,7 @@ impl GpuOffer {
         "monthly",
         "spot_hourly",
         "reserved_monthly",
+        "spot_interruptions_per_day",
         "billing_granularity_min",
         "reserved_term_months",
         "min_rental_min",
@@ -657,6 +662,7 @@ impl GpuOffer {
             "billing_granularity_min" => self.billing_granularity_min = v,
             "min_rental_min" => self.min_rental_min = v,
             "reserved_term_months" => self.reserved_term_months = Some(v),
+            "spot_interruptions_per_day" => self.spot_interruptions_per_day = Some(v),
             price => self.set_price(price, Some(v)),
         }
     }

@@ -2,7 +2,7 @@
 
 use super::evaluate::Best;
 use super::programs::Keys;
-use super::{Advice, Band, Candidate, Chosen, Hidden, Mode};
+use super::{Advice, Band, Candidate, Chosen, Hidden, Mode, Said};
 use crate::lang::Lang;
 use crate::model::{format_number, Input, Warning, Workload};
 
@@ -71,6 +71,42 @@ pub(super) fn choose(
     })
 }
 
+/// Why spot was refused for a job that tolerates it on the chosen offer: it does not checkpoint
+/// and a run finishes before it is reclaimed less often than the Assumption `spot_min_success`
+/// (the expected time, (1/λ + r)(e^(λT) − 1), explodes). `None` where spot was not refused for
+/// that reason, or the Formulas sheet deleted the formulas that say it.
+fn spot_refused(w: &Workload, input: &Input, c: &Candidate, k: &Keys) -> Option<Said> {
+    let s = k.spot?;
+    let g = &input.gpus[c.offer];
+    let v = |i: usize| c.values.get(i).copied().unwrap_or(f64::NAN);
+    let floor = input.assumptions.number("spot_min_success", 0.01);
+    let success = v(s.success);
+    // A NaN share (a formula that computes none) refuses nothing.
+    if !w.spot_ok || g.spot_hourly.is_none() || success.is_nan() || success >= floor {
+        return None;
+    }
+    let (per_day, hours) = (v(s.interruptions_h) * 24.0, v(s.run_length_h));
+    let pct = |x: f64| format!("{}%", format_number((x * 1000.0).round() / 10.0));
+    let (rate, run, p, min) = (
+        format_number((per_day * 100.0).round() / 100.0),
+        format_number((hours * 10.0).round() / 10.0),
+        pct(success),
+        pct(floor),
+    );
+    Some(Said::new(
+        format!(
+            "{}: spot not used on {}: a {run} h run without checkpoints, reclaimed about {rate} times a day, finishes before it is reclaimed {p} of the time (spot_min_success {min}), so its expected hours cannot be budgeted; give checkpoint_min to price spot by its checkpoints",
+            w.name,
+            g.label()
+        ),
+        format!(
+            "{}：{} 未用竞价：{run} 小时的运行不存断点，每天约被回收 {rate} 次，运行在被回收前完成的概率为 {p}（spot_min_success {min}），期望时长无法纳入预算；填写 checkpoint_min 后按断点为竞价定价",
+            w.name,
+            g.label()
+        ),
+    ))
+}
+
 pub(super) fn chosen_warnings(
     w: &Workload,
     input: &Input,
@@ -82,6 +118,9 @@ pub(super) fn chosen_warnings(
 ) {
     let g = &input.gpus[c.offer];
     let at = w.cell.to_string();
+    if let Some(refused) = spot_refused(w, input, c, k) {
+        out.push(Warning::info(&at, refused.en).with_zh(refused.zh));
+    }
     let cc = g.compute_capability;
     // A compute capability of 0 is a card that has none (ROCm, Ascend): its own fused attention
     // keeps the scores unmaterialised, as no_flash_attention counts.

@@ -38,7 +38,7 @@ const FLAGS: [&str; 14] = [
     "experts_mxfp4",
 ];
 /// The offer's specifications; its prices and terms (`GpuOffer::TERMS`) and `gpu_index` follow.
-const GPU_SPECS: [&str; 9] = [
+const GPU_SPECS: [&str; 10] = [
     "gpu_vram_gib",
     "gpu_bandwidth_gbs",
     "gpu_tflops",
@@ -49,6 +49,8 @@ const GPU_SPECS: [&str; 9] = [
     "gpu_fp16_acc16_tflops",
     "gpu_interconnect_gbs",
     "node_interconnect_gbs",
+    // 0 where the offer's column is blank (`has_spot_interruptions` says which).
+    "gpu_spot_interruptions_per_day",
 ];
 
 /// Every numeric per-offer input, in binding order.
@@ -58,13 +60,14 @@ fn gpu_numbers() -> impl Iterator<Item = &'static str> {
         .chain(GpuOffer::TERMS)
         .chain(["gpu_index"])
 }
-const GPU_FLAGS: [&str; 7] = [
+const GPU_FLAGS: [&str; 8] = [
     "gpu_nvlink",
     "has_on_demand",
     "has_monthly",
     "has_spot",
     "has_reserved",
     "has_node_link",
+    "has_spot_interruptions",
     // The workload's weights run through weight-only kernels on this offer (int8, int4, or a
     // format the platform does not compute in: FP8 on Ampere, FP4 before Blackwell).
     "weight_only_kernels",
@@ -282,6 +285,7 @@ impl GpuSlots {
             },
             offer.interconnect_gbs,
             offer.node_interconnect_gbs.unwrap_or(0.0),
+            offer.spot_interruptions_per_day.unwrap_or(0.0),
         ];
         let weight_only = matches!(w.precision, Precision::Int8 | Precision::Int4)
             || super::compat::weight_only(w, offer);
@@ -292,6 +296,7 @@ impl GpuSlots {
             b(offer.price(Price::SpotHourly).is_some()),
             b(offer.price(Price::ReservedMonthly).is_some()),
             b(offer.node_interconnect_gbs.is_some()),
+            b(offer.spot_interruptions_per_day.is_some()),
             b(weight_only),
         ];
         let figures = specs

@@ -337,6 +337,17 @@ pub(super) struct Keys {
     /// What one GPU may hold and what each GPU needs for itself (absent from a Formulas sheet
     /// that deleted them): a card whose own needs exceed what it may hold fits at no size.
     pub(super) own: Option<OwnNeeds>,
+    /// Spot by its interruptions (absent from a Formulas sheet that deleted them).
+    pub(super) spot: Option<SpotKeys>,
+}
+
+/// The formulas that say why spot was refused: λ an hour, one run's hours and how often a run
+/// finishes before it is reclaimed.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct SpotKeys {
+    pub(super) interruptions_h: usize,
+    pub(super) run_length_h: usize,
+    pub(super) success: usize,
 }
 
 /// The per-GPU figures that say a card cannot hold even its own share of a replica.
@@ -387,6 +398,18 @@ impl Keys {
                     replicated: at("replicated_gib"),
                     activations: at("train_activation_per_gpu_gib"),
                 }),
+            spot: match (
+                at("spot_interruptions_h"),
+                at("spot_run_length_h"),
+                at("spot_success_share"),
+            ) {
+                (Some(interruptions_h), Some(run_length_h), Some(success)) => Some(SpotKeys {
+                    interruptions_h,
+                    run_length_h,
+                    success,
+                }),
+                _ => None,
+            },
         }
     }
 }

@@ -302,6 +302,7 @@ fn read_terms(rec: &Record, offer: &mut GpuOffer, p: &mut Vec<Problem>) {
         *offer.price_mut(price) = number(price.key(), p);
     }
     offer.reserved_term_months = number("reserved_term_months", p);
+    offer.spot_interruptions_per_day = number("spot_interruptions_per_day", p);
     // A blank cell is the column's default in templates/columns.tsv.
     let default = |key: &str| catalog::plain_default("GPUs", key).unwrap_or_default();
     let figure = |key: &str, p: &mut Vec<Problem>| {
@@ -451,6 +452,7 @@ fn gpu_number(g: &GpuOffer, key: &str) -> Option<f64> {
         "billing_granularity_min" => g.billing_granularity_min,
         "min_rental_min" => g.min_rental_min,
         "reserved_term_months" => return g.reserved_term_months,
+        "spot_interruptions_per_day" => return g.spot_interruptions_per_day,
         key => return Price::parse(key).and_then(|p| g.price(p)),
     })
 }

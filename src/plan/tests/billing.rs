@@ -204,3 +204,102 @@ fn every_billing_mode_has_its_formulas_and_every_price_its_column() {
         assert!(crate::model::GpuOffer::TERMS.contains(&p.spec().input));
     }
 }
+
+/// #47 item 2, worked by hand: a 10 h run (one a month) on an offer reclaimed 6 times a day
+/// (λ = 0.25 an hour, one interruption in every 4 h), restart r = the 20-minute cold start.
+fn spot_job(checkpoint_min: Option<f64>, hours: f64, on_demand: f64) -> Plan {
+    let mut w = workload("job", Kind::Batch, None);
+    w.numbers.vram_gib = Some(10.0);
+    w.numbers.hours_per_month = Some(hours);
+    w.numbers.checkpoint_min = checkpoint_min;
+    let mut g = offer("X", 24.0, Some(on_demand), None, Some(1.0), None);
+    g.spot_interruptions_per_day = Some(6.0);
+    plan(input(vec![w], vec![g], &[("cold_start_min", 20.0)])).unwrap()
+}
+
+#[test]
+fn spot_without_checkpoints_restarts_from_scratch() {
+    // Without checkpoints a 10 h run is expected to take (1/λ + r)(e^(λT) − 1)
+    // = (4 + 1/3)(e^2.5 − 1) = 4.3333 × 11.182494 = 48.457 h: the re-done share is
+    // 48.457 / 10 − 1 = 3.8457. Billed: 10 h + 20 min → 11 h at hourly billing; spot at ¥1/h
+    // costs 11 + 10 × 3.8457 = ¥49.46. On demand at ¥5/h, 11 h = ¥55: spot is cheaper, for on
+    // demand costs more than 4.85× the spot price.
+    let p = spot_job(None, 10.0, 5.0);
+    let (c, ch) = p.chosen(0).unwrap();
+    let share = (4.0 + 1.0 / 3.0) * (2.5f64.exp() - 1.0) / 10.0 - 1.0;
+    assert!(close(share, 3.8457, 1e-4), "{share}");
+    assert!(close(p.value(c, "spot_rework_share").unwrap(), share, 1e-9));
+    assert!(close(
+        p.value(c, "spot_success_share").unwrap(),
+        (-2.5f64).exp(),
+        1e-12
+    ));
+    assert!(close(c.cost(Mode::Spot).unwrap(), 49.46, 1e-9));
+    assert_eq!(ch.mode, Mode::Spot);
+    assert!(close(ch.rework_cost, 38.46, 1e-9));
+    // On demand at ¥4/h, 11 h = ¥44 < ¥49.46: on demand wins.
+    let p = spot_job(None, 10.0, 4.0);
+    assert_eq!(p.chosen(0).unwrap().1.mode, Mode::OnDemand);
+}
+
+#[test]
+fn spot_with_checkpoints_redoes_half_an_interval_and_the_restart() {
+    // Every 30 minutes: λ × (c/2 + r) = 0.25 × (0.25 + 1/3) = 0.14583 (14.6%); spot costs
+    // 11 + 10 × 0.14583 = ¥12.46.
+    let p = spot_job(Some(30.0), 10.0, 5.0);
+    let (c, ch) = p.chosen(0).unwrap();
+    assert!(close(
+        p.value(c, "spot_rework_share").unwrap(),
+        0.25 * (0.25 + 1.0 / 3.0),
+        1e-12
+    ));
+    assert!(close(c.cost(Mode::Spot).unwrap(), 12.46, 1e-9));
+    assert_eq!(ch.mode, Mode::Spot);
+    // A checkpointed run finishes (1: it never starts over).
+    assert_eq!(p.value(c, "spot_success_share"), Some(1.0));
+}
+
+#[test]
+fn spot_is_refused_where_a_run_seldom_finishes_and_the_reason_is_given() {
+    // A 24 h run at λ = 0.25 an hour finishes before it is reclaimed e^−6 = 0.25% of the time,
+    // under spot_min_success 1%: spot is not allowed, and on demand (24 h + 20 min → 25 h ×
+    // ¥5 = ¥125) is chosen even at ¥5 against spot's ¥1.
+    let p = spot_job(None, 24.0, 5.0);
+    let (c, ch) = p.chosen(0).unwrap();
+    assert_eq!(c.cost(Mode::Spot), None);
+    assert_eq!(ch.mode, Mode::OnDemand);
+    assert!(close(ch.gpu_cost, 125.0, 1e-9));
+    let said = p
+        .warnings
+        .iter()
+        .find(|w| w.message.contains("spot not used"))
+        .unwrap_or_else(|| panic!("{:?}", p.warnings));
+    assert!(
+        said.message.contains("a 24 h run without checkpoints")
+            && said.message.contains("about 6 times a day")
+            && said.message.contains("0.2% of the time")
+            && said.message.contains("checkpoint_min"),
+        "{}",
+        said.message
+    );
+    // With checkpoints the same run may use spot: 0.25 × (0.25 + 1/3) × 24 = 3.5 h re-done,
+    // 25 + 3.5 = ¥28.50.
+    let p = spot_job(Some(30.0), 24.0, 5.0);
+    let (c, ch) = p.chosen(0).unwrap();
+    assert_eq!(ch.mode, Mode::Spot);
+    assert!(close(c.cost(Mode::Spot).unwrap(), 28.5, 1e-9));
+}
+
+#[test]
+fn spot_without_a_rate_keeps_the_fixed_rework_share() {
+    // No rate on the offer and the Assumption's 0: spot_rework 0.15 as before #47,
+    // 11 + 10 × 0.15 = ¥12.50.
+    let mut w = workload("job", Kind::Batch, None);
+    w.numbers.vram_gib = Some(10.0);
+    w.numbers.hours_per_month = Some(10.0);
+    let g = offer("X", 24.0, Some(5.0), None, Some(1.0), None);
+    let p = plan(input(vec![w], vec![g], &[("cold_start_min", 20.0)])).unwrap();
+    let (c, _) = p.chosen(0).unwrap();
+    assert_eq!(p.value(c, "spot_rework_share"), Some(0.15));
+    assert!(close(c.cost(Mode::Spot).unwrap(), 12.5, 1e-9));
+}

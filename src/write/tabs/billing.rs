@@ -39,7 +39,7 @@ pub(super) const FIRST_MODE: u16 = LEAD.len() as u16;
 const LAST_MODE: u16 = FIRST_MODE + Mode::ALL.len() as u16 - 1;
 
 /// The columns after the modes' costs.
-const AFTER_MODES: [Col; 5] = [
+const AFTER_MODES: [Col; 6] = [
     Col::new(
         "chosen_mode",
         15.0,
@@ -90,12 +90,23 @@ const AFTER_MODES: [Col; 5] = [
             "实时公式：修改价格或参数后本行费用最低的计费方式；与选用方式不同时，请重新运行 gpuplan。",
         ],
     ),
+    Col::new(
+        "spot_rework_share",
+        15.0,
+        [
+            "Spot re-done share",
+            "竞价重做比例",
+            "Of the work's hours, the share spot re-does on this offer (the formula spot_rework_share): with the offer's interruptions a day (λ) and checkpoints every c minutes, λ × (c/2 + cold start); without checkpoints, a run of T hours takes (1/λ + cold start)(e^(λT) − 1) hours; without a rate, the Assumption spot_rework. Blank: the workload does not tolerate interruptions or the offer has no spot price.",
+            "本报价上竞价重做的工时占工作工时的比例（公式 spot_rework_share）：给出每日中断次数（λ）且每 c 分钟存断点时为 λ ×（c/2 + 冷启动）；不存断点时 T 小时的运行耗时 (1/λ + 冷启动)(e^(λT) − 1) 小时；未给出中断频率时为参数 spot_rework。空白表示负载不能容忍中断或报价没有竞价价格。",
+        ],
+    ),
 ];
 const CHOSEN_MODE: u16 = LAST_MODE + 1 + at(&AFTER_MODES, "chosen_mode");
 const CHOSEN_COST: u16 = LAST_MODE + 1 + at(&AFTER_MODES, "chosen_cost");
 const NEXT_BEST: u16 = LAST_MODE + 1 + at(&AFTER_MODES, "next_best");
 const NEXT_RATIO: u16 = LAST_MODE + 1 + at(&AFTER_MODES, "next_ratio");
 const CHEAPEST_NOW: u16 = LAST_MODE + 1 + at(&AFTER_MODES, "cheapest_now");
+const SPOT_REWORK: u16 = LAST_MODE + 1 + at(&AFTER_MODES, "spot_rework_share");
 
 /// Writes the Billing tab: the header, one row per workload with each mode's cost live over the
 /// Plan tab, and the cheapest mode of each row in green.
@@ -176,6 +187,12 @@ fn write_row(ws: &mut Worksheet, cx: &Ctx, i: usize) -> Result<(), XlsxError> {
     if let Some((m, ratio)) = ch.advice.next {
         text(ws, r, NEXT_BEST, m.label(cx.lang), &s.text)?;
         number(ws, r, NEXT_RATIO, ratio, s.number_for(ratio))?;
+    }
+    let offer = &plan.input.gpus[c.offer];
+    if plan.input.workloads[i].spot_ok && offer.spot_hourly.is_some() {
+        if let Some(v) = plan.value(c, "spot_rework_share") {
+            number(ws, r, SPOT_REWORK, v, &s.pct)?;
+        }
     }
     let labels: Vec<&str> = Mode::ALL.iter().map(|m| m.label(cx.lang)).collect();
     live_text(

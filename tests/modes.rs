@@ -34,11 +34,11 @@ fn spot_is_priced_by_the_offers_interruptions_from_the_gpus_sheet_or_set() {
     let tab = read_sheet(&d.path().join("b.plan.xlsx"), "Billing");
     let col = tab[0]
         .iter()
-        .position(|h| h.to_string() == "Spot re-done share")
+        .position(|h| *h == calamine::Data::String("Spot re-done share".into()))
         .unwrap();
     let row = tab
         .iter()
-        .position(|r| r[0].to_string() == "preprocess")
+        .position(|r| r[0] == calamine::Data::String("preprocess".into()))
         .unwrap();
     assert!(close(tab[row][col].as_f64().unwrap(), share));
     // The same rate by --set on the sheet without the column.

@@ -62,3 +62,92 @@ fn spot_is_priced_by_the_offers_interruptions_from_the_gpus_sheet_or_set() {
     ));
     assert_eq!(before["workloads"][2]["values"]["spot_rework_share"], 0.0);
 }
+
+/// #47 item 1 through a workbook: the team book with the RTX 4090 for sale at ¥15,000 (the
+/// defaults: 36 months, no residual, the catalog's 450 W, ¥0.8/kWh, PUE 1.5, idle at a tenth,
+/// no hosting). qa-api runs 300 h a month on one card: depreciation 15,000 / 36 = ¥416.67;
+/// power 0.45 kW × (300 h + 430 idle h × 0.1) × 1.5 × ¥0.8 = 0.45 × 343 × 1.2 = ¥185.22; a month
+/// of ownership ¥601.89 against ¥1,800 on demand (300 h × ¥6) and ¥1,500 on the A10 — owned.
+/// lora-finetune's 16 h would cost 416.67 + 0.45 × (16 + 71.4) × 1.2 = ¥463.87 owned against
+/// ¥96 on demand: rented. Capital ¥15,000; the rent it replaces ¥1,800 on the card (the
+/// cheapest rented mode of the chosen offer); running 601.89 − 416.67 = ¥185.22; paid back in
+/// 15,000 / (1,800 − 185.22) = 9.29 months. Against on demand, owning pays above
+/// (416.67 + 0.45 × 730 × 0.1 × 1.2 = ¥456.09) / (730 × (6 − 0.45 × 0.9 × 1.2)) = 11.33%.
+#[test]
+fn an_owned_offer_is_planned_with_its_capital_and_payback() {
+    let d = tempdir();
+    team()
+        .set("GPUs", 0, 5, Some(s("purchase_price")))
+        .set("GPUs", 1, 5, Some(n(15_000.0)))
+        .write(&d.path().join("b.xlsx"));
+    let j = calc_json(d.path(), "b.xlsx", "b.plan.xlsx", &[]);
+    let qa = &j["workloads"][1];
+    assert_eq!(qa["name"], "qa-api");
+    assert_eq!(qa["mode"], "owned");
+    assert!(close(qa["gpu_cost"].as_f64().unwrap(), 601.89), "{qa}");
+    assert!(close(qa["costs"]["owned"].as_f64().unwrap(), 601.89));
+    assert!(close(
+        qa["values"]["owned_breakeven_on_demand"].as_f64().unwrap(),
+        456.09 / (730.0 * (6.0 - 0.45 * 0.9 * 1.2))
+    ));
+    let lora = &j["workloads"][0];
+    assert_eq!(lora["mode"], "on_demand");
+    assert!(close(lora["costs"]["owned"].as_f64().unwrap(), 463.87));
+    let o = &j["ownership"];
+    assert!(close(o["capital"].as_f64().unwrap(), 15_000.0), "{o}");
+    assert!(close(o["monthly"].as_f64().unwrap(), 601.89));
+    assert!(close(o["running"].as_f64().unwrap(), 185.22));
+    assert!(close(o["rent"].as_f64().unwrap(), 1800.0));
+    let months = o["months_to_break_even"].as_f64().unwrap();
+    assert!(
+        (months - 15_000.0 / (1800.0 - 185.22)).abs() < 1e-6,
+        "{months}"
+    );
+    // A card bought is committed spend.
+    assert!(close(j["totals"]["committed"].as_f64().unwrap(), 601.89));
+    // Page 1: the capital, the month of ownership and the payback, to one decimal.
+    let summary = read_sheet(&d.path().join("b.plan.xlsx"), "Summary");
+    assert_eq!(
+        value_right_of(&summary, "Owned cards: capital up front"),
+        Some(15_000.0)
+    );
+    assert_eq!(
+        value_right_of(&summary, "  A month of ownership"),
+        Some(601.89)
+    );
+    assert_eq!(
+        value_right_of(&summary, "  Paid back against renting in"),
+        Some(9.3)
+    );
+    // The same book without the column: no owned mode, no ownership, today's plan.
+    let d2 = tempdir();
+    team().write(&d2.path().join("b.xlsx"));
+    let before = calc_json(d2.path(), "b.xlsx", "c.xlsx", &[]);
+    assert!(before["ownership"].is_null());
+    assert!(before["workloads"][1]["costs"]["owned"].is_null());
+    assert_ne!(before["workloads"][1]["mode"], "owned");
+}
+
+/// A Formulas sheet written before the owned mode (no cost_owned, allow_owned or the owned_
+/// rows) still plans, the owned mode left out, to the cent of the built-in set.
+#[test]
+fn a_formulas_sheet_from_before_the_owned_mode_still_plans() {
+    let d = tempdir();
+    let owned = |n: &str| n.starts_with("owned_") || n.ends_with("_owned");
+    let kept: Vec<Vec<Option<V>>> = default_formula_rows()
+        .into_iter()
+        .filter(|r| matches!(&r[0], Some(V::S(n)) if !owned(n)))
+        .collect();
+    assert!(kept.len() > 100, "{}", kept.len());
+    team()
+        .sheet("Formulas", &["name", "expression", "scope"], kept)
+        .write(&d.path().join("old.xlsx"));
+    let old = calc_json(d.path(), "old.xlsx", "old.plan.xlsx", &[]);
+    team().write(&d.path().join("new.xlsx"));
+    let new = calc_json(d.path(), "new.xlsx", "new.plan.xlsx", &[]);
+    assert_eq!(
+        old["totals"]["total_with_margin"],
+        new["totals"]["total_with_margin"]
+    );
+    assert!(old["workloads"][1]["costs"]["owned"].is_null());
+}

@@ -603,7 +603,8 @@ fn the_chinese_workbook_names_money_weights_base_units_and_severities_in_chinese
 /// names the startup sample and the tools give (GPU, provider and workload names, CUDA, a command, the
 /// keys redundancy, mfu and fleet, the sheet Formulas).
 fn english_words(message: &str) -> Vec<String> {
-    const NAMES: [&str; 15] = [
+    // Names: products, commands and the assumption keys of one word (mfu, fleet, pue).
+    const NAMES: [&str; 16] = [
         "RTX",
         "example",
         "CUDA",
@@ -617,6 +618,7 @@ fn english_words(message: &str) -> Vec<String> {
         "redundancy",
         "mfu",
         "fleet",
+        "pue",
         "Formulas",
         "comfyui",
     ];

@@ -337,6 +337,13 @@ pub fn gpus() -> Vec<GpuOffer> {
             reserved_monthly: opt_num(r, crate::model::Price::ReservedMonthly.key()),
             reserved_term_months: None,
             spot_interruptions_per_day: None,
+            purchase_price: None,
+            depreciation_months: plain_default("GPUs", "depreciation_months")
+                .and_then(|d| d.parse().ok())
+                .unwrap_or(36.0),
+            residual_share: 0.0,
+            power_w: opt_num(r, "power_w"),
+            hosting_monthly: 0.0,
             billing_granularity_min: num(r, "billing_granularity_min"),
             min_rental_min: num(r, "min_rental_min"),
             available: field(r, "available") != "no",

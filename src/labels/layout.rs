@@ -101,7 +101,7 @@ pub const BILLING_MODE: Label = Label::new("Billing mode", "计费方式");
 pub const MONTHLY_TCO: Label = Label::new("Monthly TCO", "月度总成本");
 /// The priced offer's terms the Plan tab records for each workload: the key under
 /// `gpus.<offer>.` in `gpuplan diff`'s inputs, and the column's header.
-pub const OFFER_TERMS: [(&str, Label); 6] = [
+pub const OFFER_TERMS: [(&str, Label); 7] = [
     (
         "price_on_demand",
         Label::new("On-demand price per GPU-hour", "按量单价(每卡每小时)"),
@@ -117,6 +117,10 @@ pub const OFFER_TERMS: [(&str, Label); 6] = [
     (
         "price_reserved",
         Label::new("Reserved price per GPU-month", "预留单价(每卡每月)"),
+    ),
+    (
+        "price_purchase",
+        Label::new("Purchase price per card", "购置价(每卡)"),
     ),
     (
         "billing_granularity_min",

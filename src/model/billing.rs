@@ -13,59 +13,74 @@ pub enum Price {
     Monthly,
     SpotHourly,
     ReservedMonthly,
+    Purchase,
 }
 
-/// What a price is per: a GPU-hour or a GPU-month.
+/// What a price is per: a GPU-hour, a GPU-month, or once (a card bought).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Per {
     Hour,
     Month,
+    Once,
 }
 
-/// A price column: its key on the GPUs sheet, the formula variable it binds on a candidate and
-/// what it is per.
+/// A price column: its key on the GPUs sheet, the formula variable it binds on a candidate, the
+/// formula flag that says the offer has it, and what it is per.
 #[derive(Debug)]
 pub struct PriceSpec {
     pub price: Price,
     pub key: &'static str,
     pub input: &'static str,
+    pub flag: &'static str,
     pub per: Per,
 }
 
 /// The price columns, in [`Price`]'s order.
-pub const PRICES: [PriceSpec; 4] = [
+pub const PRICES: [PriceSpec; 5] = [
     PriceSpec {
         price: Price::OnDemandHourly,
         key: "on_demand_hourly",
         input: "price_on_demand",
+        flag: "has_on_demand",
         per: Per::Hour,
     },
     PriceSpec {
         price: Price::Monthly,
         key: "monthly",
         input: "price_monthly",
+        flag: "has_monthly",
         per: Per::Month,
     },
     PriceSpec {
         price: Price::SpotHourly,
         key: "spot_hourly",
         input: "price_spot",
+        flag: "has_spot",
         per: Per::Hour,
     },
     PriceSpec {
         price: Price::ReservedMonthly,
         key: "reserved_monthly",
         input: "price_reserved",
+        flag: "has_reserved",
         per: Per::Month,
+    },
+    PriceSpec {
+        price: Price::Purchase,
+        key: "purchase_price",
+        input: "price_purchase",
+        flag: "has_purchase",
+        per: Per::Once,
     },
 ];
 
 impl Price {
-    pub const ALL: [Price; 4] = [
+    pub const ALL: [Price; 5] = [
         Price::OnDemandHourly,
         Price::Monthly,
         Price::SpotHourly,
         Price::ReservedMonthly,
+        Price::Purchase,
     ];
 
     pub fn spec(self) -> &'static PriceSpec {
@@ -102,6 +117,7 @@ pub enum Mode {
     Spot,
     Reserved,
     Mixed,
+    Owned,
 }
 
 /// A billing mode stated once.
@@ -122,6 +138,9 @@ pub struct ModeSpec {
     /// The candidate formulas of its cost and of whether it is allowed.
     pub cost: &'static str,
     pub allow: &'static str,
+    /// Whether a Formulas sheet may lack them: a mode added after templates were written
+    /// (owned) is then not priced, where a missing formula of the others is an error.
+    pub optional: bool,
     /// The hidden parts of its cost and the candidate formula of each: cold starts and billing
     /// rounding for on-demand and base plus burst; for spot the same (a spot instance is billed
     /// as an on-demand one, #34 item 8) and the re-done hours; nothing for monthly and
@@ -131,7 +150,7 @@ pub struct ModeSpec {
 
 /// The billing modes, in [`Mode`]'s order.
 #[rustfmt::skip]
-pub const MODES: [ModeSpec; 5] = [
+pub const MODES: [ModeSpec; 6] = [
     ModeSpec {
         mode: Mode::OnDemand,
         key: "on_demand",
@@ -141,6 +160,7 @@ pub const MODES: [ModeSpec; 5] = [
         committed: false,
         cost: "cost_on_demand",
         allow: "allow_on_demand",
+        optional: false,
         hidden: &[(Hidden::ColdStarts, "cold_start_cost_on_demand")],
     },
     ModeSpec {
@@ -152,6 +172,7 @@ pub const MODES: [ModeSpec; 5] = [
         committed: true,
         cost: "cost_monthly",
         allow: "allow_monthly",
+        optional: false,
         hidden: &[],
     },
     ModeSpec {
@@ -163,6 +184,7 @@ pub const MODES: [ModeSpec; 5] = [
         committed: false,
         cost: "cost_spot",
         allow: "allow_spot",
+        optional: false,
         hidden: &[(Hidden::ColdStarts, "cold_start_cost_spot"), (Hidden::Rework, "rework_cost_spot")],
     },
     ModeSpec {
@@ -174,6 +196,7 @@ pub const MODES: [ModeSpec; 5] = [
         committed: true,
         cost: "cost_reserved",
         allow: "allow_reserved",
+        optional: false,
         hidden: &[],
     },
     ModeSpec {
@@ -185,7 +208,20 @@ pub const MODES: [ModeSpec; 5] = [
         committed: false,
         cost: "cost_mixed",
         allow: "allow_mixed",
+        optional: false,
         hidden: &[(Hidden::ColdStarts, "cold_start_cost_mixed")],
+    },
+    ModeSpec {
+        mode: Mode::Owned,
+        key: "owned",
+        label: ["owned", "自建"],
+        note: ["Cards bought: each month's depreciation (purchase price less its residual share, over depreciation_months), power at the busy hours and idle power the rest of the month × pue × electricity_price, and hosting. The purchase itself is capital spent up front (the Summary).", "自购 GPU：每月折旧（购置价扣除残值比例后按 depreciation_months 分摊）、忙时功耗与其余时间的待机功耗 × pue × electricity_price，以及托管费。购置款本身为一次性资本支出（见总览）。"],
+        prices: &[Price::Purchase],
+        committed: true,
+        cost: "cost_owned",
+        allow: "allow_owned",
+        optional: true,
+        hidden: &[],
     },
 ];
 
@@ -204,12 +240,13 @@ const _: () = {
 };
 
 impl Mode {
-    pub const ALL: [Mode; 5] = [
+    pub const ALL: [Mode; 6] = [
         Mode::OnDemand,
         Mode::Monthly,
         Mode::Spot,
         Mode::Reserved,
         Mode::Mixed,
+        Mode::Owned,
     ];
 
     pub fn spec(self) -> &'static ModeSpec {

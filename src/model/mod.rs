@@ -588,6 +588,16 @@ pub struct GpuOffer {
     pub monthly: Option<f64>,
     pub spot_hourly: Option<f64>,
     pub reserved_monthly: Option<f64>,
+    /// A card bought: its price with its share of the server (`None`: not for sale), the months
+    /// it is depreciated over, the share of the price it resells for, its board power (W;
+    /// `None`: unknown) and its rack or colocation fee a month.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub purchase_price: Option<f64>,
+    pub depreciation_months: f64,
+    pub residual_share: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub power_w: Option<f64>,
+    pub hosting_monthly: f64,
     /// How often a spot instance of the offer is reclaimed, per day; `None`: the Assumption
     /// `spot_interruptions_per_day`.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -616,7 +626,7 @@ impl GpuOffer {
     }
 
     /// The numeric columns of the GPUs sheet.
-    pub const NUMERIC: [&'static str; 17] = [
+    pub const NUMERIC: [&'static str; 22] = [
         "vram_gib",
         "bandwidth_gbs",
         "fp16_tflops",
@@ -631,6 +641,11 @@ impl GpuOffer {
         "spot_hourly",
         "reserved_monthly",
         "spot_interruptions_per_day",
+        "purchase_price",
+        "depreciation_months",
+        "residual_share",
+        "power_w",
+        "hosting_monthly",
         "billing_granularity_min",
         "reserved_term_months",
         "min_rental_min",
@@ -663,6 +678,10 @@ impl GpuOffer {
             "min_rental_min" => self.min_rental_min = v,
             "reserved_term_months" => self.reserved_term_months = Some(v),
             "spot_interruptions_per_day" => self.spot_interruptions_per_day = Some(v),
+            "depreciation_months" => self.depreciation_months = v,
+            "residual_share" => self.residual_share = v,
+            "power_w" => self.power_w = Some(v),
+            "hosting_monthly" => self.hosting_monthly = v,
             price => self.set_price(price, Some(v)),
         }
     }
@@ -682,6 +701,7 @@ impl GpuOffer {
             Price::Monthly => self.monthly,
             Price::SpotHourly => self.spot_hourly,
             Price::ReservedMonthly => self.reserved_monthly,
+            Price::Purchase => self.purchase_price,
         }
     }
 
@@ -691,28 +711,31 @@ impl GpuOffer {
             Price::Monthly => &mut self.monthly,
             Price::SpotHourly => &mut self.spot_hourly,
             Price::ReservedMonthly => &mut self.reserved_monthly,
+            Price::Purchase => &mut self.purchase_price,
         }
     }
 
     /// The formula variables of an offer's prices and billing terms, in the order of
     /// [`GpuOffer::terms`]: the planner binds them, the Plan tab writes them as editable inputs.
-    pub const TERMS: [&'static str; 6] = [
+    pub const TERMS: [&'static str; 7] = [
         "price_on_demand",
         "price_monthly",
         "price_spot",
         "price_reserved",
+        "price_purchase",
         "billing_granularity_min",
         "min_rental_min",
     ];
 
     /// The offer's prices (None where not offered) and billing terms, as named by `TERMS`.
-    pub fn terms(&self) -> [Option<f64>; 6] {
-        let [a, b, c, d] = Price::ALL.map(|p| self.price(p));
+    pub fn terms(&self) -> [Option<f64>; 7] {
+        let [a, b, c, d, e] = Price::ALL.map(|p| self.price(p));
         [
             a,
             b,
             c,
             d,
+            e,
             Some(self.billing_granularity_min),
             Some(self.min_rental_min),
         ]

@@ -10,7 +10,7 @@ use crate::model::{format_number, Input, Warning, Workload};
 /// then mode order. The next best is the best option of another mode.
 pub(super) fn choose(
     cands: &[Candidate],
-    best: &[Option<Best>; 5],
+    best: &[Option<Best>; Mode::ALL.len()],
     k: &Keys,
     monthly_min: f64,
 ) -> Option<Chosen> {

@@ -3,6 +3,7 @@
 
 use super::compat::{self, Verdict};
 use super::programs::{Keys, OwnNeeds, Programs};
+use super::Mode;
 use super::{Candidate, Exclusion, Said};
 use crate::error::Problem;
 use crate::lang::Lang;
@@ -37,7 +38,7 @@ struct Row {
     /// Why it cannot be chosen.
     why: Option<Why>,
     /// Each mode's cost, where offered and allowed.
-    costs: [Option<f64>; 5],
+    costs: [Option<f64>; Mode::ALL.len()],
     /// Feasible first (0) by least TCO, fewer GPUs, sheet order; the rest (1) largest offer first.
     rank: (u8, f64, f64, usize),
 }
@@ -56,7 +57,7 @@ pub(super) struct Evaluated {
     pub(super) candidates: Vec<Candidate>,
     /// How many were evaluated.
     pub(super) evaluated: usize,
-    pub(super) best: [Option<Best>; 5],
+    pub(super) best: [Option<Best>; Mode::ALL.len()],
     /// GPUs set aside because they cannot run the workload's formats, with what each lacks
     /// (`fp8 needs compute capability ≥ 8.9`).
     pub(super) incompatible: Vec<(String, Vec<Said>)>,
@@ -128,7 +129,7 @@ struct Sweep<'a> {
     /// Every row's values, one after another (`Row::at`).
     arena: Vec<f64>,
     rows: Vec<Row>,
-    best: [Option<Best>; 5],
+    best: [Option<Best>; Mode::ALL.len()],
     incompatible: Vec<(String, Vec<Said>)>,
     sink: Option<&'a mut Vec<FullRow>>,
 }
@@ -158,7 +159,7 @@ impl<'a> Sweep<'a> {
             base,
             arena: Vec::new(),
             rows: Vec::new(),
-            best: [None; 5],
+            best: [None; Mode::ALL.len()],
             incompatible: Vec::new(),
             sink,
         })
@@ -307,22 +308,23 @@ impl<'a> Sweep<'a> {
 
 /// Why a row is out, if it is (its text is written only for the candidates kept), and each
 /// mode's cost, where offered and allowed.
-fn judge(vals: &[f64], keys: &Keys, verdict: &Verdict) -> (Option<Why>, [Option<f64>; 5]) {
+fn judge(
+    vals: &[f64],
+    keys: &Keys,
+    verdict: &Verdict,
+) -> (Option<Why>, [Option<f64>; Mode::ALL.len()]) {
     let mut exclusion = None;
     if matches!(verdict, Verdict::Excluded { .. }) {
         exclusion = Some(Why::Incompatible);
     } else if vals[keys.fits] == 0.0 {
         exclusion = Some(Why::Misfit);
     }
-    let mut costs = [None; 5];
+    let mut costs = [None; Mode::ALL.len()];
     // A card that cannot hold its own share has no GPU count, so no cost to show.
     let nothing_fits =
         matches!(exclusion, Some(Why::Misfit)) && keys.own.is_some_and(|o| o.exceed(vals));
     for (i, c) in costs.iter_mut().enumerate().filter(|_| !nothing_fits) {
-        let v = vals[keys.costs[i]];
-        if vals[keys.allows[i]] != 0.0 && v >= 0.0 {
-            *c = Some(v);
-        }
+        *c = keys.mode_cost(vals, i);
     }
     if exclusion.is_none() && costs.iter().all(Option::is_none) {
         exclusion = Some(Why::NoMode);

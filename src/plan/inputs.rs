@@ -38,7 +38,7 @@ const FLAGS: [&str; 14] = [
     "experts_mxfp4",
 ];
 /// The offer's specifications; its prices and terms (`GpuOffer::TERMS`) and `gpu_index` follow.
-const GPU_SPECS: [&str; 10] = [
+const GPU_SPECS: [&str; 14] = [
     "gpu_vram_gib",
     "gpu_bandwidth_gbs",
     "gpu_tflops",
@@ -51,6 +51,12 @@ const GPU_SPECS: [&str; 10] = [
     "node_interconnect_gbs",
     // 0 where the offer's column is blank (`has_spot_interruptions` says which).
     "gpu_spot_interruptions_per_day",
+    // A card bought (the owned mode): its depreciation, resale share, board power (0 unknown)
+    // and hosting.
+    "gpu_depreciation_months",
+    "gpu_residual_share",
+    "gpu_power_w",
+    "gpu_hosting_monthly",
 ];
 
 /// Every numeric per-offer input, in binding order.
@@ -60,18 +66,22 @@ fn gpu_numbers() -> impl Iterator<Item = &'static str> {
         .chain(GpuOffer::TERMS)
         .chain(["gpu_index"])
 }
-const GPU_FLAGS: [&str; 8] = [
-    "gpu_nvlink",
-    "has_on_demand",
-    "has_monthly",
-    "has_spot",
-    "has_reserved",
+/// The offer's flags: NVLink, then one per price (`has_on_demand`, … the descriptor's), then
+/// these.
+const GPU_FLAGS: [&str; 3] = [
     "has_node_link",
     "has_spot_interruptions",
     // The workload's weights run through weight-only kernels on this offer (int8, int4, or a
     // format the platform does not compute in: FP8 on Ampere, FP4 before Blackwell).
     "weight_only_kernels",
 ];
+
+/// Every per-offer flag, in binding order.
+fn gpu_flags() -> impl Iterator<Item = &'static str> {
+    std::iter::once("gpu_nvlink")
+        .chain(Price::ALL.map(|p| p.spec().flag))
+        .chain(GPU_FLAGS)
+}
 
 /// The prices of the API a workload compares with (its `api` column's APIs row), per million
 /// tokens; 0 without one (`has_api` says which).
@@ -124,7 +134,7 @@ pub fn candidate_inputs(
     vars.extend(BYTES.iter().map(|n| InputVar::num(*n)));
     vars.extend(FLAGS.iter().map(|n| InputVar::bool(*n)));
     vars.extend(gpu_numbers().map(InputVar::num));
-    vars.extend(GPU_FLAGS.iter().map(|n| InputVar::bool(*n)));
+    vars.extend(gpu_flags().map(InputVar::bool));
     vars.push(InputVar::num(REPLICA_SIZE));
     vars.extend(API_PRICES.iter().map(|n| InputVar::num(*n)));
     vars.push(InputVar::bool("has_api"));
@@ -239,7 +249,7 @@ pub struct GpuSlots {
 
 impl GpuSlots {
     pub fn new(p: &Program) -> Self {
-        let names = gpu_numbers().chain(GPU_FLAGS);
+        let names = gpu_numbers().chain(gpu_flags());
         GpuSlots {
             slots: names.map(|n| p.slot(n)).collect(),
             max_gpus: p.slot("max_gpus"),
@@ -286,19 +296,20 @@ impl GpuSlots {
             offer.interconnect_gbs,
             offer.node_interconnect_gbs.unwrap_or(0.0),
             offer.spot_interruptions_per_day.unwrap_or(0.0),
+            offer.depreciation_months,
+            offer.residual_share,
+            offer.power_w.unwrap_or(0.0),
+            offer.hosting_monthly,
         ];
         let weight_only = matches!(w.precision, Precision::Int8 | Precision::Int4)
             || super::compat::weight_only(w, offer);
-        let flags = [
-            b(offer.nvlink),
-            b(offer.price(Price::OnDemandHourly).is_some()),
-            b(offer.price(Price::Monthly).is_some()),
-            b(offer.price(Price::SpotHourly).is_some()),
-            b(offer.price(Price::ReservedMonthly).is_some()),
-            b(offer.node_interconnect_gbs.is_some()),
-            b(offer.spot_interruptions_per_day.is_some()),
-            b(weight_only),
-        ];
+        let flags = std::iter::once(b(offer.nvlink))
+            .chain(Price::ALL.map(|p| b(offer.price(p).is_some())))
+            .chain([
+                b(offer.node_interconnect_gbs.is_some()),
+                b(offer.spot_interruptions_per_day.is_some()),
+                b(weight_only),
+            ]);
         let figures = specs
             .into_iter()
             .chain(offer.terms().map(|t| t.unwrap_or(0.0)))

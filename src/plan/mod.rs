@@ -10,6 +10,7 @@ pub mod cuts;
 mod evaluate;
 pub mod fleet;
 pub mod inputs;
+pub mod ownership;
 mod portfolio;
 mod programs;
 pub mod risks;
@@ -270,7 +271,7 @@ pub struct Candidate {
     /// Why the candidate cannot be chosen, if it cannot.
     pub exclusion: Option<Exclusion>,
     /// Monthly GPU cost per mode; `None` where the mode is not offered or not allowed.
-    pub costs: [Option<f64>; 5],
+    pub costs: [Option<f64>; Mode::ALL.len()],
 }
 
 impl Candidate {
@@ -406,7 +407,8 @@ impl Plan {
             return 0.0;
         };
         match ch.mode {
-            Mode::Monthly | Mode::Reserved => ch.gpu_cost,
+            // A card bought is paid whatever the use: its depreciation, power and hosting.
+            Mode::Monthly | Mode::Reserved | Mode::Owned => ch.gpu_cost,
             Mode::Mixed => self
                 .base_cards(c)
                 .map_or(0.0, |(cards, price)| cards * price),
@@ -978,8 +980,13 @@ fn formula_and_price_warnings(input: &Input, warnings: &mut Vec<Warning>) {
             );
         }
     }
-    // The modes of one price each (base plus burst needs two, and says nothing of its own).
-    for m in Mode::ALL.into_iter().filter(|m| m.spec().prices.len() == 1) {
+    // The rented modes of one price each (base plus burst needs two, and says nothing of its
+    // own); owning is opt-in, so a sheet without purchase prices is not told about it.
+    let rented = |m: &Mode| {
+        let prices = m.spec().prices;
+        prices.len() == 1 && prices[0].spec().per != crate::model::Per::Once
+    };
+    for m in Mode::ALL.into_iter().filter(rented) {
         let priced = input
             .gpus
             .iter()

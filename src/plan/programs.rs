@@ -314,10 +314,12 @@ fn type_problems(
 pub(super) struct Keys {
     pub(super) fits: usize,
     pub(super) gpus_total: usize,
-    pub(super) costs: [usize; 5],
-    pub(super) allows: [usize; 5],
+    /// Per mode, its cost and allow formulas; `None` for a mode whose formulas an older Formulas
+    /// sheet lacks (the owned mode, added after templates were written), which is not priced.
+    pub(super) costs: [Option<usize>; Mode::ALL.len()],
+    pub(super) allows: [Option<usize>; Mode::ALL.len()],
     /// Per mode, the formula of each hidden part of its cost, in `Hidden::ALL` order.
-    pub(super) hidden: [[Option<usize>; 2]; 5],
+    pub(super) hidden: [[Option<usize>; 2]; Mode::ALL.len()],
     pub(super) storage: usize,
     pub(super) egress: usize,
     pub(super) utilization: usize,
@@ -368,14 +370,22 @@ impl OwnNeeds {
 }
 
 impl Keys {
+    /// Mode `i`'s cost in a candidate's values `vals`, where its formulas exist, it is allowed
+    /// and the cost is not negative.
+    pub(super) fn mode_cost(&self, vals: &[f64], i: usize) -> Option<f64> {
+        let (cost, allow) = (self.costs[i]?, self.allows[i]?);
+        let v = vals[cost];
+        (vals[allow] != 0.0 && v >= 0.0).then_some(v)
+    }
+
     pub(super) fn new(columns: &[FormulaColumn]) -> Keys {
         let at = |n: &str| columns.iter().position(|c| c.name == n);
         let must = |n: &str| at(n).unwrap_or(0);
         Keys {
             fits: must("fits"),
             gpus_total: must("gpus_total"),
-            costs: Mode::ALL.map(|m| must(m.spec().cost)),
-            allows: Mode::ALL.map(|m| must(m.spec().allow)),
+            costs: Mode::ALL.map(|m| at(m.spec().cost)),
+            allows: Mode::ALL.map(|m| at(m.spec().allow)),
             hidden: Mode::ALL.map(|m| Hidden::ALL.map(|h| m.hidden_formula(h).and_then(at))),
             storage: must("storage_cost"),
             egress: must("egress_cost"),

@@ -6,6 +6,7 @@ use super::choose::choose;
 use super::evaluate::{evaluate_workload, evaluate_workload_into, Best, FullRow};
 use super::portfolio::portfolio;
 use super::programs::{Keys, Programs};
+use super::Mode;
 use super::{plan_with, Candidate, FormulaColumn, Options, Plan, WorkloadPlan};
 use crate::error::{Error, Result};
 use crate::formula::Program;
@@ -295,7 +296,7 @@ impl<'a> Replanner<'a> {
         let n_in = p.inputs();
         let k = &self.keys;
         let mut scratch = p.scratch();
-        let mut best: [Option<Best>; 5] = [None; 5];
+        let mut best: [Option<Best>; Mode::ALL.len()] = [None; Mode::ALL.len()];
         let mut cands: Vec<Candidate> = Vec::new();
         for row in rows.iter_mut().filter(|r| !r.out) {
             let buf = &mut row.values;
@@ -314,12 +315,9 @@ impl<'a> Replanner<'a> {
                 )
             })?;
             let vals = &buf[n_in..];
-            let mut costs = [None; 5];
+            let mut costs = [None; Mode::ALL.len()];
             for (i, c) in costs.iter_mut().enumerate() {
-                let v = vals[k.costs[i]];
-                if vals[k.allows[i]] != 0.0 && v >= 0.0 {
-                    *c = Some(v);
-                }
+                *c = k.mode_cost(vals, i);
             }
             if costs.iter().all(Option::is_none) {
                 continue;
@@ -582,7 +580,7 @@ fn key_reach(input: &Input, programs: &Programs, ranges: &[RangeDef], keys: &Key
         keys.gpus_total,
     ]
     .into_iter()
-    .chain(keys.allows)
+    .chain(keys.allows.into_iter().flatten())
     .map(|c| n_in + c)
     .collect();
     sizing.sort_unstable();
@@ -651,7 +649,8 @@ fn choice_stays(programs: &Programs, keys: &Keys, deps: &[usize]) -> bool {
     let mut choosing: Vec<usize> = keys
         .costs
         .into_iter()
-        .chain(keys.allows)
+        .flatten()
+        .chain(keys.allows.into_iter().flatten())
         .chain(keys.hidden.into_iter().flatten().flatten())
         .map(|c| n_in + c)
         .collect();

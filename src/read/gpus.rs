@@ -107,6 +107,12 @@ impl Reader {
                 format!("{label} has no price for any billing mode, so it is never chosen; fill in at least one price"),
             ).with_zh(format!("{label} 没有任何计费方式的价格，因此不会被选中；请至少填写一种价格")));
         }
+        if offer.available && offer.purchase_price.is_some() && offer.power_w.is_none() {
+            self.notices.push(Warning::warn(
+                rec.at("purchase_price"),
+                format!("{label} has a purchase price but no board power (power_w), so owning it is priced without electricity; give its watts"),
+            ).with_zh(format!("{label} 给出了购置价但没有功耗（power_w），自建方案的费用未含电费；请填写其瓦数")));
+        }
         let from_catalog = !filled.is_empty() && known.is_some();
         Some((offer, from_catalog))
     }
@@ -292,6 +298,9 @@ fn read_specifications(
     offer.nvlink = rec
         .boolean("nvlink", p)
         .unwrap_or(known.is_some_and(|k| k.nvlink));
+    offer.power_w = rec
+        .number("power_w", gpu_rule("power_w"), p)
+        .or(known.and_then(|k| k.power_w));
     filled
 }
 
@@ -309,6 +318,9 @@ fn read_terms(rec: &Record, offer: &mut GpuOffer, p: &mut Vec<Problem>) {
         number(key, p).unwrap_or_else(|| default(key).parse().unwrap_or(0.0))
     };
     offer.billing_granularity_min = figure("billing_granularity_min", p);
+    offer.depreciation_months = figure("depreciation_months", p);
+    offer.residual_share = figure("residual_share", p);
+    offer.hosting_monthly = figure("hosting_monthly", p);
     offer.min_rental_min = figure("min_rental_min", p);
     offer.available = rec
         .boolean("available", p)

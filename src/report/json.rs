@@ -46,6 +46,9 @@ pub struct PlanJson<'a> {
     /// What could make the month cost other than planned, with the money at stake, the largest
     /// first (page 1 shows the top three).
     risks: Vec<crate::plan::risks::Risk>,
+    /// The owned cards (#47): capital up front, a month of ownership, its running part, the
+    /// rent it replaces and the months to break even; null when nothing is owned.
+    ownership: Option<crate::plan::ownership::Ownership>,
     warnings: Vec<&'a Warning>,
 }
 
@@ -130,6 +133,7 @@ impl<'a> PlanJson<'a> {
             fleet: plan.fleet.as_ref(),
             cuts: plan.cuts.as_ref(),
             risks: crate::plan::risks::risks(plan),
+            ownership: plan.ownership(),
             warnings: calc.warnings().collect(),
         }
     }

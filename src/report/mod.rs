@@ -156,6 +156,28 @@ fn total_rows(plan: &Plan, paint: &Paint, lang: Lang) -> Vec<Vec<String>> {
             money(&cur, f.budget),
         ]);
     }
+    if let Some(o) = plan.ownership() {
+        rows.push(vec![
+            lang.t("owned cards: capital up front", "自购卡：一次性资本支出")
+                .into(),
+            money(&cur, o.capital),
+        ]);
+        let months = o.months_to_break_even.map_or_else(
+            || lang.t("never", "无法回本").to_string(),
+            |m| {
+                format!(
+                    "{} {}",
+                    format_number((m * 10.0).round() / 10.0),
+                    lang.t("months", "个月")
+                )
+            },
+        );
+        rows.push(vec![
+            lang.t("paid back against renting in", "相对租用的回本期")
+                .into(),
+            months,
+        ]);
+    }
     rows
 }
 

@@ -183,9 +183,10 @@ fn every_billing_mode_has_its_formulas_and_every_price_its_column() {
     for m in Mode::ALL {
         let spec = m.spec();
         for f in [spec.cost, spec.allow] {
-            assert!(
+            assert_eq!(
                 REQUIRED_CANDIDATE.iter().any(|(n, _)| *n == f),
-                "{f} is not required"
+                !spec.optional,
+                "{f}: required unless the mode is optional"
             );
             assert!(defaults.iter().any(|n| n == f), "{f} has no default");
         }
@@ -302,4 +303,79 @@ fn spot_without_a_rate_keeps_the_fixed_rework_share() {
     let (c, _) = p.chosen(0).unwrap();
     assert_eq!(p.value(c, "spot_rework_share"), Some(0.15));
     assert!(close(c.cost(Mode::Spot).unwrap(), 12.5, 1e-9));
+}
+
+/// #47 item 1, worked by hand: an RTX 4090 bought at ¥15,000 over 36 months with a 20%
+/// residual, 450 W at ¥0.8/kWh and PUE 1.3, busy all 730 h, hosting ¥200 a month.
+#[test]
+fn an_owned_card_costs_its_depreciation_power_and_hosting() {
+    let mut w = workload("all-month", Kind::Batch, None);
+    w.numbers.vram_gib = Some(10.0);
+    w.numbers.hours_per_month = Some(730.0);
+    w.spot_ok = false;
+    let mut g = offer("RTX 4090", 24.0, Some(4.3), Some(2200.0), None, None);
+    g.purchase_price = Some(15_000.0);
+    g.depreciation_months = 36.0;
+    g.residual_share = 0.2;
+    g.power_w = Some(450.0);
+    g.hosting_monthly = 200.0;
+    let set = [
+        ("electricity_price", 0.8),
+        ("pue", 1.3),
+        ("cold_start_min", 20.0),
+    ];
+    let p = plan(input(vec![w], vec![g], &set)).unwrap();
+    let (c, ch) = p.chosen(0).unwrap();
+    // Depreciation 15,000 × 0.8 / 36 = ¥333.33; power 0.45 kW × 730 h × 1.3 × ¥0.8 = ¥341.64
+    // (busy all month: no idle hours); with hosting ¥874.97 a month, against ¥2,200 monthly.
+    assert!(close(
+        p.value(c, "owned_depreciation").unwrap(),
+        333.33,
+        1e-9
+    ));
+    assert!(close(p.value(c, "owned_power_cost").unwrap(), 341.64, 1e-9));
+    assert!(close(c.cost(Mode::Owned).unwrap(), 874.97, 1e-9));
+    assert_eq!(ch.mode, Mode::Owned);
+    // Committed: a card bought is paid whatever the use.
+    assert!(close(p.committed(0), 874.97, 1e-9));
+    // Break-even against on demand: a card's month at no work is 333.33 + 200 + idle power
+    // 0.45 × 730 × 0.1 × 1.3 × 0.8 = 34.16 → ¥567.50; an hour of work adds 0.45 × 0.9 × 1.3 ×
+    // 0.8 = ¥0.4212; so u × 730 × 4.3 = 567.50 + u × 730 × 0.4212 at u = 567.50 / (730 ×
+    // 3.8788) = 20.04%.
+    let u = p.value(c, "owned_breakeven_on_demand").unwrap();
+    assert!(close(u, 567.50 / (730.0 * (4.3 - 0.4212)), 1e-9), "{u}");
+    assert!(close(u, 0.2004, 1e-4));
+    // Against monthly: (2,200 − 567.50) / (730 × 0.4212) = 5.31 ≥ 1, owning is cheaper at any
+    // use.
+    let m = p.value(c, "owned_breakeven_monthly").unwrap();
+    assert!(close(m, 1632.5 / (730.0 * 0.4212), 1e-9), "{m}");
+    // The Summary's figures: ¥15,000 up front; renting the cheapest way costs ¥2,200 (on demand
+    // is 731 h × 4.3 = ¥3,143.30); running the card costs 874.97 − 333.33 = ¥541.64, so the
+    // purchase is repaid in 15,000 / (2,200 − 541.64) = 9.05 months.
+    let o = p.ownership().unwrap();
+    assert!(close(o.capital, 15_000.0, 1e-9));
+    assert!(close(o.monthly, 874.97, 1e-9));
+    assert!(close(o.rent, 2200.0, 1e-9));
+    assert!(close(o.running, 541.64, 1e-9));
+    let months = o.months_to_break_even.unwrap();
+    assert!(
+        close(months, 15_000.0 / (2200.0 - 541.64), 1e-9),
+        "{months}"
+    );
+    assert!(close(months, 9.045, 1e-3));
+}
+
+#[test]
+fn an_offer_without_a_purchase_price_is_never_owned() {
+    // The same card without a purchase price: owned is not priced, monthly wins as before.
+    let mut w = workload("all-month", Kind::Batch, None);
+    w.numbers.vram_gib = Some(10.0);
+    w.numbers.hours_per_month = Some(730.0);
+    w.spot_ok = false;
+    let g = offer("RTX 4090", 24.0, Some(4.3), Some(2200.0), None, None);
+    let p = plan(input(vec![w], vec![g], &[])).unwrap();
+    let (c, ch) = p.chosen(0).unwrap();
+    assert_eq!(c.cost(Mode::Owned), None);
+    assert_eq!(ch.mode, Mode::Monthly);
+    assert!(p.ownership().is_none());
 }

@@ -85,8 +85,8 @@ pub fn write(
         Line {
             label: cx.t("  Committed GPUs", "  承诺性 GPU 费用"),
             note: cx.t(
-                "monthly, reserved and base + burst's base: paid whatever the use",
-                "包月、预留及包月+弹性的保底部分：无论用量均需支付",
+                "monthly, reserved, owned cards and base + burst's base: paid whatever the use",
+                "包月、预留、自购卡及包月+弹性的保底部分：无论用量均需支付",
             ),
             formula: committed_f,
             value: committed,
@@ -124,6 +124,7 @@ pub fn write(
         line.write(ws, cx, row, (&s.text, &s.money))?;
     }
     row = write_tax(ws, cx, live, row, &amount(layout.with_margin))?;
+    row = write_ownership(ws, cx, row)?;
     row = write_spares(ws, cx, row + 1)?;
     if let Some(r) = write_replan(ws, cx, row + 1)? {
         row = r;
@@ -279,6 +280,77 @@ struct Line<'a> {
     note: &'a str,
     formula: String,
     value: f64,
+}
+
+/// The owned cards, where any workload is planned on them (#47): the purchase spent up front,
+/// a month of ownership (already in the committed GPUs above), and the months the rent it
+/// saves take to repay the purchase. The capital and the month are live over the Plan tab's
+/// owned rows; the months are as planned.
+fn write_ownership(ws: &mut Worksheet, cx: &Ctx, mut row: u32) -> Result<u32, XlsxError> {
+    let Some(o) = cx.plan.ownership() else {
+        return Ok(row);
+    };
+    let s = &cx.s;
+    let owned = super::live::excel_text(Mode::Owned.label(cx.lang));
+    let (capital_f, monthly_f) = match (
+        plan_tab::range_of(cx, plan_tab::MODE),
+        plan_tab::range_of(cx, plan_tab::GPUS_TOTAL),
+        plan_tab::range_of(cx, plan_tab::PRICE_PURCHASE),
+        plan_tab::range_of(cx, plan_tab::GPU_COST),
+    ) {
+        (Some(modes), Some(gpus), Some(prices), Some(costs)) => (
+            format!("SUMPRODUCT(({modes}={owned})*{gpus}*{prices})"),
+            format!("SUMIF({modes},{owned},{costs})"),
+        ),
+        _ => (o.capital.to_string(), o.monthly.to_string()),
+    };
+    let lines = [
+        Line {
+            label: cx.t("Owned cards: capital up front", "自购卡：一次性资本支出"),
+            note: cx.t(
+                "the purchase, not in the monthly budget",
+                "购置款，不计入月度预算",
+            ),
+            formula: capital_f,
+            value: o.capital,
+        },
+        Line {
+            label: cx.t("  A month of ownership", "  每月自有成本"),
+            note: cx.t(
+                "depreciation, power and hosting; in the committed GPUs",
+                "折旧、电费与托管；已含在承诺性 GPU 费用中",
+            ),
+            formula: monthly_f,
+            value: o.monthly,
+        },
+    ];
+    for line in lines {
+        row += 1;
+        line.write(ws, cx, row, (&s.text, &s.money))?;
+    }
+    row += 1;
+    text(
+        ws,
+        row,
+        LABEL,
+        cx.t("  Paid back against renting in", "  相对租用的回本期"),
+        &s.text,
+    )?;
+    let note = cx.t(
+        "months: the purchase over the rent saved a month less power and hosting (as planned)",
+        "个月：购置款 ÷（每月节省的租金 − 电费与托管）（规划时数值）",
+    );
+    match o.months_to_break_even {
+        Some(m) => {
+            number(ws, row, AMOUNT, (m * 10.0).round() / 10.0, &s.general)?;
+        }
+        None => {
+            text(ws, row, AMOUNT, cx.t("never", "无法回本"), &s.bad)?;
+        }
+    }
+    let muted = s.muted.clone().set_indent(1);
+    text(ws, row, NOTE, note, &muted)?;
+    Ok(row)
 }
 
 impl Line<'_> {

@@ -39,7 +39,7 @@ pub(super) const FIRST_MODE: u16 = LEAD.len() as u16;
 const LAST_MODE: u16 = FIRST_MODE + Mode::ALL.len() as u16 - 1;
 
 /// The columns after the modes' costs.
-const AFTER_MODES: [Col; 6] = [
+const AFTER_MODES: [Col; 8] = [
     Col::new(
         "chosen_mode",
         15.0,
@@ -100,6 +100,26 @@ const AFTER_MODES: [Col; 6] = [
             "本报价上竞价重做的工时占工作工时的比例（公式 spot_rework_share）：给出每日中断次数（λ）且每 c 分钟存断点时为 λ ×（c/2 + 冷启动）；不存断点时 T 小时的运行耗时 (1/λ + 冷启动)(e^(λT) − 1) 小时；未给出中断频率时为参数 spot_rework。空白表示负载不能容忍中断或报价没有竞价价格。",
         ],
     ),
+    Col::new(
+        "owned_breakeven_on_demand",
+        15.0,
+        [
+            "Owning beats on demand above",
+            "自建优于按量的利用率",
+            "The utilization above which owning a card of this offer costs less than renting it on demand (the formula owned_breakeven_on_demand): its month at no work (depreciation, hosting, idle power) over the on-demand price less the power an hour of work adds. Blank: the offer has no purchase price.",
+            "利用率高于此值时，自购该报价的卡比按量租用便宜（公式 owned_breakeven_on_demand）：不工作时一个月的费用（折旧、托管、待机电费）除以按量价格减去每工作一小时增加的电费。空白表示报价没有购置价。",
+        ],
+    ),
+    Col::new(
+        "owned_breakeven_monthly",
+        15.0,
+        [
+            "Owning beats monthly below",
+            "自建优于包月的利用率",
+            "The utilization below which owning a card costs less than renting it by the month (the formula owned_breakeven_monthly): the monthly price is paid whatever the use, an owned card's power grows with it. Blank: the offer has no purchase or monthly price.",
+            "利用率低于此值时，自购卡比包月便宜（公式 owned_breakeven_monthly）：包月价与用量无关，自购卡的电费随用量增长。空白表示报价没有购置价或包月价。",
+        ],
+    ),
 ];
 const CHOSEN_MODE: u16 = LAST_MODE + 1 + at(&AFTER_MODES, "chosen_mode");
 const CHOSEN_COST: u16 = LAST_MODE + 1 + at(&AFTER_MODES, "chosen_cost");
@@ -107,6 +127,8 @@ const NEXT_BEST: u16 = LAST_MODE + 1 + at(&AFTER_MODES, "next_best");
 const NEXT_RATIO: u16 = LAST_MODE + 1 + at(&AFTER_MODES, "next_ratio");
 const CHEAPEST_NOW: u16 = LAST_MODE + 1 + at(&AFTER_MODES, "cheapest_now");
 const SPOT_REWORK: u16 = LAST_MODE + 1 + at(&AFTER_MODES, "spot_rework_share");
+const OWNED_VS_ON_DEMAND: u16 = LAST_MODE + 1 + at(&AFTER_MODES, "owned_breakeven_on_demand");
+const OWNED_VS_MONTHLY: u16 = LAST_MODE + 1 + at(&AFTER_MODES, "owned_breakeven_monthly");
 
 /// Writes the Billing tab: the header, one row per workload with each mode's cost live over the
 /// Plan tab, and the cheapest mode of each row in green.
@@ -194,6 +216,7 @@ fn write_row(ws: &mut Worksheet, cx: &Ctx, i: usize) -> Result<(), XlsxError> {
             number(ws, r, SPOT_REWORK, v, &s.pct)?;
         }
     }
+    write_breakeven(ws, cx, r, c)?;
     let labels: Vec<&str> = Mode::ALL.iter().map(|m| m.label(cx.lang)).collect();
     live_text(
         ws,
@@ -206,6 +229,43 @@ fn write_row(ws: &mut Worksheet, cx: &Ctx, i: usize) -> Result<(), XlsxError> {
         plan_tab::cheapest_now(c, cx.lang),
         &s.bold,
     )
+}
+
+/// The utilizations at which owning the offer's card breaks even with renting it, where it has a
+/// purchase price: above the first, owning beats on demand ("never" where the on-demand price
+/// does not exceed an hour's power); below the second, it beats monthly ("at any use" from
+/// 100%, "never" at 0 or less).
+fn write_breakeven(
+    ws: &mut Worksheet,
+    cx: &Ctx,
+    r: u32,
+    c: &crate::plan::Candidate,
+) -> Result<(), XlsxError> {
+    let (s, plan) = (&cx.s, cx.plan);
+    let offer = &plan.input.gpus[c.offer];
+    if offer.purchase_price.is_none() {
+        return Ok(());
+    }
+    let (never, any) = (cx.t("never", "不会"), cx.t("at any use", "任何用量"));
+    if offer.on_demand_hourly.is_some() {
+        if let Some(u) = plan.value(c, "owned_breakeven_on_demand") {
+            if u > 1.0 {
+                text(ws, r, OWNED_VS_ON_DEMAND, never, &s.text)?;
+            } else {
+                number(ws, r, OWNED_VS_ON_DEMAND, u, &s.pct)?;
+            }
+        }
+    }
+    if offer.monthly.is_some() {
+        if let Some(u) = plan.value(c, "owned_breakeven_monthly") {
+            match u {
+                u if u >= 1.0 => text(ws, r, OWNED_VS_MONTHLY, any, &s.text)?,
+                u if u <= 0.0 => text(ws, r, OWNED_VS_MONTHLY, never, &s.text)?,
+                u => number(ws, r, OWNED_VS_MONTHLY, u, &s.pct)?,
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The cheapest priced mode of each of the `n` workloads' rows, in green.

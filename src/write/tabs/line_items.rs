@@ -8,6 +8,7 @@
 use super::live::local_range;
 use super::plan_tab::{self, live_cell};
 use super::Ctx;
+use crate::model::Per;
 use crate::plan::Mode;
 use crate::write::style::{number, text};
 use rust_xlsxwriter::{Worksheet, XlsxError};
@@ -102,8 +103,13 @@ fn items(cx: &Ctx) -> Vec<Item> {
                 });
             }
             mode => {
-                // The mode's own price (base plus burst, of two, is split above).
-                let rate = offer.price(mode.spec().prices[0]).unwrap_or(0.0);
+                // The mode's own price (base plus burst, of two, is split above); a card bought
+                // is a month of its ownership per GPU.
+                let price = mode.spec().prices[0];
+                let rate = match price.spec().per {
+                    Per::Once if gpus > 0.0 => ch.gpu_cost / gpus,
+                    _ => offer.price(price).unwrap_or(0.0),
+                };
                 out.push(Item {
                     w,
                     mode,
@@ -113,7 +119,7 @@ fn items(cx: &Ctx) -> Vec<Item> {
                     hours: match mode {
                         Mode::OnDemand => billed.or_else(|| hourly(rate, gpus, ch.gpu_cost)),
                         Mode::Spot => spot_hours().or_else(|| hourly(rate, gpus, ch.gpu_cost)),
-                        Mode::Monthly | Mode::Reserved | Mode::Mixed => None,
+                        Mode::Monthly | Mode::Reserved | Mode::Mixed | Mode::Owned => None,
                     },
                     month: ch.gpu_cost,
                     formula: cost_cell,
@@ -165,8 +171,8 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, row: u32) -> Result<u32, XlsxError> {
         number(ws, r, QUANTITY, it.quantity, &s.integer)?;
         number(ws, r, RATE, it.rate, &s.money)?;
         let per = match it.mode.spec().prices[0].spec().per {
-            crate::model::Per::Hour => cx.t("GPU-hour", "卡·小时"),
-            crate::model::Per::Month => cx.t("GPU-month", "卡·月"),
+            Per::Hour => cx.t("GPU-hour", "卡·小时"),
+            Per::Month | Per::Once => cx.t("GPU-month", "卡·月"),
         };
         text(ws, r, PER, per, &s.text)?;
         if let Some(h) = it.hours {

@@ -71,7 +71,7 @@ impl Column {
 /// look sets the format of the sizing and input columns; the cost, TCO and API columns are
 /// money (bold for the GPU cost and the TCO) and the break-even a whole number by their writers.
 #[rustfmt::skip]
-pub const COLUMNS: [Column; 42] = [
+pub const COLUMNS: [Column; 44] = [
     Column::new("name", Holds::Text, Look::Text, 22.0, [layout::WORKLOAD.en, layout::WORKLOAD.zh, "The workload's name.", "负载名称。"]),
     Column::new("kind", Holds::Text, Look::Text, 12.0, ["Kind", "类型", "What it does.", "任务类型。"]),
     Column::new("model", Holds::Text, Look::Text, 22.0, ["Model", "模型", "The model as resolved (a ~ marks a guessed architecture).", "解析后的模型（~ 表示架构为推测）。"]),
@@ -92,6 +92,7 @@ pub const COLUMNS: [Column; 42] = [
     Column::new("price_monthly", Holds::Input, Look::Money, 13.0, [layout::offer_term("price_monthly").en, layout::offer_term("price_monthly").zh, "Editable. Where the offer has no price, type a quote into the blank cell: its cost column, which reads \"no price\" until then, follows.", "可修改。报价缺失时可在空白单元格中输入新报价：对应费用列（此前显示“无报价”）随之更新。"]),
     Column::new("price_spot", Holds::Input, Look::Money, 13.0, [layout::offer_term("price_spot").en, layout::offer_term("price_spot").zh, "Editable. Where the offer has no price, type a quote into the blank cell: its cost column, which reads \"no price\" until then, follows.", "可修改。报价缺失时可在空白单元格中输入新报价：对应费用列（此前显示“无报价”）随之更新。"]),
     Column::new("price_reserved", Holds::Input, Look::Money, 13.0, [layout::offer_term("price_reserved").en, layout::offer_term("price_reserved").zh, "Editable. Where the offer has no price, type a quote into the blank cell: its cost column, which reads \"no price\" until then, follows.", "可修改。报价缺失时可在空白单元格中输入新报价：对应费用列（此前显示“无报价”）随之更新。"]),
+    Column::new("price_purchase", Holds::Input, Look::Money, 13.0, [layout::offer_term("price_purchase").en, layout::offer_term("price_purchase").zh, "Editable: the price of one card bought (the owned mode), with its share of the server. Blank: not for sale.", "可修改：自购一张卡的价格（自建模式），含分摊的服务器费用。空白表示不购买。"]),
     Column::new("billing_granularity_min", Holds::Input, Look::General, 13.0, [layout::offer_term("billing_granularity_min").en, layout::offer_term("billing_granularity_min").zh, "Editable: on-demand time is billed up to the next multiple.", "可修改：按量时长按此向上取整。"]),
     Column::new("min_rental_min", Holds::Input, Look::General, 13.0, [layout::offer_term("min_rental_min").en, layout::offer_term("min_rental_min").zh, "Editable: least minutes billed per start.", "可修改：每次启动最少计费分钟。"]),
     Column::new("runs_per_month", Holds::Input, Look::Integer, 13.0, ["Runs per month", "每月启动次数", "Starts per month (each pays a cold start).", "每月启动次数（每次有冷启动）。"]),
@@ -102,6 +103,7 @@ pub const COLUMNS: [Column; 42] = [
     Column::new("cost_spot", Holds::Live, Look::Money, 13.0, ["Spot cost", "竞价费用", "Live formula: cost_spot; blank where spot is not allowed.", "实时公式：cost_spot；不允许时为空。"]),
     Column::new("cost_reserved", Holds::Live, Look::Money, 13.0, ["Reserved cost", "预留费用", "Live formula: cost_reserved.", "实时公式：cost_reserved。"]),
     Column::new("cost_mixed", Holds::Live, Look::Money, 13.0, ["Base + burst cost", "保底+弹性费用", "Live formula: cost_mixed.", "实时公式：cost_mixed。"]),
+    Column::new("cost_owned", Holds::Live, Look::Money, 13.0, ["Owned cost", "自建费用", "Live formula: cost_owned, a month of the cards bought (depreciation, power, hosting).", "实时公式：cost_owned，自购卡一个月的费用（折旧、电费、托管）。"]),
     Column::new("cold_start_cost", Holds::Live, Look::Money, 13.0, ["Of which cold starts", "其中冷启动", "Of the chosen mode's cost, what pays for cold starts and billing rounding.", "所选方式费用中冷启动与取整的部分。"]),
     Column::new("rework_cost", Holds::Live, Look::Money, 13.0, ["Of which spot rework", "其中竞价重跑", "Of the chosen mode's cost, the hours re-done after preemptions.", "所选方式费用中竞价回收重跑的部分。"]),
     Column::new("gpu_cost", Holds::Live, Look::Money, 13.0, ["GPU cost", "GPU 费用", "The chosen mode's cost.", "所选方式的费用。"]),
@@ -141,6 +143,8 @@ pub const GPU: u16 = column("gpu");
 pub const MODE: u16 = column("mode");
 pub const PRICE_ON_DEMAND: u16 = column("price_on_demand");
 pub const PRICE_MONTHLY: u16 = column("price_monthly");
+pub const PRICE_PURCHASE: u16 = column("price_purchase");
+pub const GPUS_TOTAL: u16 = column("gpus_total");
 pub const COLD_START_COST: u16 = column("cold_start_cost");
 pub const REWORK_COST: u16 = column("rework_cost");
 pub const GPU_COST: u16 = column("gpu_cost");
@@ -155,12 +159,13 @@ pub const ADVICE: u16 = column("advice");
 pub const NOTES: u16 = column("notes");
 
 /// Each mode's cost column, in `Mode::ALL`'s order.
-const COSTS: [u16; 5] = [
+const COSTS: [u16; Mode::ALL.len()] = [
     column("cost_on_demand"),
     column("cost_monthly"),
     column("cost_spot"),
     column("cost_reserved"),
     column("cost_mixed"),
+    column("cost_owned"),
 ];
 
 /// The column of a mode's cost.
@@ -282,8 +287,8 @@ pub fn cheapest_now(c: &crate::plan::Candidate, lang: Lang) -> &'static str {
 }
 
 /// The columns of the offer's prices and terms, in `GpuOffer::TERMS`'s order.
-const TERMS: [u16; 6] = {
-    let mut out = [0; 6];
+const TERMS: [u16; GpuOffer::TERMS.len()] = {
+    let mut out = [0; GpuOffer::TERMS.len()];
     let mut i = 0;
     while i < out.len() {
         out[i] = column(GpuOffer::TERMS[i]);
@@ -725,9 +730,10 @@ mod tests {
             );
         }
         // Counted by hand in the table: name, kind, model, engine, gpu (0-4), ten sizing columns
-        // (5-14), mode (15), then the four prices and two billing terms (16-21).
-        assert_eq!(TERMS, [16, 17, 18, 19, 20, 21]);
-        assert_eq!(ROW_QUANTITIES, [22, 23, 24]);
+        // (5-14), mode (15), then the five prices (on demand, monthly, spot, reserved, purchase)
+        // and two billing terms (16-22).
+        assert_eq!(TERMS, [16, 17, 18, 19, 20, 21, 22]);
+        assert_eq!(ROW_QUANTITIES, [23, 24, 25]);
         // The cheapest-now formula reads the cost columns as one range: they are adjacent.
         assert_eq!(COSTS[COSTS.len() - 1] - COSTS[0], COSTS.len() as u16 - 1);
     }
@@ -738,8 +744,9 @@ mod tests {
             assert_eq!(position(c.key), Some(i as u16), "{}", c.key);
         }
         assert_eq!(position("no_such_column"), None);
-        // Columns A..: name, kind, model, engine, then the GPU in E (index 4); the TCO in AJ.
-        assert_eq!((GPU, TCO), (4, 35));
+        // Columns A..: name, kind, model, engine, then the GPU in E (index 4); the TCO in AL
+        // (after the five prices and the six modes' costs).
+        assert_eq!((GPU, TCO), (4, 37));
         assert_eq!(row(0), 1);
     }
 

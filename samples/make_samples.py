@@ -94,7 +94,14 @@ storage 200 GB × ¥0.5 = ¥100; trial reserve about ¥300; total about ¥2,000 
 gpuplan: GPU ¥1,628, storage ¥100, trial reserve ¥162.80 (10%), total ¥1,890.80, with the 20% margin ¥2,268.96.
 Cold starts and spot rework are set to 0 here because the seed ignored them; run
 `gpuplan calc samples/team.xlsx --set cold_start_min=20 --set spot_rework=0.15` to see what they add.
+The Scenarios sheet asks two what-ifs: owning the RTX 4090 (the card alone at NVIDIA's China
+launch price, ¥12,999, October 2022; a workstation share would add to it), and spot instances
+reclaimed six times a day, which the batch job, without checkpoints, pays for in runs redone.
 """,
+    [
+        ("own the 4090", "gpu:RTX 4090.purchase_price=12999"),
+        ("spot reclaimed 6 a day", "gpu:RTX 4090.spot_interruptions_per_day=6"),
+    ],
 )
 
 # Seed 000: the table of section 4.2 and the case study of section 6.1.

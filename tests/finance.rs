@@ -793,7 +793,15 @@ fn the_team_sample_prints_an_approval_view_of_at_most_eight_pages() {
     // Formulas, Memory).
     assert_eq!(
         printed_tabs(&all, "team.xlsx"),
-        ["Summary", "Year", "Plan", "TCO", "Assumptions", "Warnings"]
+        [
+            "Summary",
+            "Year",
+            "Scenarios",
+            "Plan",
+            "TCO",
+            "Assumptions",
+            "Warnings"
+        ]
     );
     // Page 1: the approval block, the budget and the three charts' titles.
     let first = pdf_text(&pdf, Some((1, 1)));

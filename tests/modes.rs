@@ -69,9 +69,9 @@ fn spot_is_priced_by_the_offers_interruptions_from_the_gpus_sheet_or_set() {
 /// power 0.45 kW × (300 h + 430 idle h × 0.1) × 1.5 × ¥0.8 = 0.45 × 343 × 1.2 = ¥185.22; a month
 /// of ownership ¥601.89 against ¥1,800 on demand (300 h × ¥6) and ¥1,500 on the A10 — owned.
 /// lora-finetune's 16 h would cost 416.67 + 0.45 × (16 + 71.4) × 1.2 = ¥463.87 owned against
-/// ¥96 on demand: rented. Capital ¥15,000; the rent it replaces ¥1,800 on the card (the
-/// cheapest rented mode of the chosen offer); running 601.89 − 416.67 = ¥185.22; paid back in
-/// 15,000 / (1,800 − 185.22) = 9.29 months. Against on demand, owning pays above
+/// ¥96 on demand: rented. Capital ¥15,000; the rent it replaces ¥1,500 (the next best, the A10
+/// on demand); running 601.89 − 416.67 = ¥185.22; paid back in 15,000 / (1,500 − 185.22) =
+/// 11.41 months. Against on demand, owning pays above
 /// (416.67 + 0.45 × 730 × 0.1 × 1.2 = ¥456.09) / (730 × (6 − 0.45 × 0.9 × 1.2)) = 11.33%.
 #[test]
 fn an_owned_offer_is_planned_with_its_capital_and_payback() {
@@ -97,10 +97,10 @@ fn an_owned_offer_is_planned_with_its_capital_and_payback() {
     assert!(close(o["capital"].as_f64().unwrap(), 15_000.0), "{o}");
     assert!(close(o["monthly"].as_f64().unwrap(), 601.89));
     assert!(close(o["running"].as_f64().unwrap(), 185.22));
-    assert!(close(o["rent"].as_f64().unwrap(), 1800.0));
+    assert!(close(o["rent"].as_f64().unwrap(), 1500.0));
     let months = o["months_to_break_even"].as_f64().unwrap();
     assert!(
-        (months - 15_000.0 / (1800.0 - 185.22)).abs() < 1e-6,
+        (months - 15_000.0 / (1500.0 - 185.22)).abs() < 1e-6,
         "{months}"
     );
     // A card bought is committed spend.
@@ -117,7 +117,7 @@ fn an_owned_offer_is_planned_with_its_capital_and_payback() {
     );
     assert_eq!(
         value_right_of(&summary, "  Paid back against renting in"),
-        Some(9.3)
+        Some(11.4)
     );
     // The same book without the column: no owned mode, no ownership, today's plan.
     let d2 = tempdir();
@@ -150,4 +150,52 @@ fn a_formulas_sheet_from_before_the_owned_mode_still_plans() {
         new["totals"]["total_with_margin"]
     );
     assert!(old["workloads"][1]["costs"]["owned"].is_null());
+}
+
+/// The team sample's two scenarios (samples/README works them): owning the RTX 4090 at ¥12,999
+/// puts qa-api on it at 12,999 / 36 + 185.22 = ¥546.30 (depreciation ¥361.08, power as above),
+/// so GPU 96 + 546.30 + 32 = ¥674.30, storage ¥100, trial reserve ¥67.43, total ¥841.73 and
+/// ¥1,010.08 with the 20% margin; spot reclaimed 6 a day makes the batch job's spot ¥54.99, so
+/// GPU ¥1,650.99 + ¥100 + ¥165.10 = ¥1,916.09, ¥2,299.31 with the margin. The main plan stays
+/// the seed's ¥2,268.96.
+#[test]
+fn the_team_samples_scenarios_own_the_card_and_price_spot_by_its_interruptions() {
+    let d = tempdir();
+    let plan = calc_sample(d.path(), "team", &["--json", "t.json"]);
+    let j: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(plan.with_file_name("t.json")).unwrap()).unwrap();
+    assert!(close(
+        j["totals"]["total_with_margin"].as_f64().unwrap(),
+        2268.96
+    ));
+    let sc = j["scenarios"].as_array().unwrap();
+    let own = &sc[0];
+    assert_eq!(own["name"], "own the 4090");
+    assert_eq!(own["workloads"][1]["mode"], "owned");
+    assert!(close(
+        own["workloads"][1]["gpu_cost"].as_f64().unwrap(),
+        546.30
+    ));
+    assert!(close(
+        own["totals"]["total_with_margin"].as_f64().unwrap(),
+        1010.08
+    ));
+    assert!(close(
+        own["ownership"]["capital"].as_f64().unwrap(),
+        12_999.0
+    ));
+    let months = own["ownership"]["months_to_break_even"].as_f64().unwrap();
+    assert!(
+        (months - 12_999.0 / (1500.0 - 185.22)).abs() < 1e-6,
+        "{months}"
+    );
+    let spot = &sc[1];
+    assert!(close(
+        spot["workloads"][2]["gpu_cost"].as_f64().unwrap(),
+        54.99
+    ));
+    assert!(close(
+        spot["totals"]["total_with_margin"].as_f64().unwrap(),
+        2299.31
+    ));
 }

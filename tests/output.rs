@@ -9,14 +9,16 @@ use std::path::Path;
 use std::process::Command;
 
 #[test]
-fn team_output_has_ten_tabs_charts_and_the_totals() {
+fn team_output_has_eleven_tabs_charts_and_the_totals() {
     let d = tempdir();
     let out = calc_sample(d.path(), "team", &[]);
+    // Its Scenarios sheet (#47: own the 4090, spot reclaimed 6 a day) adds the Scenarios tab.
     assert_eq!(
         sheet_names(&out),
         [
             "Summary",
             "Year",
+            "Scenarios",
             "Plan",
             "Memory",
             "Billing",
@@ -95,6 +97,7 @@ fn chinese_output_has_chinese_tab_names() {
         [
             "总览",
             "全年",
+            "情景",
             "方案",
             "显存",
             "计费对比",
@@ -329,11 +332,11 @@ fn libreoffice_and_openpyxl_read_the_outputs() {
         let text = String::from_utf8_lossy(&py.stdout);
         let mut lines = text.lines();
         // startup.xlsx has Scenarios and Ranges sheets, so its plan has those two tabs, and a
-        // LoRA on its chat cards at night, so a Fleet tab.
-        let tabs = if sample == "startup" {
-            "Summary|Year|Scenarios|Sensitivity|Plan|Fleet|Memory|Billing|Candidates|TCO|Assumptions|Formulas|Warnings"
-        } else {
-            "Summary|Year|Plan|Memory|Billing|Candidates|TCO|Assumptions|Formulas|Warnings"
+        // LoRA on its chat cards at night, so a Fleet tab; team.xlsx a Scenarios sheet.
+        let tabs = match sample {
+            "startup" => "Summary|Year|Scenarios|Sensitivity|Plan|Fleet|Memory|Billing|Candidates|TCO|Assumptions|Formulas|Warnings",
+            "team" => "Summary|Year|Scenarios|Plan|Memory|Billing|Candidates|TCO|Assumptions|Formulas|Warnings",
+            _ => "Summary|Year|Plan|Memory|Billing|Candidates|TCO|Assumptions|Formulas|Warnings",
         };
         assert_eq!(
             lines.next(),
@@ -454,8 +457,9 @@ fn no_tab_of_any_sample_plan_repeats_or_disorders_a_row_or_a_cell() {
     }
     // Ten tabs each for team and portfolio, two languages; startup adds Scenarios and
     // Sensitivity; the usage runs add Actuals: 4 × 10 + 2 × 12 + 2 × 11 = 86; startup and
-    // portfolio lend idle service cards to jobs, so both add a Fleet tab in both languages: 90.
-    assert_eq!(tabs, 90);
+    // portfolio lend idle service cards to jobs, so both add a Fleet tab in both languages: 90;
+    // team's Scenarios sheet (#47) adds its Scenarios tab to its runs, 4 in all: 94.
+    assert_eq!(tabs, 94);
 }
 
 /// #34 item 7: a card whose activations alone exceed what it may hold printed "needs

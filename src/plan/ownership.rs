@@ -17,8 +17,8 @@ pub struct Ownership {
     /// depreciation.
     #[serde(serialize_with = "crate::model::cents_json")]
     pub running: f64,
-    /// What the same work would cost a month rented: each workload's cheapest rented mode on
-    /// its chosen offer.
+    /// What the same work would cost a month rented: each workload's next best option in
+    /// another mode on any offer (the Billing tab's next best), its GPU cost.
     #[serde(serialize_with = "crate::model::cents_json")]
     pub rent: f64,
     /// Months until the rent saved, less the running costs, repays the purchase; `None` when
@@ -49,11 +49,11 @@ impl Plan {
             o.capital += value("owned_capital");
             o.monthly += ch.gpu_cost;
             o.running += ch.gpu_cost - value("owned_depreciation");
-            o.rent += Mode::ALL
-                .into_iter()
-                .filter(|m| *m != Mode::Owned)
-                .filter_map(|m| c.cost(m))
-                .fold(f64::INFINITY, f64::min);
+            // The next best is another mode than owned, so rented; its TCO less the storage and
+            // egress, which no offer changes. Nothing else priced: renting is not an option.
+            o.rent += ch.advice.next.map_or(f64::INFINITY, |(_, ratio)| {
+                ratio * ch.tco - ch.storage_cost - ch.egress_cost
+            });
         }
         if !any {
             return None;

@@ -126,6 +126,7 @@ impl<'a> PlanJson<'a> {
                     workloads: Workloads(&s.plan, &[]),
                     fleet: s.plan.fleet.as_ref(),
                     cuts: s.plan.cuts.as_ref(),
+                    ownership: s.plan.ownership(),
                 })
                 .collect(),
             actuals: calc.actuals.iter().map(|r| &r.actual).collect(),
@@ -403,6 +404,8 @@ struct ScenarioJson<'a> {
     fleet: Option<&'a crate::plan::fleet::FleetPlan>,
     /// As the main plan's `cuts`: null without a ceiling or within it.
     cuts: Option<&'a crate::plan::cuts::Cuts>,
+    /// As the main plan's `ownership`: null when nothing is owned.
+    ownership: Option<crate::plan::ownership::Ownership>,
 }
 
 /// The budget's sensitivity: percentiles of `total_with_margin` over the samples, and one

@@ -138,11 +138,13 @@ workbook(
     """
 Seed 000's table (§4.2) and case study (§6.1). Prices are examples chosen inside the seed's ranges.
 See samples/README.md for what the seed said and what gpuplan plans.
-The Scenarios sheet holds the case study's what-if (the chat API at 8,192 tokens of context) and
-every price 20% higher.
+The Scenarios sheet holds the case study's what-if (the chat API at 8,192 tokens of context),
+every price 20% higher, and owning the RTX 4090s (¥12,999 a card, NVIDIA's China launch price
+for the card alone, October 2022) instead of renting them.
 """,
     [
         ("chat-api at 8k context", "chat-api.context_len=8192"),
+        ("own the 4090s", "gpu:RTX 4090.purchase_price=12999"),
         ("prices +20%", "gpu:*.on_demand_hourly*=1.2"),
         ("prices +20%", "gpu:*.monthly*=1.2"),
         ("prices +20%", "gpu:*.spot_hourly*=1.2"),

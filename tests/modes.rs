@@ -199,3 +199,42 @@ fn the_team_samples_scenarios_own_the_card_and_price_spot_by_its_interruptions()
         2299.31
     ));
 }
+
+/// The startup sample's "own the 4090s" scenario: every RTX 4090 bought at ¥12,999 (36 months,
+/// no residual, 450 W, ¥0.8/kWh, PUE 1.5, idle at a tenth). A card busy all month costs
+/// 12,999 / 36 + 0.45 × 730 × 1.5 × 0.8 = 361.08 + 394.20 = ¥755.28, so chat-api's 4 cards
+/// ¥3,021.13; comfyui's 2 cards at 200 h cost 2 × (361.08 + 0.45 × (200 + 530 × 0.1) × 1.2)
+/// = ¥995.41. 14 cards in all (chat-api 4, comfyui 2, case-4k 4, case-8k 4): ¥181,986 up front.
+#[test]
+fn the_startup_samples_owned_scenario_buys_its_4090s() {
+    let d = tempdir();
+    let plan = calc_sample(d.path(), "startup", &["--json", "s.json"]);
+    let j: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(plan.with_file_name("s.json")).unwrap()).unwrap();
+    assert!(close(
+        j["totals"]["total_with_margin"].as_f64().unwrap(),
+        44_870.44
+    ));
+    let own = j["scenarios"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "own the 4090s")
+        .unwrap();
+    let w = |name: &str| {
+        own["workloads"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|w| w["name"] == name)
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(w("chat-api")["mode"], "owned");
+    assert!(close(w("chat-api")["gpu_cost"].as_f64().unwrap(), 3021.13));
+    assert!(close(w("comfyui")["gpu_cost"].as_f64().unwrap(), 995.41));
+    assert!(close(
+        own["ownership"]["capital"].as_f64().unwrap(),
+        14.0 * 12_999.0
+    ));
+}

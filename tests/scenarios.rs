@@ -231,12 +231,12 @@ fn scenario_differences_are_against_the_base_as_calculated() {
     let d = tempdir();
     let plan = calc_sample(d.path(), "startup", &[]);
     let rows = read_sheet(&plan, "Scenarios");
-    // The plans are columns: base, two scenarios, then the base as calculated (column E).
+    // The plans are columns: base, three scenarios, then the base as calculated (column F).
     let fixed = rows[0]
         .iter()
         .position(|c| *c == Data::String("Main plan as calculated".into()))
         .unwrap();
-    assert_eq!(fixed, 4);
+    assert_eq!(fixed, 5);
     assert!(rows[1][fixed]
         .to_string()
         .starts_with("Fixed at calculation:"));
@@ -246,9 +246,9 @@ fn scenario_differences_are_against_the_base_as_calculated() {
     use calamine::Reader;
     let mut wb: calamine::Xlsx<_> = calamine::open_workbook(&plan).unwrap();
     let formulas = wb.worksheet_formula("Scenarios").unwrap();
-    let base = "'Scenarios'!$E$4";
+    let base = "'Scenarios'!$F$4";
     let mut seen = 0;
-    // Rows 5 and 6 (Δ and Δ %) of the two scenarios' columns, C and D.
+    // Rows 5 and 6 (Δ and Δ %) of the three scenarios' columns, C to E.
     for c in 2..fixed {
         for r in [4, 5] {
             let f = formulas
@@ -259,8 +259,8 @@ fn scenario_differences_are_against_the_base_as_calculated() {
             seen += 1;
         }
     }
-    // Two scenarios, Δ and Δ % each.
-    assert_eq!(seen, 4);
+    // Three scenarios, Δ and Δ % each.
+    assert_eq!(seen, 6);
 }
 
 #[test]

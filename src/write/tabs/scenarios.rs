@@ -52,7 +52,7 @@ const LABEL: u16 = 0;
 const MAIN: u16 = 1;
 const LABEL_WIDTH: f64 = 26.0;
 /// A plan's column: at least this wide, at most the second (its GPU · count · mode whole).
-const PLAN_WIDTH: (f64, f64) = (18.0, 34.0);
+const PLAN_WIDTH: (f64, f64) = (18.0, 30.0);
 /// The per-workload block's rows for each workload: GPU × count · mode, TCO, Δ TCO.
 const PER_WORKLOAD: u32 = 3;
 

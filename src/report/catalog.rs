@@ -59,6 +59,7 @@ fn gpu_rows(gpus: &[GpuOffer]) -> Vec<Vec<String>> {
         "nvlink",
         "interconnect_gbs",
         "gpus_per_node",
+        "power_w",
     ]
     .into_iter()
     .chain(Price::ALL.map(Price::key))
@@ -85,6 +86,7 @@ fn gpu_rows(gpus: &[GpuOffer]) -> Vec<Vec<String>> {
             if g.nvlink { "yes" } else { "no" }.into(),
             positive(g.interconnect_gbs),
             format_number(g.gpus_per_node),
+            g.power_w.map(format_number).unwrap_or_default(),
         ];
         row.extend(Price::ALL.map(|p| opt(g.price(p))));
         rows.push(row);

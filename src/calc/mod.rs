@@ -4,6 +4,9 @@
 //! take it. [`Plan`] holds only the plan, so the planner knows nothing of diffs, usage logs or
 //! bills.
 
+pub mod candidates;
+pub mod run;
+
 use crate::diff::Diff;
 use crate::model::Warning;
 use crate::plan::{sensitivity::Sensitivity, Plan};

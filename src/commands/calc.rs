@@ -3,15 +3,16 @@
 
 use super::diff::plan_view;
 use super::{changes, check_logs, default_output};
-use crate::calc::{Calc, Scenario};
+use crate::calc::run::{Read, Request, Session};
+use crate::calc::Calc;
 use crate::cli::{self, CalcArgs};
 use crate::error::{Error, Result};
 use crate::lang::Lang;
-use crate::model::change::{Change, Target};
+use crate::plan::sensitivity::Sensitivity;
 use crate::support::files::{self, Pending};
 use crate::support::provenance::Provenance;
 use crate::support::time::{input_date, Clock};
-use crate::{catalog, model, plan, read, report, usage, write};
+use crate::{model, read, report, write};
 use std::path::{Path, PathBuf};
 
 pub fn calc(a: &CalcArgs) -> Result<()> {
@@ -20,55 +21,40 @@ pub fn calc(a: &CalcArgs) -> Result<()> {
     let mut clock = Clock::new(a.timings);
     let progress = report::Progress::new(!a.quiet);
     progress.phase(format!("reading {}", a.input.display()));
-    let read = Inputs::read(a, &sets)?;
-    clock.lap("read");
-    let mut stamp = Provenance::new(&a.input.display().to_string(), &read.input.sha256, &a.sets);
-    let offers = read.input.gpus.iter().filter(|g| g.available).count();
-    progress.phase(format!(
-        "evaluating {} workloads × {offers} GPU offers",
-        read.input.workloads.len()
-    ));
-    let Inputs {
-        book,
-        defs,
-        main_sets,
-        input,
-        base,
-    } = read;
-    let programs = plan::Programs::compile(&input)?;
-    clock.lap("compile");
-    let asked = a.candidates.map(|c| match c {
-        cli::Candidates::All => None,
-        cli::Candidates::Best(n) => Some(n),
-    });
-    let opts = plan::Options {
-        keep: Some(write::candidates_kept(input.workloads.len(), asked)),
+    // The stamp's time is the run's: the input's hash is added once it is read.
+    let mut stamp = Provenance::new(&a.input.display().to_string(), "", &a.sets);
+    let request = Request {
+        sets,
+        scenario: a.scenario.clone(),
+        candidates: a.candidates.map(|c| match c {
+            cli::Candidates::All => None,
+            cli::Candidates::Best(n) => Some(n),
+        }),
         // The Year tab's default start: the month after the stamp's time.
         now: stamp.generated,
-        ..plan::Options::default()
     };
-    let mut calc = Calc::of(plan::plan_with(input, &programs, &opts)?);
-    let notes: Vec<model::Warning> = write::candidates_note(&calc.plan)
-        .into_iter()
-        .chain(unread_scenario_keys(&defs, &calc.plan.input, &programs))
-        .collect();
-    calc.notes.extend(notes);
-    let beside = Beside {
-        a,
-        programs: &programs,
-        book: &book,
-        main_sets: &main_sets,
-        now: stamp.generated,
-    };
-    beside.add(&mut calc, &progress, &mut clock)?;
+    let bytes = files::read_bounded(&a.input, read::MAX_FILE_BYTES, "an .xlsx workbook")?;
+    let read = Read::new(&a.input, bytes, &request)?;
+    clock.lap("read");
+    let input = read.input();
+    stamp.input_sha256 = input.sha256.clone();
+    let offers = input.gpus.iter().filter(|g| g.available).count();
+    progress.phase(format!(
+        "evaluating {} workloads × {offers} GPU offers",
+        input.workloads.len()
+    ));
+    let compiled = read.compile()?;
+    clock.lap("compile");
+    let mut session = compiled.plan()?;
+    beside(a, &mut session, &progress, &mut clock)?;
     // The other plans of the Scenarios tab: the base when a scenario is the main plan, and every
     // scenario but that one, each keeping only its chosen candidates.
-    if !defs.is_empty() {
-        progress.phase(format!("planning {} scenarios", defs.len()));
-        calc.scenarios = scenarios(a, &sets, &defs, base, &book, stamp.generated)?;
-        calc.scenario = a.scenario.clone();
+    if session.scenario_count() > 0 {
+        progress.phase(format!("planning {} scenarios", session.scenario_count()));
+        session.plan_scenarios()?;
         clock.lap("scenarios");
     }
+    let mut calc = session.calc;
     stamp.options = run_options(a, &calc);
     // The planner times its own phases: evaluate, plan and fleet.
     clock.laps(&calc.plan.timings);
@@ -227,241 +213,6 @@ impl Outputs {
     }
 }
 
-/// What `calc` read: the workbook parsed once (the base, every scenario and the re-plans of
-/// `--usage` are typed from it), its scenarios, the changes the main plan was read with, the
-/// main input, and the base input when `--scenario` made a scenario the main plan.
-struct Inputs {
-    book: read::Book,
-    defs: Vec<model::ScenarioDef>,
-    main_sets: Vec<Change>,
-    input: model::Input,
-    base: Option<model::Input>,
-}
-
-impl Inputs {
-    fn read(a: &CalcArgs, sets: &[Change]) -> Result<Inputs> {
-        let bytes = files::read_bounded(&a.input, read::MAX_FILE_BYTES, "an .xlsx workbook")?;
-        let book = read::Book::open(&a.input, bytes)?;
-        let base = book.input(sets)?;
-        let defs = base.scenarios.clone();
-        let main_def = match &a.scenario {
-            None => None,
-            Some(name) => Some(defs.iter().find(|d| &d.name == name).ok_or_else(|| {
-                let hint = crate::support::suggest::hint(name, defs.iter().map(|d| d.name.as_str()));
-                Error::Usage(if defs.is_empty() {
-                    format!("--scenario {name}: the workbook has no Scenarios sheet (or 情景) with scenarios")
-                } else {
-                    format!("--scenario {name}: no such scenario in the Scenarios sheet{hint}")
-                })
-            })?),
-        };
-        // What the main plan was read with: the re-plan from usage adds to it.
-        let main_sets = match main_def {
-            None => sets.to_vec(),
-            Some(d) => scenario_sets(sets, d),
-        };
-        let (input, base) = match main_def {
-            None => (base, None),
-            Some(_) => (book.input(&main_sets)?, Some(base)),
-        };
-        Ok(Inputs {
-            book,
-            defs,
-            main_sets,
-            input,
-            base,
-        })
-    }
-}
-
-/// A warning for each Scenarios change of an assumption that neither the defaults, nor the
-/// Assumptions sheet, nor any formula knows (`safety_marjin=0.9`): it would change nothing, as
-/// `--set` already warns; a scenario's own plan's warnings are not shown, so it is said here,
-/// at the change's cell.
-fn unread_scenario_keys(
-    defs: &[model::ScenarioDef],
-    input: &model::Input,
-    programs: &plan::Programs,
-) -> Vec<model::Warning> {
-    let defaults = catalog::assumptions(Lang::En);
-    let mut out = Vec::new();
-    for o in defs.iter().flat_map(|d| &d.changes) {
-        let (text, at) = (o.text(), o.origin.clone().unwrap_or_default());
-        let known = defaults.get(&o.key).is_some()
-            || input.assumptions.get(&o.key).is_some()
-            || programs.candidate.reads(&o.key)
-            || programs.portfolio.reads(&o.key);
-        if o.target == Target::Assumption && !known {
-            let keys = || input.assumptions.items.iter().map(|a| a.key.as_str());
-            let hint = crate::support::suggest::hint(&o.key, keys());
-            let hint_zh = match crate::support::suggest::closest(&o.key, keys()) {
-                c if c.is_empty() => String::new(),
-                c => format!("；是否应为 {}？", c.join("、")),
-            };
-            out.push(model::Warning::warn(
-                at,
-                format!(
-                    "{text}: the assumption {} is neither in the Assumptions sheet nor read by any formula, so the change does nothing{hint}",
-                    o.key
-                ),
-            ).with_zh(format!(
-                "{text}：参数 {} 既不在参数表中，也没有被任何公式引用，因此该修改不起作用{hint_zh}",
-                o.key
-            )));
-        }
-    }
-    out
-}
-
-/// The changes a scenario is read with: the command line's, then its own (each remembering
-/// its cell).
-fn scenario_sets(sets: &[Change], def: &model::ScenarioDef) -> Vec<Change> {
-    sets.iter().chain(&def.changes).cloned().collect()
-}
-
-/// What `calc` sets beside the main plan: the Ranges sheet's sensitivity, the measured usage,
-/// the bills and the comparison with an earlier plan.
-struct Beside<'a> {
-    a: &'a CalcArgs,
-    programs: &'a plan::Programs,
-    book: &'a read::Book,
-    main_sets: &'a [Change],
-    now: i64,
-}
-
-impl Beside<'_> {
-    /// The Ranges sheet's sensitivity, with how many samples are planned so far on the
-    /// progress line: a run near the cap of draws re-plans millions of them (minutes for a large
-    /// portfolio), which a spinner alone would not tell from a hang.
-    fn sample(
-        &self,
-        plan: &plan::Plan,
-        progress: &report::Progress,
-    ) -> Result<plan::sensitivity::Sensitivity> {
-        let a = self.a;
-        let rows = plan.input.ranges.len();
-        let done = std::sync::atomic::AtomicUsize::new(0);
-        let (tx, rx) = std::sync::mpsc::channel();
-        std::thread::scope(|s| {
-            let run = s.spawn(|| {
-                // The receiver waits below until this is sent or the thread ends.
-                let _ = tx.send(plan::sensitivity::sensitivity_counted(
-                    &plan.input,
-                    self.programs,
-                    a.samples,
-                    a.seed,
-                    self.now,
-                    &done,
-                ));
-            });
-            let started = std::time::Instant::now();
-            loop {
-                let n = done.load(std::sync::atomic::Ordering::Relaxed);
-                // What is left at the pace so far (after the tornado and the first samples).
-                let left = (n > 0).then(|| {
-                    let per = started.elapsed().as_secs_f64() / n as f64;
-                    format!(
-                        ", about {:.0} s left",
-                        per * a.samples.saturating_sub(n) as f64
-                    )
-                });
-                progress.phase(format!(
-                    "sampling {rows} ranges: {n} of {} samples planned{}",
-                    a.samples,
-                    left.unwrap_or_default()
-                ));
-                match rx.recv_timeout(std::time::Duration::from_millis(200)) {
-                    Ok(result) => return result,
-                    Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
-                    // The thread ended without sending: it panicked; pass the panic on.
-                    Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
-                        return match run.join() {
-                            Err(e) => std::panic::resume_unwind(e),
-                            Ok(()) => Err(Error::Internal(
-                                "the sampling thread ended without a result".into(),
-                            )),
-                        };
-                    }
-                }
-            }
-        })
-    }
-
-    fn add(&self, calc: &mut Calc, progress: &report::Progress, clock: &mut Clock) -> Result<()> {
-        let a = self.a;
-        let plan = &calc.plan;
-        if !plan.input.ranges.is_empty() {
-            calc.sensitivity = Some(self.sample(plan, progress)?);
-            clock.lap("sensitivity");
-        }
-        if !a.usage.is_empty() {
-            progress.phase(format!("reading {} usage log(s)", a.usage.len()));
-            let (rows, warnings) = actuals(a, plan, self.book, self.main_sets, self.now)?;
-            calc.actuals = rows;
-            calc.notes.extend(warnings);
-            clock.lap("usage");
-        }
-        if let Some(b) = &a.bills {
-            calc.bills = bills(plan, b)?;
-        }
-        if let Some(old) = &a.compare {
-            let (before, _, full) = plan_view(old)?;
-            let d = crate::diff::compare(&before, &crate::diff::view_of(plan), full, true);
-            calc.compared = Some((old.display().to_string(), d));
-        }
-        Ok(())
-    }
-}
-
-/// The bills export beside the plan: per workload its planned GPU-hours and GPU cost.
-fn bills(plan: &plan::Plan, path: &Path) -> Result<Option<crate::usage::bills::BillComparison>> {
-    let lines = crate::usage::bills::read_bills(path)?;
-    let names = plan.input.workload_names();
-    let planned = |name: &str| {
-        let w = plan.input.workloads.iter().position(|w| w.name == name)?;
-        let (c, ch) = plan.chosen(w)?;
-        let hours = plan.need(c, plan::Need::RUN_HOURS) * plan.need(c, plan::Need::GPUS_TOTAL);
-        Some((hours, ch.gpu_cost))
-    };
-    Ok(crate::usage::bills::compare(&lines, &names, &planned))
-}
-
-/// The other plans of the Scenarios tab: the base when `--scenario` made a scenario the main
-/// plan, and every scenario but that one, each keeping only its chosen candidates.
-fn scenarios(
-    a: &CalcArgs,
-    sets: &[Change],
-    defs: &[model::ScenarioDef],
-    base: Option<model::Input>,
-    book: &read::Book,
-    now: i64,
-) -> Result<Vec<Scenario>> {
-    let side = plan::Options {
-        keep: Some(1),
-        now,
-        ..plan::Options::default()
-    };
-    let mut scenarios = Vec::new();
-    if let Some(base) = base {
-        let programs = plan::Programs::compile(&base)?;
-        scenarios.push(Scenario {
-            name: "base".to_string(),
-            changes: Vec::new(),
-            plan: plan::plan_with(base, &programs, &side)?,
-        });
-    }
-    for d in defs.iter().filter(|d| Some(&d.name) != a.scenario.as_ref()) {
-        let inp = book.input(&scenario_sets(sets, d))?;
-        let programs = plan::Programs::compile(&inp)?;
-        scenarios.push(Scenario {
-            name: d.name.clone(),
-            changes: d.changes.iter().map(Change::text).collect(),
-            plan: plan::plan_with(inp, &programs, &side)?,
-        });
-    }
-    Ok(scenarios)
-}
-
 /// The terminal summary and the files written (the workbook, and the JSON file if any), in the
 /// terminal's language (`--lang` first): on stdout, as `check` and `usage` print theirs, or on
 /// stderr when `--json -` takes stdout.
@@ -492,79 +243,74 @@ fn print_summary(a: &CalcArgs, calc: &Calc, out: &Outputs) -> Result<()> {
     }
 }
 
-/// `calc --usage`: the logs read with the workbook's Usage sheet (or --map), and the plan
-/// compared with a re-plan at the measured figures (the workbook typed again with the measured
-/// hours and memory as changes), with the logs' warnings.
-fn actuals(
-    a: &CalcArgs,
-    plan: &plan::Plan,
-    book: &read::Book,
-    main_sets: &[Change],
-    now: i64,
-) -> Result<(Vec<usage::compare::Row>, Vec<model::Warning>)> {
-    let names = plan.input.workload_names();
-    let mapping = match &a.map {
-        Some(m) => usage::read_map(m, Some(&names))?,
-        None => plan.input.usage.clone(),
-    };
-    if mapping.is_empty() {
-        return Err(Error::Usage(format!(
-            "--usage: {} maps no GPU to a workload; fill its Usage sheet (columns gpu_id and workload) or give --map",
-            a.input.display()
-        )));
-    }
-    let assumptions = &plan.input.assumptions;
-    let settings = usage::Settings {
-        threshold: assumptions.number("usage_active_threshold", 0.1),
-        hours_in_month: assumptions.number("hours_in_month", 730.0),
-        interval_s: a.interval,
-    };
-    let report = usage::analyze(&a.usage, Some(&mapping), settings)?;
-    let mut all = main_sets.to_vec();
-    all.extend(usage::compare::replan_changes(plan, &report.actuals));
-    let side = plan::Options {
-        keep: Some(1),
-        now,
-        ..plan::Options::default()
-    };
-    let replan_with = |sets: &[Change]| {
-        book.input(sets).and_then(|input| {
-            let programs = plan::Programs::compile(&input)?;
-            plan::plan_with(input, &programs, &side)
-        })
-    };
-    // The baseline: the planned cards, pinned, at the measured hours.
-    let mut pinned = main_sets.to_vec();
-    pinned.extend(usage::compare::as_is_changes(plan, &report.actuals));
-    let mut warnings = report.warnings;
-    let mut keep = |r: Result<plan::Plan>, [what, what_zh]: [&str; 2]| match r {
-        Ok(p) => Some(p),
-        Err(e) => {
-            warnings.push(
-                model::Warning::warn(
-                    "--usage",
-                    format!("re-planning {what} failed, so no saving is given: {e}"),
+/// The Ranges sheet's sensitivity, with how many samples are planned so far on the progress
+/// line: a run near the cap of draws re-plans millions of them (minutes for a large
+/// portfolio), which a spinner alone would not tell from a hang.
+fn sample(a: &CalcArgs, session: &Session, progress: &report::Progress) -> Result<Sensitivity> {
+    let rows = session.calc.plan.input.ranges.len();
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::scope(|s| {
+        let run = s.spawn(|| {
+            // The receiver waits below until this is sent or the thread ends.
+            let _ = tx.send(session.sensitivity(a.samples, a.seed, &done));
+        });
+        let started = std::time::Instant::now();
+        loop {
+            let n = done.load(std::sync::atomic::Ordering::Relaxed);
+            // What is left at the pace so far (after the tornado and the first samples).
+            let left = (n > 0).then(|| {
+                let per = started.elapsed().as_secs_f64() / n as f64;
+                format!(
+                    ", about {:.0} s left",
+                    per * a.samples.saturating_sub(n) as f64
                 )
-                .with_zh(format!(
-                    "{what_zh}重新规划失败，因此不给出可节省的金额：{e}"
-                )),
-            );
-            None
+            });
+            progress.phase(format!(
+                "sampling {rows} ranges: {n} of {} samples planned{}",
+                a.samples,
+                left.unwrap_or_default()
+            ));
+            match rx.recv_timeout(std::time::Duration::from_millis(200)) {
+                Ok(result) => return result,
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+                // The thread ended without sending: it panicked; pass the panic on.
+                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                    return match run.join() {
+                        Err(e) => std::panic::resume_unwind(e),
+                        Ok(()) => Err(Error::Internal(
+                            "the sampling thread ended without a result".into(),
+                        )),
+                    };
+                }
+            }
         }
-    };
-    let replan = keep(
-        replan_with(&all),
-        ["with the measured figures", "按实测数据"],
-    );
-    let as_is = keep(
-        replan_with(&pinned),
-        [
-            "the planned cards at the measured hours",
-            "按实测时长对已规划的 GPU ",
-        ],
-    );
-    Ok((
-        usage::compare::compare(plan, replan.as_ref(), as_is.as_ref(), &report.actuals),
-        warnings,
-    ))
+    })
+}
+
+/// What `calc` sets beside the main plan: the Ranges sheet's sensitivity, the measured usage,
+/// the bills and the comparison with an earlier plan.
+fn beside(
+    a: &CalcArgs,
+    session: &mut Session,
+    progress: &report::Progress,
+    clock: &mut Clock,
+) -> Result<()> {
+    if !session.calc.plan.input.ranges.is_empty() {
+        session.calc.sensitivity = Some(sample(a, session, progress)?);
+        clock.lap("sensitivity");
+    }
+    if !a.usage.is_empty() {
+        progress.phase(format!("reading {} usage log(s)", a.usage.len()));
+        session.usage(&a.usage, a.map.as_deref(), a.interval, &a.input)?;
+        clock.lap("usage");
+    }
+    if let Some(b) = &a.bills {
+        session.bills(b)?;
+    }
+    if let Some(old) = &a.compare {
+        let (before, _, full) = plan_view(old)?;
+        session.compare(old.display().to_string(), &before, full);
+    }
+    Ok(())
 }

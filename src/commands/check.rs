@@ -5,14 +5,17 @@ use super::{changes, out};
 use crate::cli::{CheckArgs, ExplainArgs};
 use crate::error::Result;
 use crate::lang::Lang;
-use crate::{model, plan, read, report, write};
+use crate::{model, plan, read, report};
 
 pub fn check(a: &CheckArgs) -> Result<()> {
     let input = read::read(&a.input, &changes(&a.sets)?)?;
     // Check keeps the candidates calc would: its memory stays within calc's.
     let programs = plan::Programs::compile(&input)?;
     let opts = plan::Options {
-        keep: Some(write::candidates_kept(input.workloads.len(), None)),
+        keep: Some(crate::calc::candidates::candidates_kept(
+            input.workloads.len(),
+            None,
+        )),
         ..plan::Options::default()
     };
     let plan = plan::plan_with(input, &programs, &opts)?;

@@ -587,7 +587,7 @@ impl Default for Options {
 }
 
 /// Candidates kept per workload unless told otherwise: every offer of the built-in sheet. How
-/// many the workbook can show is the writer's business (write::candidates_kept).
+/// many the workbook can show is the run's policy (calc::candidates::candidates_kept).
 pub const DEFAULT_KEEP: usize = 20;
 
 /// Plans every workload of `input`, keeping the best [`DEFAULT_KEEP`] candidates of each.

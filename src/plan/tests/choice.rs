@@ -92,7 +92,7 @@ fn keeping_the_best_n_and_threads_do_not_change_the_plan() {
     // The plan says how many it kept and how many workloads had more (the writer's note).
     assert_eq!((cut.kept, cut.cut), (3, 5));
     assert_eq!(all.cut, 0);
-    let note = crate::write::candidates_note(&cut).expect("a note");
+    let note = crate::calc::candidates::candidates_note(&cut).expect("a note");
     assert!(
         note.message.contains("keeps the best 3 candidates"),
         "{}",

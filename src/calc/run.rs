@@ -30,7 +30,9 @@ pub struct Output {
 /// The engine from bytes (#48): reads the workbook's `bytes` (`name` names it in messages and
 /// in the stamp), plans it with the request, its scenarios and, with a Ranges sheet, `samples`
 /// seeded draws of its sensitivity, and writes the plan workbook, the JSON and the summary in
-/// `lang` — no file system, no thread, no clock beyond the stamp's time. `saved` is the input's
+/// `lang` — no file system and no clock beyond the stamp's time; threads only where the platform
+/// has more than one core (the planner's and the sampling's workers run inline on one, as in a
+/// browser). `saved` is the input's
 /// date as the Summary shows it (YYYY-MM-DD). `gpuplan calc` makes the same bytes from a file.
 pub fn from_bytes(
     name: &str,

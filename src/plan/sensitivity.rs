@@ -529,7 +529,17 @@ fn sample_budgets(
     let workers = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .min(8);
-    let chunk = draws.len().div_ceil(workers.max(1)).max(1);
+    let one = |values: &Vec<f64>, work: &mut _| {
+        let b = replanner.budget(work, values);
+        done.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        b
+    };
+    // One core (or a platform without threads, as WebAssembly in a browser): inline.
+    if workers <= 1 {
+        let mut work = replanner.work();
+        return draws.iter().map(|v| one(v, &mut work)).collect();
+    }
+    let chunk = draws.len().div_ceil(workers).max(1);
     std::thread::scope(|s| {
         let handles: Vec<_> = draws
             .chunks(chunk)
@@ -537,11 +547,7 @@ fn sample_budgets(
                 s.spawn(move || {
                     let mut work = replanner.work();
                     part.iter()
-                        .map(|values| {
-                            let b = replanner.budget(&mut work, values);
-                            done.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                            b
-                        })
+                        .map(|values| one(values, &mut work))
                         .collect::<Result<Vec<f64>>>()
                 })
             })

@@ -103,19 +103,94 @@ impl Extent {
 
 pub use crate::labels::layout::Tab;
 
+/// How a tab is printed (SPEC §8, #18): every tab A4 landscape, its content as print area,
+/// fitted one page wide unless said otherwise.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Print {
+    /// One page (the Summary).
+    OnePage,
+    /// The header row repeated on each page.
+    Rows,
+    /// The header row and the first column (the workload or the label) repeated.
+    RowsAndLabels,
+    /// The Plan tab: the printed block under the table, its header repeated (plan_print.rs).
+    PlanBlock,
+    /// The Assumptions tab: the money inputs finance approves, not the engineering constants.
+    MoneyRows,
+    /// The Scenarios tab: as RowsAndLabels, at 100% across pages when too wide to fit.
+    Scenarios,
+}
+
+/// One tab stated once: whether the workbook has it for a calculation, its writer, whether its
+/// formula cells are live (and locked), whether it is an appendix (#34 item 2: hidden, without
+/// a print area), whether its figures are fixed at calculation (a line says so under them) and
+/// how it prints. Adding a tab is a [`Tab`] (its labels) and a row here, which the build checks.
+struct TabSpec {
+    tab: Tab,
+    shown: fn(&Calc) -> bool,
+    write: Writer,
+    live: bool,
+    appendix: bool,
+    fixed: bool,
+    print: Print,
+}
+
+/// A tab's writer: the worksheet, the context, the live formulas and the TCO tab's layout in;
+/// how far its content reaches out.
+type Writer = fn(
+    &mut rust_xlsxwriter::Worksheet,
+    &Ctx,
+    &live::Live,
+    &tco::Layout,
+) -> Result<Extent, XlsxError>;
+
+const fn always(_: &Calc) -> bool {
+    true
+}
+
+/// The tabs, in the workbook's order ([`Tab::ALL`]'s).
+#[rustfmt::skip]
+const TABS: [TabSpec; 15] = [
+    TabSpec { tab: Tab::Summary, shown: always, write: |ws, cx, live, layout| summary::write(ws, cx, layout, live), live: true, appendix: false, fixed: false, print: Print::OnePage },
+    TabSpec { tab: Tab::Year, shown: always, write: |ws, cx, live, _| year::write(ws, cx, live), live: true, appendix: false, fixed: false, print: Print::RowsAndLabels },
+    // Only when the input has scenarios.
+    TabSpec { tab: Tab::Scenarios, shown: |c| !c.scenarios.is_empty(), write: |ws, cx, _, layout| scenarios::write(ws, cx, layout), live: true, appendix: false, fixed: false, print: Print::Scenarios },
+    // Only when the input has ranges.
+    TabSpec { tab: Tab::Sensitivity, shown: |c| c.sensitivity.is_some(), write: |ws, cx, _, _| sensitivity::write(ws, cx), live: false, appendix: false, fixed: true, print: Print::Rows },
+    // Only with calc --compare.
+    TabSpec { tab: Tab::Diff, shown: |c| c.compared.is_some(), write: |ws, cx, _, _| diff::write(ws, cx), live: false, appendix: false, fixed: true, print: Print::RowsAndLabels },
+    // Only with calc --usage or --bills.
+    TabSpec { tab: Tab::Actuals, shown: |c| !c.actuals.is_empty() || c.bills.is_some(), write: |ws, cx, _, _| actuals::write(ws, cx), live: false, appendix: false, fixed: true, print: Print::RowsAndLabels },
+    TabSpec { tab: Tab::Plan, shown: always, write: write_plan, live: true, appendix: false, fixed: false, print: Print::PlanBlock },
+    // Only when cards are shared.
+    TabSpec { tab: Tab::Fleet, shown: |c| c.plan.fleet.is_some(), write: |ws, cx, _, _| fleet::write(ws, cx), live: false, appendix: true, fixed: false, print: Print::Rows },
+    TabSpec { tab: Tab::Memory, shown: always, write: |ws, cx, _, _| memory::write(ws, cx), live: false, appendix: true, fixed: false, print: Print::RowsAndLabels },
+    TabSpec { tab: Tab::Billing, shown: always, write: |ws, cx, _, _| billing::write(ws, cx), live: true, appendix: true, fixed: false, print: Print::RowsAndLabels },
+    TabSpec { tab: Tab::Candidates, shown: always, write: |ws, cx, _, _| candidates::write(ws, cx), live: false, appendix: true, fixed: false, print: Print::Rows },
+    TabSpec { tab: Tab::Tco, shown: always, write: |ws, cx, live, layout| tco::write(ws, cx, live, layout), live: true, appendix: false, fixed: false, print: Print::Rows },
+    TabSpec { tab: Tab::Assumptions, shown: always, write: |ws, cx, live, _| assumptions::write(ws, cx, live), live: true, appendix: false, fixed: false, print: Print::MoneyRows },
+    TabSpec { tab: Tab::Formulas, shown: always, write: |ws, cx, _, _| formulas::write(ws, cx), live: false, appendix: true, fixed: false, print: Print::Rows },
+    TabSpec { tab: Tab::Warnings, shown: always, write: |ws, cx, live, _| warnings::write(ws, cx, &live.warnings()), live: false, appendix: false, fixed: false, print: Print::Rows },
+];
+
+// A row for every tab, each where its tab's declaration puts it.
+const _: () = {
+    assert!(TABS.len() == Tab::ALL.len());
+    let mut i = 0;
+    while i < TABS.len() {
+        assert!(TABS[i].tab as usize == i && Tab::ALL[i] as usize == i);
+        i += 1;
+    }
+};
+
 impl Tab {
+    fn spec(self) -> &'static TabSpec {
+        &TABS[self as usize]
+    }
+
     /// Whether the tab holds live formulas (then its formula cells are locked).
     pub fn has_live_formulas(self) -> bool {
-        matches!(
-            self,
-            Tab::Summary
-                | Tab::Year
-                | Tab::Scenarios
-                | Tab::Plan
-                | Tab::Billing
-                | Tab::Tco
-                | Tab::Assumptions
-        )
+        self.spec().live
     }
 
     /// Whether the tab is an appendix to the approval view (#34 item 2): the engineering tabs
@@ -128,11 +203,27 @@ impl Tab {
     /// (right-click a tab → Unhide) each prints its content one page wide. The Summary names
     /// them.
     pub fn is_appendix(self) -> bool {
-        matches!(
-            self,
-            Tab::Memory | Tab::Candidates | Tab::Formulas | Tab::Fleet | Tab::Billing
-        )
+        self.spec().appendix
     }
+}
+
+/// The Plan tab: the table, then under it the cuts (cuts.rs) and the printed block
+/// (plan_print.rs).
+fn write_plan(
+    ws: &mut rust_xlsxwriter::Worksheet,
+    cx: &Ctx,
+    live: &live::Live,
+    _: &tco::Layout,
+) -> Result<Extent, XlsxError> {
+    let table = plan_tab::write(ws, cx, live)?;
+    let cuts = cuts::section(ws, cx, plan_tab::printed_from(cx))?;
+    let block = if cx.plan.cuts.as_ref().is_some_and(|c| c.over()) {
+        cuts + 2
+    } else {
+        cuts
+    };
+    let last = plan_print::section(ws, cx, block)?;
+    Ok(Extent::new(last, table.last_col))
 }
 
 /// A TCO category, for the TCO tab and the Summary's cost by category.
@@ -258,14 +349,15 @@ pub fn workbook(
     );
     let layout = tco::Layout::new(&cx);
     for tab in Tab::ALL {
-        if !shows(tab, calc) {
+        let spec = tab.spec();
+        if !(spec.shown)(calc) {
             continue;
         }
         // The Candidates tab can be large: streamed to a temporary file instead of held in memory.
         let ws = wb.add_worksheet_with_constant_memory()?;
         ws.set_name(tab.name(lang))?;
-        let mut extent = write_tab(ws, tab, &cx, &live, &layout)?;
-        if matches!(tab, Tab::Diff | Tab::Sensitivity | Tab::Actuals) {
+        let mut extent = (spec.write)(ws, &cx, &live, &layout)?;
+        if spec.fixed {
             extent = stamp_fixed(ws, &cx, extent)?;
         }
         end_rows(ws, &cx, extent)?;
@@ -351,60 +443,9 @@ fn new_workbook(cx: &Ctx, creation: &ExcelDateTime) -> Workbook {
     wb
 }
 
-/// Whether the plan workbook has `tab`: Scenarios, Sensitivity, Diff and Actuals only when the
-/// run has them.
-fn shows(tab: Tab, calc: &Calc) -> bool {
-    match tab {
-        // The Scenarios tab only when the input has scenarios.
-        Tab::Scenarios => !calc.scenarios.is_empty(),
-        // The Sensitivity tab only when the input has ranges.
-        Tab::Sensitivity => calc.sensitivity.is_some(),
-        // The Diff tab only with calc --compare.
-        Tab::Diff => calc.compared.is_some(),
-        // The Actuals tab only with calc --usage.
-        Tab::Actuals => !calc.actuals.is_empty() || calc.bills.is_some(),
-        // The Fleet tab only when cards are shared.
-        Tab::Fleet => calc.plan.fleet.is_some(),
-        _ => true,
-    }
-}
-
-/// Writes `tab` with its own writer; returns how far its content reaches.
-fn write_tab(
-    ws: &mut rust_xlsxwriter::Worksheet,
-    tab: Tab,
-    cx: &Ctx,
-    live: &live::Live,
-    layout: &tco::Layout,
-) -> Result<Extent, XlsxError> {
-    match tab {
-        Tab::Summary => summary::write(ws, cx, layout, live),
-        Tab::Year => year::write(ws, cx, live),
-        Tab::Scenarios => scenarios::write(ws, cx, layout),
-        Tab::Sensitivity => sensitivity::write(ws, cx),
-        Tab::Diff => diff::write(ws, cx),
-        Tab::Actuals => actuals::write(ws, cx),
-        // The table, then under it the cuts (cuts.rs) and the printed block (plan_print.rs).
-        Tab::Plan => {
-            let table = plan_tab::write(ws, cx, live)?;
-            let cuts = cuts::section(ws, cx, plan_tab::printed_from(cx))?;
-            let block = if cx.plan.cuts.as_ref().is_some_and(|c| c.over()) {
-                cuts + 2
-            } else {
-                cuts
-            };
-            let last = plan_print::section(ws, cx, block)?;
-            Ok(Extent::new(last, table.last_col))
-        }
-        Tab::Fleet => fleet::write(ws, cx),
-        Tab::Memory => memory::write(ws, cx),
-        Tab::Billing => billing::write(ws, cx),
-        Tab::Candidates => candidates::write(ws, cx),
-        Tab::Tco => tco::write(ws, cx, live, layout),
-        Tab::Assumptions => assumptions::write(ws, cx, live),
-        Tab::Formulas => formulas::write(ws, cx),
-        Tab::Warnings => warnings::write(ws, cx, &live.warnings()),
-    }
+/// Whether the plan workbook has `tab` for this calculation.
+pub(super) fn shows(tab: Tab, calc: &Calc) -> bool {
+    (tab.spec().shown)(calc)
 }
 
 /// Locks a tab's formula cells, its inputs (prices, terms, money assumptions) left unlocked:
@@ -438,33 +479,30 @@ fn page_setup(
     const A4: u8 = 9;
     ws.set_landscape();
     ws.set_paper_size(A4);
-    match tab {
-        // The printed block under the table, one page wide (plan_print.rs).
-        Tab::Plan => {
-            let first = plan_tab::printed_from(cx);
-            ws.set_print_area(first, 0, extent.last_row.max(first), plan_print::LAST_COL)?;
-        }
+    let spec = tab.spec();
+    match spec.print {
         // No print area: LibreOffice prints a hidden sheet that has one (it printed all five,
         // 31 pages for team; gotenberg issue 677 says the same), and skips one without. Shown
         // again, the tab prints its content, one page wide.
-        _ if tab.is_appendix() => {}
+        _ if spec.appendix => {}
+        // The printed block under the table, one page wide (plan_print.rs).
+        Print::PlanBlock => {
+            let first = plan_tab::printed_from(cx);
+            ws.set_print_area(first, 0, extent.last_row.max(first), plan_print::LAST_COL)?;
+        }
         // The money inputs finance approves; the engineering constants below are for the screen.
-        Tab::Assumptions => {
+        Print::MoneyRows => {
             ws.set_print_area(0, 0, assumptions::printed_rows(cx), extent.last_col)?;
         }
-        _ => {
+        Print::OnePage | Print::Rows | Print::RowsAndLabels | Print::Scenarios => {
             ws.set_print_area(0, 0, extent.last_row.max(1), extent.last_col)?;
         }
     }
-    match tab {
-        Tab::Summary => {
+    match spec.print {
+        Print::OnePage => {
             ws.set_print_fit_to_pages(1, 1);
         }
-        Tab::Candidates => {
-            ws.set_repeat_rows(0, 0)?;
-            ws.set_print_fit_to_pages(1, 0);
-        }
-        Tab::Plan => {
+        Print::PlanBlock => {
             // The printed block's header row on every page it runs to.
             let header = plan_tab::printed_from(cx) + 1;
             ws.set_repeat_rows(header, header)?;
@@ -472,21 +510,16 @@ fn page_setup(
         }
         // Wider than about 1.4 pages at 100% (the scale would fall under about 70%): printed
         // at 100% across pages, the labels' column on each.
-        Tab::Scenarios if scenarios::printed_width(cx) > MAX_FITTED_WIDTH => {
+        Print::Scenarios if scenarios::printed_width(cx) > MAX_FITTED_WIDTH => {
             ws.set_repeat_rows(0, 0)?;
             ws.set_repeat_columns(0, 0)?;
         }
-        Tab::Year | Tab::Scenarios | Tab::Diff | Tab::Actuals | Tab::Billing | Tab::Memory => {
+        Print::RowsAndLabels | Print::Scenarios => {
             ws.set_repeat_rows(0, 0)?;
             ws.set_repeat_columns(0, 0)?;
             ws.set_print_fit_to_pages(1, 0);
         }
-        Tab::Tco
-        | Tab::Sensitivity
-        | Tab::Fleet
-        | Tab::Assumptions
-        | Tab::Formulas
-        | Tab::Warnings => {
+        Print::Rows | Print::MoneyRows => {
             ws.set_repeat_rows(0, 0)?;
             ws.set_print_fit_to_pages(1, 0);
         }

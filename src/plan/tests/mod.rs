@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::catalog;
+use crate::lang::Lang;
 use crate::model::{
     Assumptions, CellRef, GpuOffer, Input, Kind, Precision, Value, Workload, WorkloadNumbers,
 };

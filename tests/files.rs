@@ -9,27 +9,9 @@
 
 mod common;
 use common::*;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-/// The names in a folder, sorted.
-fn listing(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .collect();
-    v.sort();
-    v
-}
-
-/// A folder holding the team workbook as `b.xlsx`.
-fn team_dir() -> (tempfile::TempDir, PathBuf) {
-    let d = tempdir();
-    let p = d.path().join("b.xlsx");
-    team().write(&p);
-    (d, p)
-}
 
 /// A workbook of `workloads` inference workloads on `offers` A100 offers, to make a run long.
 fn big(path: &Path, workloads: u32, offers: u32) {

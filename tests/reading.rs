@@ -11,24 +11,6 @@ use common::*;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-/// The names in a folder, sorted.
-fn listing(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .collect();
-    v.sort();
-    v
-}
-
-/// A folder holding the team workbook as `b.xlsx`.
-fn team_dir() -> (tempfile::TempDir, PathBuf) {
-    let d = tempdir();
-    let p = d.path().join("b.xlsx");
-    team().write(&p);
-    (d, p)
-}
-
 /// One inference workload of 2,000 concurrent requests, with `header` for its concurrency.
 fn with_concurrency_header(d: &Path, header: &str) -> PathBuf {
     let p = d.join(format!("h{}.xlsx", header.len()));

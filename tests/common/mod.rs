@@ -595,3 +595,21 @@ pub fn usage_fixture(name: &str) -> String {
         .display()
         .to_string()
 }
+
+/// The names in a folder, sorted.
+pub fn listing(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    v.sort();
+    v
+}
+
+/// A folder holding the team workbook as `b.xlsx`.
+pub fn team_dir() -> (tempfile::TempDir, PathBuf) {
+    let d = tempdir();
+    let p = d.path().join("b.xlsx");
+    team().write(&p);
+    (d, p)
+}

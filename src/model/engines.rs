@@ -1,0 +1,98 @@
+//! Engine profiles: the values an assumption takes for the workloads that name an engine.
+
+use super::*;
+
+/// Which workloads an engine profile's value applies to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Applies {
+    /// Inference, batch, image and video generation: what serves requests or items.
+    Serving,
+    /// LoRA, QLoRA, full fine-tune, pretraining.
+    Training,
+    /// Both.
+    Any,
+}
+
+impl Applies {
+    pub fn parse(text: &str) -> Option<Applies> {
+        match normalize(text).as_str() {
+            "serving" | "inference" | "推理" | "服务" => Some(Applies::Serving),
+            "training" | "train" | "训练" => Some(Applies::Training),
+            "any" | "both" | "all" | "" => Some(Applies::Any),
+            _ => None,
+        }
+    }
+
+    pub fn key(self) -> &'static str {
+        match self {
+            Applies::Serving => "serving",
+            Applies::Training => "training",
+            Applies::Any => "any",
+        }
+    }
+
+    pub fn covers(self, kind: Kind) -> bool {
+        match self {
+            Applies::Any => true,
+            Applies::Training => kind.is_training(),
+            Applies::Serving => !kind.is_training(),
+        }
+    }
+}
+
+/// One figure of an engine profile: the value an assumption takes for the workloads that run
+/// on that engine, with its source.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EngineValue {
+    pub engine: String,
+    pub applies: Applies,
+    /// An assumption key whose role is sizing (`catalog::profile_keys`).
+    pub key: String,
+    pub value: f64,
+    pub unit: String,
+    /// The engine version the figure holds for.
+    pub version: String,
+    pub source: String,
+    /// The Engines sheet cell of the value, `None` for a built-in figure.
+    pub cell: Option<CellRef>,
+}
+
+/// The engine profiles of an input (built-in figures and the Engines sheet's).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Engines {
+    pub values: Vec<EngineValue>,
+}
+
+impl Engines {
+    /// The engines named, in first-seen order.
+    pub fn names(&self) -> Vec<&str> {
+        let mut out: Vec<&str> = Vec::new();
+        for v in &self.values {
+            if !out.iter().any(|n| *n == v.engine) {
+                out.push(&v.engine);
+            }
+        }
+        out
+    }
+
+    /// The engine's canonical name for `text` (compared normalized), if it has a profile.
+    pub fn find(&self, text: &str) -> Option<&str> {
+        let n = normalize(text);
+        self.values
+            .iter()
+            .find(|v| normalize(&v.engine) == n)
+            .map(|v| v.engine.as_str())
+    }
+
+    /// The figures of `engine` that apply to a workload of `kind`.
+    pub fn for_workload<'a>(
+        &'a self,
+        engine: &'a str,
+        kind: Kind,
+    ) -> impl Iterator<Item = &'a EngineValue> + 'a {
+        self.values
+            .iter()
+            .filter(move |v| v.engine == engine && v.applies.covers(kind))
+    }
+}

@@ -1,0 +1,362 @@
+//! A workload as the Workloads sheet gives it, and the model it runs: its kind, precisions,
+//! numbers and the model's figures.
+
+use super::*;
+
+/// What a workload does; it decides which memory terms apply.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Kind {
+    Inference,
+    Lora,
+    Qlora,
+    FullFinetune,
+    Pretrain,
+    ImageGen,
+    VideoGen,
+    Batch,
+}
+
+impl Kind {
+    pub const ALL: [Kind; 8] = [
+        Kind::Inference,
+        Kind::Lora,
+        Kind::Qlora,
+        Kind::FullFinetune,
+        Kind::Pretrain,
+        Kind::ImageGen,
+        Kind::VideoGen,
+        Kind::Batch,
+    ];
+
+    pub fn key(self) -> &'static str {
+        match self {
+            Kind::Inference => "inference",
+            Kind::Lora => "lora",
+            Kind::Qlora => "qlora",
+            Kind::FullFinetune => "full_finetune",
+            Kind::Pretrain => "pretrain",
+            Kind::ImageGen => "image_gen",
+            Kind::VideoGen => "video_gen",
+            Kind::Batch => "batch",
+        }
+    }
+
+    pub fn zh(self) -> &'static str {
+        match self {
+            Kind::Inference => "推理",
+            Kind::Lora => "LoRA微调",
+            Kind::Qlora => "QLoRA微调",
+            Kind::FullFinetune => "全参微调",
+            Kind::Pretrain => "预训练",
+            Kind::ImageGen => "生图",
+            Kind::VideoGen => "生视频",
+            Kind::Batch => "批处理",
+        }
+    }
+
+    /// Parses a key or an alias in either language, case-insensitively.
+    pub fn parse(text: &str) -> Option<Kind> {
+        let t = normalize(text);
+        Kind::ALL.into_iter().find(|k| {
+            normalize(k.key()) == t
+                || normalize(k.zh()) == t
+                || match k {
+                    Kind::Inference => ["serving", "api", "在线服务"]
+                        .iter()
+                        .any(|a| normalize(a) == t),
+                    Kind::FullFinetune => ["full", "fullfinetuning", "finetune"]
+                        .iter()
+                        .any(|a| normalize(a) == t),
+                    Kind::Pretrain => ["pretraining", "training"]
+                        .iter()
+                        .any(|a| normalize(a) == t),
+                    Kind::ImageGen => ["image", "imagegeneration", "comfyui", "文生图"]
+                        .iter()
+                        .any(|a| normalize(a) == t),
+                    Kind::VideoGen => [
+                        "video",
+                        "videogeneration",
+                        "t2v",
+                        "i2v",
+                        "文生视频",
+                        "视频生成",
+                    ]
+                    .iter()
+                    .any(|a| normalize(a) == t),
+                    Kind::Batch => ["batchjob", "跑批"].iter().any(|a| normalize(a) == t),
+                    Kind::Lora => ["lora微调"].iter().any(|a| normalize(a) == t),
+                    Kind::Qlora => ["qlora微调"].iter().any(|a| normalize(a) == t),
+                }
+        })
+    }
+
+    pub fn is_training(self) -> bool {
+        matches!(
+            self,
+            Kind::Lora | Kind::Qlora | Kind::FullFinetune | Kind::Pretrain
+        )
+    }
+
+    /// Image and video generation: sized by pixels (and frames), priced by work done.
+    pub fn is_generation(self) -> bool {
+        matches!(self, Kind::ImageGen | Kind::VideoGen)
+    }
+}
+
+/// Lower-case, without spaces, dashes, underscores or dots: how names and aliases compare.
+pub fn normalize(text: &str) -> String {
+    text.trim()
+        .to_lowercase()
+        .chars()
+        .filter(|c| !matches!(c, ' ' | '-' | '_' | '.' | '\u{3000}'))
+        .collect()
+}
+
+/// Number formats of weights and KV caches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Precision {
+    Fp32,
+    Fp16,
+    Bf16,
+    Fp8,
+    Int8,
+    Int4,
+    /// OCP microscaling FP4: E2M1 values with one 8-bit (E8M0) scale per 32 (4.25 bits).
+    Mxfp4,
+    /// NVIDIA FP4: E2M1 values with one FP8 (E4M3) scale per 16 (4.5 bits).
+    Nvfp4,
+}
+
+impl Precision {
+    pub const ALL: [Precision; 8] = [
+        Precision::Fp32,
+        Precision::Fp16,
+        Precision::Bf16,
+        Precision::Fp8,
+        Precision::Int8,
+        Precision::Int4,
+        Precision::Mxfp4,
+        Precision::Nvfp4,
+    ];
+
+    pub fn key(self) -> &'static str {
+        match self {
+            Precision::Fp32 => "fp32",
+            Precision::Fp16 => "fp16",
+            Precision::Bf16 => "bf16",
+            Precision::Fp8 => "fp8",
+            Precision::Int8 => "int8",
+            Precision::Int4 => "int4",
+            Precision::Mxfp4 => "mxfp4",
+            Precision::Nvfp4 => "nvfp4",
+        }
+    }
+
+    /// Bytes a value takes in this format. Microscaling formats include their scales (MXFP4:
+    /// 4 bits + 8 bits / 32 = 4.25 bits; NVFP4: 4 bits + 8 bits / 16 = 4.5 bits); int4's group
+    /// scales are added by the formulas (`quant_bytes_per_param`), as they depend on the quantizer.
+    pub fn bytes(self) -> f64 {
+        match self {
+            Precision::Fp32 => 4.0,
+            Precision::Fp16 | Precision::Bf16 => 2.0,
+            Precision::Fp8 | Precision::Int8 => 1.0,
+            Precision::Int4 => 0.5,
+            Precision::Mxfp4 => 4.25 / 8.0,
+            Precision::Nvfp4 => 4.5 / 8.0,
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Precision> {
+        let t = normalize(text);
+        let alias = match t.as_str() {
+            "float32" | "full" | "32bit" | "单精度" => "fp32",
+            "float16" | "half" | "16bit" | "半精度" => "fp16",
+            "bfloat16" => "bf16",
+            "float8" | "e4m3" | "8bitfloat" => "fp8",
+            "8bit" | "q8" | "w8a16" => "int8",
+            "4bit" | "nf4" | "q4" | "gptq" | "awq" | "w4a16" => "int4",
+            "mxfp4e2m1" | "ocpfp4" => "mxfp4",
+            "fp4" | "nvfp4e2m1" => "nvfp4",
+            other => other,
+        };
+        Precision::ALL.into_iter().find(|p| p.key() == alias)
+    }
+}
+
+macro_rules! numeric_fields {
+    ($(#[$meta:meta])* $name:ident { $($field:ident),* $(,)? }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct $name { $(pub $field: Option<f64>,)* }
+
+        impl $name {
+            /// The column keys, in sheet order.
+            pub const NAMES: &'static [&'static str] = &[$(stringify!($field)),*];
+
+            /// The value of a column by key; `None` when the key is not one of these columns.
+            pub fn get(&self, key: &str) -> Option<Option<f64>> {
+                match key { $(stringify!($field) => Some(self.$field),)* _ => None }
+            }
+
+            /// A mutable handle on a column by key.
+            pub fn get_mut(&mut self, key: &str) -> Option<&mut Option<f64>> {
+                match key { $(stringify!($field) => Some(&mut self.$field),)* _ => None }
+            }
+        }
+    };
+}
+
+numeric_fields! {
+    /// The numeric columns of a workload row, exactly as given (blank is `None`); defaults are
+    /// applied where the formulas' variables are bound, so that `has_<key>` can tell them apart.
+    WorkloadNumbers {
+        params_b, context_len, avg_tokens, concurrency, base_concurrency, peak_hours_per_day,
+        batch_size, tokens_per_s_per_request, min_tokens_per_s, max_ttft_s, target_tps, train_tokens_m,
+        hours_per_month, runs_per_month, redundancy, max_gpus, resolution, vram_gib,
+        pilot_vram_gib, pilot_concurrency, storage_gb, egress_gb, image_tokens,
+        items_per_month, seconds_per_item, frames, requests_per_day, input_tokens,
+        output_tokens, cached_share, checkpoint_min,
+    }
+}
+
+macro_rules! model_fields {
+    ($($(#[$doc:meta])* $field:ident),* $(,)?) => {
+        /// A model's architecture, as its config.json gives it; zero where a figure is unknown or
+        /// does not apply (an image model has no KV cache, a dense model no experts).
+        #[derive(Debug, Clone, Default, PartialEq, Serialize)]
+        pub struct ModelSpec {
+            pub name: String,
+            $($(#[$doc])* pub $field: f64,)*
+            /// Numeric columns a user added to the Models sheet, each a formula variable.
+            pub extra: Vec<(String, f64)>,
+            /// Where the figures come from (a config.json, a model card), when known.
+            pub source: String,
+        }
+
+        impl ModelSpec {
+            /// The figures of a Models row, in sheet order; each is a formula variable.
+            pub const FIELDS: &'static [&'static str] = &[$(stringify!($field)),*];
+
+            /// A figure by key: a built-in field, else a column of the user's; 0 when absent.
+            pub fn field(&self, key: &str) -> f64 {
+                match key {
+                    $(stringify!($field) => self.$field,)*
+                    other => self.extra.iter().find(|(k, _)| k == other).map_or(0.0, |(_, v)| *v),
+                }
+            }
+
+            /// A mutable handle on a built-in field.
+            pub fn field_mut(&mut self, key: &str) -> Option<&mut f64> {
+                match key { $(stringify!($field) => Some(&mut self.$field),)* _ => None }
+            }
+        }
+    };
+}
+
+model_fields! {
+    /// Total parameters, billions (every expert included: all are resident).
+    params_b,
+    /// Parameters one token uses, billions (MoE: shared part plus its experts); 0 = params_b.
+    active_params_b,
+    layers, hidden, heads, kv_heads, head_dim, ffn, vocab,
+    /// 1 where the output head shares the input embeddings' weights (tie_word_embeddings).
+    tied_embeddings,
+    /// Routed experts per MoE layer (0: a dense model).
+    experts,
+    /// Routed experts each token uses.
+    experts_per_token,
+    /// Experts every token uses (DeepSeek, GLM-4.5, Llama 4: 1).
+    shared_experts,
+    /// Width of one expert's feed-forward layer.
+    moe_ffn,
+    /// Layers with a dense feed-forward layer instead of experts.
+    dense_layers,
+    /// Multi-head latent attention: rank of the cached latent (DeepSeek-V3: 512; 0: not MLA).
+    kv_lora_rank,
+    /// Multi-head latent attention: the decoupled RoPE key cached beside the latent (64).
+    qk_rope_head_dim,
+    /// Tokens a local-attention layer keeps (sliding window or chunk); 0: none.
+    sliding_window,
+    /// Layers that keep at most sliding_window tokens.
+    sliding_layers,
+    /// Layers of linear attention or a state-space model (Gated DeltaNet, Mamba): each request
+    /// holds a fixed recurrent state there instead of a KV cache that grows with its tokens.
+    linear_layers,
+    /// The recurrent state one request holds over all linear_layers, MiB.
+    linear_state_mib,
+    /// Parameters of the vision tower, billions (kept 16-bit under a quantized language model).
+    vision_params_b,
+    /// Parameters of the language model, billions, that a quantized checkpoint keeps 16-bit
+    /// besides its embeddings and output head (Meta's Llama-3.1-405B FP8: all attention).
+    unquantized_params_b,
+}
+
+impl ModelSpec {
+    /// What `source` says of a model whose layers and heads were borrowed from the catalog's
+    /// model nearest in size (no sheet described it): the prefix, then that model's name.
+    pub const GUESSED_FROM: &'static str = "guessed from the catalog's nearest in size: ";
+
+    /// The catalog model a guessed architecture was borrowed from, if this one was guessed.
+    pub fn guessed_from(&self) -> Option<&str> {
+        self.source.strip_prefix(Self::GUESSED_FROM)
+    }
+
+    /// A transformer language model (it has layers and heads, hence a KV cache).
+    pub fn has_architecture(&self) -> bool {
+        self.layers > 0.0
+            && (self.kv_lora_rank > 0.0 || (self.kv_heads > 0.0 && self.head_dim > 0.0))
+    }
+
+    /// Parameters one token uses: the published active figure, else all of them.
+    pub fn active_params(&self) -> f64 {
+        if self.active_params_b > 0.0 {
+            self.active_params_b
+        } else {
+            self.params_b
+        }
+    }
+}
+
+/// One validated workload row.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Workload {
+    pub name: String,
+    pub kind: Kind,
+    /// The model as resolved (from the Models sheet or the catalog); `None` for a workload sized
+    /// only by `vram_gib` or by `params_b` with no known architecture.
+    pub model: Option<ModelSpec>,
+    pub precision: Precision,
+    pub kv_precision: Precision,
+    /// The routed experts' weights (an MoE checkpoint may quantize only them, as gpt-oss ships
+    /// MXFP4 experts beside bf16 attention); default the precision.
+    pub expert_precision: Precision,
+    pub numbers: WorkloadNumbers,
+    pub online: bool,
+    pub spot_ok: bool,
+    /// Pinned GPU (a `gpu` value of the GPUs sheet).
+    pub gpu: Option<String>,
+    /// The serving engine or trainer whose profile applies (a name of [`Engines`]).
+    pub engine: Option<String>,
+    /// The APIs row (by model) its cost is compared with; None: no comparison.
+    pub api: Option<String>,
+    /// The first and last months it runs in the Year tab (blank: the whole year).
+    pub start_month: Option<Month>,
+    pub end_month: Option<Month>,
+    /// The hours of the day it may run (blank: any time), for the fleet's off-hours sharing.
+    pub window: Option<DayWindow>,
+    /// When a service's peak hours fall; off-peak it needs only its base instances.
+    pub peak_window: Option<DayWindow>,
+    pub notes: String,
+    /// Where the row is: `Workloads!A5` (the name cell).
+    pub cell: CellRef,
+}
+
+impl Workload {
+    /// Parameters in billions: the row's own figure, else the model's.
+    pub fn params_b(&self) -> f64 {
+        self.numbers
+            .params_b
+            .or(self.model.as_ref().map(|m| m.params_b))
+            .unwrap_or(0.0)
+    }
+}

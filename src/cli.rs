@@ -10,6 +10,8 @@ Examples:
   gpuplan calc budget.xlsx              plan it and write budget.plan.xlsx for finance
   gpuplan calc budget.xlsx --set safety_margin=0.3 --set chat-api.concurrency=60
   gpuplan calc budget.xlsx --set \"gpu:RTX 4090.monthly=1800\"   try a quoted price
+  gpuplan calc budget.xlsx --set \"gpu:RTX 4090.purchase_price=12999\"   weigh buying the cards
+  gpuplan calc budget.xlsx --set \"gpu:*.spot_interruptions_per_day=6\"   spot reclaimed 6 times a day
   gpuplan explain budget.xlsx chat-api  show every formula of one workload, with values
   gpuplan usage node1.csv --workbook budget.xlsx   what each workload really used, from GPU logs
   gpuplan catalog gpus                  list the built-in GPUs and example prices

@@ -46,7 +46,6 @@ fn the_engine_from_bytes_writes_what_the_cli_writes() {
             (1000, 1),
             lang,
             &saved,
-            &[],
         )
         .unwrap();
         assert!(

@@ -32,8 +32,8 @@ pub struct Output {
 /// seeded draws of its sensitivity, and writes the plan workbook, the JSON and the summary in
 /// `lang` — no file system and no clock beyond the stamp's time; threads only where the platform
 /// has more than one core (the planner's and the sampling's workers run inline on one, as in a
-/// browser). `saved` is the input's
-/// date as the Summary shows it (YYYY-MM-DD). `gpuplan calc` makes the same bytes from a file.
+/// browser). `saved` is the input's date as the Summary shows it (YYYY-MM-DD). `gpuplan calc`
+/// makes the same bytes from a file.
 pub fn from_bytes(
     name: &str,
     bytes: Vec<u8>,
@@ -41,10 +41,10 @@ pub fn from_bytes(
     (samples, seed): (usize, u64),
     lang: Lang,
     saved: &str,
-    sets: &[String],
 ) -> Result<Output> {
     let path = Path::new(name);
-    let mut stamp = Provenance::new(name, "", sets);
+    let sets: Vec<String> = request.sets.iter().map(Change::text).collect();
+    let mut stamp = Provenance::new(name, "", &sets);
     let request = Request {
         now: stamp.generated,
         ..request.clone()
@@ -59,10 +59,7 @@ pub fn from_bytes(
     session.plan_scenarios()?;
     let mut calc = session.calc;
     if calc.sensitivity.is_some() {
-        stamp.options = vec![
-            ("--samples".to_string(), samples.to_string()),
-            ("--seed".to_string(), seed.to_string()),
-        ];
+        stamp.options = sampling_options(samples, seed).to_vec();
     }
     let (workbook, more) = crate::write::plan_bytes(path, &calc, lang, saved, &stamp)?;
     calc.notes.extend(more);
@@ -76,6 +73,14 @@ pub fn from_bytes(
         summary,
         calc,
     })
+}
+
+/// How the stamp records the sampling of a Ranges sheet: `--samples` and `--seed`.
+pub fn sampling_options(samples: usize, seed: u64) -> [(String, String); 2] {
+    [
+        ("--samples".to_string(), samples.to_string()),
+        ("--seed".to_string(), seed.to_string()),
+    ]
 }
 
 /// What a run asks besides the workbook.

@@ -3,7 +3,7 @@
 
 use super::diff::plan_view;
 use super::{changes, check_logs, default_output};
-use crate::calc::run::{Read, Request, Session};
+use crate::calc::run::{sampling_options, Read, Request, Session};
 use crate::calc::Calc;
 use crate::cli::{self, CalcArgs};
 use crate::error::{Error, Result};
@@ -124,8 +124,7 @@ fn run_options(a: &CalcArgs, calc: &Calc) -> Vec<(String, String)> {
         }
     }
     if calc.sensitivity.is_some() {
-        out.push(("--samples".to_string(), a.samples.to_string()));
-        out.push(("--seed".to_string(), a.seed.to_string()));
+        out.extend(sampling_options(a.samples, a.seed));
     }
     out
 }

@@ -73,16 +73,19 @@ pub(super) fn choose(
 
 /// Why spot was refused for a job that tolerates it on the chosen offer: it does not checkpoint
 /// and a run finishes before it is reclaimed less often than the Assumption `spot_min_success`
-/// (the expected time, (1/λ + r)(e^(λT) − 1), explodes). `None` where spot was not refused for
-/// that reason, or the Formulas sheet deleted the formulas that say it.
+/// (the expected time, (1/λ + r)(e^(λT) − 1), explodes). `None` where the sheet's allow_spot
+/// priced spot after all, spot was not refused for that reason, or the Formulas sheet deleted
+/// the formulas that say it.
 fn spot_refused(w: &Workload, input: &Input, c: &Candidate, k: &Keys) -> Option<Said> {
     let s = k.spot?;
     let g = &input.gpus[c.offer];
     let v = |i: usize| c.values.get(i).copied().unwrap_or(f64::NAN);
     let floor = input.assumptions.number("spot_min_success", 0.01);
     let success = v(s.success);
-    // A NaN share (a formula that computes none) refuses nothing.
-    if !w.spot_ok || g.spot_hourly.is_none() || success.is_nan() || success >= floor {
+    // Only where the plan did refuse spot; a NaN share (a formula that computes none) explains
+    // nothing.
+    let refused = c.cost(Mode::Spot).is_none();
+    if !w.spot_ok || g.spot_hourly.is_none() || !refused || success.is_nan() || success >= floor {
         return None;
     }
     let (per_day, hours) = (v(s.interruptions_h) * 24.0, v(s.run_length_h));

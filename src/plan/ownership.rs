@@ -29,40 +29,39 @@ pub struct Ownership {
 impl Plan {
     /// The plan's owned cards; `None` when no workload is planned on owned cards.
     pub fn ownership(&self) -> Option<Ownership> {
-        let mut o = Ownership {
-            capital: 0.0,
-            monthly: 0.0,
-            running: 0.0,
-            rent: 0.0,
-            months_to_break_even: None,
-        };
-        let mut any = false;
-        for w in 0..self.workloads.len() {
-            let Some((c, ch)) = self.chosen(w) else {
-                continue;
-            };
-            if ch.mode != Mode::Owned {
-                continue;
-            }
-            any = true;
-            let value = |n: &str| self.value(c, n).filter(|v| v.is_finite()).unwrap_or(0.0);
-            o.capital += value("owned_capital");
-            o.monthly += ch.gpu_cost;
-            o.running += ch.gpu_cost - value("owned_depreciation");
-            // The next best is another mode than owned, so rented; its TCO less the storage and
-            // egress, which no offer changes. Nothing else priced: renting is not an option.
-            o.rent += ch.advice.next.map_or(f64::INFINITY, |(_, ratio)| {
-                ratio * ch.tco - ch.storage_cost - ch.egress_cost
-            });
-        }
-        if !any {
+        let owned: Vec<_> = (0..self.workloads.len())
+            .filter_map(|w| self.chosen(w))
+            .filter(|(_, ch)| ch.mode == Mode::Owned)
+            .collect();
+        if owned.is_empty() {
             return None;
         }
-        let saved = o.rent - o.running;
-        o.months_to_break_even = (o.rent.is_finite() && saved > 0.0).then(|| o.capital / saved);
-        if !o.rent.is_finite() {
-            o.rent = 0.0;
-        }
-        Some(o)
+        let value = |c, n: &str| self.value(c, n).filter(|v| v.is_finite()).unwrap_or(0.0);
+        let capital = owned.iter().map(|(c, _)| value(c, "owned_capital")).sum();
+        let monthly = owned.iter().map(|(_, ch)| ch.gpu_cost).sum();
+        let running = owned
+            .iter()
+            .map(|(c, ch)| ch.gpu_cost - value(c, "owned_depreciation"))
+            .sum();
+        // The next best is another mode than owned, so rented: its TCO less the storage and
+        // egress, which no offer changes. A workload with nothing else priced: renting is not
+        // an option, so there is no rent to repay the purchase from.
+        let rent: Option<f64> = owned
+            .iter()
+            .map(|(_, ch)| {
+                ch.advice
+                    .next
+                    .map(|(_, ratio)| ratio * ch.tco - ch.storage_cost - ch.egress_cost)
+            })
+            .sum();
+        Some(Ownership {
+            capital,
+            monthly,
+            running,
+            rent: rent.unwrap_or(0.0),
+            months_to_break_even: rent
+                .filter(|r| *r > running)
+                .map(|r| capital / (r - running)),
+        })
     }
 }

@@ -16,7 +16,6 @@ use crate::model::Warning;
 use crate::support::files::{self, Pending};
 use crate::support::provenance::Provenance;
 use rust_xlsxwriter::{ExcelDateTime, XlsxError};
-use std::io::Seek;
 use std::path::Path;
 
 fn internal(e: XlsxError) -> Error {
@@ -81,8 +80,10 @@ pub fn plan_bytes(
     Ok((out.into_inner(), written))
 }
 
-/// The calculation's workbook, streamed to a pending file, and the warnings raised while writing it;
-/// `date` is shown on the Summary as the input's, `stamp` says what made it.
+/// The calculation's workbook, written to a pending file (committed by the caller with the
+/// JSON, so a failure leaves neither), and the warnings raised while writing it; `date` is shown
+/// on the Summary as the input's, `stamp` says what made it. The bytes are [`plan_bytes`]'s:
+/// the file and the engine from bytes cannot differ.
 pub fn plan(
     path: &Path,
     calc: &Calc,
@@ -90,30 +91,8 @@ pub fn plan(
     date: &str,
     stamp: &Provenance,
 ) -> Result<(Pending, Vec<Warning>)> {
-    // rust_xlsxwriter's package, then a copy with the charts' caches filled in (see charts.rs);
-    // both are pending files, so an interrupted run leaves neither.
-    let mut raw = Pending::new(path)?;
-    let file = raw.file();
-    let (written, caches) = writer_io(path, || {
-        let (mut wb, warnings, caches) =
-            tabs::workbook(calc, lang, &document_time(stamp.generated), date, stamp)
-                .map_err(|e| failed(path, e))?;
-        wb.save_to_writer(&mut *file).map_err(|e| failed(path, e))?;
-        Ok((warnings, caches))
-    })?;
-    if caches.is_empty() {
-        return Ok((raw.sync()?, written));
-    }
-    let mut p = Pending::new(path)?;
-    let from = raw.file();
-    from.seek(std::io::SeekFrom::Start(0))
-        .map_err(|e| files::io_error(path, "cannot read back", e))?;
-    charts::fill(std::io::BufReader::new(&mut *from), p.file(), &caches).map_err(|e| match e {
-        zip::result::ZipError::Io(io) => files::io_error(path, "cannot write", io),
-        other => internal(XlsxError::ZipError(other)),
-    })?;
-    drop(raw);
-    Ok((p.sync()?, written))
+    let (bytes, written) = plan_bytes(path, calc, lang, date, stamp)?;
+    Ok((Pending::write_with(path, |w| w.write_all(&bytes))?, written))
 }
 
 thread_local! {

@@ -139,10 +139,10 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, layout: &Layout) -> Result<Extent, Xl
         .collect();
     for (k, r) in ROWS.iter().enumerate() {
         let at = k as u32 + 1;
-        let wrapped = match at {
+        let wrapped: &[String] = match at {
             CHANGES => &changes,
             CUTS => &cuts,
-            _ => &Vec::new(),
+            _ => &[],
         };
         if !wrapped.is_empty() {
             let heights: Vec<(&str, f64)> = wrapped.iter().map(|t| (t.as_str(), width)).collect();
@@ -165,14 +165,14 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, layout: &Layout) -> Result<Extent, Xl
 }
 
 /// A plan's fleet, ceiling or cuts cell at row `r`, column `c` (as planned: the fleet and the
-/// cuts are not live); false for another row.
+/// cuts are not live); nothing for another row.
 fn write_fleet_or_cuts(
     ws: &mut Worksheet,
     cx: &Ctx,
     r: u32,
     c: u16,
     p: &Plan,
-) -> Result<bool, XlsxError> {
+) -> Result<(), XlsxError> {
     let s = &cx.s;
     let (saving, budget) = with_fleet(p);
     match r {
@@ -184,9 +184,9 @@ fn write_fleet_or_cuts(
             }
         }
         CUTS => text(ws, r, c, &ceiling_and_cuts(cx, p).1, &s.wrap)?,
-        _ => return Ok(false),
+        _ => {}
     }
-    Ok(true)
+    Ok(())
 }
 
 /// The main plan's cell at row `r`: its changes, its totals live over the TCO tab, its fleet and
@@ -215,7 +215,7 @@ fn write_main_cell(ws: &mut Worksheet, cx: &Ctx, layout: &Layout, r: u32) -> Res
             &s.money_bold,
             cx,
         ),
-        _ => write_fleet_or_cuts(ws, cx, r, MAIN, cx.plan).map(|_| ()),
+        _ => write_fleet_or_cuts(ws, cx, r, MAIN, cx.plan),
     }
 }
 
@@ -275,7 +275,7 @@ fn write_scenario_cell(
                 cx,
             )
         }
-        _ => write_fleet_or_cuts(ws, cx, r, c, &sc.plan).map(|_| ()),
+        _ => write_fleet_or_cuts(ws, cx, r, c, &sc.plan),
     }
 }
 

@@ -8,7 +8,10 @@
 # LibreOffice prints of them, openpyxl reads them back and edits them,
 # openxml-audit validates the templates and plans against the OOXML schemas, prlimit bounds memory
 # and file size, mkfifo and kill make FIFOs and send signals, zsh and fish check the completion
-# scripts, groff the manual pages, and python3-venv builds and checks the wheel.
+# scripts, groff the manual pages, and python3-venv builds and checks the wheel. Chromium,
+# ChromeDriver and selenium drive the page in the browser (tests/web.rs), which
+# scripts/build-web.sh builds with the tools its --tools installs (Debian's rustc-web, std's
+# source, lld and wasm-bindgen-cli).
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 
@@ -32,6 +35,8 @@ command -v mkfifo >/dev/null 2>&1 || need+=(coreutils)
 command -v zsh >/dev/null 2>&1 || need+=(zsh)
 command -v fish >/dev/null 2>&1 || need+=(fish)
 command -v groff >/dev/null 2>&1 || need+=(groff-base)
+[ -x /usr/bin/chromium ] || need+=(chromium)
+[ -x /usr/bin/chromedriver ] || need+=(chromium-driver)
 # Debian's python3 needs python3-venv for a virtual environment and python3-pip for pip.
 probe=$(mktemp -d)
 python3 -m venv "$probe/venv" >/dev/null 2>&1 || need+=(python3-venv)
@@ -55,3 +60,9 @@ fi
 if ! python3 -c "import importlib.metadata as m; assert m.version('openxml-audit') == '0.8.0'" >/dev/null 2>&1; then
   pip_install openxml-audit==0.8.0
 fi
+if ! python3 -c "import selenium" >/dev/null 2>&1; then
+  pip_install "selenium>=4.20,<5"
+fi
+
+# The page in the browser's toolchain (tests/web.rs builds the page with scripts/build-web.sh).
+"$(dirname "$0")/build-web.sh" --tools

@@ -1,5 +1,6 @@
 //! Command-line types (clap derive) only; no logic.
 
+pub use crate::report::{CatalogKind, Format};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
@@ -363,22 +364,6 @@ pub struct ModelArgs {
     pub name: Option<String>,
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
-}
-
-/// Which catalog.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum CatalogKind {
-    Gpus,
-    Models,
-    Engines,
-}
-
-/// Output format of `catalog`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Format {
-    Table,
-    Csv,
-    Json,
 }
 
 #[derive(Debug, Args)]

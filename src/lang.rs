@@ -1,7 +1,8 @@
 //! The two languages of the workbook and the terminal: English and Chinese.
 
 /// The language of sheet names, labels and messages.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Lang {
     #[default]
     En,

@@ -12,7 +12,9 @@
 
 pub mod calc;
 pub mod catalog;
+#[cfg(feature = "cli")]
 pub mod cli;
+#[cfg(feature = "cli")]
 pub mod commands;
 pub mod diff;
 pub mod error;
@@ -28,4 +30,5 @@ pub mod usage;
 pub mod validate;
 pub mod write;
 
+#[cfg(feature = "cli")]
 pub use commands::{default_output, run};

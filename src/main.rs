@@ -12,7 +12,7 @@ fn main() -> ExitCode {
         }
     };
     // Ctrl-C and termination remove the pending temporary outputs before exiting.
-    gpuplan::support::files::handle_signals();
+    gpuplan::support::output::handle_signals();
     // A panic is a bug: report it as an internal error (exit 1). Temporary output files are
     // removed as the stack unwinds, so no partial output is left.
     std::panic::set_hook(Box::new(|info| {

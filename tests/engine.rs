@@ -42,7 +42,10 @@ fn the_engine_from_bytes_writes_what_the_cli_writes() {
         let out = from_bytes(
             &format!("{sample}.xlsx"),
             bytes(&input),
-            &Request::default(),
+            &Request {
+                now: EPOCH.parse().unwrap(),
+                ..Request::default()
+            },
             (1000, 1),
             lang,
             &saved,

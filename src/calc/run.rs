@@ -30,10 +30,10 @@ pub struct Output {
 /// The engine from bytes (#48): reads the workbook's `bytes` (`name` names it in messages and
 /// in the stamp), plans it with the request, its scenarios and, with a Ranges sheet, `samples`
 /// seeded draws of its sensitivity, and writes the plan workbook, the JSON and the summary in
-/// `lang` — no file system and no clock beyond the stamp's time; threads only where the platform
-/// has more than one core (the planner's and the sampling's workers run inline on one, as in a
-/// browser). `saved` is the input's date as the Summary shows it (YYYY-MM-DD). `gpuplan calc`
-/// makes the same bytes from a file.
+/// `lang` — no file system and no clock but the request's `now` (the stamp's time); threads only
+/// where the platform has more than one core (the planner's and the sampling's workers run inline
+/// on one, as in a browser). `saved` is the input's date as the Summary shows it (YYYY-MM-DD).
+/// `gpuplan calc` makes the same bytes from a file; web/engine calls it in the browser.
 pub fn from_bytes(
     name: &str,
     bytes: Vec<u8>,
@@ -44,12 +44,8 @@ pub fn from_bytes(
 ) -> Result<Output> {
     let path = Path::new(name);
     let sets: Vec<String> = request.sets.iter().map(Change::text).collect();
-    let mut stamp = Provenance::new(name, "", &sets);
-    let request = Request {
-        now: stamp.generated,
-        ..request.clone()
-    };
-    let read = Read::new(path, bytes, &request)?;
+    let mut stamp = Provenance::at(request.now, name, "", &sets);
+    let read = Read::new(path, bytes, request)?;
     stamp.input_sha256 = read.input().sha256.clone();
     let mut session = read.compile()?.plan()?;
     if !session.calc.plan.input.ranges.is_empty() {
@@ -182,8 +178,7 @@ impl Compiled {
         } = read;
         let opts = plan::Options {
             keep: Some(candidates_kept(input.workloads.len(), request.candidates)),
-            now: request.now,
-            ..plan::Options::default()
+            ..plan::Options::at(request.now)
         };
         let mut calc = Calc::of(plan::plan_with(input, &programs, &opts)?);
         let notes: Vec<Warning> = candidates_note(&calc.plan)
@@ -218,8 +213,7 @@ pub struct Session {
 fn side_options(now: i64) -> plan::Options {
     plan::Options {
         keep: Some(1),
-        now,
-        ..plan::Options::default()
+        ..plan::Options::at(now)
     }
 }
 

@@ -2,6 +2,7 @@
 //! comparison, and write the plan's workbook and JSON.
 
 use super::diff::plan_view;
+use super::progress::Progress;
 use super::{changes, check_logs, default_output};
 use crate::calc::run::{sampling_options, Read, Request, Session};
 use crate::calc::Calc;
@@ -9,7 +10,8 @@ use crate::cli::{self, CalcArgs};
 use crate::error::{Error, Result};
 use crate::lang::Lang;
 use crate::plan::sensitivity::Sensitivity;
-use crate::support::files::{self, Pending};
+use crate::support::files;
+use crate::support::output::{self, Pending};
 use crate::support::provenance::Provenance;
 use crate::support::time::{input_date, Clock};
 use crate::{model, read, report, write};
@@ -19,7 +21,7 @@ pub fn calc(a: &CalcArgs) -> Result<()> {
     let sets = changes(&a.sets)?;
     let out = Outputs::checked(a)?;
     let mut clock = Clock::new(a.timings);
-    let progress = report::Progress::new(!a.quiet);
+    let progress = Progress::new(!a.quiet);
     progress.phase(format!("reading {}", a.input.display()));
     // The stamp's time is the run's: the input's hash is added once it is read.
     let mut stamp = Provenance::new(&a.input.display().to_string(), "", &a.sets);
@@ -145,7 +147,7 @@ impl Outputs {
         // The JSON or the summary goes to stdout: refused before anything is written when it
         // is closed.
         if a.json.as_deref() == Some("-") || !a.quiet {
-            files::check_stdout()?;
+            output::check_stdout()?;
         }
         let json_path = a.json.as_deref().filter(|j| *j != "-").map(PathBuf::from);
         let mut named: Vec<(&str, &Path)> =
@@ -165,10 +167,10 @@ impl Outputs {
             files::regular_input(b, "a bills export")?;
             named.push(("--bills", b));
         }
-        files::distinct(&named)?;
-        files::check_target(&output, a.force || output == default)?;
+        output::distinct(&named)?;
+        output::check_target(&output, a.force || output == default)?;
         if let Some(j) = &json_path {
-            files::check_target(j, a.force)?;
+            output::check_target(j, a.force)?;
         }
         Ok(Outputs {
             workbook: output,
@@ -205,7 +207,7 @@ impl Outputs {
             p.commit()?;
         }
         if a.json.as_deref() == Some("-") {
-            files::to_stdout(|w| report::write_json(calc, stamp, w))?;
+            output::to_stdout(|w| report::write_json(calc, stamp, w))?;
         }
         clock.lap("save");
         Ok(())
@@ -238,14 +240,14 @@ fn print_summary(a: &CalcArgs, calc: &Calc, out: &Outputs) -> Result<()> {
         eprint!("{text}");
         Ok(())
     } else {
-        files::to_stdout(|w| w.write_all(text.as_bytes()))
+        output::to_stdout(|w| w.write_all(text.as_bytes()))
     }
 }
 
 /// The Ranges sheet's sensitivity, with how many samples are planned so far on the progress
 /// line: a run near the cap of draws re-plans millions of them (minutes for a large
 /// portfolio), which a spinner alone would not tell from a hang.
-fn sample(a: &CalcArgs, session: &Session, progress: &report::Progress) -> Result<Sensitivity> {
+fn sample(a: &CalcArgs, session: &Session, progress: &Progress) -> Result<Sensitivity> {
     let rows = session.calc.plan.input.ranges.len();
     let done = std::sync::atomic::AtomicUsize::new(0);
     let (tx, rx) = std::sync::mpsc::channel();
@@ -292,7 +294,7 @@ fn sample(a: &CalcArgs, session: &Session, progress: &report::Progress) -> Resul
 fn beside(
     a: &CalcArgs,
     session: &mut Session,
-    progress: &report::Progress,
+    progress: &Progress,
     clock: &mut Clock,
 ) -> Result<()> {
     if !session.calc.plan.input.ranges.is_empty() {

@@ -3,7 +3,8 @@
 use super::out;
 use crate::cli::{self};
 use crate::error::{Error, Result};
-use crate::support::files::{self, Pending};
+use crate::support::files;
+use crate::support::output::{self, Pending};
 use std::path::{Path, PathBuf};
 
 /// Largest plan JSON `gpuplan diff` and `calc --compare` read. It is streamed and only the
@@ -48,15 +49,15 @@ pub(super) fn plan_view(path: &Path) -> Result<(crate::diff::PlanView, String, b
 
 pub fn diff(a: &cli::DiffArgs) -> Result<()> {
     // The table or the JSON goes to stdout: refused before a --json file is written.
-    files::check_stdout()?;
+    output::check_stdout()?;
     let json_path = a.json.as_deref().filter(|j| *j != "-").map(PathBuf::from);
     if let Some(j) = &json_path {
-        files::distinct(&[
+        output::distinct(&[
             ("the old plan", &a.old),
             ("the new plan", &a.new),
             ("--json", j),
         ])?;
-        files::check_target(j, a.force)?;
+        output::check_target(j, a.force)?;
     }
     let (old, currency, old_full) = plan_view(&a.old)?;
     let (new, _, new_full) = plan_view(&a.new)?;
@@ -69,7 +70,7 @@ pub fn diff(a: &cli::DiffArgs) -> Result<()> {
         Pending::write_with(j, write)?.commit()?;
     }
     if a.json.as_deref() == Some("-") {
-        files::to_stdout(write)
+        output::to_stdout(write)
     } else if a.format == cli::DiffFormat::Markdown {
         out(&crate::report::diff_markdown(&d, &currency))
     } else {

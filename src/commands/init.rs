@@ -4,7 +4,7 @@ use super::out;
 use crate::cli::InitArgs;
 use crate::error::{Error, Result};
 use crate::lang::Lang;
-use crate::support::files::{self};
+use crate::support::output;
 use crate::{catalog, write};
 
 pub fn init(a: &InitArgs) -> Result<()> {
@@ -20,11 +20,15 @@ pub fn init(a: &InitArgs) -> Result<()> {
             })?,
         }
     };
-    files::check_target(&a.path, a.force)?;
+    output::check_target(&a.path, a.force)?;
     // What was written is said on stdout: refused before the file is written when it is closed.
-    files::check_stdout()?;
-    let bytes = write::template_bytes(a.lang.unwrap_or_default(), example)?;
-    files::save(&a.path, &bytes)?;
+    output::check_stdout()?;
+    let bytes = write::template_bytes(
+        a.lang.unwrap_or_default(),
+        example,
+        crate::support::time::generation_time(),
+    )?;
+    output::save(&a.path, &bytes)?;
     // The workbook is English unless --lang says otherwise; the message follows the terminal.
     let lang = a.lang.unwrap_or_else(Lang::from_env);
     let sheet = catalog::sheet_name("Workloads", a.lang.unwrap_or_default());

@@ -3,14 +3,14 @@
 use super::out;
 use crate::cli::{self, CompletionsArgs, ManArgs};
 use crate::error::{Error, Result};
-use crate::support::files::{self};
+use crate::support::{files, output};
 use clap::CommandFactory;
 use std::path::PathBuf;
 
 pub fn completions(a: &CompletionsArgs) -> Result<()> {
     let mut script = Vec::new();
     clap_complete::generate(a.shell, &mut cli::Cli::command(), "gpuplan", &mut script);
-    files::to_stdout(|w| w.write_all(&script))
+    output::to_stdout(|w| w.write_all(&script))
 }
 
 /// The manual pages, generated from the command-line definition: gpuplan(1) first, then
@@ -64,24 +64,24 @@ fn examples_verbatim(roff: &str) -> String {
 
 pub fn man(a: &ManArgs) -> Result<()> {
     // The page, or the list of pages written, goes to stdout.
-    files::check_stdout()?;
+    output::check_stdout()?;
     let pages = man_pages()?;
     let Some(dir) = &a.dir else {
         let (_, main) = pages
             .first()
             .ok_or_else(|| Error::Internal("no manual page".into()))?;
-        return files::to_stdout(|w| w.write_all(main));
+        return output::to_stdout(|w| w.write_all(main));
     };
     std::fs::create_dir_all(dir)
         .map_err(|e| files::io_error(dir, "cannot create the folder", e))?;
     let paths: Vec<PathBuf> = pages.iter().map(|(name, _)| dir.join(name)).collect();
     // Every page is checked before any is written: a refusal leaves the folder as it was.
     for p in &paths {
-        files::check_target(p, a.force)?;
+        output::check_target(p, a.force)?;
     }
     let mut text = String::new();
     for (p, (_, roff)) in paths.iter().zip(&pages) {
-        files::save(p, roff)?;
+        output::save(p, roff)?;
         text.push_str(&format!("wrote {}\n", p.display()));
     }
     out(&text)

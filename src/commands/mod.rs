@@ -1,5 +1,5 @@
 //! The commands of the command line, one module each: they tie the pipeline's stages together
-//! and decide what reaches the terminal and the disk (through [`files`](crate::support::files)). [`run`]
+//! and decide what reaches the terminal and the disk (through [`output`](crate::support::output)). [`run`]
 //! dispatches a parsed command line to its command.
 
 mod calc;
@@ -8,6 +8,7 @@ mod check;
 mod diff;
 mod init;
 mod man;
+mod progress;
 mod usage;
 mod validate;
 
@@ -18,7 +19,7 @@ pub use validate::MAX_TABLE_BYTES;
 use crate::cli::{Cli, Command};
 use crate::error::{Error, Result};
 use crate::model::change::Change;
-use crate::support::files;
+use crate::support::{files, output};
 use std::path::{Path, PathBuf};
 
 /// Runs one command; the error, if any, carries its exit code.
@@ -40,7 +41,7 @@ pub fn run(cli: Cli) -> Result<()> {
 
 /// Text to stdout; a reader that went away is not an error.
 pub(super) fn out(text: &str) -> Result<()> {
-    files::to_stdout(|w| w.write_all(text.as_bytes()))
+    output::to_stdout(|w| w.write_all(text.as_bytes()))
 }
 
 pub(super) fn changes(sets: &[String]) -> Result<Vec<Change>> {
@@ -62,7 +63,7 @@ pub(super) fn check_logs(logs: &[PathBuf]) -> Result<()> {
         files::regular_input(log, "a usage log")?;
     }
     for (i, x) in logs.iter().enumerate() {
-        if let Some(y) = logs[i + 1..].iter().find(|y| files::same_file(x, y)) {
+        if let Some(y) = logs[i + 1..].iter().find(|y| output::same_file(x, y)) {
             return Err(Error::Usage(format!(
                 "the log {} is given twice (as {} and {}): its samples would count twice",
                 x.display(),

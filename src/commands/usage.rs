@@ -5,14 +5,14 @@ use crate::cli::UsageArgs;
 use crate::error::{Error, Result};
 use crate::lang::Lang;
 use crate::model::change::{Change, Op, Target};
-use crate::support::files::{self, Pending};
+use crate::support::output::{self, Pending};
 use crate::{catalog, model, read, report, usage};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 pub fn usage(a: &UsageArgs) -> Result<()> {
     // The table or the JSON goes to stdout: refused before any work when it is closed.
-    files::check_stdout()?;
+    output::check_stdout()?;
     check_logs(&a.logs)?;
     let json_path = a.json.as_deref().filter(|j| *j != "-").map(PathBuf::from);
     if let Some(j) = &json_path {
@@ -50,8 +50,8 @@ fn check_usage_json(a: &UsageArgs, json: &Path) -> Result<()> {
         named.push(("--map", m));
     }
     named.push(("--json", json));
-    files::distinct(&named)?;
-    files::check_target(json, a.force)
+    output::distinct(&named)?;
+    output::check_target(json, a.force)
 }
 
 /// The `--set`s of `usage`, which takes assumptions only.
@@ -143,7 +143,7 @@ fn print_usage(
 ) -> Result<()> {
     let table = report::usage_table(result, settings, lang);
     if a.json.as_deref() == Some("-") {
-        files::to_stdout(|w| report::write_usage_json(result, settings, &a.logs, w))?;
+        output::to_stdout(|w| report::write_usage_json(result, settings, &a.logs, w))?;
         eprint!("{table}");
     } else {
         out(&table)?;

@@ -3,7 +3,7 @@
 use super::out;
 use crate::cli::ValidateArgs;
 use crate::error::{Error, Result};
-use crate::support::files::{self};
+use crate::support::files;
 use crate::validate;
 
 /// Largest validation table `gpuplan validate FILE` reads.

@@ -27,6 +27,7 @@ pub use trace::{trace, Trace, TraceLine};
 use crate::error::{Error, Problem, Result};
 use crate::formula::Ty;
 use crate::model::{Input, Origin, Warning, Workload};
+use crate::support::time::Stopwatch;
 use choose::{choose, chosen_warnings};
 use evaluate::{evaluate_workload, parallel_map};
 use portfolio::portfolio;
@@ -99,13 +100,22 @@ pub struct Options {
     pub now: i64,
 }
 
-impl Default for Options {
-    fn default() -> Self {
+impl Options {
+    /// The defaults for a run at `now` (Unix seconds): the best [`DEFAULT_KEEP`] candidates
+    /// kept, a thread a core (one where the platform has no threads, as in a browser).
+    pub fn at(now: i64) -> Options {
         Options {
             keep: Some(DEFAULT_KEEP),
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
-            now: crate::support::time::generation_time(),
+            now,
         }
+    }
+}
+
+impl Default for Options {
+    /// [`Options::at`] the generation time (now, or `SOURCE_DATE_EPOCH`).
+    fn default() -> Self {
+        Options::at(crate::support::time::generation_time())
     }
 }
 
@@ -123,13 +133,13 @@ pub fn plan(input: Input) -> Result<Plan> {
 pub fn plan_with(input: Input, programs: &Programs, opts: &Options) -> Result<Plan> {
     let columns = candidate_columns(programs);
     let keys = Keys::new(&columns);
-    let started = std::time::Instant::now();
+    let started = Stopwatch::start();
     let keep = opts.keep.unwrap_or(usize::MAX);
     let evaluated = parallel_map(&input.workloads, opts.threads, |w| {
         evaluate_workload(programs, &input, w, &keys, keep)
     });
-    let evaluate_s = started.elapsed().as_secs_f64();
-    let started = std::time::Instant::now();
+    let evaluate_s = started.seconds();
+    let started = Stopwatch::start();
     let problems: Vec<Problem> = evaluated
         .iter()
         .filter_map(|e| e.as_ref().err().cloned())
@@ -161,8 +171,8 @@ pub fn plan_with(input: Input, programs: &Programs, opts: &Options) -> Result<Pl
     let year = year::year(programs, &input, &workloads, &columns, opts.now)?;
     year::outside_warnings(&input, &workloads, &year, &mut warnings);
     example_price_warning(&input, &workloads, &mut warnings);
-    let plan_s = started.elapsed().as_secs_f64();
-    let started = std::time::Instant::now();
+    let plan_s = started.seconds();
+    let started = Stopwatch::start();
     // The columns by name, built once: the fleet and the cuts read formulas by name, and the
     // plan keeps the same index for its readers.
     let index: std::collections::HashMap<String, usize> = columns
@@ -195,7 +205,7 @@ pub fn plan_with(input: Input, programs: &Programs, opts: &Options) -> Result<Pl
         },
         &mut warnings,
     );
-    let fleet_s = started.elapsed().as_secs_f64();
+    let fleet_s = started.seconds();
     Ok(Plan {
         input,
         inputs,

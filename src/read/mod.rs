@@ -17,7 +17,7 @@ mod xlsx;
 
 pub use assumptions::set_assumption;
 pub use table::{parse_bool, raw_text};
-pub use xlsx::{open_bytes, Raw, RawSheet, Workbook, MAX_COLS, MAX_FILE_BYTES, MAX_ROWS};
+pub use xlsx::{open_bytes, Raw, RawSheet, Workbook, MAX_COLS, MAX_FILE_BYTES, MAX_ROWS, WORKBOOK};
 
 use crate::catalog;
 use crate::error::{Error, Problem, Result};
@@ -29,8 +29,7 @@ use table::Table;
 
 /// Reads and validates a workbook.
 pub fn read(path: &Path, changes: &[Change]) -> Result<Input> {
-    let bytes =
-        crate::support::files::read_bounded(path, xlsx::MAX_FILE_BYTES, "an .xlsx workbook")?;
+    let bytes = crate::support::files::read_bounded(path, xlsx::MAX_FILE_BYTES, xlsx::WORKBOOK)?;
     read_bytes(path, bytes, changes)
 }
 

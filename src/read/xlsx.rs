@@ -11,6 +11,10 @@ use std::path::Path;
 
 /// Largest input file accepted.
 pub const MAX_FILE_BYTES: u64 = 50_000_000;
+
+/// What a workbook is called in the size refusal.
+pub const WORKBOOK: &str = "an .xlsx workbook";
+
 /// Most zip entries accepted (a workbook has a few dozen).
 const MAX_ENTRIES: usize = 10_000;
 /// Largest inflated size of one entry, and of all together.
@@ -65,6 +69,15 @@ fn unreadable(path: &Path, reason: impl Into<String>) -> Error {
 /// Opens the bytes of a file (read with at most [`MAX_FILE_BYTES`]), refusing what is not a
 /// sound xlsx package.
 pub fn open_bytes(path: &Path, bytes: Vec<u8>) -> Result<Workbook, Error> {
+    // Bytes handed over (the page in the browser) meet the bound a file on disk meets.
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(crate::support::files::too_big(
+            path,
+            bytes.len() as u64,
+            MAX_FILE_BYTES,
+            WORKBOOK,
+        ));
+    }
     if bytes.is_empty() {
         return Err(unreadable(
             path,

@@ -8,6 +8,24 @@ use crate::plan::Trace;
 use crate::read::config::Imported;
 use serde_json::Value;
 
+/// Which catalog.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+pub enum CatalogKind {
+    Gpus,
+    Models,
+    Engines,
+}
+
+/// Output format of `catalog`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+pub enum Format {
+    Table,
+    Csv,
+    Json,
+}
+
 /// The formula trace of `explain`.
 pub fn trace(t: &Trace) -> String {
     let mut rows = vec![vec![
@@ -115,8 +133,8 @@ fn model_rows(models: &[ModelSpec]) -> Vec<Vec<String>> {
 
 /// A model read by `gpuplan model`: each figure with its source (table), a Models row (csv),
 /// or both (json).
-pub fn imported(m: &Imported, format: crate::cli::Format) -> String {
-    use crate::cli::Format;
+pub fn imported(m: &Imported, format: Format) -> String {
+    use Format;
     match format {
         Format::Csv => imported_csv(m),
         Format::Json => imported_json(m),
@@ -218,8 +236,7 @@ fn imported_table(m: &Imported) -> String {
 }
 
 /// The built-in catalog in a format.
-pub fn catalog(what: crate::cli::CatalogKind, format: crate::cli::Format) -> String {
-    use crate::cli::{CatalogKind, Format};
+pub fn catalog(what: CatalogKind, format: Format) -> String {
     match format {
         Format::Json => {
             let v = match what {

@@ -10,7 +10,7 @@ mod json;
 mod text;
 mod usage;
 
-pub use catalog::{catalog, imported, trace};
+pub use catalog::{catalog, imported, trace, CatalogKind, Format};
 pub use diff::{diff as diff_table, diff_markdown};
 pub use json::{write as write_json, PlanJson};
 pub use text::{table, use_color};
@@ -62,6 +62,92 @@ pub fn summary(calc: &Calc, color: bool, lang: Lang) -> String {
     out.push_str(&cut_lines(plan, lang));
     out.push_str(&warning_lines(calc, &paint, lang));
     out
+}
+
+/// What a screen shows of a calculation, in one language: the summary's two tables (a header
+/// row first, then text cells, as the terminal prints them), the lines on the budget ceiling and
+/// its cuts, the fleet's shared cards (a header row, then a row a card group; empty when
+/// nothing shares), and every warning and note with its cell. The page in the browser renders it.
+#[derive(Debug, serde::Serialize)]
+pub struct Screen {
+    pub workloads: Vec<Vec<String>>,
+    pub totals: Vec<Vec<String>>,
+    pub cuts: Vec<String>,
+    pub fleet: Vec<Vec<String>>,
+    pub warnings: Vec<ScreenWarning>,
+}
+
+/// A warning or note as a screen shows it.
+#[derive(Debug, serde::Serialize)]
+pub struct ScreenWarning {
+    pub severity: Severity,
+    #[serde(rename = "where")]
+    pub location: String,
+    pub message: String,
+}
+
+/// The [`Screen`] of `calc` in `lang`.
+pub fn screen(calc: &Calc, lang: Lang) -> Screen {
+    let plan = &calc.plan;
+    let paint = Paint::new(false);
+    Screen {
+        workloads: workload_rows(plan, &paint, lang),
+        totals: total_rows(plan, &paint, lang),
+        cuts: cut_lines(plan, lang)
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(str::to_string)
+            .collect(),
+        fleet: fleet_rows(plan, lang),
+        warnings: calc
+            .warnings()
+            .map(|w| ScreenWarning {
+                severity: w.severity,
+                location: w.location.clone(),
+                message: w.text(lang).to_string(),
+            })
+            .collect(),
+    }
+}
+
+/// The fleet's card groups: GPU, cards, how they are shared, the workloads on them (a moved
+/// job marked) and what the sharing saves a month.
+fn fleet_rows(plan: &Plan, lang: Lang) -> Vec<Vec<String>> {
+    let Some(fleet) = plan.fleet.as_ref().filter(|f| !f.cards.is_empty()) else {
+        return Vec::new();
+    };
+    let cur = plan.input.assumptions.currency();
+    let mut rows = vec![[
+        lang.t("GPU", "GPU"),
+        lang.t("cards", "卡数"),
+        lang.t("shared by", "共享方式"),
+        lang.t("workloads", "负载"),
+        lang.t("saving a month", "每月节省"),
+    ]
+    .map(str::to_string)
+    .to_vec()];
+    for c in &fleet.cards {
+        let names: Vec<String> = c
+            .workloads
+            .iter()
+            .map(|w| match w.role {
+                "job" => format!("{} ({})", w.name, lang.t("job moved here", "移入的任务")),
+                _ => w.name.clone(),
+            })
+            .collect();
+        let sharing = match c.sharing {
+            "idle_hours" => lang.t("idle hours lent to jobs", "空闲时段借给任务"),
+            _ => lang.t("instances of several services", "多个服务的实例同卡"),
+        };
+        rows.push(vec![
+            c.gpu.clone(),
+            c.cards.to_string(),
+            sharing.to_string(),
+            names.join(lang.t(", ", "、")),
+            money(&cur, c.workloads.iter().map(|w| w.saving).sum()),
+        ]);
+    }
+    rows
 }
 
 /// The summary's first table: a header, then each workload's card, count, mode and monthly
@@ -312,51 +398,4 @@ fn warning_lines(calc: &Calc, paint: &Paint, lang: Lang) -> String {
         });
     }
     out
-}
-
-/// A spinner on stderr naming the phase of a long `calc`: drawn only on a terminal, and only
-/// once the run has taken more than a second, so short runs print nothing extra.
-pub struct Progress {
-    bar: Option<indicatif::ProgressBar>,
-}
-
-impl Progress {
-    pub fn new(enabled: bool) -> Progress {
-        if !enabled || !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
-            return Progress { bar: None };
-        }
-        let bar =
-            indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::hidden());
-        if let Ok(style) = indicatif::ProgressStyle::with_template("{spinner} {elapsed} {msg}") {
-            bar.set_style(style);
-        }
-        let delayed = bar.clone();
-        std::thread::spawn(move || {
-            std::thread::sleep(std::time::Duration::from_secs(1));
-            if !delayed.is_finished() {
-                delayed.set_draw_target(indicatif::ProgressDrawTarget::stderr());
-                delayed.enable_steady_tick(std::time::Duration::from_millis(120));
-            }
-        });
-        Progress { bar: Some(bar) }
-    }
-
-    pub fn phase(&self, msg: String) {
-        if let Some(b) = &self.bar {
-            b.set_message(msg);
-        }
-    }
-
-    pub fn finish(&self) {
-        if let Some(b) = &self.bar {
-            b.finish_and_clear();
-        }
-    }
-}
-
-impl Drop for Progress {
-    /// Cleared on every way out, errors included, so a message is never mixed with the spinner.
-    fn drop(&mut self) {
-        self.finish();
-    }
 }

@@ -31,7 +31,12 @@ impl Provenance {
     /// The stamp of a run now, from the input's name and digest and the `--set` arguments as
     /// typed (`key=value`); a key set twice keeps its last value at its first place.
     pub fn new(input: &str, input_sha256: &str, sets: &[String]) -> Provenance {
-        let generated = time::generation_time();
+        Provenance::at(time::generation_time(), input, input_sha256, sets)
+    }
+
+    /// The stamp of a run made at `generated` (Unix seconds): the caller's clock, as in a
+    /// browser, where the engine has none.
+    pub fn at(generated: i64, input: &str, input_sha256: &str, sets: &[String]) -> Provenance {
         let mut kept: Vec<(String, String)> = Vec::new();
         for s in sets {
             let (k, v) = s.split_once('=').unwrap_or((s.as_str(), ""));

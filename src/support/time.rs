@@ -75,10 +75,35 @@ pub fn input_date(input: &Path) -> String {
     civil_date(secs)
 }
 
+/// Seconds since a start, for the phase timings. WebAssembly in a browser has no clock in std
+/// (`Instant::now` panics there): the engine's laps read 0 and the page times itself.
+#[derive(Clone, Copy)]
+pub struct Stopwatch {
+    #[cfg(not(target_arch = "wasm32"))]
+    started: std::time::Instant,
+}
+
+impl Stopwatch {
+    pub fn start() -> Stopwatch {
+        Stopwatch {
+            #[cfg(not(target_arch = "wasm32"))]
+            started: std::time::Instant::now(),
+        }
+    }
+
+    /// Seconds since [`Stopwatch::start`] (0 where there is no clock).
+    pub fn seconds(&self) -> f64 {
+        #[cfg(not(target_arch = "wasm32"))]
+        return self.started.elapsed().as_secs_f64();
+        #[cfg(target_arch = "wasm32")]
+        0.0
+    }
+}
+
 /// Phase timings for `--timings`, with the peak memory after each phase.
 pub struct Clock {
     show: bool,
-    last: std::time::Instant,
+    last: Stopwatch,
     laps: Vec<(&'static str, f64)>,
 }
 
@@ -86,15 +111,15 @@ impl Clock {
     pub fn new(show: bool) -> Clock {
         Clock {
             show,
-            last: std::time::Instant::now(),
+            last: Stopwatch::start(),
             laps: Vec::new(),
         }
     }
 
     pub fn lap(&mut self, name: &'static str) {
-        self.laps.push((name, self.last.elapsed().as_secs_f64()));
+        self.laps.push((name, self.last.seconds()));
         self.memory(name);
-        self.last = std::time::Instant::now();
+        self.last = Stopwatch::start();
     }
 
     /// Laps timed elsewhere, covering the time since the last lap.
@@ -103,7 +128,7 @@ impl Clock {
         if let Some((name, _)) = laps.last() {
             self.memory(name);
         }
-        self.last = std::time::Instant::now();
+        self.last = Stopwatch::start();
     }
 
     fn memory(&self, name: &str) {

@@ -1,5 +1,5 @@
 //! Writing, and the only user of rust_xlsxwriter: the template of `init` and the plan workbook
-//! of `calc` (one file per tab), saved through [`files::Pending`] so that a failed or interrupted
+//! of `calc` (one file per tab), saved through [`output::Pending`](crate::support::output::Pending) so that a failed or interrupted
 //! run leaves nothing behind.
 
 mod charts;
@@ -13,7 +13,9 @@ use crate::calc::Calc;
 use crate::error::{Error, Result};
 use crate::lang::Lang;
 use crate::model::Warning;
-use crate::support::files::{self, Pending};
+use crate::support::files;
+#[cfg(feature = "cli")]
+use crate::support::output::Pending;
 use crate::support::provenance::Provenance;
 use rust_xlsxwriter::{ExcelDateTime, XlsxError};
 use std::path::Path;
@@ -44,14 +46,9 @@ fn document_time(secs: i64) -> ExcelDateTime {
         .unwrap_or_default()
 }
 
-/// The template workbook's bytes, dated now (or `SOURCE_DATE_EPOCH`).
-pub fn template_bytes(lang: Lang, example: Example) -> Result<Vec<u8>> {
-    template::template(
-        lang,
-        example,
-        &document_time(crate::support::time::generation_time()),
-    )
-    .map_err(internal)
+/// The template workbook's bytes, dated `secs` (Unix seconds).
+pub fn template_bytes(lang: Lang, example: Example, secs: i64) -> Result<Vec<u8>> {
+    template::template(lang, example, &document_time(secs)).map_err(internal)
 }
 
 /// The calculation's workbook as bytes, and the warnings raised while writing it: the same
@@ -84,6 +81,7 @@ pub fn plan_bytes(
 /// JSON, so a failure leaves neither), and the warnings raised while writing it; `date` is shown
 /// on the Summary as the input's, `stamp` says what made it. The bytes are [`plan_bytes`]'s:
 /// the file and the engine from bytes cannot differ.
+#[cfg(feature = "cli")]
 pub fn plan(
     path: &Path,
     calc: &Calc,

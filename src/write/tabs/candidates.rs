@@ -74,7 +74,7 @@ pub(super) const CHEAPEST_COST: u16 = at(&FIXED, "cheapest_cost");
 /// The column of the first mode's cost, in `Mode::ALL` order; the formula columns follow the
 /// last.
 const FIRST_MODE: u16 = FIXED.len() as u16;
-const FIRST_FORMULA: u16 = FIRST_MODE + Mode::ALL.len() as u16;
+pub(super) const FIRST_FORMULA: u16 = FIRST_MODE + Mode::ALL.len() as u16;
 /// The width of each mode's cost column and of each formula column.
 const MODE_WIDTH: f64 = 14.0;
 const FORMULA_WIDTH: f64 = 14.0;

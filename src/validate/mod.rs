@@ -544,6 +544,40 @@ mod tests {
         );
     }
 
+    /// #45 item 1: SGLang's pool is mem_fraction_static of the memory free before the weights
+    /// load, less the weights (model_runner.py profile_max_num_token); the prefill's activations
+    /// and the buffers live in the rest, so they are not taken from the pool as vLLM's are.
+    #[test]
+    fn sglangs_pool_is_its_share_of_the_memory_free_before_the_weights_less_the_weights() {
+        let header = "id,model,kind,precision,kv_precision,context_len,batch_size,concurrency,avg_tokens,lora_trainable_fraction,grad_checkpointing,flash_attention,settings,framework,gpu,measured,unit,measure,source,notes,metric,role,gpus,engine,gpu_gib";
+        let csv = format!(
+            "{header}\n\
+             one,Llama-3.1-8B,inference,bf16,bf16,131072,,,,,no,yes,gpu_memory_utilization=0.88,SGLang,H100,54.26,GiB,pool,s,,kv_pool,holdout,1,sglang,79.19\n\
+             tp4,QwQ-32B,inference,bf16,bf16,131072,,,,,no,yes,gpu_memory_utilization=0.85,SGLang,L4,2.845,GiB,pool,s,,kv_pool,holdout,4,sglang,22.03\n"
+        );
+        let r = rows(&csv).unwrap();
+        // One H100 (79.19 GiB): free before the weights 79.19 − 0.55 (the sglang profile's
+        // runtime_overhead_gib) = 78.64; the pool 0.88 × 78.64 − 8.03e9 × 2 B / 2^30 (14.9571)
+        // = 54.2461 GiB (SGLang logged 444,500 tokens × 131,072 B = 54.26).
+        let want = 0.88 * (79.19 - 0.55) - 8.03e9 * 2.0 / 2f64.powi(30);
+        let pool = estimate(&r[0]).unwrap();
+        assert!(
+            (pool - want).abs() < 1e-9 && (pool - 54.2461).abs() < 1e-3,
+            "{pool}"
+        );
+        // QwQ-32B (32.76 B) on four L4s (22.03 GiB): each is free 22.03 − 0.55 − 0.35
+        // (tp_comm_gib) = 21.13 before the weights, 0.85 × 21.13 = 17.9605 of it for the weights
+        // and the pool, less a quarter of 32.76e9 × 2 B / 2^30 (15.2551): 2.7054 GiB a GPU
+        // (logged 46,611 tokens × 65,536 B = 2.845). vLLM's rule took the 8k-token prefill's
+        // activations too and gave 1.60, 44% low.
+        let pool = estimate(&r[1]).unwrap();
+        let want = 0.85 * (22.03 - 0.55 - 0.35) - 32.76e9 * 2.0 / 2f64.powi(30) / 4.0;
+        assert!(
+            (pool - want).abs() < 1e-6 && (pool - 2.7054).abs() < 1e-3,
+            "{pool} {want}"
+        );
+    }
+
     #[test]
     fn units_convert_to_gib() {
         let csv = "id,model,kind,precision,kv_precision,context_len,batch_size,concurrency,avg_tokens,lora_trainable_fraction,grad_checkpointing,flash_attention,framework,gpu,measured,unit,measure,source,notes\nx,Llama-2-7B,inference,fp16,,100,1,1,,,no,yes,f,g,1000,MiB,m,s,\n";

@@ -434,8 +434,9 @@ impl FormulaDef {
     }
 }
 
-/// A validated input workbook: everything the engine needs.
-#[derive(Debug, Clone, PartialEq)]
+/// A validated input workbook: everything the engine needs. The default is an empty input (no
+/// rows, tables or formulas), the base of `Input { …, ..Input::default() }`.
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Input {
     pub file: std::path::PathBuf,
     pub workloads: Vec<Workload>,

@@ -352,6 +352,33 @@ pub struct Workload {
 }
 
 impl Workload {
+    /// A workload of `kind` named `name` whose row is at `cell`, every other field blank: no
+    /// model, bf16 weights and experts, an fp16 cache, no figures, offline, not on spot, no
+    /// pinned GPU, engine, API, months or windows. Callers set what they know with struct
+    /// update syntax (`Workload { precision, ..Workload::new(…) }`).
+    pub fn new(name: impl Into<String>, kind: Kind, cell: CellRef) -> Workload {
+        Workload {
+            name: name.into(),
+            kind,
+            model: None,
+            precision: Precision::Bf16,
+            kv_precision: Precision::Fp16,
+            expert_precision: Precision::Bf16,
+            numbers: WorkloadNumbers::default(),
+            online: false,
+            spot_ok: false,
+            gpu: None,
+            engine: None,
+            api: None,
+            start_month: None,
+            end_month: None,
+            window: None,
+            peak_window: None,
+            notes: String::new(),
+            cell,
+        }
+    }
+
     /// Parameters in billions: the row's own figure, else the model's.
     pub fn params_b(&self) -> f64 {
         self.numbers

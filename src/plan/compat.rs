@@ -182,24 +182,15 @@ mod tests {
 
     fn workload(p: Precision, experts: Precision, kv: Precision) -> Workload {
         Workload {
-            name: "w".into(),
-            kind: crate::model::Kind::Inference,
-            model: None,
             precision: p,
             kv_precision: kv,
             expert_precision: experts,
-            numbers: Default::default(),
             online: true,
-            spot_ok: false,
-            gpu: None,
-            engine: None,
-            api: None,
-            start_month: None,
-            end_month: None,
-            window: None,
-            peak_window: None,
-            notes: String::new(),
-            cell: crate::model::CellRef::new("Workloads", 1, 0),
+            ..Workload::new(
+                "w",
+                crate::model::Kind::Inference,
+                crate::model::CellRef::new("Workloads", 1, 0),
+            )
         }
     }
 

@@ -92,24 +92,13 @@ fn row_workload(row: &Row, model: ModelSpec) -> Workload {
         ..WorkloadNumbers::default()
     };
     Workload {
-        name: row.id.clone(),
-        kind: row.kind,
         model: Some(model),
         precision: row.precision,
         kv_precision: row.kv_precision,
         expert_precision: row.expert_precision,
         numbers,
-        online: false,
-        spot_ok: false,
-        gpu: None,
         engine: row.engine.clone(),
-        api: None,
-        start_month: None,
-        end_month: None,
-        window: None,
-        peak_window: None,
-        notes: String::new(),
-        cell: CellRef::new("validation", 0, 0),
+        ..Workload::new(row.id.clone(), row.kind, CellRef::new("validation", 0, 0))
     }
 }
 
@@ -180,16 +169,10 @@ fn row_input(row: &Row) -> Result<Input> {
         workloads: vec![w],
         gpus: vec![gpu],
         models,
-        model_columns: Vec::new(),
         assumptions,
         engines,
         formulas: catalog::formulas(),
-        notices: Vec::new(),
-        sha256: String::new(),
-        scenarios: Vec::new(),
-        apis: Vec::new(),
-        ranges: Vec::new(),
-        usage: Vec::new(),
+        ..Input::default()
     })
 }
 

@@ -4,9 +4,7 @@
 use super::*;
 use crate::catalog;
 use crate::lang::Lang;
-use crate::model::{
-    Assumptions, CellRef, GpuOffer, Input, Kind, Precision, Value, Workload, WorkloadNumbers,
-};
+use crate::model::{Assumptions, CellRef, GpuOffer, Input, Kind, Precision, Value, Workload};
 
 mod billing;
 mod choice;
@@ -49,38 +47,23 @@ fn offer(
 }
 
 fn workload(name: &str, kind: Kind, model: Option<&str>) -> Workload {
+    let weights = if kind == Kind::Qlora {
+        Precision::Int4
+    } else {
+        Precision::Bf16
+    };
     Workload {
-        name: name.to_string(),
-        kind,
         model: model.map(|m| {
             catalog::models()
                 .into_iter()
                 .find(|x| x.name == m)
                 .expect("catalog model")
         }),
-        precision: if kind == Kind::Qlora {
-            Precision::Int4
-        } else {
-            Precision::Bf16
-        },
-        kv_precision: Precision::Fp16,
-        expert_precision: if kind == Kind::Qlora {
-            Precision::Int4
-        } else {
-            Precision::Bf16
-        },
-        numbers: WorkloadNumbers::default(),
+        precision: weights,
+        expert_precision: weights,
         online: crate::catalog::online_by_default(kind),
         spot_ok: kind == Kind::Batch,
-        gpu: None,
-        engine: None,
-        api: None,
-        start_month: None,
-        end_month: None,
-        window: None,
-        peak_window: None,
-        notes: String::new(),
-        cell: CellRef::new("Workloads", 1, 0),
+        ..Workload::new(name, kind, CellRef::new("Workloads", 1, 0))
     }
 }
 
@@ -103,16 +86,10 @@ fn input(workloads: Vec<Workload>, gpus: Vec<GpuOffer>, set: &[(&str, f64)]) -> 
         workloads,
         gpus,
         models: catalog::models(),
-        model_columns: Vec::new(),
         assumptions,
         engines: catalog::engines(),
         formulas: catalog::formulas(),
-        notices: Vec::new(),
-        sha256: String::new(),
-        scenarios: Vec::new(),
-        apis: Vec::new(),
-        ranges: Vec::new(),
-        usage: Vec::new(),
+        ..Input::default()
     }
 }
 

@@ -111,6 +111,18 @@ fn vllm_sizes_a_replica_from_its_share_of_the_card_and_reports_the_pool() {
     assert!((pool - 4.7350).abs() < 0.001, "{pool}");
     let conc = v["max_concurrency"].as_f64().unwrap();
     assert!((conc - 1.9394).abs() < 0.001, "{conc}");
+    // vLLM 0.17 and later (#45): the same, but a sampler of 14 bytes per vocabulary entry and
+    // 0.25 GiB outside torch:
+    //   usable            21.204 − 0.25 = 20.954 GiB
+    //   sampler           256 × 128,256 × 14 B / 2^30 = 0.4281 GiB: 0.2015 beyond the prefill
+    //   pool              20.954 − 14.957 − 0.2266 − 0.2015 = 5.5689 GiB → 2.2810 requests
+    let w = values(service("vllm@0.17"));
+    assert_eq!(w["engine"], "vllm@0.17");
+    let v = &w["values"];
+    let pool = v["kv_pool_gib"].as_f64().unwrap();
+    assert!((pool - 5.5689).abs() < 0.001, "{pool}");
+    let conc = v["max_concurrency"].as_f64().unwrap();
+    assert!((conc - 2.2810).abs() < 0.001, "{conc}");
     // Without an engine: no pool, and the card is planned with vram_headroom instead.
     let w = values(service(""));
     assert_eq!(w["engine"], serde_json::Value::Null);
@@ -362,4 +374,35 @@ fn the_plan_and_assumptions_tabs_label_the_engine_profile() {
     );
     assert_eq!(assumptions[title + 1][0].to_string(), "Engine");
     assert_eq!(assumptions[title + 2][0].to_string(), "vllm");
+
+    // A profile keyed by version: the Plan tab names it, and the block lists every figure the
+    // workload took, vLLM's under vLLM's name and 0.17's own under its name, each key once.
+    let p = book_with(&d, "v.xlsx", service("vllm@0.17"));
+    gpuplan(
+        d.path(),
+        &["calc", p.to_str().unwrap(), "-o", "v.plan.xlsx", "-q"],
+    )
+    .ok();
+    let out = d.path().join("v.plan.xlsx");
+    assert_eq!(read_sheet(&out, "Plan")[1][col].to_string(), "vllm@0.17");
+    let assumptions = read_sheet(&out, "Assumptions");
+    let title = assumptions
+        .iter()
+        .position(|r| r[0].to_string().starts_with("Engine profiles in use:"))
+        .expect("the profile block's title");
+    let rows: Vec<(String, String)> = assumptions[title + 2..]
+        .iter()
+        .take_while(|r| !r[0].to_string().is_empty())
+        .map(|r| (r[0].to_string(), r[1].to_string()))
+        .collect();
+    let has = |engine: &str, key: &str| rows.iter().any(|(e, k)| e == engine && k == key);
+    assert!(has("vllm", "gpu_memory_utilization"), "{rows:?}");
+    assert!(has("vllm@0.17", "sampler_bytes"), "{rows:?}");
+    assert!(has("vllm@0.17", "runtime_overhead_gib"), "{rows:?}");
+    assert!(!has("vllm", "runtime_overhead_gib"), "{rows:?}");
+    let mut keys: Vec<&str> = rows.iter().map(|(_, k)| k.as_str()).collect();
+    keys.sort_unstable();
+    let n = keys.len();
+    keys.dedup();
+    assert_eq!(keys.len(), n, "a key listed twice: {rows:?}");
 }

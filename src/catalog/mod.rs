@@ -1127,6 +1127,31 @@ mod tests {
                 .count(),
             0
         );
+        // vllm@0.17 is vLLM's profile with 0.17's own figures in place: the sampler's 14 bytes
+        // (the sort path's 38 before), 0.25 GiB outside torch (0.35) and 1.85 GiB across GPUs
+        // (the assumption's 0.35), every other figure vLLM's (the 0.9 share), each key once.
+        let v17: Vec<_> = engines
+            .for_workload("vllm@0.17", crate::model::Kind::Inference)
+            .collect();
+        let value = |key: &str| {
+            let found: Vec<f64> = v17
+                .iter()
+                .filter(|v| v.key == key)
+                .map(|v| v.value)
+                .collect();
+            assert_eq!(found.len(), 1, "{key}: {found:?}");
+            found[0]
+        };
+        assert_eq!(value("sampler_bytes"), 14.0);
+        assert_eq!(value("runtime_overhead_gib"), 0.25);
+        assert_eq!(value("tp_comm_gib"), 1.85);
+        assert_eq!(value("gpu_memory_utilization"), 0.9);
+        let base = engines
+            .for_workload("vllm", crate::model::Kind::Inference)
+            .count();
+        // vLLM's figures but its runtime_overhead_gib, which 0.17's replaces, and 0.17's three.
+        assert_eq!(v17.len(), base - 1 + 3);
+        assert_eq!(engines.find("VLLM@0.17"), Some("vllm@0.17"));
     }
 
     #[test]

@@ -85,14 +85,21 @@ impl Engines {
             .map(|v| v.engine.as_str())
     }
 
-    /// The figures of `engine` that apply to a workload of `kind`.
+    /// The figures of `engine` that apply to a workload of `kind`. A profile keyed by version,
+    /// `base@version` (`vllm@0.17`: what vLLM 0.17 and later spend differently), has its
+    /// base's figures with its own in their place: the base's first, then its own.
     pub fn for_workload<'a>(
         &'a self,
         engine: &'a str,
         kind: Kind,
     ) -> impl Iterator<Item = &'a EngineValue> + 'a {
-        self.values
-            .iter()
-            .filter(move |v| v.engine == engine && v.applies.covers(kind))
+        let own = move |v: &&'a EngineValue| v.engine == engine && v.applies.covers(kind);
+        let base = engine.split_once('@').map(|(b, _)| b);
+        let inherited = self.values.iter().filter(move |v| {
+            base.is_some_and(|b| v.engine == b)
+                && v.applies.covers(kind)
+                && !self.values.iter().any(|o| own(&o) && o.key == v.key)
+        });
+        inherited.chain(self.values.iter().filter(own))
     }
 }

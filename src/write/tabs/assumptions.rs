@@ -274,10 +274,12 @@ fn unit(unit: &str, lang: Lang) -> &str {
     }
 }
 
-/// The engine profiles' figures the workloads use: each replaces the assumption above for the
-/// workloads that name the engine.
+/// The engine profiles' figures the workloads use, in the profiles' order: each replaces the
+/// assumption above for the workloads that name the engine (a `base@version` profile's
+/// inherited figures included, under the base's name).
 fn engines_used<'a>(cx: &'a Ctx) -> Vec<&'a EngineValue> {
     let input = &cx.plan.input;
+    let engines = &input.engines;
     input
         .engines
         .values
@@ -285,7 +287,11 @@ fn engines_used<'a>(cx: &'a Ctx) -> Vec<&'a EngineValue> {
         .filter(|v| {
             !v.key.is_empty()
                 && input.workloads.iter().any(|w| {
-                    w.engine.as_deref() == Some(v.engine.as_str()) && v.applies.covers(w.kind)
+                    w.engine.as_deref().is_some_and(|e| {
+                        engines
+                            .for_workload(e, w.kind)
+                            .any(|used| std::ptr::eq(used, *v))
+                    })
                 })
         })
         .collect()

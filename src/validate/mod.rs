@@ -578,6 +578,29 @@ mod tests {
         );
     }
 
+    /// #45 item 6: transformers 4.35 concatenates each step's keys and values onto a new cache,
+    /// so an eager decode step also reads and writes the whole cache, and grows with it.
+    #[test]
+    fn a_concatenated_cache_slows_each_eager_step_as_it_grows() {
+        let header = "id,model,kind,precision,kv_precision,context_len,batch_size,concurrency,avg_tokens,lora_trainable_fraction,grad_checkpointing,flash_attention,settings,framework,gpu,measured,unit,measure,source,notes,metric,role,gpus,engine,gpu_gib";
+        let csv = format!(
+            "{header}\n\
+             tf435,Llama-2-7B,inference,bf16,bf16,8192,,1,8176,,no,no,,transformers 4.35.2,H200,38.69,tokens/s,m,s,,decode_tps,holdout,1,transformers-4.35,\n"
+        );
+        let r = rows(&csv).unwrap();
+        // Llama-2-7B's cache: 32 layers × 2 × 32 heads × 128 × 2 B = 524,288 B a token, 8,176
+        // tokens = 4.2866e9 B, read and written once more a step at 4,800 GB/s × 0.7 (the default
+        // bandwidth_efficiency): 2.5514 ms, after 32 eager layers of 731 µs (23.392 ms): a step
+        // of 25.943 ms, 38.546 tokens/s (measured on an H200: 38.69).
+        let copy = 2.0 * 8176.0 * 524_288.0 / (4800e9 * 0.7);
+        let want = 1.0 / (32.0 * 731e-6 + copy);
+        let tps = estimate(&r[0]).unwrap();
+        assert!(
+            (tps - want).abs() < 1e-6 && (tps - 38.546).abs() < 1e-3,
+            "{tps} {want}"
+        );
+    }
+
     #[test]
     fn units_convert_to_gib() {
         let csv = "id,model,kind,precision,kv_precision,context_len,batch_size,concurrency,avg_tokens,lora_trainable_fraction,grad_checkpointing,flash_attention,framework,gpu,measured,unit,measure,source,notes\nx,Llama-2-7B,inference,fp16,,100,1,1,,,no,yes,f,g,1000,MiB,m,s,\n";

@@ -42,18 +42,9 @@ fn push2(out: &mut Vec<u8>, n: u64) {
     out.push(b'0' + (n % 10) as u8);
 }
 
-/// `YYYY/MM/DD` of a day after 1970-01-01 (Howard Hinnant's civil-from-days).
+/// `YYYY/MM/DD` of a day after 1970-01-01 (gpuplan's civil date, with nvidia-smi's slashes).
 fn date(days: i64) -> String {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}/{m:02}/{d:02}")
+    gpuplan::support::time::civil_date(days * 86_400).replace('-', "/")
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

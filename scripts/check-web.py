@@ -237,6 +237,7 @@ def main():
         check(blob(d, "download-json") == (work / "cli.json").read_bytes(), "team: the JSON differs from the CLI's")
         summary = d.execute_script("return window.gpuplanLast.summary")
         cli_summary = r.stderr if r.stdout == "" else r.stdout
+        check("workload" in summary and "¥2,268.96" in summary, f"team: the page's summary {summary!r}")
         check(cli_summary.startswith(summary), f"team: the summary differs:\n{summary}\n---\n{cli_summary}")
         totals = text(d, "totals")
         check("total with safety margin ¥2,268.96" in totals, f"team: totals {totals!r}")
@@ -270,7 +271,8 @@ def main():
         Select(d.find_element(By.ID, "lang")).select_by_value("zh")
         check(wait_run(d, before) == "planned", text(d, "error"))
         check(blob(d, "download-xlsx") == (work / "cli-zh.xlsx").read_bytes(), "zh: the workbook differs from the CLI's --lang zh")
-        check(d.execute_script("return window.gpuplanLast.summary") in (r.stdout + r.stderr), "zh: the summary differs")
+        zh_summary = d.execute_script("return window.gpuplanLast.summary")
+        check("负载" in zh_summary and zh_summary in (r.stdout + r.stderr), f"zh: the summary differs: {zh_summary!r}")
         check("警告与说明" in d.find_element(By.TAG_NAME, "main").text, "zh: the page's words are not Chinese")
         check("含安全边际的总计" in text(d, "totals") or "总计" in text(d, "totals"), f"zh: totals {text(d, 'totals')!r}")
         if a.shots:

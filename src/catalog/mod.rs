@@ -74,6 +74,20 @@ pub enum ColumnType {
     Month,
 }
 
+impl ColumnType {
+    /// Whether the column holds a number (which a relative change can scale).
+    pub fn is_numeric(self) -> bool {
+        matches!(
+            self,
+            ColumnType::Number
+                | ColumnType::Integer
+                | ColumnType::Fraction
+                | ColumnType::Hours
+                | ColumnType::Money
+        )
+    }
+}
+
 /// One column of an input sheet, with its labels and notes in both languages.
 #[derive(Debug, Clone)]
 pub struct Column {
@@ -668,16 +682,7 @@ mod tests {
     #[test]
     fn each_column_has_its_bounds_and_a_default_that_resolves() {
         use crate::model::{Kind, Precision};
-        let numeric = |c: &Column| {
-            matches!(
-                c.ty,
-                ColumnType::Number
-                    | ColumnType::Integer
-                    | ColumnType::Fraction
-                    | ColumnType::Hours
-                    | ColumnType::Money
-            )
-        };
+        let numeric = |c: &Column| c.ty.is_numeric();
         for sheet in ["Workloads", "GPUs", "Models", "APIs"] {
             for c in columns(sheet).iter().filter(|c| numeric(c)) {
                 let b = c

@@ -50,11 +50,7 @@ pub(super) fn changes(sets: &[String]) -> Result<Vec<Change>> {
 
 /// `INPUT.plan.xlsx` beside the input.
 pub fn default_output(input: &Path) -> PathBuf {
-    let stem = input
-        .file_stem()
-        .map(|s| s.to_string_lossy().to_string())
-        .unwrap_or_else(|| "budget".into());
-    input.with_file_name(format!("{stem}.plan.xlsx"))
+    input.with_file_name(format!("{}.xlsx", crate::write::plan_stem(input)))
 }
 
 /// Usage logs are files, each given once.

@@ -95,10 +95,20 @@ impl Engines {
     ) -> impl Iterator<Item = &'a EngineValue> + 'a {
         let own = move |v: &&'a EngineValue| v.engine == engine && v.applies.covers(kind);
         let base = engine.split_once('@').map(|(b, _)| b);
+        // The keys the versioned profile sets itself, found once (none for a plain profile).
+        let replaced: Vec<&str> = match base {
+            Some(_) => self
+                .values
+                .iter()
+                .filter(own)
+                .map(|v| v.key.as_str())
+                .collect(),
+            None => Vec::new(),
+        };
         let inherited = self.values.iter().filter(move |v| {
             base.is_some_and(|b| v.engine == b)
                 && v.applies.covers(kind)
-                && !self.values.iter().any(|o| own(&o) && o.key == v.key)
+                && !replaced.contains(&v.key.as_str())
         });
         inherited.chain(self.values.iter().filter(own))
     }

@@ -4,7 +4,7 @@
 use super::table::{self, found, Record, Rule, Table};
 use super::xlsx::{Raw, RawSheet};
 use super::Reader;
-use crate::catalog::{self, ColumnType, Fallback};
+use crate::catalog::{self, Fallback};
 use crate::error::Problem;
 use crate::model::change::{Change, Op, Target};
 use crate::model::{
@@ -144,17 +144,7 @@ impl Reader {
         }
         match catalog::find_column(&columns, &o.key).map(|(_, c)| c) {
             // A relative change scales a number: a yes/no, a name or a month has none.
-            Some(c)
-                if o.is_scale()
-                    && !matches!(
-                        c.ty,
-                        ColumnType::Number
-                            | ColumnType::Integer
-                            | ColumnType::Fraction
-                            | ColumnType::Hours
-                            | ColumnType::Money
-                    ) =>
-            {
+            Some(c) if o.is_scale() && !c.ty.is_numeric() => {
                 self.problems.push(Problem::new(
                     at,
                     format!(

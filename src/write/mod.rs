@@ -46,6 +46,17 @@ fn document_time(secs: i64) -> ExcelDateTime {
         .unwrap_or_default()
 }
 
+/// What a plan of the input `input` is called, less its extension: `budget.plan` for
+/// `budget.xlsx` (`budget.plan` too for a name without a stem). `gpuplan calc` writes
+/// `budget.plan.xlsx` beside the input; the page in the browser offers it and `budget.plan.json`.
+pub fn plan_stem(input: &Path) -> String {
+    let stem = input
+        .file_stem()
+        .map(|s| s.to_string_lossy().to_string())
+        .unwrap_or_else(|| "budget".into());
+    format!("{stem}.plan")
+}
+
 /// The template workbook's bytes, dated `secs` (Unix seconds).
 pub fn template_bytes(lang: Lang, example: Example, secs: i64) -> Result<Vec<u8>> {
     template::template(lang, example, &document_time(secs)).map_err(internal)

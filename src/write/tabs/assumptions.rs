@@ -279,21 +279,24 @@ fn unit(unit: &str, lang: Lang) -> &str {
 /// inherited figures included, under the base's name).
 fn engines_used<'a>(cx: &'a Ctx) -> Vec<&'a EngineValue> {
     let input = &cx.plan.input;
-    let engines = &input.engines;
+    // Each engine and kind the workloads name, once, however many workloads name it.
+    let mut named: Vec<(&str, crate::model::Kind)> = Vec::new();
+    for w in &input.workloads {
+        if let Some(e) = w.engine.as_deref() {
+            if !named.contains(&(e, w.kind)) {
+                named.push((e, w.kind));
+            }
+        }
+    }
+    let used: Vec<&EngineValue> = named
+        .iter()
+        .flat_map(|(e, kind)| input.engines.for_workload(e, *kind))
+        .collect();
     input
         .engines
         .values
         .iter()
-        .filter(|v| {
-            !v.key.is_empty()
-                && input.workloads.iter().any(|w| {
-                    w.engine.as_deref().is_some_and(|e| {
-                        engines
-                            .for_workload(e, w.kind)
-                            .any(|used| std::ptr::eq(used, *v))
-                    })
-                })
-        })
+        .filter(|v| !v.key.is_empty() && used.iter().any(|u| std::ptr::eq(*u, *v)))
         .collect()
 }
 

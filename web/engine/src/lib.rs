@@ -87,12 +87,8 @@ fn said(e: &Error, lang: Lang) -> String {
 /// `budget.plan.xlsx` and `budget.plan.json` for `budget.xlsx`, as `gpuplan calc` names its
 /// output beside the input.
 pub fn output_names(name: &str) -> (String, String) {
-    let stem = Path::new(name)
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .filter(|s| !s.is_empty())
-        .unwrap_or_else(|| "budget".into());
-    (format!("{stem}.plan.xlsx"), format!("{stem}.plan.json"))
+    let stem = gpuplan::write::plan_stem(Path::new(name));
+    (format!("{stem}.xlsx"), format!("{stem}.json"))
 }
 
 /// Plans the workbook `bytes` named `name` with the page's `options` (JSON): the error text is

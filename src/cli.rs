@@ -87,10 +87,13 @@ pub const VERSION: &str = env!("GPUPLAN_VERSION");
 #[derive(Debug, Parser)]
 #[command(name = "gpuplan", version = VERSION, after_help = EXAMPLES)]
 pub struct Cli {
+    /// The subcommand to run.
     #[command(subcommand)]
     pub command: Command,
 }
 
+/// The subcommands of `gpuplan`, one variant per command; each carries its parsed
+/// arguments.
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Write the template workbook to fill in.
@@ -159,6 +162,7 @@ impl Cli {
     }
 }
 
+/// Arguments of `gpuplan init`: where to write the template and which examples it holds.
 #[derive(Debug, Args)]
 pub struct InitArgs {
     /// Where to write the template.
@@ -179,6 +183,8 @@ pub struct InitArgs {
     pub force: bool,
 }
 
+/// Arguments of `gpuplan calc`: the workbook to plan, the outputs to write and the
+/// overrides, scenario, sampling and usage logs that shape the plan.
 #[derive(Debug, Args)]
 pub struct CalcArgs {
     /// The filled workbook (.xlsx).
@@ -247,7 +253,9 @@ pub struct CalcArgs {
 /// How many candidates per workload the Candidates tab keeps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Candidates {
+    /// Keep every candidate, up to Excel's row limit (`--candidates all`).
     All,
+    /// Keep the best N candidates of each workload; N is at least 1.
     Best(usize),
 }
 
@@ -261,6 +269,7 @@ fn parse_candidates(s: &str) -> Result<Candidates, String> {
     }
 }
 
+/// Arguments of `gpuplan check`: the workbook to validate and any `--set` overrides.
 #[derive(Debug, Args)]
 pub struct CheckArgs {
     /// The workbook to check (.xlsx).
@@ -270,6 +279,8 @@ pub struct CheckArgs {
     pub sets: Vec<String>,
 }
 
+/// Arguments of `gpuplan explain`: the workbook, the workload whose formulas to print
+/// and, optionally, the GPU to evaluate them on.
 #[derive(Debug, Args)]
 pub struct ExplainArgs {
     /// The workbook (.xlsx).
@@ -284,6 +295,8 @@ pub struct ExplainArgs {
     pub sets: Vec<String>,
 }
 
+/// Arguments of `gpuplan usage`: the GPU logs to read, how to map GPUs to workloads
+/// and where to write the actuals.
 #[derive(Debug, Args)]
 pub struct UsageArgs {
     /// Usage logs: nvidia-smi --query-gpu --format=csv output, nvidia-smi dmon output or a plain
@@ -325,12 +338,14 @@ fn parse_interval(s: &str) -> Result<f64, String> {
     }
 }
 
+/// Arguments of `gpuplan validate`: an optional table of measured GPU memory.
 #[derive(Debug, Args)]
 pub struct ValidateArgs {
     /// A validation table (CSV with the columns of samples/validation.csv) [default: the built-in one].
     pub table: Option<PathBuf>,
 }
 
+/// Arguments of `gpuplan diff`: the two plans to compare and the output format.
 #[derive(Debug, Args)]
 pub struct DiffArgs {
     /// The earlier plan: a plan workbook (.xlsx) or its JSON (calc --json).
@@ -351,10 +366,14 @@ pub struct DiffArgs {
 /// Output format of `diff` on stdout.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum DiffFormat {
+    /// An aligned table for the terminal
     Table,
+    /// Markdown, for a pull-request comment
     Markdown,
 }
 
+/// Arguments of `gpuplan model`: the model folder or config.json to read into a
+/// Models row, the row's name and the output format.
 #[derive(Debug, Args)]
 pub struct ModelArgs {
     /// A model folder (config.json, *.safetensors) or a config.json.
@@ -362,19 +381,23 @@ pub struct ModelArgs {
     /// The model's name in the row [default: the folder's name].
     #[arg(long)]
     pub name: Option<String>,
+    /// How to print the row.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
 }
 
+/// Arguments of `gpuplan catalog`: which built-in catalog to print, and how.
 #[derive(Debug, Args)]
 pub struct CatalogArgs {
     /// gpus, models or engines (the built-in engine profiles).
     #[arg(value_enum, default_value_t = CatalogKind::Gpus)]
     pub what: CatalogKind,
+    /// How to print the catalog.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
 }
 
+/// Arguments of `gpuplan completions`: the shell to print a completion script for.
 #[derive(Debug, Args)]
 pub struct CompletionsArgs {
     /// The shell to complete for.
@@ -382,6 +405,7 @@ pub struct CompletionsArgs {
     pub shell: clap_complete::Shell,
 }
 
+/// Arguments of `gpuplan man`: an optional folder to write one page per command into.
 #[derive(Debug, Args)]
 pub struct ManArgs {
     /// Write gpuplan.1 and gpuplan-COMMAND.1 for every command into DIR instead of printing gpuplan.1.

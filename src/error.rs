@@ -18,6 +18,8 @@ pub struct Problem {
 }
 
 impl Problem {
+    /// A problem at `location` (empty for one that concerns the whole input), with its English
+    /// message and no translation.
     pub fn new(location: impl Into<String>, message: impl Into<String>) -> Self {
         Problem {
             location: location.into(),
@@ -62,34 +64,61 @@ pub enum Error {
     /// The input workbook has problems; all of them are listed (exit 2).
     #[error("{}", render_problems(file, problems))]
     Input {
+        /// The input file the problems are in (usually the workbook).
         file: PathBuf,
+        /// Every problem found in it, in the order found; the message shows the first
+        /// [`SHOWN_PROBLEMS`] and counts the rest.
         problems: Vec<Problem>,
     },
     /// The file is not a workbook gpuplan can read at all (exit 2).
     #[error("{}: {reason}", file.display())]
-    Unreadable { file: PathBuf, reason: String },
+    Unreadable {
+        /// The file that could not be read.
+        file: PathBuf,
+        /// Why not, in words (cannot read the file, not a regular file, not a sound xlsx
+        /// package, …).
+        reason: String,
+    },
     /// The command line asks for something impossible (exit 2).
     #[error("{0}")]
     Usage(String),
     /// Usage logs or a `--map` file hold lines gpuplan cannot read; each problem's location is
     /// `FILE:LINE` (exit 2). The first [`SHOWN_PROBLEMS`] are kept and `more` counts the rest.
     #[error("{}", render_lines(problems, *more))]
-    Lines { problems: Vec<Problem>, more: usize },
+    Lines {
+        /// The problems kept, at most [`SHOWN_PROBLEMS`], each located `FILE:LINE`.
+        problems: Vec<Problem>,
+        /// How many further problems were found but not kept.
+        more: usize,
+    },
     /// The output cannot be written where asked (exit 2).
     #[error("{}: {reason}", path.display())]
-    Output { path: PathBuf, reason: String },
+    Output {
+        /// The output path asked for.
+        path: PathBuf,
+        /// Why it cannot be written there (a folder, a device, an existing file without
+        /// `--force`, …).
+        reason: String,
+    },
     /// Reading or writing a file failed for a reason of the environment: a full disk, a file-size
     /// limit, a closed stdout, a permission (exit 2: not a bug, and what failed is named).
     #[error("{}: {action}: {}", path.display(), describe(source))]
     Io {
+        /// The file or folder being read or written (`stdout` for standard output).
         path: PathBuf,
+        /// What failed, in words (`cannot write`, `cannot create a file in its folder`, …),
+        /// shown after the path.
         action: &'static str,
+        /// The underlying I/O error, described in words by [`describe`].
         #[source]
         source: std::io::Error,
     },
     /// `--strict` and the plan has warnings or unplanned workloads (exit 3).
     #[error("--strict: the plan has {warnings} warning(s) or unplanned workload(s)")]
-    Strict { warnings: usize },
+    Strict {
+        /// How many warnings and unplanned workloads the plan has.
+        warnings: usize,
+    },
     /// A bug in gpuplan (exit 1).
     #[error(
         "internal error: {0}\nThis is a bug in gpuplan; please report it with the input file."
@@ -208,6 +237,7 @@ impl Error {
     }
 }
 
+/// The result of a gpuplan operation, failing with [`Error`] unless another error is named.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// What a failed write or read of the environment means to the user, in words.

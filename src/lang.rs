@@ -4,8 +4,10 @@
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Lang {
+    /// English: sheet names, labels and messages in English.
     #[default]
     En,
+    /// Simplified Chinese: sheet names (负载, 算力报价), labels and messages in Chinese.
     Zh,
 }
 

@@ -9,6 +9,7 @@
 //! the workbook finance receives, JSON and a terminal summary. [`usage`] reads GPU usage logs into
 //! what each workload really used and compares them with the plan. [`run`] is the command line's
 //! entry point.
+#![warn(missing_docs)]
 
 pub mod calc;
 pub mod catalog;

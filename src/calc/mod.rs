@@ -16,15 +16,20 @@ use crate::usage::compare::Row;
 /// A scenario of the Scenarios sheet, planned: the base input with its changes.
 #[derive(Debug, Clone)]
 pub struct Scenario {
+    /// The scenario's name as the Scenarios sheet gives it, or `base` for the base input when
+    /// a scenario is the main plan.
     pub name: String,
     /// Its changes as written.
     pub changes: Vec<String>,
+    /// The plan of the base input with the scenario's changes applied, keeping only its chosen
+    /// candidate.
     pub plan: Plan,
 }
 
 /// The plan and everything computed beside it.
 #[derive(Debug, Clone)]
 pub struct Calc {
+    /// The main plan: the base input, or the scenario `--scenario` names, with `--set` applied.
     pub plan: Plan,
     /// The Scenarios sheet's other plans (the base when a scenario is the main plan, and every
     /// scenario but that one); empty without a Scenarios sheet.

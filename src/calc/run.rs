@@ -21,9 +21,13 @@ use std::path::{Path, PathBuf};
 /// What one run from bytes gives: the plan workbook's bytes, its JSON and the terminal
 /// summary, with the calculation they were written from.
 pub struct Output {
+    /// The plan workbook (.xlsx) as bytes, ready to be saved or downloaded.
     pub workbook: Vec<u8>,
+    /// The plan as JSON text, as [`report::write_json`](crate::report::write_json) writes it.
     pub json: String,
+    /// The terminal summary in the run's language, without colour.
     pub summary: String,
+    /// The calculation the three were written from, with the notes writing the workbook raised.
     pub calc: Calc,
 }
 
@@ -206,6 +210,8 @@ pub struct Session {
     base: Option<Input>,
     programs: Programs,
     request: Request,
+    /// The calculation so far: the main plan, then what the steps beside it add (scenarios,
+    /// sensitivity, usage, bills, comparison).
     pub calc: Calc,
 }
 

@@ -58,17 +58,27 @@ fn opt_num(rec: &[(&'static str, &'static str)], key: &str) -> Option<f64> {
 /// What kind of value a column holds; drives validation and the template's dropdowns.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ColumnType {
+    /// `text`: free text, kept as written (`name`, `notes`); also any unknown type word.
     Text,
+    /// `number`: any number within the column's bounds.
     Number,
+    /// `integer`: a whole number within the column's bounds.
     Integer,
+    /// `fraction`: a share, where `20%` reads as 0.2.
     Fraction,
     /// A number of hours: a percentage typed there is refused, not read as a share.
     Hours,
+    /// `money`: an amount of money (a price, a fee).
     Money,
+    /// `bool`: TRUE/FALSE, yes/no, y/n, 1/0 or 是/否.
     Bool,
+    /// `kind`: a workload kind or one of its aliases ([`crate::model::Kind::parse`]).
     Kind,
+    /// `precision`: a weight format ([`crate::model::Precision::parse`]).
     Precision,
+    /// `kv_precision`: a KV cache format, one of fp16, bf16, fp8 or int8.
     KvPrecision,
+    /// `any`: typed by the row's key (the `value` column of Assumptions and Engines).
     Any,
     /// A calendar month: `YYYY-MM` text or a date.
     Month,
@@ -91,8 +101,11 @@ impl ColumnType {
 /// One column of an input sheet, with its labels and notes in both languages.
 #[derive(Debug, Clone)]
 pub struct Column {
+    /// The sheet's English name as templates/columns.tsv writes it: `Workloads`, `GPUs`.
     pub sheet: &'static str,
+    /// The column's key (`concurrency`), as `Label (key)` headers and `--set` name it.
     pub key: &'static str,
+    /// What the column's cells hold (the `type` field).
     pub ty: ColumnType,
     /// What a number cell must hold; `None` for a column of words or text.
     pub bounds: Option<Bounds>,
@@ -100,13 +113,18 @@ pub struct Column {
     pub words: Vec<&'static str>,
     /// What a blank cell stands for, as the table writes it (see [`Column::default_for`]).
     pub default: &'static str,
+    /// The English header label, without the key: `Concurrency`.
     pub label_en: &'static str,
+    /// The Chinese header label: `并发数`.
     pub label_zh: &'static str,
+    /// The English note the template attaches to the header: what the column means.
     pub note_en: &'static str,
+    /// The Chinese note the template attaches to the header.
     pub note_zh: &'static str,
 }
 
 impl Column {
+    /// The header label in `lang`, without the key.
     pub fn label(&self, lang: Lang) -> &'static str {
         if lang == Lang::Zh {
             self.label_zh
@@ -114,6 +132,7 @@ impl Column {
             self.label_en
         }
     }
+    /// The header's note in `lang`.
     pub fn note(&self, lang: Lang) -> &'static str {
         if lang == Lang::Zh {
             self.note_zh
@@ -121,13 +140,13 @@ impl Column {
             self.note_en
         }
     }
-    /// `Label (key)`, as the template writes headers.
     /// Whether a header cell names this column: its key, a label in either language, or
     /// `… (key)` ([`crate::support::fields::header_matches`]).
     pub fn is_named_by(&self, header: &str) -> bool {
         crate::support::fields::header_matches(header, self.key, [self.label_en, self.label_zh])
     }
 
+    /// `Label (key)`, as the template writes headers.
     pub fn header(&self, lang: Lang) -> String {
         format!("{} ({})", self.label(lang), self.key)
     }
@@ -136,10 +155,13 @@ impl Column {
 /// The interval a number column's cells must lie in, and whether they must be whole.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Bounds {
+    /// The lower end of the interval.
     pub min: f64,
     /// The minimum itself is allowed (`[`), or only what is above it (`(`).
     pub min_ok: bool,
+    /// The upper end, always allowed (1e12 for no practical limit).
     pub max: f64,
+    /// Whether cells must hold whole numbers (the column's type is `integer`).
     pub integer: bool,
 }
 
@@ -165,7 +187,9 @@ impl Bounds {
 /// model (`model.…`) or the GPU offer (`offer.…`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Fallback {
+    /// A literal value as the table writes it: `4096`, `yes`, `bf16`.
     Value(&'static str),
+    /// `=name` without the `=`: another column, an assumption, `model.…` or `offer.…`.
     Ref(&'static str),
 }
 
@@ -517,6 +541,8 @@ pub fn apis() -> Vec<crate::model::ApiPrice> {
         .collect()
 }
 
+/// The built-in engine profiles (templates/engines.tsv): `yes`/`no` values read as 1/0, a
+/// blank `applies_to` as [`Applies::Any`], and no cell.
 pub fn engines() -> Engines {
     let values = records(ENGINES_TSV)
         .iter()
@@ -613,16 +639,23 @@ pub enum Support {
 /// One rule of the compatibility table.
 #[derive(Debug, Clone)]
 pub struct CompatRule {
+    /// The platform the rule is for: `cuda`, `rocm` or `ascend`.
     pub platform: &'static str,
+    /// The number format's key: `bf16`, `fp8`, `int4`.
     pub precision: &'static str,
     /// `weights`, `kv` or `any`.
     pub role: &'static str,
+    /// The lowest CUDA compute capability the rule covers; `None`: any.
     pub min_cc: Option<f64>,
+    /// The compute capability the rule stops at (excluded); `None`: any.
     pub max_cc: Option<f64>,
+    /// How the platform runs the format there.
     pub support: Support,
+    /// Why, in English: the text of the note or the exclusion the rule gives.
     pub note: &'static str,
     /// The note in Chinese (templates/compat.zh.tsv); the English where none is given.
     pub note_zh: &'static str,
+    /// Where the rule comes from (vendor documentation, an engine's code or issue).
     pub source: &'static str,
 }
 

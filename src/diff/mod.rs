@@ -14,9 +14,16 @@ use std::collections::{BTreeMap, HashMap};
 /// One workload's outcome in a plan.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Outcome {
+    /// The chosen GPU offer's label, `GPU @ provider` (or the GPU alone without a
+    /// provider); `None` where the workload went unplanned.
     pub gpu: Option<String>,
+    /// The plan's `gpus_total` for the workload: instances × GPUs per replica.
     pub gpus: Option<f64>,
+    /// The chosen billing mode's key (`on_demand`, `monthly`, `spot`, `reserved`, ...),
+    /// whichever language the plan was written in.
     pub mode: Option<String>,
+    /// The workload's monthly total cost of ownership on the chosen offer and mode, in the
+    /// plan's currency (serialised to the cent).
     #[serde(serialize_with = "crate::model::cents_json_opt")]
     pub tco: Option<f64>,
 }
@@ -24,15 +31,21 @@ pub struct Outcome {
 /// The cuts a plan lists over its budget ceiling: how many, and whether they bring it within.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct CutsView {
+    /// How many cuts the plan lists.
     pub count: usize,
+    /// Whether the listed cuts bring the plan within its budget ceiling.
     pub met: bool,
 }
 
 /// What a plan says of itself: outcomes by workload (in plan order), totals, inputs.
 #[derive(Debug, Clone, Default)]
 pub struct PlanView {
+    /// Each workload's name and outcome, in the plan's order.
     pub workloads: Vec<(String, Outcome)>,
+    /// The portfolio's monthly total (workloads' TCO plus trial reserve and ops) before
+    /// the safety margin, in the plan's currency; `None` where the plan does not record it.
     pub total: Option<f64>,
+    /// The monthly total with the safety margin added, in the plan's currency.
     pub total_with_margin: Option<f64>,
     /// The budget with the fleet: the total with safety margin less the fleet's saving (the
     /// total with margin itself where nothing shares, as in a plan made before the fleet).
@@ -413,8 +426,11 @@ fn ceiling(v: &PlanView) -> Option<f64> {
 /// One workload's change.
 #[derive(Debug, Clone, Serialize)]
 pub struct WorkloadChange {
+    /// The workload's name, as in the plan that lists it.
     pub name: String,
+    /// Its outcome in the old plan; `None` where the old plan does not list it.
     pub before: Option<Outcome>,
+    /// Its outcome in the new plan; `None` where the new plan does not list it.
     pub after: Option<Outcome>,
     /// After's TCO less before's (null when either has none).
     #[serde(serialize_with = "crate::model::cents_json_opt")]
@@ -426,10 +442,18 @@ pub struct WorkloadChange {
 /// safety margin and the fleet's saving. `None` where either plan lacks a figure it needs.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Bridge {
+    /// The change in the sum of the workloads' monthly TCO (a side's unplanned workloads
+    /// count as 0).
     pub workloads: f64,
+    /// The change in the total not explained by the workloads: the trial reserve and ops
+    /// lines.
     pub reserve_and_ops: f64,
+    /// The change the safety margin adds: the total-with-margin change less the total's.
     pub margin: f64,
+    /// The change from the fleet's saving: the budget-with-fleet change less the
+    /// total-with-margin change.
     pub fleet: f64,
+    /// The sum of the four parts, to the cent: the change in the budget with the fleet.
     pub total: f64,
 }
 
@@ -476,40 +500,57 @@ impl Diff {
 /// One input that differs (null: absent on that side).
 #[derive(Debug, Clone, Serialize)]
 pub struct InputChange {
+    /// The flat input key, e.g. `assumptions.safety_margin` or `workloads.chat-api.context_len`.
     pub key: String,
+    /// The value in the old plan, as text.
     pub before: Option<String>,
+    /// The value in the new plan, as text.
     pub after: Option<String>,
 }
 
+/// What changed between two plans, as `gpuplan diff` prints it and writes it with `--json`.
+/// Money is monthly, in the plans' currency, serialised to the cent; `None` (JSON null) where a
+/// plan lacks the figure.
 #[derive(Debug, Clone, Serialize)]
 pub struct Diff {
+    /// Every workload of either plan: the old plan's order, then those only the new one lists.
     pub workloads: Vec<WorkloadChange>,
+    /// The old plan's total before the safety margin.
     #[serde(serialize_with = "crate::model::cents_json_opt")]
     pub total_before: Option<f64>,
+    /// The new plan's total before the safety margin.
     #[serde(serialize_with = "crate::model::cents_json_opt")]
     pub total_after: Option<f64>,
+    /// The old plan's total with the safety margin.
     #[serde(serialize_with = "crate::model::cents_json_opt")]
     pub total_with_margin_before: Option<f64>,
+    /// The new plan's total with the safety margin.
     #[serde(serialize_with = "crate::model::cents_json_opt")]
     pub total_with_margin_after: Option<f64>,
+    /// New total with margin less old; `None` unless both plans have one.
     #[serde(serialize_with = "crate::model::cents_json_opt")]
     pub total_with_margin_change: Option<f64>,
     /// The budgets with the fleet (the total with margin less the fleet's saving) and the
     /// change: a fleet saving lost shows here, not in the total with margin.
     #[serde(serialize_with = "crate::model::cents_json_opt")]
     pub budget_with_fleet_before: Option<f64>,
+    /// The new plan's budget with the fleet.
     #[serde(serialize_with = "crate::model::cents_json_opt")]
     pub budget_with_fleet_after: Option<f64>,
+    /// New budget with the fleet less old; `None` unless both plans have one.
     #[serde(serialize_with = "crate::model::cents_json_opt")]
     pub budget_with_fleet_change: Option<f64>,
     /// The Assumption budget_monthly of each (null: none).
     #[serde(serialize_with = "crate::model::cents_json_opt")]
     pub budget_ceiling_before: Option<f64>,
+    /// The new plan's Assumption budget_monthly (null: none).
     #[serde(serialize_with = "crate::model::cents_json_opt")]
     pub budget_ceiling_after: Option<f64>,
     /// The cuts each lists over its ceiling (null: none).
     pub cuts_before: Option<CutsView>,
+    /// The cuts the new plan lists over its ceiling (null: none).
     pub cuts_after: Option<CutsView>,
+    /// The compared input keys whose values differ, sorted by key.
     pub inputs_changed: Vec<InputChange>,
     /// Input keys only one side records where the other records its inputs in part (a
     /// workbook records the terms of the offers it chose, not of every offer): not compared.

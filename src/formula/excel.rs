@@ -53,6 +53,7 @@ impl Expressions {
         self
     }
 
+    /// Whether an expression named `name` is held (one evalexpr could not parse is left out).
     pub fn contains(&self, name: &str) -> bool {
         self.trees.contains_key(name)
     }

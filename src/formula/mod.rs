@@ -22,24 +22,31 @@ use std::collections::HashMap;
 /// The two types a formula value can have. Booleans are stored as 0.0 / 1.0.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Ty {
+    /// A number (f64).
     Num,
+    /// A yes/no value, held as 0.0 (no) or 1.0 (yes).
     Bool,
 }
 
 /// A variable the engine provides before any formula runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct InputVar {
+    /// The variable's name as formulas spell it (an assumption key, a workload, model or GPU
+    /// column, a `has_…` flag, …).
     pub name: String,
+    /// Whether it holds a number or a yes/no.
     pub ty: Ty,
 }
 
 impl InputVar {
+    /// A numeric input variable called `name`.
     pub fn num(name: impl Into<String>) -> Self {
         InputVar {
             name: name.into(),
             ty: Ty::Num,
         }
     }
+    /// A yes/no input variable called `name`.
     pub fn bool(name: impl Into<String>) -> Self {
         InputVar {
             name: name.into(),
@@ -53,9 +60,11 @@ impl InputVar {
 pub struct Compiled {
     /// Index of the definition in the list given to [`Program::compile`].
     pub def: usize,
+    /// The formula's name (the Formulas sheet's name column): the variable other formulas read.
     pub name: String,
     /// Where its value lives in the values array.
     pub slot: usize,
+    /// The type its expression was checked to have.
     pub ty: Ty,
     code: Vec<vm::Op>,
     /// A money formula (unit `money`): its value is rounded to the cent ([`cents`]).
@@ -100,6 +109,7 @@ pub struct Program {
 pub struct NonFinite {
     /// Index of the definition.
     pub def: usize,
+    /// The value it evaluated to: NaN or an infinity.
     pub value: f64,
 }
 
@@ -268,6 +278,7 @@ impl Program {
         self.inputs
     }
 
+    /// The slot of the input or formula `name` in the values array; `None` for an unknown name.
     pub fn slot(&self, name: &str) -> Option<usize> {
         self.index.get(name).copied()
     }
@@ -278,10 +289,12 @@ impl Program {
             .is_some_and(|s| self.read.get(s).copied().unwrap_or(false))
     }
 
+    /// The name of the input or formula at `slot`; panics past [`Program::width`].
     pub fn name(&self, slot: usize) -> &str {
         &self.names[slot]
     }
 
+    /// The type of the input or formula at `slot`; panics past [`Program::width`].
     pub fn ty(&self, slot: usize) -> Ty {
         self.types[slot]
     }

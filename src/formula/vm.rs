@@ -83,6 +83,8 @@ pub struct Scratch {
 }
 
 impl Scratch {
+    /// An empty stack with room for `n` values;
+    /// [`Program::scratch`](super::Program::scratch) sizes it for a program.
     pub fn with_capacity(n: usize) -> Self {
         Scratch {
             stack: Vec::with_capacity(n),

@@ -7,15 +7,19 @@ use crate::lang::Lang;
 /// A label in English and in Chinese.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Label {
+    /// The English text, as the English workbook writes it.
     pub en: &'static str,
+    /// The Chinese text, as the workbook written with `--lang zh` writes it.
     pub zh: &'static str,
 }
 
 impl Label {
+    /// A label from its English and Chinese text (const, for the tables of this module).
     pub const fn new(en: &'static str, zh: &'static str) -> Label {
         Label { en, zh }
     }
 
+    /// The label's text in `lang`.
     pub fn get(self, lang: Lang) -> &'static str {
         lang.t(self.en, self.zh)
     }
@@ -31,24 +35,41 @@ impl Label {
 /// `gpuplan diff` finds them by it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Tab {
+    /// Summary (总览): the totals, one row per workload, and the charts; what finance reads first.
     Summary,
+    /// Year (全年): twelve months from `plan_start`, each workload's TCO in the months it runs.
     Year,
+    /// Scenarios (情景): the main plan beside each scenario; only when the input has scenarios.
     Scenarios,
+    /// Sensitivity (敏感性): the Ranges sheet's tornado and P10/P50/P90; only with ranges.
     Sensitivity,
+    /// Diff (变化): what changed since an earlier plan; only with `calc --compare`.
     Diff,
+    /// Actuals (实际用量): the plan beside measured usage; only with `--usage` or `--bills`.
     Actuals,
+    /// Plan (方案): per workload the chosen candidate's sizing, mode, TCO and advice.
     Plan,
+    /// Fleet (卡群): cards shared by several workloads, hour by hour; only when cards are shared.
     Fleet,
+    /// Memory (显存): per workload the memory breakdown in GiB, with a stacked bar chart.
     Memory,
+    /// Billing (计费对比): per workload the monthly cost of each billing mode.
     Billing,
+    /// Candidates (候选方案): every (workload, GPU offer) evaluated, its formulas' values, fit.
     Candidates,
+    /// TCO (总拥有成本): the cost line items (category, workload, amount) and totals.
     Tco,
+    /// Assumptions (参数): the assumption values used and where each came from.
     Assumptions,
+    /// Formulas (公式): each formula's name, expression, scope, origin and description.
     Formulas,
+    /// Warnings (提示): severity, where and message of every warning.
     Warnings,
 }
 
 impl Tab {
+    /// Every tab in the workbook's order; a tab whose input is absent (Scenarios, Fleet, …) is
+    /// in the list but not written.
     pub const ALL: [Tab; 15] = [
         Tab::Summary,
         Tab::Year,
@@ -88,6 +109,7 @@ impl Tab {
         }
     }
 
+    /// The tab's sheet name in `lang` (at most 31 characters, as Excel requires).
     pub fn name(self, lang: Lang) -> &'static str {
         self.label().get(lang)
     }
@@ -95,9 +117,13 @@ impl Tab {
 
 /// Plan tab headers.
 pub const WORKLOAD: Label = Label::new("Workload", "负载");
+/// Plan tab header of the chosen GPU offer's name.
 pub const GPU: Label = Label::new("GPU", "GPU");
+/// Plan tab header of the GPUs in total (instances × GPUs per replica).
 pub const GPUS: Label = Label::new("GPUs", "GPU 数");
+/// Plan tab header of the chosen billing mode (on-demand, monthly, spot, reserved or mixed).
 pub const BILLING_MODE: Label = Label::new("Billing mode", "计费方式");
+/// Plan tab header of the workload's monthly TCO (GPU + storage + egress, in the currency).
 pub const MONTHLY_TCO: Label = Label::new("Monthly TCO", "月度总成本");
 /// The priced offer's terms the Plan tab records for each workload: the key under
 /// `gpus.<offer>.` in `gpuplan diff`'s inputs, and the column's header.
@@ -149,12 +175,13 @@ pub const UNPLANNED: Label = Label::new("unplanned", "未规划");
 
 /// TCO tab row labels (column A).
 pub const TOTAL: Label = Label::new("Total", "合计");
+/// TCO tab row label (column A) of the total with `safety_margin` added on top.
 pub const TOTAL_WITH_MARGIN: Label = Label::new("Total with safety margin", "含安全边际总计");
 
 /// Summary tab row labels (column A).
 pub const INPUT_SHA256: Label = Label::new("Input SHA-256", "输入文件 SHA-256");
+/// Summary tab row label (column A) of the Assumptions `currency` the money is in.
 pub const CURRENCY: Label = Label::new("Currency", "货币");
-/// The Summary's line under the budget where the fleet shares cards: `gpuplan diff` reads it.
 /// The Chinese name of the assumptions the printed Assumptions page shows (the money inputs)
 /// and of the plan's own settings: the Chinese workbook prints it before the note, as the key
 /// stays English (formulas read it).
@@ -197,12 +224,14 @@ pub const APPROVAL_FIELDS: [(&str, Label); 4] = [
     ("approver", Label::new("Approver", "审批人")),
 ];
 
+/// The Summary's line under the budget where the fleet shares cards: `gpuplan diff` reads it.
 pub const BUDGET_WITH_FLEET: Label = Label::new("Budget with the fleet", "卡群方案预算");
 
 /// The Plan tab's section of cuts: its header's saving column (after the Workload column) and
 /// the line under the cuts when they leave the plan over the ceiling; `gpuplan diff` finds the
 /// section and whether the cuts meet the ceiling by them.
 pub const CUT_SAVING: Label = Label::new("Saving (alone)", "节省（单独）");
+/// The Plan tab's line under the cuts when all of them still leave the plan over the budget.
 pub const CUTS_UNMET: Label = Label::new(
     "Every cut found still leaves the plan over the budget.",
     "所有降级方案实施后仍超出预算。",

@@ -9,6 +9,8 @@ use crate::plan::Mode;
 use crate::usage::compare::{replica_peak, Row, Side, NOTHING};
 
 impl Band {
+    /// The billing the seeds' rule of thumb advises for this utilization band, in `lang`:
+    /// `on-demand` for [`Band::Low`] up to `monthly` for [`Band::Full`].
     pub fn text(self, lang: Lang) -> &'static str {
         match (self, lang) {
             (Band::Low, Lang::En) => "on-demand",
@@ -24,6 +26,9 @@ impl Band {
 }
 
 impl Advice {
+    /// The workload's advice line in `lang`: utilization in percent and its band's advice,
+    /// a caution against monthly below `monthly_min_utilization`, then the chosen mode and how
+    /// many times more the next-best mode would cost (`utilization 100%: monthly; chose …`).
     pub fn text(&self, lang: Lang) -> String {
         let pct = format_number((self.utilization * 100.0).round());
         let mut s = if lang == Lang::Zh {

@@ -9,18 +9,26 @@ use crate::lang::Lang;
 /// A price column of the GPUs sheet, declared in the order of [`Price::ALL`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Price {
+    /// `on_demand_hourly`: per GPU-hour on demand.
     OnDemandHourly,
+    /// `monthly`: per GPU per month.
     Monthly,
+    /// `spot_hourly`: per GPU-hour on spot (interruptible) instances.
     SpotHourly,
+    /// `reserved_monthly`: reserved (committed) price per GPU per month.
     ReservedMonthly,
+    /// `purchase_price`: a card bought, once, with its share of the server (the owned mode).
     Purchase,
 }
 
 /// What a price is per: a GPU-hour, a GPU-month, or once (a card bought).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Per {
+    /// Per GPU-hour (on-demand, spot).
     Hour,
+    /// Per GPU-month (monthly, reserved).
     Month,
+    /// Paid once (a purchase).
     Once,
 }
 
@@ -28,10 +36,15 @@ pub enum Per {
 /// formula flag that says the offer has it, and what it is per.
 #[derive(Debug)]
 pub struct PriceSpec {
+    /// The price this row states.
     pub price: Price,
+    /// The GPUs sheet's column: `on_demand_hourly`.
     pub key: &'static str,
+    /// The candidate formula variable bound to the price: `price_on_demand` (0 when blank).
     pub input: &'static str,
+    /// The candidate formula flag that is true when the offer has the price: `has_on_demand`.
     pub flag: &'static str,
+    /// What the price is per.
     pub per: Per,
 }
 
@@ -75,6 +88,7 @@ pub const PRICES: [PriceSpec; 5] = [
 ];
 
 impl Price {
+    /// Every price, in declaration order (the order of [`PRICES`]).
     pub const ALL: [Price; 5] = [
         Price::OnDemandHourly,
         Price::Monthly,
@@ -83,6 +97,7 @@ impl Price {
         Price::Purchase,
     ];
 
+    /// The price's row of [`PRICES`].
     pub fn spec(self) -> &'static PriceSpec {
         &PRICES[self as usize]
     }
@@ -101,28 +116,40 @@ impl Price {
 /// What the hidden part of a mode's cost pays for (its own line in the TCO tab).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Hidden {
+    /// Billed time before useful work (`cold_start_min` per run) and billing rounding up to
+    /// the granularity or the minimum rental.
     ColdStarts,
+    /// Spot hours re-done after preemptions (`spot_rework`).
     Rework,
 }
 
 impl Hidden {
+    /// Every hidden part, in declaration order.
     pub const ALL: [Hidden; 2] = [Hidden::ColdStarts, Hidden::Rework];
 }
 
 /// A billing mode, declared in the order of [`Mode::ALL`] and of [`MODES`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Mode {
+    /// `on_demand`: per GPU-hour for the hours run, each run with its cold start.
     OnDemand,
+    /// `monthly`: the monthly price per GPU, whatever the hours.
     Monthly,
+    /// `spot`: interruptible instances per GPU-hour plus re-done work; only where `spot_ok`.
     Spot,
+    /// `reserved`: the reserved monthly price per GPU, committed for a term.
     Reserved,
+    /// `mixed` (base + burst): monthly instances for `base_concurrency`, on-demand ones for
+    /// the peak hours.
     Mixed,
+    /// `owned`: cards bought, costed as depreciation, power and hosting a month.
     Owned,
 }
 
 /// A billing mode stated once.
 #[derive(Debug)]
 pub struct ModeSpec {
+    /// The mode this row states.
     pub mode: Mode,
     /// The JSON's key and the formulas' suffix: `on_demand`.
     pub key: &'static str,
@@ -137,6 +164,7 @@ pub struct ModeSpec {
     pub committed: bool,
     /// The candidate formulas of its cost and of whether it is allowed.
     pub cost: &'static str,
+    /// The candidate formula that says whether the mode is allowed: `allow_on_demand`.
     pub allow: &'static str,
     /// Whether a Formulas sheet may lack them: a mode added after templates were written
     /// (owned) is then not priced, where a missing formula of the others is an error.
@@ -240,6 +268,7 @@ const _: () = {
 };
 
 impl Mode {
+    /// Every mode, in declaration order (the order of [`MODES`], the Billing tab and JSON).
     pub const ALL: [Mode; 6] = [
         Mode::OnDemand,
         Mode::Monthly,
@@ -249,14 +278,17 @@ impl Mode {
         Mode::Owned,
     ];
 
+    /// The mode's row of [`MODES`].
     pub fn spec(self) -> &'static ModeSpec {
         &MODES[self as usize]
     }
 
+    /// The JSON's key and the formulas' suffix: `on_demand`, `mixed`.
     pub fn key(self) -> &'static str {
         self.spec().key
     }
 
+    /// The mode's name in `lang`: `on-demand` / `按量计费`, `base + burst`.
     pub fn label(self, lang: Lang) -> &'static str {
         self.spec().label[usize::from(lang == Lang::Zh)]
     }

@@ -31,8 +31,12 @@ pub enum Op {
 /// One change: what it changes, how, and where it was written.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Change {
+    /// What it changes: an assumption, a workload's column, or a GPU offer's column.
     pub target: Target,
+    /// The column the part after the last `.` names (`context_len`), or the assumption's key
+    /// (`safety_margin`); trimmed.
     pub key: String,
+    /// How it changes the value: set it, or scale it by a factor.
     pub op: Op,
     /// Where it was written, when not on the command line (a Scenarios cell).
     pub origin: Option<String>,

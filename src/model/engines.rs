@@ -15,6 +15,8 @@ pub enum Applies {
 }
 
 impl Applies {
+    /// Reads the `applies_to` column: `serving`, `training` or `any` (blank is `any`), with
+    /// aliases in English and Chinese; None for anything else.
     pub fn parse(text: &str) -> Option<Applies> {
         match normalize(text).as_str() {
             "serving" | "inference" | "推理" | "服务" => Some(Applies::Serving),
@@ -24,6 +26,7 @@ impl Applies {
         }
     }
 
+    /// The word the Engines sheet writes: `serving`, `training` or `any`.
     pub fn key(self) -> &'static str {
         match self {
             Applies::Serving => "serving",
@@ -32,6 +35,8 @@ impl Applies {
         }
     }
 
+    /// Whether a workload of `kind` takes the value: training kinds for
+    /// [`Applies::Training`], every other kind for [`Applies::Serving`].
     pub fn covers(self, kind: Kind) -> bool {
         match self {
             Applies::Any => true,
@@ -45,14 +50,19 @@ impl Applies {
 /// on that engine, with its source.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct EngineValue {
+    /// The engine's name as a workload's `engine` column names it (`vllm`, `vllm@0.17`).
     pub engine: String,
+    /// Which workloads the value applies to (`applies_to` column).
     pub applies: Applies,
     /// An assumption key whose role is sizing (`catalog::profile_keys`).
     pub key: String,
+    /// The value the assumption takes, in its unit (a yes/no as 1 or 0).
     pub value: f64,
+    /// The value's unit as written (`tokens`, `share`, `bytes`).
     pub unit: String,
     /// The engine version the figure holds for.
     pub version: String,
+    /// Where the figure comes from (code, benchmark or documentation it was read from).
     pub source: String,
     /// The Engines sheet cell of the value, `None` for a built-in figure.
     pub cell: Option<CellRef>,
@@ -61,6 +71,8 @@ pub struct EngineValue {
 /// The engine profiles of an input (built-in figures and the Engines sheet's).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Engines {
+    /// Every figure: templates/engines.tsv's, an Engines sheet row replacing the one of the
+    /// same engine, applies and key, or added after them.
     pub values: Vec<EngineValue>,
 }
 

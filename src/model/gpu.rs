@@ -5,12 +5,20 @@ use super::*;
 /// One GPU offer: a GPU model at a provider, prices per GPU.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct GpuOffer {
+    /// The GPU model's name (`gpu` column, `RTX 4090`); the catalog's figures fill blank
+    /// specifications when it matches a built-in GPU.
     pub gpu: String,
+    /// Who rents it (`provider` column); `example` on the built-in rows, whose prices are
+    /// examples.
     pub provider: String,
     /// The software stack: `cuda`, `rocm`, `ascend` (templates/compat.tsv says what each runs).
     pub platform: String,
+    /// Memory per card, GiB, as the driver reports it to an engine (a little under the data
+    /// sheet's figure).
     pub vram_gib: f64,
+    /// Memory bandwidth per card, GB/s.
     pub bandwidth_gbs: f64,
+    /// Dense FP16/BF16 tensor TFLOPS per card (no sparsity).
     pub fp16_tflops: f64,
     /// Dense 8-bit tensor TFLOPS (FP8, or INT8 where the card has no FP8); 0 = unknown.
     pub fp8_tflops: f64,
@@ -19,25 +27,37 @@ pub struct GpuOffer {
     pub fp16_acc16_tflops: f64,
     /// CUDA compute capability; 0 on other platforms.
     pub compute_capability: f64,
+    /// Whether the cards of a node are linked by NVLink (`nvlink` column).
     pub nvlink: bool,
     /// GB/s between the GPUs of a node, both directions (NVLink, Infinity Fabric, HCCS, PCIe).
     pub interconnect_gbs: f64,
+    /// Most cards one instance (node) can have, a whole number ≥ 1; default 8.
     pub gpus_per_node: f64,
     /// GB/s between nodes (RDMA), when the provider says; `None` = unknown.
     pub node_interconnect_gbs: Option<f64>,
+    /// Price per GPU-hour on demand, in the plan's currency; `None`: not offered.
     pub on_demand_hourly: Option<f64>,
+    /// Price per GPU per month, in the plan's currency; `None`: not offered.
     pub monthly: Option<f64>,
+    /// Price per GPU-hour on spot (interruptible) instances; `None`: not offered.
     pub spot_hourly: Option<f64>,
+    /// Reserved (committed) price per GPU per month; `None`: not offered.
     pub reserved_monthly: Option<f64>,
     /// A card bought: its price with its share of the server (`None`: not for sale), the months
     /// it is depreciated over, the share of the price it resells for, its board power (W;
     /// `None`: unknown) and its rack or colocation fee a month.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub purchase_price: Option<f64>,
+    /// Months an owned card is written off over, > 0; default 36.
     pub depreciation_months: f64,
+    /// Share of the purchase price an owned card resells for after depreciation, 0–0.99;
+    /// default 0.
     pub residual_share: f64,
+    /// Board power of one card at work, W; `None`: unknown (the owned mode needs it).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub power_w: Option<f64>,
+    /// Rack, colocation or office cost per owned card a month, in the plan's currency;
+    /// default 0.
     pub hosting_monthly: f64,
     /// How often a spot instance of the offer is reclaimed, per day; `None`: the Assumption
     /// `spot_interruptions_per_day`.
@@ -45,8 +65,12 @@ pub struct GpuOffer {
     pub spot_interruptions_per_day: Option<f64>,
     /// Months a reserved price commits to (blank: not stated, shown month by month).
     pub reserved_term_months: Option<f64>,
+    /// Minutes on-demand and spot time is billed up to a multiple of: 60 per hour, 1 per
+    /// minute, 0.0167 per second; default 60.
     pub billing_granularity_min: f64,
+    /// Least minutes billed per start; default 0.
     pub min_rental_min: f64,
+    /// `available` column: false keeps the row but the planner skips it; default true.
     pub available: bool,
     /// Where the row is, when it came from the user's sheet.
     pub cell: Option<CellRef>,
@@ -146,6 +170,7 @@ impl GpuOffer {
         }
     }
 
+    /// The slot of a price of the offer, to set or clear it (`None`: not offered).
     pub fn price_mut(&mut self, p: Price) -> &mut Option<f64> {
         match p {
             Price::OnDemandHourly => &mut self.on_demand_hourly,

@@ -22,6 +22,7 @@ use std::fmt;
 /// A cell address, kept so that later stages can say where a value came from.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
 pub struct CellRef {
+    /// The sheet's name as the workbook spells it (`Workloads`, `负载`).
     pub sheet: String,
     /// 0-based row.
     pub row: u32,
@@ -30,6 +31,7 @@ pub struct CellRef {
 }
 
 impl CellRef {
+    /// The cell at 0-based `row` and `col` of `sheet`.
     pub fn new(sheet: impl Into<String>, row: u32, col: u32) -> Self {
         CellRef {
             sheet: sheet.into(),
@@ -39,12 +41,12 @@ impl CellRef {
     }
 }
 
-/// `A`, `B`, … `XFD` for a 0-based column.
 /// A calendar month: months since year 0 (`year × 12 + month − 1`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Month(pub i32);
 
 impl Month {
+    /// The month `month` (1–12) of `year` (1900–9999); None outside those ranges.
     pub fn new(year: i32, month: u32) -> Option<Month> {
         ((1..=12).contains(&month) && (1900..=9999).contains(&year))
             .then(|| Month(year * 12 + month as i32 - 1))
@@ -74,14 +76,18 @@ impl Month {
         Month::parse(&date).unwrap_or(Month(2026 * 12))
     }
 
+    /// The calendar year, `2027` for 2027-03.
     pub fn year(self) -> i32 {
         self.0.div_euclid(12)
     }
 
+    /// The month of the year, 1–12.
     pub fn month(self) -> u32 {
         self.0.rem_euclid(12) as u32 + 1
     }
 
+    /// The month `months` later (earlier when negative), across years: 2027-12 plus 1 is
+    /// 2028-01.
     pub fn plus(self, months: i32) -> Month {
         Month(self.0 + months)
     }
@@ -162,6 +168,7 @@ impl std::fmt::Display for DayWindow {
     }
 }
 
+/// `A`, `B`, … `XFD` for a 0-based column.
 pub fn column_letters(col: u32) -> String {
     let mut n = col as u64 + 1;
     let mut out = Vec::new();
@@ -216,8 +223,11 @@ pub fn cents_json_opt<S: serde::Serializer>(v: &Option<f64>, s: S) -> Result<S::
 /// Where a value came from, for the Assumptions tab and for warnings.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Source {
+    /// Read from the input workbook, at this cell (`Assumptions!B5`).
     Sheet(String),
+    /// The built-in default (templates/assumptions.tsv): the sheet or its row was absent.
     Default,
+    /// Set or replaced by a change in the `--set` syntax (the command line or a scenario).
     Set,
 }
 
@@ -234,8 +244,11 @@ impl fmt::Display for Source {
 /// An assumption's value: a number, a yes/no, or a label (`currency`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Value {
+    /// A number (`hours_in_month`, `safety_margin`), a formula variable.
     Number(f64),
+    /// A yes/no (`grad_checkpointing`), a formula variable.
     Bool(bool),
+    /// Text, never a formula variable: `currency`, `plan_start`, `cut_order`, approval fields.
     Text(String),
 }
 
@@ -263,12 +276,19 @@ pub fn format_number(n: f64) -> String {
 /// them from least to most harm. One table: the words, the default order and the parser.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum CutAction {
+    /// `spot`: let an offline workload not yet allowed spot run on it (`spot_ok=yes`).
     Spot,
+    /// `fp8`: serve an inference workload with fp8 weights.
     Fp8,
+    /// `int8`: serve an inference workload with int8 weights.
     Int8,
+    /// `no_redundancy`: drop an online workload's spare instances (`redundancy=0`).
     NoRedundancy,
+    /// `int4`: serve an inference workload with int4 weights.
     Int4,
+    /// `api`: call the workload's `api` instead of renting GPUs (its bill is outside the plan).
     Api,
+    /// `postpone`: move an offline workload's `start_month` one month past the budget month.
     Postpone,
 }
 
@@ -284,6 +304,7 @@ impl CutAction {
         CutAction::Postpone,
     ];
 
+    /// The word `cut_order` and messages name the action by: `spot`, `no_redundancy`, ….
     pub fn key(self) -> &'static str {
         match self {
             CutAction::Spot => "spot",
@@ -395,6 +416,7 @@ pub enum Scope {
 }
 
 impl Scope {
+    /// The Formulas sheet's `scope` value: `candidate` or `portfolio`.
     pub fn key(self) -> &'static str {
         match self {
             Scope::Candidate => "candidate",
@@ -406,19 +428,29 @@ impl Scope {
 /// Whether a formula is gpuplan's, a user's replacement of one, or a user's own.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Origin {
+    /// A formula of the default set (templates/formulas.tsv), its expression as shipped
+    /// (whitespace aside).
     Default,
+    /// A default's name on a Formulas row with another expression (a warning says so).
     Replaced,
+    /// A formula of the user's own, under a new name (an added column in the output).
     User,
 }
 
 /// One row of the Formulas sheet.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FormulaDef {
+    /// The formula's name (`name` column), an identifier other formulas refer to it by.
     pub name: String,
+    /// The evalexpr expression (`expression` column), without a spreadsheet's leading `=`.
     pub expression: String,
+    /// When it is evaluated (`scope` column; blank is `candidate`).
     pub scope: Scope,
+    /// The unit of its value (`unit` column: `GiB`, `h`, `B`; the default's where blank).
     pub unit: String,
+    /// What it computes and why (`description` column; the default's where blank).
     pub description: String,
+    /// Whether it is a default, a user's replacement of one, or the user's own.
     pub origin: Origin,
     /// The expression's cell, when the row came from the user's sheet.
     pub cell: Option<CellRef>,
@@ -438,16 +470,21 @@ impl FormulaDef {
 /// rows, tables or formulas), the base of `Input { …, ..Input::default() }`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Input {
+    /// The path of the input workbook as given (empty for an input not from a file).
     pub file: std::path::PathBuf,
+    /// The Workloads sheet's rows, in sheet order, after `--set` changes.
     pub workloads: Vec<Workload>,
+    /// The GPU offers: the GPUs sheet's rows, or the built-in templates/gpus.tsv without one.
     pub gpus: Vec<GpuOffer>,
     /// The catalog after the Models sheet's rows are merged in.
     pub models: Vec<ModelSpec>,
     /// Numeric columns the user added to the Models sheet (formula variables).
     pub model_columns: Vec<String>,
+    /// The Assumptions sheet after defaults and `--set`.
     pub assumptions: Assumptions,
     /// Engine profiles: per-engine assumption values for the workloads that name the engine.
     pub engines: Engines,
+    /// The formulas to evaluate: the Formulas sheet's rows, or the default set without one.
     pub formulas: Vec<FormulaDef>,
     /// Read-time notices: sheets taken from defaults, models guessed, figures filled from the catalog.
     pub notices: Vec<Warning>,
@@ -535,11 +572,13 @@ impl Input {
 /// A per-token API price, for comparing renting GPUs with calling an API (the APIs sheet).
 #[derive(Debug, Clone, PartialEq)]
 pub struct ApiPrice {
+    /// Who sells the API (`provider` column).
     pub provider: String,
     /// The name a workload's `api` column gives.
     pub model: String,
     /// Prices per million tokens, in the plan's currency.
     pub input_per_m: f64,
+    /// Price per million output tokens, in the plan's currency.
     pub output_per_m: f64,
     /// Per million input tokens a cache serves; None: not offered (cached tokens cost as input).
     pub cached_input_per_m: Option<f64>,
@@ -554,11 +593,14 @@ pub struct RangeDef {
     pub key: String,
     /// What the key names, parsed once.
     pub target: Target,
+    /// The column or assumption key that varies (`concurrency`, `monthly`, `safety_margin`).
     pub column: String,
     /// Whether the column holds whole numbers (a concurrency, a context length): samples are
     /// rounded.
     pub whole: bool,
+    /// The lowest value sampled (`low` column), in the column's unit; low ≤ likely ≤ high.
     pub low: f64,
+    /// The highest value sampled (`high` column), in the column's unit.
     pub high: f64,
     /// The mode of a triangular distribution; None: uniform.
     pub likely: Option<f64>,
@@ -569,6 +611,7 @@ pub struct RangeDef {
 /// One scenario of the Scenarios sheet: its name and its changes, each with its cell.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ScenarioDef {
+    /// The scenario's name (`scenario` column), as the Scenarios tab heads its column.
     pub name: String,
     /// Its changes, each with its cell `Scenarios!B3` as origin.
     pub changes: Vec<Change>,
@@ -580,6 +623,7 @@ pub struct ScenarioDef {
 pub struct GpuMapping {
     /// A uuid (`GPU-5f1c…`), an index (`0`), `host:index` (`node1:0`), or a plain log's own name.
     pub gpu_id: String,
+    /// The name of the workload (of the Workloads sheet) the GPU runs.
     pub workload: String,
     /// Where the row is, for messages: `Usage!A3` or `map.csv:3`.
     pub location: String,

@@ -6,16 +6,23 @@ use super::*;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Severity {
+    /// A note (`info` in the JSON): on the Warnings tab, but not counted by `--strict` nor
+    /// listed in the terminal summary.
     Info,
+    /// A warning (`warning` in the JSON): listed in the terminal summary; with `--strict` the
+    /// run exits with code 3.
     Warning,
 }
 
 /// Something the user should know; never silent.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Warning {
+    /// How serious it is.
     pub severity: Severity,
+    /// Where it is about, `sheet!cell` or a workload's name (`where` in the JSON).
     #[serde(rename = "where")]
     pub location: String,
+    /// What is wrong and what to do, in English (the JSON's and the default text).
     pub message: String,
     /// The message in Chinese, where it has been translated (the Warnings tab and the terminal
     /// with `--lang zh` show it; otherwise, and in the JSON, the English), as [`Problem`]s have.
@@ -26,6 +33,7 @@ pub struct Warning {
 }
 
 impl Warning {
+    /// A [`Severity::Warning`] at `location`, with no Chinese message yet.
     pub fn warn(location: impl Into<String>, message: impl Into<String>) -> Self {
         Warning {
             severity: Severity::Warning,
@@ -34,6 +42,7 @@ impl Warning {
             zh: None,
         }
     }
+    /// A [`Severity::Info`] note at `location`, with no Chinese message yet.
     pub fn info(location: impl Into<String>, message: impl Into<String>) -> Self {
         Warning {
             severity: Severity::Info,

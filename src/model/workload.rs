@@ -6,17 +6,26 @@ use super::*;
 /// What a workload does; it decides which memory terms apply.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Kind {
+    /// `inference` (推理): serving a model to users; weights, KV cache and activations.
     Inference,
+    /// `lora` (LoRA微调): fine-tuning adapters, `lora_trainable_fraction` of the parameters.
     Lora,
+    /// `qlora` (QLoRA微调): LoRA over base weights held at 4 bits (default precision int4).
     Qlora,
+    /// `full_finetune` (全参微调): every parameter trained, with gradients and AdamW states.
     FullFinetune,
+    /// `pretrain` (预训练): training from scratch; sized like a full fine-tune.
     Pretrain,
+    /// `image_gen` (生图): an image-generation pipeline, sized by resolution and batch.
     ImageGen,
+    /// `video_gen` (生视频): video generation, sized by resolution and frames.
     VideoGen,
+    /// `batch` (批处理): offline GPU batch jobs; spot allowed by default.
     Batch,
 }
 
 impl Kind {
+    /// Every kind, in the order the template lists them.
     pub const ALL: [Kind; 8] = [
         Kind::Inference,
         Kind::Lora,
@@ -28,6 +37,7 @@ impl Kind {
         Kind::Batch,
     ];
 
+    /// The Workloads sheet's English word, also the JSON's: `full_finetune`.
     pub fn key(self) -> &'static str {
         match self {
             Kind::Inference => "inference",
@@ -41,6 +51,7 @@ impl Kind {
         }
     }
 
+    /// The Chinese word for the kind, an alias the sheet accepts: `全参微调`.
     pub fn zh(self) -> &'static str {
         match self {
             Kind::Inference => "推理",
@@ -90,6 +101,8 @@ impl Kind {
         })
     }
 
+    /// LoRA, QLoRA, full fine-tune or pretraining: gradients and optimizer states apply
+    /// (`is_training` in the formulas).
     pub fn is_training(self) -> bool {
         matches!(
             self,
@@ -115,11 +128,18 @@ pub fn normalize(text: &str) -> String {
 /// Number formats of weights and KV caches.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Precision {
+    /// 32-bit float, 4 bytes a value.
     Fp32,
+    /// IEEE half, 2 bytes a value; the default KV cache precision.
     Fp16,
+    /// bfloat16, 2 bytes a value; the default weight precision (on CUDA, compute capability
+    /// 8.0 or later: templates/compat.tsv).
     Bf16,
+    /// 8-bit float (E4M3), 1 byte a value.
     Fp8,
+    /// 8-bit integer, 1 byte a value.
     Int8,
+    /// 4-bit integer (GPTQ, AWQ, NF4), 0.5 byte a value before its group scales.
     Int4,
     /// OCP microscaling FP4: E2M1 values with one 8-bit (E8M0) scale per 32 (4.25 bits).
     Mxfp4,
@@ -128,6 +148,7 @@ pub enum Precision {
 }
 
 impl Precision {
+    /// Every precision, in the order the Workloads sheet's `precision` column lists them.
     pub const ALL: [Precision; 8] = [
         Precision::Fp32,
         Precision::Fp16,
@@ -139,6 +160,7 @@ impl Precision {
         Precision::Nvfp4,
     ];
 
+    /// The word the sheet and the formulas use: `bf16`, `int4`, `nvfp4`.
     pub fn key(self) -> &'static str {
         match self {
             Precision::Fp32 => "fp32",
@@ -166,6 +188,8 @@ impl Precision {
         }
     }
 
+    /// Parses a key or an alias (`bfloat16`, `half`, `nf4`, `awq`, `fp4`), ignoring case,
+    /// spaces, dashes and underscores; None for anything else.
     pub fn parse(text: &str) -> Option<Precision> {
         let t = normalize(text);
         let alias = match t.as_str() {
@@ -187,7 +211,15 @@ macro_rules! numeric_fields {
     ($(#[$meta:meta])* $name:ident { $($field:ident),* $(,)? }) => {
         $(#[$meta])*
         #[derive(Debug, Clone, Default, PartialEq)]
-        pub struct $name { $(pub $field: Option<f64>,)* }
+        pub struct $name {
+            $(
+                #[doc = concat!(
+                    "The Workloads sheet's `", stringify!($field),
+                    "` column as given (templates/columns.tsv says what it holds)."
+                )]
+                pub $field: Option<f64>,
+            )*
+        }
 
         impl $name {
             /// The column keys, in sheet order.
@@ -225,6 +257,7 @@ macro_rules! model_fields {
         /// does not apply (an image model has no KV cache, a dense model no experts).
         #[derive(Debug, Clone, Default, PartialEq, Serialize)]
         pub struct ModelSpec {
+            /// The model's name (`Qwen2.5-7B`), as a workload's `model` column refers to it.
             pub name: String,
             $($(#[$doc])* pub $field: f64,)*
             /// Numeric columns a user added to the Models sheet, each a formula variable.
@@ -258,7 +291,20 @@ model_fields! {
     params_b,
     /// Parameters one token uses, billions (MoE: shared part plus its experts); 0 = params_b.
     active_params_b,
-    layers, hidden, heads, kv_heads, head_dim, ffn, vocab,
+    /// Transformer layers (num_hidden_layers).
+    layers,
+    /// Width of the hidden state (hidden_size).
+    hidden,
+    /// Attention heads (num_attention_heads).
+    heads,
+    /// Key/value heads (num_key_value_heads; fewer than heads under GQA); default heads.
+    kv_heads,
+    /// Width of one head; default hidden / heads.
+    head_dim,
+    /// Width of a dense feed-forward layer (intermediate_size).
+    ffn,
+    /// Tokens in the vocabulary (vocab_size).
+    vocab,
     /// 1 where the output head shares the input embeddings' weights (tie_word_embeddings).
     tied_embeddings,
     /// Routed experts per MoE layer (0: a dense model).
@@ -320,18 +366,26 @@ impl ModelSpec {
 /// One validated workload row.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Workload {
+    /// The workload's name (`name` column), unique in the sheet.
     pub name: String,
+    /// What it does (`kind` column).
     pub kind: Kind,
     /// The model as resolved (from the Models sheet or the catalog); `None` for a workload sized
     /// only by `vram_gib` or by `params_b` with no known architecture.
     pub model: Option<ModelSpec>,
+    /// The weights' format (`precision` column); default bf16, int4 for QLoRA.
     pub precision: Precision,
+    /// The KV cache's format (`kv_precision` column: fp16, bf16, fp8 or int8); default fp16.
     pub kv_precision: Precision,
     /// The routed experts' weights (an MoE checkpoint may quantize only them, as gpt-oss ships
     /// MXFP4 experts beside bf16 attention); default the precision.
     pub expert_precision: Precision,
+    /// The row's numeric columns as given (blank: `None`, its default bound by the planner).
     pub numbers: WorkloadNumbers,
+    /// Whether it serves users and so gets online redundancy (`online` column); default yes
+    /// for inference and image generation.
     pub online: bool,
+    /// Whether it may run on spot instances (`spot_ok` column); default yes for batch only.
     pub spot_ok: bool,
     /// Pinned GPU (a `gpu` value of the GPUs sheet).
     pub gpu: Option<String>,
@@ -341,11 +395,13 @@ pub struct Workload {
     pub api: Option<String>,
     /// The first and last months it runs in the Year tab (blank: the whole year).
     pub start_month: Option<Month>,
+    /// The last month it runs in the Year tab (`end_month`); blank: to the end of the year.
     pub end_month: Option<Month>,
     /// The hours of the day it may run (blank: any time), for the fleet's off-hours sharing.
     pub window: Option<DayWindow>,
     /// When a service's peak hours fall; off-peak it needs only its base instances.
     pub peak_window: Option<DayWindow>,
+    /// Free text (`notes` column), carried to the output.
     pub notes: String,
     /// Where the row is: `Workloads!A5` (the name cell).
     pub cell: CellRef,

@@ -17,6 +17,8 @@ pub enum Band {
 }
 
 impl Band {
+    /// The band of a monthly `utilization` (a fraction, 0–1): under 0.2 [`Band::Low`], under
+    /// 0.5 [`Band::Moderate`], up to and including 0.7 [`Band::High`], above that [`Band::Full`].
     pub fn of(utilization: f64) -> Band {
         if utilization < 0.2 {
             Band::Low
@@ -33,10 +35,14 @@ impl Band {
 /// Why a workload got its mode, ready to be written in either language.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Advice {
+    /// The chosen candidate's `utilization` formula: hours run ÷ `hours_in_month`, a fraction
+    /// (1 for an online service running all month).
     pub utilization: f64,
+    /// The utilization's band, [`Band::of`] it.
     pub band: Band,
     /// Below `monthly_min_utilization`: never monthly.
     pub below_monthly_minimum: bool,
+    /// The billing mode chosen: the least TCO among the modes offered and allowed.
     pub mode: Mode,
     /// The next best option with another mode: its mode and cost ratio to the chosen one.
     pub next: Option<(Mode, f64)>,

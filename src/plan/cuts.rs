@@ -74,6 +74,7 @@ impl Cuts {
 /// after it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Cut {
+    /// The name of the workload cut, as the Workloads sheet gives it.
     pub workload: String,
     /// A word of the Assumption `cut_order`: `spot`, `fp8`, `int8`, `no_redundancy`, `int4`,
     /// `api` or `postpone`.
@@ -83,6 +84,7 @@ pub struct Cut {
     /// What this cut alone saves a month: `planned` less `budget_after`.
     #[serde(serialize_with = "crate::model::cents_json")]
     pub saving: f64,
+    /// The risk the cut takes, in English (the JSON's; `zh` holds the Chinese).
     pub risk: String,
     /// For a chosen cut, the budget after it and every chosen cut above it (re-planned
     /// together); null for an alternative.

@@ -248,6 +248,8 @@ pub struct GpuSlots {
 }
 
 impl GpuSlots {
+    /// Resolves in `p` the slots of the offer's numbers (GPU specs, price terms, `gpu_index`),
+    /// its flags, `max_gpus` and the replica size; a name `p` does not read gets no slot.
     pub fn new(p: &Program) -> Self {
         let names = gpu_numbers().chain(gpu_flags());
         GpuSlots {

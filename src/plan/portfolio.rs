@@ -15,17 +15,24 @@ pub struct Totals {
     pub inputs: Vec<(String, f64)>,
     /// The portfolio formulas in evaluation order, with their values.
     pub formulas: Vec<(String, f64)>,
+    /// The sums of the chosen candidates' costs, bound as the `total_<name>` inputs.
     pub planned: Planned,
 }
 
 /// Sums over the chosen candidates (the TCO tab's lines that are not formulas of their own).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Planned {
+    /// GPU cost of the chosen modes a month, summed over planned workloads (workbook currency).
     pub gpu_cost: f64,
+    /// Of `gpu_cost`, what pays for cold starts and billing rounding a month.
     pub cold_start_cost: f64,
+    /// Of `gpu_cost`, what pays for spot rework a month.
     pub rework_cost: f64,
+    /// The chosen candidates' TCO a month summed: GPU, storage and egress cost.
     pub tco: f64,
+    /// The `storage_cost` column summed over the chosen candidates, a month.
     pub storage_cost: f64,
+    /// The `egress_cost` column summed over the chosen candidates, a month.
     pub egress_cost: f64,
 }
 
@@ -44,6 +51,7 @@ impl Planned {
         .map(|(n, v)| (n, crate::formula::cents(v)))
     }
 
+    /// The sum named `name` (`gpu_cost`, `tco`, …) to the cent; `None` for another name.
     pub fn get(&self, name: &str) -> Option<f64> {
         self.entries()
             .into_iter()

@@ -8,6 +8,7 @@ use crate::model::{FormulaDef, Input, Scope, Workload};
 
 /// The compiled formula programs of an input.
 pub struct Programs {
+    /// The candidate-scope formulas compiled: run for each (workload, offer, replica size).
     pub candidate: Program,
     /// Positions of the candidate formulas that depend on no GPU figure: evaluated once per
     /// workload (the weights, the KV cache a token needs, the training FLOPs).
@@ -18,6 +19,7 @@ pub struct Programs {
     /// Positions of the candidate formulas that depend on the replica size: a larger size of
     /// the same offer re-evaluates only these.
     size_dependents: Vec<usize>,
+    /// The portfolio-scope formulas compiled: run once over the chosen candidates' sums.
     pub portfolio: Program,
     pub(super) gpu_slots: inputs::GpuSlots,
     pub(super) candidate_defs: Vec<FormulaDef>,
@@ -186,6 +188,8 @@ impl Programs {
         &self.candidate_defs
     }
 
+    /// The portfolio-scope definition at index `def` of the portfolio program's `def`s;
+    /// panics when out of range.
     pub fn portfolio_def(&self, def: usize) -> &FormulaDef {
         &self.portfolio_defs[def]
     }

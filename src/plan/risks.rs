@@ -24,11 +24,16 @@ pub enum RiskKind {
 /// One risk: its kind, the workload it concerns (if one) and the money at stake a month.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Risk {
+    /// What the risk is about; the JSON's `risk` key, in snake case.
     pub risk: RiskKind,
+    /// The name of the workload it concerns; `None` for the example prices and the budget.
     pub workload: Option<String>,
     /// The catalog model a guessed architecture was borrowed from.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub from: Option<String>,
+    /// The money at stake a month, in the workbook's currency: a guessed model's workload's
+    /// TCO, on demand's extra cost over spot, the GPU cost at example prices, or the excess
+    /// over the budget ceiling.
     #[serde(serialize_with = "crate::model::cents_json")]
     pub amount: f64,
 }

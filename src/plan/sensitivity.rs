@@ -17,10 +17,18 @@ use crate::model::{Input, RangeDef};
 /// One Ranges row's swing: the budget at its low and at its high.
 #[derive(Debug, Clone)]
 pub struct TornadoRow {
+    /// The Ranges row's key as written (`chat-api.concurrency`, `gpu:H100.monthly`,
+    /// `safety_margin`).
     pub key: String,
+    /// The row's `low` value, in the varied column's unit.
     pub low: f64,
+    /// The row's `high` value, in the varied column's unit.
     pub high: f64,
+    /// The budget (total with margin, a month) re-planned with the key at `low`, the other
+    /// keys at base.
     pub at_low: f64,
+    /// The budget (total with margin, a month) re-planned with the key at `high`, the other
+    /// keys at base.
     pub at_high: f64,
 }
 
@@ -31,16 +39,22 @@ impl TornadoRow {
     }
 }
 
+/// The Ranges sheet's sensitivity of the budget: the tornado, one key at a time, and the
+/// percentiles of the budget over seeded samples of every key at once.
 #[derive(Debug, Clone)]
 pub struct Sensitivity {
+    /// The seed of the [`SplitMix`] draws (`--seed`): the same seed gives the same samples.
     pub seed: u64,
+    /// How many samples were drawn and re-planned (`--samples`); 0 for the tornado only.
     pub samples: usize,
     /// The budget (total with margin) of the base plan.
     pub base: f64,
     /// The percentiles of the sampled budgets; None with no samples (`--samples 0`: the
     /// tornado only), never a made-up 0.
     pub p10: Option<f64>,
+    /// The median of the sampled budgets (type 7 [`quantile`]); None with no samples.
     pub p50: Option<f64>,
+    /// The 90th percentile of the sampled budgets; None with no samples.
     pub p90: Option<f64>,
     /// Widest swing first.
     pub tornado: Vec<TornadoRow>,

@@ -8,18 +8,26 @@ use crate::model::Input;
 /// One formula's line in a trace.
 #[derive(Debug, Clone)]
 pub struct TraceLine {
+    /// The formula's name (the Formulas sheet's `name` column).
     pub name: String,
+    /// The formula's expression as the Formulas sheet writes it.
     pub expression: String,
+    /// Its value on this candidate; for a boolean formula, non-zero is true and 0 false.
     pub value: f64,
+    /// Whether the formula computes a boolean rather than a number.
     pub is_bool: bool,
+    /// The Formulas sheet's `unit` column (`GiB`, `h`, `money`, …); may be empty.
     pub unit: String,
 }
 
 /// Every candidate formula of one workload on one offer, in evaluation order.
 #[derive(Debug, Clone)]
 pub struct Trace {
+    /// The workload's name, as the Workloads sheet gives it.
     pub workload: String,
+    /// The offer traced, as `GPU @ provider` (the GPU alone without a provider).
     pub offer: String,
+    /// One line per candidate formula, in evaluation order.
     pub lines: Vec<TraceLine>,
 }
 

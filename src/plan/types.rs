@@ -82,18 +82,30 @@ impl Need {
         Need(required_position(&REQUIRED_CANDIDATE, name))
     }
 
+    /// The formula's name, as [`REQUIRED_CANDIDATE`] lists it.
     pub fn name(self) -> &'static str {
         REQUIRED_CANDIDATE[self.0].0
     }
 
+    /// `replicas`: replicas without redundancy, the most that concurrency, throughput and the
+    /// month's hours need (at least 1).
     pub const REPLICAS: Need = Need::of("replicas");
+    /// `instances`: replicas with redundancy, rounded up.
     pub const INSTANCES: Need = Need::of("instances");
+    /// `gpus_total`: the cards rented for the workload, instances × GPUs per replica.
     pub const GPUS_TOTAL: Need = Need::of("gpus_total");
+    /// `run_hours`: the hours each instance runs a month.
     pub const RUN_HOURS: Need = Need::of("run_hours");
+    /// `storage_cost`: cloud storage of weights, data and checkpoints, money a month.
     pub const STORAGE_COST: Need = Need::of("storage_cost");
+    /// `egress_cost`: data transferred out, money a month.
     pub const EGRESS_COST: Need = Need::of("egress_cost");
+    /// `total_vram_gib`: the memory one replica uses at peak, GiB (a measured `vram_gib`
+    /// replaces the estimate).
     pub const TOTAL_VRAM_GIB: Need = Need::of("total_vram_gib");
+    /// `required_vram_gib`: the memory to plan a replica for, GiB: the total plus headroom.
     pub const REQUIRED_VRAM_GIB: Need = Need::of("required_vram_gib");
+    /// `replica_vram_gib`: the memory of one replica's cards together, GiB.
     pub const REPLICA_VRAM_GIB: Need = Need::of("replica_vram_gib");
 }
 
@@ -109,13 +121,19 @@ impl NeedSum {
         NeedSum(required_position(&REQUIRED_PORTFOLIO, name))
     }
 
+    /// The formula's name, as [`REQUIRED_PORTFOLIO`] lists it.
     pub fn name(self) -> &'static str {
         REQUIRED_PORTFOLIO[self.0].0
     }
 
+    /// `trial_reserve_cost`: the reserve for failed runs and wrong picks, a share
+    /// (`trial_reserve`) of the GPU cost, money a month.
     pub const TRIAL_RESERVE_COST: NeedSum = NeedSum::of("trial_reserve_cost");
+    /// `ops_cost`: people's time running the GPUs, `ops_hours_month` × `ops_hourly_rate`.
     pub const OPS_COST: NeedSum = NeedSum::of("ops_cost");
+    /// `total`: the month's total cost of ownership before the safety margin.
     pub const TOTAL: NeedSum = NeedSum::of("total");
+    /// `total_with_margin`: the total plus the safety margin, the budget to ask for a month.
     pub const TOTAL_WITH_MARGIN: NeedSum = NeedSum::of("total_with_margin");
 }
 
@@ -130,8 +148,11 @@ pub const REQUIRED_PORTFOLIO: [(&str, Ty); 4] = [
 /// One candidate-scope formula as a column of values.
 #[derive(Debug, Clone)]
 pub struct FormulaColumn {
+    /// The formula's name (or the input's, for [`Plan::inputs`]).
     pub name: String,
+    /// The Formulas sheet's `unit` column (`GiB`, `h`, `money`, …); empty for an input.
     pub unit: String,
+    /// Whether the column holds booleans (non-zero true) rather than numbers.
     pub is_bool: bool,
 }
 
@@ -139,11 +160,14 @@ pub struct FormulaColumn {
 /// Chinese for a `--lang zh` workbook and terminal (as a Warning's `zh`).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Said {
+    /// The English text.
     pub en: String,
+    /// The Chinese text.
     pub zh: String,
 }
 
 impl Said {
+    /// A text from its English and its Chinese.
     pub fn new(en: impl Into<String>, zh: impl Into<String>) -> Said {
         Said {
             en: en.into(),
@@ -157,7 +181,6 @@ impl Said {
     }
 }
 
-/// One (workload, offer) evaluated.
 /// Why a candidate cannot be chosen.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Exclusion {
@@ -187,6 +210,7 @@ impl Exclusion {
     }
 }
 
+/// One (workload, offer) evaluated, at one replica size (`gpus_per_replica`).
 #[derive(Debug, Clone)]
 pub struct Candidate {
     /// Index into `input.gpus`.
@@ -200,9 +224,11 @@ pub struct Candidate {
 }
 
 impl Candidate {
+    /// Whether the candidate can be chosen: nothing excludes it.
     pub fn fits(&self) -> bool {
         self.exclusion.is_none()
     }
+    /// The monthly GPU cost in mode `m`; `None` where the mode is not offered or not allowed.
     pub fn cost(&self, m: Mode) -> Option<f64> {
         self.costs[m.index()]
     }
@@ -220,15 +246,21 @@ impl Candidate {
 pub struct Chosen {
     /// Index into the workload's candidates.
     pub candidate: usize,
+    /// The billing mode chosen: the least TCO of the modes offered and allowed.
     pub mode: Mode,
+    /// The candidate's GPU cost in the chosen mode (its `cost_<mode>` formula), money a month.
     pub gpu_cost: f64,
     /// Of the GPU cost, what pays for cold starts and billing rounding.
     pub cold_start_cost: f64,
     /// Of the GPU cost, what pays for spot rework.
     pub rework_cost: f64,
+    /// The candidate's `storage_cost` formula, money a month.
     pub storage_cost: f64,
+    /// The candidate's `egress_cost` formula, money a month.
     pub egress_cost: f64,
+    /// The total cost of ownership a month: GPU, storage and egress cost together.
     pub tco: f64,
+    /// Why it got its mode: utilization, band and the next best option.
     pub advice: Advice,
     /// The candidate's input values (aligned with `Plan::inputs`), for the live formulas.
     pub inputs: Vec<f64>,
@@ -242,9 +274,13 @@ impl Chosen {
     }
 }
 
+/// The plan of one workload: its candidates and the one chosen, if any.
 #[derive(Debug, Clone)]
 pub struct WorkloadPlan {
+    /// The candidates kept for the Candidates tab (at most [`Plan::kept`]), best first;
+    /// [`Chosen::candidate`] indexes them.
     pub candidates: Vec<Candidate>,
+    /// The choice; `None` when no candidate fits with a mode offered and allowed.
     pub chosen: Option<Chosen>,
     /// Why nothing was chosen, when nothing was (also a warning at the workload's cell).
     pub unplanned: Option<Said>,
@@ -263,9 +299,12 @@ pub fn api_breakeven(per_day: f64, tco: f64, api_cost: f64) -> f64 {
 /// The whole plan: the input, every candidate, the choices, the portfolio totals and warnings.
 #[derive(Debug, Clone)]
 pub struct Plan {
+    /// The input planned: the workbook typed, with the run's changes applied.
     pub input: Input,
     /// The inputs of candidate formulas (workload, model, GPU and assumption values).
     pub inputs: Vec<FormulaColumn>,
+    /// The candidate formulas, in slot order after the inputs: [`Candidate::values`] is
+    /// aligned with them.
     pub columns: Vec<FormulaColumn>,
     /// Parallel to `input.workloads`.
     pub workloads: Vec<WorkloadPlan>,
@@ -275,7 +314,10 @@ pub struct Plan {
     pub year: year::Year,
     /// Candidates kept per workload at most, and how many workloads had more.
     pub kept: usize,
+    /// How many workloads had more candidates than `kept`, the rest not kept.
     pub cut: usize,
+    /// What the planner warns of; the run's own notes are in
+    /// [`Calc::notes`](crate::calc::Calc::notes).
     pub warnings: Vec<Warning>,
     /// The fleet (jobs on the idle hours of service cards, services sharing a card), when it
     /// saves anything and the Assumption `fleet` is yes.
@@ -444,6 +486,7 @@ impl Plan {
         Some((cards, self.input.gpus[c.offer].monthly?))
     }
 
+    /// How many workloads have a chosen candidate.
     pub fn planned_count(&self) -> usize {
         self.workloads.iter().filter(|w| w.chosen.is_some()).count()
     }
@@ -452,7 +495,9 @@ impl Plan {
 /// A workload's cost per unit of its work ([`Plan::unit_costs`]).
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct UnitCost {
+    /// The workload's monthly TCO over the month's volume of `per`, money per unit, unrounded.
     pub amount: f64,
+    /// The unit the amount is per.
     pub per: UnitOf,
 }
 
@@ -460,13 +505,19 @@ pub struct UnitCost {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum UnitOf {
+    /// Per 1,000 requests (`requests_per_day`); JSON `1k_requests`.
     #[serde(rename = "1k_requests")]
     ThousandRequests,
+    /// Per million tokens, input and output together; JSON `1m_tokens`.
     #[serde(rename = "1m_tokens")]
     MillionTokens,
+    /// Per generated image (`items_per_month` of an image-generation workload).
     Image,
+    /// Per generated video clip (`items_per_month` of a video-generation workload).
     Clip,
+    /// Per item (`items_per_month` of another kind of workload).
     Item,
+    /// Per training run (`runs_per_month`, at least 1).
     Run,
 }
 

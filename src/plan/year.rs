@@ -11,6 +11,8 @@ use crate::model::{Input, Month, Value, Warning};
 /// Months in the view.
 pub const MONTHS: usize = 12;
 
+/// The Year tab's twelve months from `plan_start`: which workloads cost in each month and
+/// the portfolio formulas over them, month by month.
 #[derive(Debug, Clone)]
 pub struct Year {
     /// The first month.

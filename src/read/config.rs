@@ -56,6 +56,8 @@ pub struct Checkpoint {
     pub by_dtype: BTreeMap<String, (u64, u64)>,
     /// Elements of tensors named as a vision tower's (visual., vision_tower., vision_model.).
     pub vision_elements: u64,
+    /// How many `.safetensors` files were read (0 where only `model.safetensors.index.json`
+    /// gave the size).
     pub files: usize,
     /// Some tensor is packed (U8/I8 blocks of sub-byte values): elements undercount parameters.
     pub packed: bool,
@@ -64,6 +66,7 @@ pub struct Checkpoint {
 /// A model read from its files.
 #[derive(Debug, Clone)]
 pub struct Imported {
+    /// The architecture figures of the Models row, from config.json and the checkpoint.
     pub spec: ModelSpec,
     /// `model_type` (or the first of `architectures`).
     pub architecture: String,
@@ -73,6 +76,8 @@ pub struct Imported {
     pub missing: Vec<&'static str>,
     /// What else the files say: the checkpoint's format, quantization, a default used.
     pub notes: Vec<String>,
+    /// What the safetensors headers (or the index's total size) say; `None` for a bare
+    /// config.json or a folder without either.
     pub checkpoint: Option<Checkpoint>,
 }
 

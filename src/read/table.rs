@@ -580,6 +580,9 @@ pub fn raw_number(raw: &Raw) -> Option<f64> {
     }
 }
 
+/// A cell as text: text trimmed, numbers as a person writes them, a percentage as `50%`,
+/// booleans as `TRUE`/`FALSE`, a date as its serial number and a formula without a saved
+/// value as `=formula`.
 pub fn raw_text(raw: &Raw) -> String {
     match raw {
         Raw::Number(n) => format_number(*n),

@@ -24,14 +24,18 @@ const MAX_TOTAL_BYTES: u64 = 512 * 1024 * 1024;
 const MAX_RATIO: u64 = 200;
 /// Row and column caps per sheet, and a cap on cells in all.
 pub const MAX_ROWS: u32 = 100_000;
+/// Most columns read per sheet: a value in a column past this (IV, the 256th) is refused.
 pub const MAX_COLS: u32 = 256;
 const MAX_CELLS: usize = 4_000_000;
 
 /// A cell value as read, before any typing.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Raw {
+    /// A number (integer or float) in a format other than a percentage.
     Number(f64),
+    /// A string as stored, untrimmed (also an ISO date or duration stored as text).
     Text(String),
+    /// A TRUE/FALSE cell.
     Bool(bool),
     /// A spreadsheet error value such as `#DIV/0!`.
     Error(String),
@@ -49,6 +53,8 @@ pub enum Raw {
 pub struct RawSheet {
     /// The sheet's name as written in the workbook.
     pub name: String,
+    /// Each non-empty cell as (0-based row, 0-based column, value); text of nothing but spaces
+    /// and invisible characters counts as blank and is left out.
     pub cells: Vec<(u32, u32, Raw)>,
 }
 
@@ -368,6 +374,7 @@ fn attribute_number(head: &[u8], attr: &str) -> Option<u64> {
 }
 
 impl Workbook {
+    /// The names of every sheet, hidden ones included, in the workbook's order.
     pub fn sheet_names(&self) -> &[String] {
         &self.names
     }

@@ -12,8 +12,11 @@ use serde_json::Value;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum CatalogKind {
+    /// The built-in GPU offers, with example prices (CNY per GPU)
     Gpus,
+    /// The built-in models and their architecture figures
     Models,
+    /// The built-in engine profiles (vLLM, SGLang, …) and their sources
     Engines,
 }
 
@@ -21,8 +24,11 @@ pub enum CatalogKind {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Format {
+    /// An aligned text table for the terminal
     Table,
+    /// CSV with a header row, ready to paste into a sheet
     Csv,
+    /// Pretty-printed JSON
     Json,
 }
 

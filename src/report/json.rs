@@ -78,6 +78,8 @@ impl Serialize for SetJson<'_> {
 }
 
 impl<'a> PlanJson<'a> {
+    /// The JSON of `calc`, stamped with `stamp`; it borrows both, and serializing it writes
+    /// each workload only as the writer asks for it.
     pub fn new(calc: &'a Calc, stamp: &'a Provenance) -> Self {
         let plan = &calc.plan;
         PlanJson {

@@ -70,19 +70,30 @@ pub fn summary(calc: &Calc, color: bool, lang: Lang) -> String {
 /// nothing shares), and every warning and note with its cell. The page in the browser renders it.
 #[derive(Debug, serde::Serialize)]
 pub struct Screen {
+    /// The workloads table: a header (workload, GPU × count, mode, monthly cost), then a row a
+    /// workload, at most 25 and a line saying how many more.
     pub workloads: Vec<Vec<String>>,
+    /// The totals table: each cost line that is not zero, the total and the total with margin.
     pub totals: Vec<Vec<String>>,
+    /// The budget ceiling's lines and its cuts, one string a non-blank line; empty without a
+    /// `budget_monthly`.
     pub cuts: Vec<String>,
+    /// The fleet table: a header, then a row a card group; empty when nothing shares a card.
     pub fleet: Vec<Vec<String>>,
+    /// The planner's warnings, then the run's notes, notes (`info`) included.
     pub warnings: Vec<ScreenWarning>,
 }
 
 /// A warning or note as a screen shows it.
 #[derive(Debug, serde::Serialize)]
 pub struct ScreenWarning {
+    /// Whether it is a warning or a note (`info`).
     pub severity: Severity,
+    /// Where it is about, `sheet!cell` or a workload's name (`where` in the JSON).
     #[serde(rename = "where")]
     pub location: String,
+    /// What is wrong and what to do, in the screen's language (English where there is no
+    /// Chinese).
     pub message: String,
 }
 

@@ -13,6 +13,8 @@ const MAX_SETS_TEXT: usize = 30_000;
 pub struct Provenance {
     /// Seconds since the Unix epoch: `SOURCE_DATE_EPOCH` when set (reproducible builds), else now.
     pub generated: i64,
+    /// The gpuplan version that made the plan (the crate's `CARGO_PKG_VERSION`, without the
+    /// commit).
     pub version: &'static str,
     /// The input as named on the command line.
     pub input: String,

@@ -84,6 +84,7 @@ pub struct Stopwatch {
 }
 
 impl Stopwatch {
+    /// A stopwatch started now.
     pub fn start() -> Stopwatch {
         Stopwatch {
             #[cfg(not(target_arch = "wasm32"))]
@@ -108,6 +109,7 @@ pub struct Clock {
 }
 
 impl Clock {
+    /// A clock started now; `show` (`--timings`) decides whether it prints anything.
     pub fn new(show: bool) -> Clock {
         Clock {
             show,
@@ -116,6 +118,8 @@ impl Clock {
         }
     }
 
+    /// Ends the phase `name`: records the seconds since the last lap (or the start), prints the
+    /// peak memory so far when shown, and starts the next phase.
     pub fn lap(&mut self, name: &'static str) {
         self.laps.push((name, self.last.seconds()));
         self.memory(name);
@@ -137,6 +141,8 @@ impl Clock {
         }
     }
 
+    /// Prints every phase's seconds and their total to stderr as one `timings:` line, when
+    /// shown.
     pub fn report(&self) {
         if self.show {
             let total: f64 = self.laps.iter().map(|(_, t)| t).sum();

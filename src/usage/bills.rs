@@ -16,12 +16,18 @@ const MAX_BILL_BYTES: u64 = 50_000_000;
 /// One line of a bill.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BillLine {
+    /// The billing month (the `month` column, `YYYY-MM`).
     pub month: Month,
+    /// The workload billed (the `workload` column; never empty), matched to the plan's
+    /// workloads by name.
     pub workload: String,
+    /// The provider that billed it (the `provider` column; may be empty, not compared).
     pub provider: String,
+    /// The GPU billed (the `gpu` column; may be empty, not compared).
     pub gpu: String,
     /// GPU-hours billed.
     pub hours: f64,
+    /// The amount billed, in the plan's currency (the `amount` column; ≥ 0).
     pub amount: f64,
 }
 
@@ -145,12 +151,18 @@ impl BillColumns {
 /// One workload's bill beside its plan.
 #[derive(Debug, Clone, Serialize)]
 pub struct BillRow {
+    /// The workload: a planned one, or one only the bill names.
     pub workload: String,
     /// Planned GPU-hours a month (run hours × GPUs) and GPU cost; null for a billed workload
     /// the plan does not have.
     pub planned_hours: Option<f64>,
+    /// The planned GPU cost a month, in the plan's currency; null for a workload the plan
+    /// does not have.
     pub planned_cost: Option<f64>,
+    /// GPU-hours billed for the workload in the month, summed over its bill lines (0 where
+    /// not billed).
     pub billed_hours: f64,
+    /// The amount billed for the workload in the month, summed over its bill lines.
     pub billed: f64,
     /// Billed less planned.
     pub difference: f64,
@@ -166,9 +178,14 @@ pub struct BillRow {
 /// The last month's bill against the plan.
 #[derive(Debug, Clone, Serialize)]
 pub struct BillComparison {
+    /// The month compared, `YYYY-MM`: the latest month in the bill.
     pub month: String,
+    /// One row per workload: the planned ones in plan order, then those only the bill names;
+    /// a planned workload with nothing billed is kept (`not billed`).
     pub rows: Vec<BillRow>,
+    /// The planned GPU cost summed over the rows.
     pub planned: f64,
+    /// The amount billed summed over the rows: the month's bill.
     pub billed: f64,
 }
 

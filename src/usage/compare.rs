@@ -27,24 +27,36 @@ use crate::plan::{Band, Mode, Plan};
 /// Which of the rules the measured figures meet.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Rules {
+    /// Monthly billing: measured utilization in the high or full band, at least
+    /// `monthly_min_utilization`, and the plan not monthly or reserved already.
     pub monthly: bool,
+    /// A smaller card: the replica's memory peak is below half of `replica_vram_gib`.
     pub smaller_card: bool,
+    /// Spot: `spot_ok` work running in bursts (low or moderate band), not on spot already.
     pub spot: bool,
 }
 
 /// What the planned workload is, for the comparison.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Side {
+    /// The GPU of the chosen offer (the GPUs sheet's `gpu` name, without the provider).
     pub gpu: String,
+    /// The chosen billing mode.
     pub mode: Mode,
+    /// The `gpus_total` formula: GPUs in all, instances × GPUs per replica.
     pub gpus_total: f64,
+    /// The `gpus_per_replica` formula: GPUs one replica spans.
     pub gpus_per_replica: f64,
+    /// The `run_hours` formula: hours each instance runs a month.
     pub run_hours: f64,
+    /// The `utilization` formula: `run_hours` ÷ `hours_in_month`, a fraction 0–1.
     pub utilization: f64,
     /// required_vram_gib: what the replica was sized for.
     pub required_vram_gib: f64,
     /// replica_vram_gib: the memory of the replica's cards.
     pub replica_vram_gib: f64,
+    /// The workload's monthly total cost of ownership on that card and mode, in the
+    /// workbook's currency.
     pub tco: f64,
 }
 
@@ -72,12 +84,14 @@ impl Side {
 pub struct Row {
     /// Index into `input.workloads`.
     pub workload: usize,
+    /// What the logs measured for the workload.
     pub actual: Actual,
     /// Active hours a month of each of its GPUs (utilization × hours_in_month): the figure
     /// comparable with the plan's run_hours per instance.
     pub measured_hours: f64,
     /// The plan; None when the workload is unplanned.
     pub planned: Option<Side>,
+    /// Which advice rules the measured figures meet.
     pub rules: Rules,
     /// The re-plan with the measured figures; None when it plans nothing for the workload.
     pub replanned: Option<Side>,

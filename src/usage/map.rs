@@ -13,6 +13,8 @@ const MAX_MAP_BYTES: u64 = 10 * 1024 * 1024;
 pub struct GpuId {
     /// The log file's name up to its first dot, or a plain log's `hostname` column.
     pub host: String,
+    /// The GPU's index on its host (nvidia-smi's `index`, dmon's `gpu`, or a plain log's
+    /// numeric gpu value), where the log gives one.
     pub index: Option<u32>,
     /// nvidia-smi's uuid (`GPU-5f1c…`).
     pub uuid: Option<String>,

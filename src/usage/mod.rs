@@ -49,6 +49,8 @@ pub struct Settings {
 /// What one workload really used.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Actual {
+    /// The workload's name from the mapping (Usage sheet or `--map`), or, without a
+    /// mapping, the GPU's id as the logs name it.
     pub workload: String,
     /// GPUs with samples.
     pub gpus: usize,
@@ -68,6 +70,7 @@ pub struct Actual {
     /// milliseconds where not whole seconds): in UTC where the logs give a zone, as written where
     /// they do not; null when no GPU of it has dated samples (a dmon log without its date).
     pub first_sample: Option<String>,
+    /// Its last sample time, as [`Actual::first_sample`] is written.
     pub last_sample: Option<String>,
     /// Samples read for it.
     pub samples: u64,
@@ -82,7 +85,11 @@ pub struct Actual {
 /// The result of reading the logs.
 #[derive(Debug, Clone, Default)]
 pub struct Report {
+    /// One entry per workload with samples: the mapping's workloads in its order, then
+    /// GPUs as first seen; never empty.
     pub actuals: Vec<Actual>,
+    /// What the reader noticed on the way: cut-short or out-of-order lines, GPUs no mapping
+    /// names, mapping rows no log holds, workloads without samples, short coverage.
     pub warnings: Vec<Warning>,
 }
 

@@ -48,13 +48,19 @@ pub enum Metric {
 /// What a metric's rows are judged as: memory, an engine's concurrency, or speed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Family {
+    /// Memory metrics, in GiB: a replica's peak, its weights, its KV cache, one request's
+    /// KV cache, an engine's KV pool.
     Memory,
+    /// An engine's concurrency, in requests (max_concurrency).
     Concurrency,
+    /// Decode speed, in tokens/s.
     Speed,
+    /// Latency, in seconds (time to first token).
     Latency,
 }
 
 impl Family {
+    /// Every family, in the order the report groups them.
     pub const ALL: [Family; 4] = [
         Family::Memory,
         Family::Concurrency,
@@ -62,6 +68,7 @@ impl Family {
         Family::Latency,
     ];
 
+    /// The family's name in the report: `memory`, `concurrency`, `speed` or `latency`.
     pub fn key(self) -> &'static str {
         match self {
             Family::Memory => "memory",
@@ -73,6 +80,8 @@ impl Family {
 }
 
 impl Metric {
+    /// The metric's name as the table's `metric` column writes it (`memory`, `kv_cache`,
+    /// `decode_tps`, `ttft_s`, …); a blank column is `memory`.
     pub fn key(self) -> &'static str {
         match self {
             Metric::Memory => "memory",
@@ -101,6 +110,7 @@ impl Metric {
         Metric::ALL.into_iter().find(|m| m.key() == t.trim())
     }
 
+    /// The family the metric is judged in, which also sets its unit.
     pub fn family(self) -> Family {
         match self {
             Metric::DecodeTps => Family::Speed,
@@ -139,11 +149,14 @@ impl Metric {
 /// Whether a row was used to fit a constant.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Role {
+    /// A constant was fitted on the row (`calibrate`, or a blank `role` column).
     Calibrate,
+    /// The row was never used to fit anything (`holdout`): accuracy is judged on these.
     Holdout,
 }
 
 impl Role {
+    /// The role as the table's `role` column writes it: `calibrate` or `holdout`.
     pub fn key(self) -> &'static str {
         match self {
             Role::Calibrate => "calibrate",
@@ -155,24 +168,40 @@ impl Role {
 /// One measurement.
 #[derive(Debug, Clone)]
 pub struct Row {
+    /// The row's identifier (the `id` column), named in messages and the report.
     pub id: String,
+    /// The model measured (the `model` column): the name of a model in the built-in catalog.
     pub model: String,
+    /// The workload kind (the `kind` column: `inference`, `lora`, `qlora`, `full_finetune`, …).
     pub kind: Kind,
+    /// The weights' precision (the `precision` column).
     pub precision: Precision,
+    /// The KV cache's precision (the `kv_precision` column), fp16 where blank.
     pub kv_precision: Precision,
     /// The experts' format (an MoE checkpoint's), default the precision.
     pub expert_precision: Precision,
+    /// Tokens per request or training sequence (the `context_len` column), 2048 where blank.
     pub context_len: f64,
+    /// Per-GPU micro-batch (the `batch_size` column), 1 where blank.
     pub batch_size: f64,
+    /// Concurrent requests (the `concurrency` column), 1 where blank.
     pub concurrency: f64,
+    /// Tokens a request holds on average (the `avg_tokens` column); `None` where blank (the
+    /// planner's default). Ignored for the KV-pool and max-concurrency metrics.
     pub avg_tokens: Option<f64>,
+    /// Share of parameters a LoRA trains, 0–1 (the `lora_trainable_fraction` column);
+    /// `None` where blank (the default assumption).
     pub lora_trainable_fraction: Option<f64>,
+    /// Whether gradient checkpointing was on (the `grad_checkpointing` column is `yes`).
     pub grad_checkpointing: bool,
+    /// Whether FlashAttention was used (the `flash_attention` column is `yes`).
     pub flash_attention: bool,
     /// Assumptions the measured setup fixes, as `key=value` pairs (`optimizer_bytes_per_param=4`
     /// for pure-bf16 AdamW, `prefill_chunk_tokens=0` for transformers generate).
     pub settings: Vec<(String, String)>,
+    /// What the row measured (the `metric` column), memory where blank.
     pub metric: Metric,
+    /// Whether the row calibrated a constant or is held out (the `role` column).
     pub role: Role,
     /// GPUs of the replica measured (tensor parallel), 1 by default.
     pub gpus: f64,
@@ -189,12 +218,14 @@ pub struct Row {
     pub framework: String,
     /// Its engine profile (`vllm`, `transformers`, `torchtune`, …), if the row names one.
     pub engine: Option<String>,
+    /// Where the measurement was published (the `source` column).
     pub source: String,
 }
 
 /// A row's estimate against its measurement.
 #[derive(Debug, Clone)]
 pub struct Outcome {
+    /// The measurement row the estimate is for.
     pub row: Row,
     /// In the measurement's unit (GiB or tokens/s).
     pub estimate_gib: f64,

@@ -15,10 +15,13 @@ pub enum Example {
     Team,
     /// Seed 000's table: a 7B API at 60 concurrent requests, a LoRA, a 20B full fine-tune, ComfyUI.
     Api,
+    /// No example workloads, only the headers and built-in data (`init --blank`).
     None,
 }
 
 impl Example {
+    /// The example an `init --example` name picks, case aside: `team` (`seed001`, `001`) or
+    /// `api` (`seed000`, `000`); `None` for any other name.
     pub fn parse(name: &str) -> Option<Example> {
         match name.to_lowercase().as_str() {
             "team" | "seed001" | "001" => Some(Example::Team),

@@ -76,6 +76,7 @@ pub struct Fit {
 /// An offline job billed by the hour, which could run on a host's idle cards instead.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Job {
+    /// Index of the workload (into the input's workloads) this job is.
     pub workload: usize,
     /// Separate runs a month (`runs_per_month`).
     pub runs: usize,
@@ -111,6 +112,7 @@ impl Job {
 /// An online service whose instances could share a card with other services' instances.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Service {
+    /// Index of the workload (into the input's workloads) this service is.
     pub workload: usize,
     /// What it may share with: the same offer and billing mode (one price a card).
     pub group: String,
@@ -160,8 +162,11 @@ impl Default for Limits {
 /// The workloads that may share cards, and the month they share.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FleetInput {
+    /// Services rented by the month whose idle cards may take jobs.
     pub hosts: Vec<Host>,
+    /// Offline jobs billed by the hour that may move onto the hosts' idle cards.
     pub jobs: Vec<Job>,
+    /// Online services whose instances may share cards within their group.
     pub services: Vec<Service>,
     /// Whole days of the month a schedule may use: `hours_in_month / 24`, rounded down.
     pub days: usize,
@@ -184,6 +189,7 @@ impl Default for FleetInput {
 /// Who holds a card in one hour of a day type.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Holder {
+    /// Nobody: the card is rented but neither its service nor a moved job uses it.
     Idle,
     /// The host's own service.
     Service,
@@ -197,7 +203,10 @@ pub enum Holder {
 pub struct Run {
     /// Index into [`FleetInput::jobs`].
     pub job: usize,
+    /// The slot it starts in: hours after the host's [`Host::first_hour`], 0–23.
     pub first_slot: usize,
+    /// Whole hours it holds its cards; `first_slot + len` is at most 24 (a run stays in its
+    /// day).
     pub len: usize,
     /// The host's cards it holds (0-based).
     pub cards: Vec<usize>,
@@ -208,6 +217,7 @@ pub struct Run {
 pub struct DayType {
     /// Days of the month it is used.
     pub days: usize,
+    /// The job runs each of those days, on the host's idle cards.
     pub runs: Vec<Run>,
     /// Each card's holder in each hour of the day, 0–23 (clock hours).
     pub cards: Vec<[Holder; 24]>,
@@ -220,6 +230,8 @@ pub struct Schedule {
     pub host: usize,
     /// The clock hour its days start at (runs do not cross it).
     pub first_hour: usize,
+    /// The arrangements of runs its days follow; their `days` add up to at most the month's
+    /// [`FleetInput::days`].
     pub day_types: Vec<DayType>,
 }
 
@@ -239,11 +251,14 @@ pub struct Moved {
 /// One card carrying instances of several services.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SharedCard {
+    /// The sharing group (as [`Service::group`] names it): one offer and billing mode.
     pub group: String,
     /// The workloads with an instance on it.
     pub services: Vec<usize>,
-    /// Memory their instances take together, and what the card allows, GiB.
+    /// Memory their instances take together, GiB.
     pub vram_gib: f64,
+    /// Memory the instances on the card may take together, GiB ([`Service::card_vram_gib`]);
+    /// at least `vram_gib`.
     pub card_vram_gib: f64,
     /// Share of the card's throughput they use together at peak.
     pub load: f64,
@@ -259,6 +274,8 @@ pub struct Solved {
     /// Relative gap between the answer's cost and the best bound, over all programmes; 0
     /// when optimality is proven.
     pub gap: f64,
+    /// Branch-and-bound nodes the solver explored, over all programmes; counted against
+    /// [`Limits::total_nodes`].
     pub nodes: u64,
     /// Programmes where the solver gave no answer, or one the check refused, and the greedy
     /// answer was kept.
@@ -269,14 +286,17 @@ pub struct Solved {
 /// its own.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Fleet {
+    /// The jobs moved onto hosts' idle cards.
     pub moved: Vec<Moved>,
     /// The month of each host that carries a moved job.
     pub schedules: Vec<Schedule>,
+    /// The cards carrying instances of several services.
     pub shared: Vec<SharedCard>,
     /// Cards saved by sharing, by group: (group, cards before, cards after, card cost).
     pub groups: Vec<(String, usize, usize, f64)>,
     /// Monthly saving against the per-workload plan (never negative).
     pub saving: f64,
+    /// How the solver ended: proven optimal or not, its gap, nodes and fallbacks.
     pub solved: Solved,
 }
 

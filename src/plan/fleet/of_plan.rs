@@ -11,7 +11,11 @@ use std::collections::HashMap;
 /// How the fleet reads a plan's figures: a candidate formula's value by name, and an input of
 /// the chosen candidate's formulas by name (an assumption as its engine profile sets it).
 pub struct Readers<'a> {
+    /// A candidate formula's value for a candidate, by the formula's name; `None` when no
+    /// formula has that name or the candidate has no values.
     pub value: &'a dyn Fn(&Candidate, &str) -> Option<f64>,
+    /// An input of the chosen candidate's formulas (a workload, model, GPU or assumption
+    /// value), by name; `None` when the formulas read no such input.
     pub input: &'a dyn Fn(&Chosen, &str) -> Option<f64>,
 }
 
@@ -50,8 +54,12 @@ impl FleetPlan {
 /// How the solver ended: whether the answer meets the best bound, and the gap to it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SolverJson {
+    /// Whether the answer meets the best bound found: no better fleet exists.
     pub optimal: bool,
+    /// Relative gap between the answer's cost and the best bound over all programmes (0–1; 0
+    /// when optimal).
     pub gap: f64,
+    /// Branch-and-bound nodes explored, all programmes together.
     pub nodes: u64,
     /// Programmes where the greedy answer was kept because the solver gave none.
     pub fallbacks: usize,
@@ -62,10 +70,13 @@ pub struct SolverJson {
 pub struct FleetCard {
     /// GPU and provider.
     pub gpu: String,
+    /// Cards rented: all of the host service's cards for `idle_hours`, 1 for `shared`.
     pub cards: usize,
     /// `idle_hours`: a service's cards lent to jobs; `shared`: one card holding instances of
     /// several services.
     pub sharing: &'static str,
+    /// The workloads on the card(s): for `idle_hours` the host service first, then the jobs
+    /// moved there.
     pub workloads: Vec<Carried>,
     /// For `idle_hours`: the month's day types, card by card and hour by hour.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -80,6 +91,7 @@ pub struct ScheduleJson {
     pub first_hour: usize,
     /// Whole days of the month the schedule covers (`hours_in_month / 24`, rounded down).
     pub days_in_month: usize,
+    /// The day types, each with the days it runs on and its cards' holders hour by hour.
     pub day_types: Vec<DayTypeJson>,
 }
 
@@ -93,6 +105,7 @@ pub struct DayTypeJson {
 /// One workload on a card.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Carried {
+    /// The workload's name, as the Workloads sheet gives it.
     pub name: String,
     /// `service` (the card's own, or one sharing it) or `job` (moved onto idle hours).
     pub role: &'static str,
@@ -103,10 +116,12 @@ pub struct Carried {
     /// What it no longer pays a month (a moved job's own rental).
     #[serde(serialize_with = "crate::model::cents_json")]
     pub saving: f64,
-    /// On a shared card, for an engine that preallocates: its share of the card's memory, and
-    /// the flag to launch it with (`--gpu-memory-utilization 0.42`).
+    /// On a shared card, for an engine that preallocates: its share of the card's memory
+    /// (0–1, rounded up to the hundredth).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub memory_share: Option<f64>,
+    /// With `memory_share`: the engine's flag to launch it with that share
+    /// (`--gpu-memory-utilization 0.42` for vLLM, `--mem-fraction-static` for SGLang).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub launch: Option<String>,
 }

@@ -1,5 +1,5 @@
 //! The commands of the command line, one module each: they tie the pipeline's stages together
-//! and decide what reaches the terminal and the disk (through [`output`](crate::support::output)). [`run`]
+//! and decide what reaches the terminal and the disk (through [`output`]). [`run`]
 //! dispatches a parsed command line to its command.
 
 mod calc;

@@ -1,5 +1,5 @@
 //! Reading, and the only user of calamine: an `.xlsx` workbook becomes a validated
-//! [`Input`](crate::model::Input). Every problem is collected with its sheet and cell and all are
+//! [`Input`]. Every problem is collected with its sheet and cell and all are
 //! reported together; sheets other than Workloads fall back to the built-in defaults.
 
 mod apis;

@@ -64,7 +64,7 @@ impl Provenance {
     }
 
     /// The `--set` values as one line, `key=value; key=value`, summarised past
-    /// [`MAX_SETS_TEXT`] characters as `… and N more`; `none` when there are none.
+    /// `MAX_SETS_TEXT` (30,000) characters as `… and N more`; `none` when there are none.
     pub fn sets_text(&self) -> String {
         joined(
             self.sets.iter().map(|(k, v)| format!("{k}={v}")),

@@ -109,7 +109,7 @@ thread_local! {
 }
 
 /// Whether a panic now would come from rust_xlsxwriter's writing of a sheet (the panic hook
-/// then stays quiet: [`writer_io`] reports it as what it is).
+/// then stays quiet: `writer_io` reports it as what it is).
 pub fn writer_running() -> bool {
     WRITER_RUNNING.with(std::cell::Cell::get)
 }

@@ -7,7 +7,7 @@ pub enum Lang {
     /// English: sheet names, labels and messages in English.
     #[default]
     En,
-    /// Simplified Chinese: sheet names (负载, 算力报价), labels and messages in Chinese.
+    /// Simplified Chinese: sheet names, labels and messages in Chinese.
     Zh,
 }
 

@@ -29,9 +29,11 @@ pub(super) fn choose(
         }
     });
     let &(first, mode) = options.first()?;
-    let ci = cands
-        .iter()
-        .position(|c| c.offer == first.offer && c.values[k.gpus_per_replica] == first.size)?;
+    let ci = cands.iter().position(|c| {
+        c.offer == first.offer
+            && c.values[k.gpus_per_replica] == first.size
+            && c.layout == first.layout
+    })?;
     let c = &cands[ci];
     let tco = first.tco;
     let next = options
@@ -123,6 +125,26 @@ pub(super) fn chosen_warnings(
     let at = w.cell.to_string();
     if let Some(refused) = spot_refused(w, input, c, k) {
         out.push(Warning::info(&at, refused.en).with_zh(refused.zh));
+    }
+    let replica = c.values[k.gpus_per_replica];
+    if let Some(flags) = c.layout.flags(w.engine.as_deref(), replica) {
+        let (en, zh) = c.layout.said();
+        // vLLM refused an fp8 cache with -dcp in MLA decode through 0.13.0 (PR 44044 lifted it).
+        let fp8 = c.layout == super::Layout::ContextParallel
+            && w.kv_precision == crate::model::Precision::Fp8;
+        let (fp8_en, fp8_zh) = if fp8 {
+            (
+                " (vLLM up to 0.13 refuses an fp8 KV cache with -dcp: use a release with PR 44044)",
+                "（vLLM 0.13 及以前不支持 fp8 KV 缓存与 -dcp 同用：请使用含 PR 44044 的版本）",
+            )
+        } else {
+            ("", "")
+        };
+        out.push(Warning::info(&at, format!(
+            "{}: planned with {en} ({flags}), which needs fewer GPUs or costs less than the latent cache copied to each of the replica's {} GPUs; launch the engine with these flags{fp8_en}",
+            w.name, format_number(replica))).with_zh(format!(
+            "{}：按{zh}规划（{flags}），比在副本的 {} 张 GPU 上各存一份潜在缓存所需的 GPU 更少或费用更低；请用这些参数启动引擎{fp8_zh}",
+            w.name, format_number(replica))));
     }
     let cc = g.compute_capability;
     // A compute capability of 0 is a card that has none (ROCm, Ascend): its own fused attention

@@ -2,6 +2,7 @@
 //! each mode, and the best candidates kept for the Candidates tab.
 
 use super::compat::{self, Verdict};
+use super::layout::Layout;
 use super::programs::{Keys, OwnNeeds, Programs};
 use super::Mode;
 use super::{Candidate, Exclusion, Said};
@@ -17,6 +18,8 @@ pub(super) struct Best {
     pub(super) offer: usize,
     /// GPUs per replica of the candidate.
     pub(super) size: f64,
+    /// The candidate's cache layout.
+    pub(super) layout: Layout,
 }
 
 impl Best {
@@ -26,6 +29,7 @@ impl Best {
             .then(self.gpus.total_cmp(&other.gpus))
             .then(self.offer.cmp(&other.offer))
             .then(self.size.total_cmp(&other.size))
+            .then((self.layout as u8).cmp(&(other.layout as u8)))
             .is_lt()
     }
 }
@@ -33,14 +37,16 @@ impl Best {
 /// An evaluated candidate before the best are kept.
 struct Row {
     offer: usize,
+    layout: Layout,
     /// Offset of its values in the arena.
     at: usize,
     /// Why it cannot be chosen.
     why: Option<Why>,
     /// Each mode's cost, where offered and allowed.
     costs: [Option<f64>; Mode::ALL.len()],
-    /// Feasible first (0) by least TCO, fewer GPUs, sheet order; the rest (1) largest offer first.
-    rank: (u8, f64, f64, usize),
+    /// Feasible first (0) by least TCO, fewer GPUs, sheet order, the layout as set first; the
+    /// rest (1) largest offer first.
+    rank: (u8, f64, f64, usize, u8),
 }
 
 /// Why a candidate cannot be chosen.
@@ -70,6 +76,7 @@ pub(super) struct Evaluated {
 #[derive(Clone)]
 pub(super) struct FullRow {
     pub(super) offer: usize,
+    pub(super) layout: Layout,
     pub(super) out: bool,
     pub(super) values: Vec<f64>,
 }
@@ -97,15 +104,29 @@ pub(super) fn evaluate_workload_into(
 ) -> std::result::Result<Evaluated, Problem> {
     let mut sweep = Sweep::new(programs, input, w, keys, sink)?;
     let pin = w.gpu.as_deref().map(crate::model::normalize);
-    for (oi, offer) in input.gpus.iter().enumerate() {
-        if !offer.available
-            || pin
-                .as_ref()
-                .is_some_and(|p| *p != crate::model::normalize(&offer.gpu))
-        {
+    let offers: Vec<(usize, &GpuOffer)> = input
+        .gpus
+        .iter()
+        .enumerate()
+        .filter(|(_, offer)| {
+            offer.available
+                && pin
+                    .as_ref()
+                    .is_none_or(|p| *p == crate::model::normalize(&offer.gpu))
+        })
+        .collect();
+    for &(oi, offer) in &offers {
+        sweep.offer(oi, offer)?;
+    }
+    // A latent cache copied to every GPU of a replica: the layouts the engine offers instead.
+    for layout in Layout::alternatives(input, w) {
+        if !programs.reads_layout(layout) {
             continue;
         }
-        sweep.offer(oi, offer)?;
+        sweep.relayout(layout)?;
+        for &(oi, offer) in &offers {
+            sweep.offer(oi, offer)?;
+        }
     }
     Ok(sweep.finish(keep))
 }
@@ -124,6 +145,8 @@ struct Sweep<'a> {
     scratch: crate::formula::Scratch,
     /// The workload's values before any offer is bound.
     base: Vec<f64>,
+    /// The cache layout of the rows being evaluated.
+    layout: Layout,
     /// The row being evaluated, inputs included.
     values: Vec<f64>,
     /// Every row's values, one after another (`Row::at`).
@@ -157,12 +180,22 @@ impl<'a> Sweep<'a> {
             scratch,
             values: base.clone(),
             base,
+            layout: Layout::AsSet,
             arena: Vec::new(),
             rows: Vec::new(),
             best: [None; Mode::ALL.len()],
             incompatible: Vec::new(),
             sink,
         })
+    }
+
+    /// Evaluates the next offers with the cache laid out as `layout`.
+    fn relayout(&mut self, layout: Layout) -> std::result::Result<(), Problem> {
+        self.base =
+            self.programs
+                .workload_values_in(self.input, self.w, layout, &mut self.scratch)?;
+        self.layout = layout;
+        Ok(())
     }
 
     /// Evaluates offer `oi` at each replica size worth trying, noting first what the offer's
@@ -215,6 +248,16 @@ impl<'a> Sweep<'a> {
         let keys = self.keys;
         let vals = &self.values[self.n_in..];
         let needs = vals[keys.gpus_per_replica];
+        let try_larger = |exclusion: Option<Why>| {
+            matches!(exclusion, None | Some(Why::Misfit))
+                && (vals[keys.fits] == 0.0 || vals[keys.replicas] > 1.0)
+                && needs <= limit
+                && size * 2.0 <= limit
+        };
+        if self.layout != Layout::AsSet && needs <= 1.0 {
+            // One GPU holds the cache once whatever the layout: the row as set stands for it.
+            return try_larger(None);
+        }
         let (exclusion, costs) = judge(vals, keys, verdict);
         let extra = vals[keys.storage] + vals[keys.egress];
         let gpus = vals[keys.gpus_total];
@@ -227,6 +270,7 @@ impl<'a> Sweep<'a> {
                         gpus,
                         offer: oi,
                         size: needs,
+                        layout: self.layout,
                     };
                     cheapest = cheapest.min(b.tco);
                     if self.best[i].is_none_or(|cur| b.better_than(&cur)) {
@@ -235,24 +279,24 @@ impl<'a> Sweep<'a> {
                 }
             }
         }
+        let layout = self.layout as u8;
         let rank = if exclusion.is_none() {
-            (0, cheapest, gpus, oi)
+            (0, cheapest, gpus, oi, layout)
         } else {
-            (1, -(offer.vram_gib * limit), 0.0, oi)
+            (1, -(offer.vram_gib * limit), 0.0, oi, layout)
         };
-        let try_larger = matches!(exclusion, None | Some(Why::Misfit))
-            && (vals[keys.fits] == 0.0 || vals[keys.replicas] > 1.0)
-            && needs <= limit
-            && size * 2.0 <= limit;
+        let try_larger = try_larger(exclusion);
         if let Some(sink) = self.sink.as_deref_mut() {
             sink.push(FullRow {
                 offer: oi,
+                layout: self.layout,
                 out: matches!(exclusion, Some(Why::Incompatible | Why::Misfit)),
                 values: self.values.clone(),
             });
         }
         self.rows.push(Row {
             offer: oi,
+            layout: self.layout,
             at: self.arena.len(),
             why: exclusion,
             costs,
@@ -283,6 +327,7 @@ impl<'a> Sweep<'a> {
                 .then(x.1.total_cmp(&y.1))
                 .then(x.2.total_cmp(&y.2))
                 .then(x.3.cmp(&y.3))
+                .then(x.4.cmp(&y.4))
         });
         rows.truncate(keep.max(1));
         // Collected into a new vector: collecting in place would keep the capacity of every row
@@ -335,7 +380,11 @@ fn judge(
 /// A kept row as a candidate, with its `values` and the text of why it is out.
 fn candidate(row: Row, values: &[f64], input: &Input, w: &Workload, keys: &Keys) -> Candidate {
     let Row {
-        offer, why, costs, ..
+        offer,
+        layout,
+        why,
+        costs,
+        ..
     } = row;
     let values = values.to_vec();
     let exclusion = why.map(|why| match why {
@@ -353,6 +402,7 @@ fn candidate(row: Row, values: &[f64], input: &Input, w: &Workload, keys: &Keys)
         values,
         exclusion,
         costs,
+        layout,
     }
 }
 

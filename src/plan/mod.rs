@@ -10,6 +10,7 @@ pub mod cuts;
 mod evaluate;
 pub mod fleet;
 pub mod inputs;
+pub mod layout;
 pub mod ownership;
 mod portfolio;
 mod programs;
@@ -21,6 +22,7 @@ mod warnings;
 pub mod year;
 
 pub use advice::{Advice, Band};
+pub use layout::Layout;
 pub use programs::Programs;
 pub use trace::{trace, Trace, TraceLine};
 
@@ -356,7 +358,13 @@ fn workload_plan(
     let mut chosen = choose(&e.candidates, &e.best, keys, monthly_min);
     if let Some(c) = chosen.as_mut() {
         let cand = &e.candidates[c.candidate];
-        c.inputs = programs.input_values(input, w, cand.offer, cand.values[keys.gpus_per_replica]);
+        c.inputs = programs.input_values(
+            input,
+            w,
+            cand.offer,
+            cand.values[keys.gpus_per_replica],
+            cand.layout,
+        );
     }
     match &chosen {
         Some(c) => chosen_warnings(

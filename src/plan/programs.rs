@@ -1,6 +1,7 @@
 //! The compiled formula programs of an input, and the slots of the values the planner reads.
 
 use super::inputs;
+use super::layout::Layout;
 use super::{FormulaColumn, Hidden, Mode, REQUIRED_CANDIDATE, REQUIRED_PORTFOLIO};
 use crate::error::{Error, Problem, Result};
 use crate::formula::{Program, Ty};
@@ -134,8 +135,16 @@ impl Programs {
     }
 
     /// The input values of one candidate (replica size `size`), without evaluating it.
-    pub fn input_values(&self, input: &Input, w: &Workload, offer: usize, size: f64) -> Vec<f64> {
+    pub fn input_values(
+        &self,
+        input: &Input,
+        w: &Workload,
+        offer: usize,
+        size: f64,
+        layout: Layout,
+    ) -> Vec<f64> {
         let mut values = self.bound_inputs(input, w);
+        self.bind_layout(layout, &mut values);
         self.gpu_slots
             .bind(&input.gpus[offer], offer, w, &mut values);
         self.gpu_slots.bind_size(size, &mut values);
@@ -154,11 +163,42 @@ impl Programs {
         w: &Workload,
         scratch: &mut crate::formula::Scratch,
     ) -> std::result::Result<Vec<f64>, Problem> {
+        self.workload_values_in(input, w, Layout::AsSet, scratch)
+    }
+
+    /// As [`Programs::workload_values`], the cache laid out as `layout` says.
+    pub(super) fn workload_values_in(
+        &self,
+        input: &Input,
+        w: &Workload,
+        layout: Layout,
+        scratch: &mut crate::formula::Scratch,
+    ) -> std::result::Result<Vec<f64>, Problem> {
         let mut values = self.bound_inputs(input, w);
+        self.bind_layout(layout, &mut values);
         self.candidate
             .eval_only(&self.workload_only, &mut values, scratch)
             .map_err(|e| self.non_finite(e, w, None))?;
         Ok(values)
+    }
+
+    /// Whether the formulas read the assumption that turns `layout` on (a layout they do not
+    /// read would plan the same replica again).
+    pub(super) fn reads_layout(&self, layout: Layout) -> bool {
+        layout.assumption().is_some_and(|a| {
+            self.candidate
+                .slot(a)
+                .is_some_and(|s| s < self.candidate.inputs())
+        })
+    }
+
+    /// Turns `layout`'s assumption on in bound inputs.
+    fn bind_layout(&self, layout: Layout, values: &mut [f64]) {
+        if let Some(s) = layout.assumption().and_then(|a| self.candidate.slot(a)) {
+            if s < self.candidate.inputs() {
+                values[s] = 1.0;
+            }
+        }
     }
 
     /// Assumptions and workload inputs bound (GPU inputs come per offer).

@@ -292,6 +292,7 @@ impl<'a> Replanner<'a> {
                 values: vals.to_vec(),
                 exclusion: None,
                 costs: base.candidates[ch.candidate].costs,
+                layout: base.candidates[ch.candidate].layout,
             }],
             chosen: Some(chosen),
             unplanned: None,
@@ -346,6 +347,7 @@ impl<'a> Replanner<'a> {
                         gpus,
                         offer: row.offer,
                         size,
+                        layout: row.layout,
                     };
                     if best[i].is_none_or(|cur| b.better_than(&cur)) {
                         best[i] = Some(b);
@@ -359,6 +361,7 @@ impl<'a> Replanner<'a> {
                     values: vals.to_vec(),
                     exclusion: None,
                     costs,
+                    layout: row.layout,
                 });
             }
         }

@@ -221,6 +221,9 @@ pub struct Candidate {
     pub exclusion: Option<Exclusion>,
     /// Monthly GPU cost per mode; `None` where the mode is not offered or not allowed.
     pub costs: [Option<f64>; Mode::ALL.len()],
+    /// How the replica lays out a latent cache (the Assumptions' own, or a layout the engine
+    /// offers that the planner tried).
+    pub layout: Layout,
 }
 
 impl Candidate {
@@ -362,6 +365,16 @@ impl Plan {
     pub fn chosen(&self, w: usize) -> Option<(&Candidate, &Chosen)> {
         let wp = &self.workloads[w];
         wp.chosen.as_ref().map(|c| (&wp.candidates[c.candidate], c))
+    }
+
+    /// The cache layout workload `w`'s chosen replica uses, when it is one the planner chose
+    /// over the Assumptions' (`None` otherwise, and when it is not planned), with the engine's
+    /// launch flags for it (`-tp 8 -dcp 8`).
+    pub fn layout(&self, w: usize) -> Option<(Layout, String)> {
+        let (c, _) = self.chosen(w)?;
+        let size = self.value(c, "gpus_per_replica")?;
+        let engine = self.input.workloads[w].engine.as_deref();
+        c.layout.flags(engine, size).map(|f| (c.layout, f))
     }
 
     /// The committed part of workload `w`'s GPU cost, paid whatever the use, in a month it

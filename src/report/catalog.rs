@@ -16,7 +16,7 @@ pub enum CatalogKind {
     Gpus,
     /// The built-in models and their architecture figures
     Models,
-    /// The built-in engine profiles (vLLM, SGLang, …) and their sources
+    /// The built-in engine profiles (vLLM, SGLang and others) and their sources
     Engines,
 }
 

@@ -162,6 +162,15 @@ impl Serialize for Workloads<'_> {
     }
 }
 
+/// A cache layout the planner chose (#45 item 5).
+#[derive(Serialize)]
+struct LayoutJson {
+    /// `decode_context_parallel` or `dp_attention`.
+    name: &'static str,
+    /// The engine's launch flags for it (`-tp 8 -dcp 8`).
+    flags: String,
+}
+
 /// One workload's plan; every field but the name and kind is null when it is unplanned.
 #[derive(Serialize)]
 struct WorkloadJson<'a> {
@@ -169,6 +178,10 @@ struct WorkloadJson<'a> {
     kind: &'static str,
     /// The engine profile that applies (null: the Assumptions sheet's figures).
     engine: Option<&'a str>,
+    /// The cache layout the planner chose over the Assumptions' and its launch flags (absent:
+    /// the Assumptions' own).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    layout: Option<LayoutJson>,
     planned: bool,
     gpu: Option<&'a str>,
     provider: Option<&'a str>,
@@ -270,6 +283,10 @@ impl<'a> WorkloadJson<'a> {
             name: &w.name,
             kind: w.kind.key(),
             engine: w.engine.as_deref(),
+            layout: plan.layout(i).map(|(l, flags)| LayoutJson {
+                name: l.key(),
+                flags,
+            }),
             planned: chosen.is_some(),
             gpu: offer.map(|g| g.gpu.as_str()),
             provider: offer.map(|g| g.provider.as_str()),

@@ -242,7 +242,7 @@ fn workload_formulas_once_and_resizing_give_the_full_evaluation() {
     for w in &inp.workloads {
         for offer in 0..inp.gpus.len() {
             for size in [1.0, 2.0, 8.0] {
-                let mut full = programs.input_values(&inp, w, offer, size);
+                let mut full = programs.input_values(&inp, w, offer, size, Layout::AsSet);
                 full.resize(p.width(), 0.0);
                 let whole = p.eval(&mut full, &mut scratch);
                 let fast = programs.evaluate_one(&inp, w, offer, size);

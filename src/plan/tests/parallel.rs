@@ -211,3 +211,96 @@ fn a_tensor_parallel_prefill_over_pcie_pays_its_all_reduces() {
     ));
     assert!(close(p.value(c, "ttft_s").unwrap(), 0.697937, 1e-5));
 }
+
+#[test]
+fn the_planner_shards_a_latent_cache_where_the_engine_offers_it() {
+    // #45 item 5. DeepSeek-R1 in FP8 through vLLM at 131,072 tokens, 8 requests at once, on
+    // 141 GB cards: a request's latent cache is 70,272 B × 131,072 / 2^30 = 8.578125 GiB.
+    // Tensor parallelism copies it to all 8 GPUs of a replica (68.625 GiB a request, 549 GiB
+    // for 8), which the 929 GiB of 8 H200s less 626.7 GiB of weights cannot hold: two
+    // replicas, 16 GPUs.
+    // Decode context parallelism (-dcp 8) keeps one copy spread over the 8: 68.6 GiB for 8.
+    let mut w = deepseek_r1_fp8(131_072.0);
+    w.engine = Some("vllm".into());
+    w.online = false;
+    w.numbers.concurrency = Some(8.0);
+    w.numbers.max_gpus = Some(16.0);
+    w.numbers.hours_per_month = Some(730.0);
+    let mut h200 = offer("H200", 141.0, None, Some(16000.0), None, None);
+    h200.compute_capability = 9.0;
+    let run = |set: &[(&str, f64)]| plan(input(vec![w.clone()], vec![h200.clone()], set)).unwrap();
+    let p = run(&[]);
+    let (c, _) = p.chosen(0).unwrap();
+    let val = |n: &str| p.value(c, n).unwrap();
+    assert_eq!(c.layout, Layout::ContextParallel);
+    assert_eq!(val("gpus_per_replica"), 8.0);
+    assert_eq!(val("kv_replicas"), 1.0);
+    assert!(close(val("per_request_gib"), 8.578125, 1e-9));
+    assert_eq!(val("gpus_total"), 8.0);
+    let (layout, flags) = p.layout(0).unwrap();
+    assert_eq!(
+        (layout, flags.as_str()),
+        (Layout::ContextParallel, "-tp 8 -dcp 8")
+    );
+    // Each layer's decode step pays DCP's three collectives: 3/2 of the two all-reduces.
+    assert!(close(
+        val("dcp_layer_us"),
+        1.5 * val("allreduce_layer_us"),
+        1e-12
+    ));
+    assert!(val("dcp_layer_us") > 0.0);
+    let noted = |p: &Plan, fp8: bool| {
+        p.warnings.iter().any(|x| {
+            x.message.contains("r1: planned with decode context parallelism: each GPU holds 1/n of every request's latent cache (-tp 8 -dcp 8)")
+                && x.message.contains("PR 44044") == fp8
+        })
+    };
+    assert!(noted(&p, false));
+    // With an fp8 cache (half the bytes, so twice the requests to need the layout), the note
+    // says which vLLM releases refuse it with -dcp.
+    let mut fp8 = w.clone();
+    fp8.kv_precision = Precision::Fp8;
+    fp8.numbers.concurrency = Some(16.0);
+    assert!(noted(
+        &plan(input(vec![fp8], vec![h200.clone()], &[])).unwrap(),
+        true
+    ));
+    // The chosen inputs carry the layout for the live formulas.
+    let slot = p
+        .inputs
+        .iter()
+        .position(|i| i.name == "decode_context_parallel")
+        .unwrap();
+    assert_eq!(p.workloads[0].chosen.as_ref().unwrap().inputs[slot], 1.0);
+    // The layout as set is still among the candidates: two replicas of 8, the cache on each
+    // GPU of a replica, 16 GPUs.
+    let as_set = p.workloads[0]
+        .candidates
+        .iter()
+        .find(|c| c.layout == Layout::AsSet && c.fits())
+        .unwrap();
+    assert_eq!(p.value(as_set, "kv_replicas"), Some(8.0));
+    assert_eq!(p.value(as_set, "gpus_total"), Some(16.0));
+    // An engine that offers neither (offers_* no in a workbook's own profile) plans 16.
+    let mut no_engine = w.clone();
+    no_engine.engine = None;
+    let p = plan(input(vec![no_engine], vec![h200.clone()], &[])).unwrap();
+    let (c, _) = p.chosen(0).unwrap();
+    assert_eq!(c.layout, Layout::AsSet);
+    assert_eq!(p.value(c, "gpus_total"), Some(16.0));
+    assert!(p.layout(0).is_none());
+    // SGLang offers data-parallel attention: one copy of the cache on 8 GPUs, and 7 more
+    // copies of the 10.733 GiB of attention weights (dp_attention_gib): 8 GPUs.
+    let mut sglang = w.clone();
+    sglang.engine = Some("sglang".into());
+    let p = plan(input(vec![sglang], vec![h200], &[])).unwrap();
+    let (c, _) = p.chosen(0).unwrap();
+    assert_eq!(c.layout, Layout::DataParallelAttention);
+    assert_eq!(p.value(c, "gpus_total"), Some(8.0));
+    assert_eq!(p.value(c, "kv_replicas"), Some(1.0));
+    assert_eq!(p.value(c, "dcp_layer_us"), Some(0.0));
+    assert_eq!(
+        p.layout(0).unwrap().1,
+        "--tp 8 --dp 8 --enable-dp-attention"
+    );
+}

@@ -3,6 +3,7 @@
 
 use super::{at, heads, heads_of, widths_of, workload_col, Col, Ctx, Extent};
 use crate::lang::Lang;
+use crate::model::Workload;
 use crate::plan::{Candidate, Mode};
 use crate::write::style::{clip, header, text, widths};
 use rust_xlsxwriter::{Table, TableColumn, TableStyle, Worksheet, XlsxError};
@@ -14,13 +15,23 @@ use rust_xlsxwriter::{Table, TableColumn, TableStyle, Worksheet, XlsxError};
 const TABLE_CELLS: usize = 1_000_000;
 
 /// The columns before the modes' costs.
-const FIXED: [Col; 7] = [
+const FIXED: [Col; 8] = [
     workload_col(20.0),
     Col::new("gpu", 14.0, ["GPU", "GPU", "The GPU offer.", "GPU 报价。"]),
     Col::new(
         "provider",
         12.0,
         ["Provider", "服务商", "Who rents it.", "服务商。"],
+    ),
+    Col::new(
+        "layout",
+        16.0,
+        [
+            "Layout",
+            "缓存布局",
+            "The launch flags of the cache layout the row assumes, where it is one the engine offers beside the Assumptions' (-tp 8 -dcp 8); blank: as the Assumptions set it.",
+            "该行假设的缓存布局的启动参数（引擎另外提供的布局，如 -tp 8 -dcp 8）；空白表示按参数表设置。",
+        ],
     ),
     Col::new(
         "fits",
@@ -66,6 +77,7 @@ const FIXED: [Col; 7] = [
 const WORKLOAD: u16 = at(&FIXED, "workload");
 const GPU: u16 = at(&FIXED, "gpu");
 const PROVIDER: u16 = at(&FIXED, "provider");
+const LAYOUT: u16 = at(&FIXED, "layout");
 const FITS: u16 = at(&FIXED, "fits");
 const EXCLUSION: u16 = at(&FIXED, "exclusion");
 const CHEAPEST_MODE: u16 = at(&FIXED, "cheapest_mode");
@@ -92,7 +104,7 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<Extent, XlsxError> {
     for (wi, w) in plan.input.workloads.iter().enumerate() {
         for c in &plan.workloads[wi].candidates {
             r += 1;
-            write_candidate(ws, cx, r, &w.name, c)?;
+            write_candidate(ws, cx, r, w, c)?;
         }
     }
     Ok(Extent::new(r, last_col))
@@ -175,22 +187,26 @@ fn lay_out(
     Ok(())
 }
 
-/// Row `r`: candidate `c` of the workload `workload` — its offer, whether it fits and why not,
-/// its cheapest mode and cost, each mode's cost and every formula's value.
+/// Row `r`: candidate `c` of the workload `w` — its offer and cache layout, whether it fits and
+/// why not, its cheapest mode and cost, each mode's cost and every formula's value.
 fn write_candidate(
     ws: &mut Worksheet,
     cx: &Ctx,
     r: u32,
-    workload: &str,
+    w: &Workload,
     c: &Candidate,
 ) -> Result<(), XlsxError> {
     let s = &cx.s;
     let g = &cx.plan.input.gpus[c.offer];
     // Plain writes with column formats: a format per cell costs a hash lookup each, and
     // this tab can hold millions of cells.
-    ws.write_string(r, WORKLOAD, clip(workload))?;
+    ws.write_string(r, WORKLOAD, clip(&w.name))?;
     ws.write_string(r, GPU, clip(&g.gpu))?;
     ws.write_string(r, PROVIDER, clip(&g.provider))?;
+    let size = cx.plan.value(c, "gpus_per_replica").unwrap_or(1.0);
+    if let Some(flags) = c.layout.flags(w.engine.as_deref(), size) {
+        ws.write_string(r, LAYOUT, clip(&flags))?;
+    }
     // Formatted directly: LibreOffice's PDF export fails on a conditional format over a
     // boolean column, and these values never change.
     if c.fits() {

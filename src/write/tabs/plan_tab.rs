@@ -75,7 +75,7 @@ pub const COLUMNS: [Column; 44] = [
     Column::new("name", Holds::Text, Look::Text, 22.0, [layout::WORKLOAD.en, layout::WORKLOAD.zh, "The workload's name.", "负载名称。"]),
     Column::new("kind", Holds::Text, Look::Text, 12.0, ["Kind", "类型", "What it does.", "任务类型。"]),
     Column::new("model", Holds::Text, Look::Text, 22.0, ["Model", "模型", "The model as resolved (a ~ marks a guessed architecture).", "解析后的模型（~ 表示架构为推测）。"]),
-    Column::new("engine", Holds::Text, Look::Text, 13.0, ["Engine", "引擎", "The serving engine or trainer whose profile sized it (the Assumptions tab lists the profile's figures); blank: the Assumptions sheet's figures.", "按其配置估算的推理引擎或训练框架（参数页列出配置数值）；空白表示使用参数表数值。"]),
+    Column::new("engine", Holds::Text, Look::Text, 13.0, ["Engine", "引擎", "The serving engine or trainer whose profile sized it (the Assumptions tab lists the profile's figures); blank: the Assumptions sheet's figures. In brackets, the launch flags of the cache layout the plan assumes where the planner chose one the engine offers (-tp 8 -dcp 8).", "按其配置估算的推理引擎或训练框架（参数页列出配置数值）；空白表示使用参数表数值。括号内为规划选用的缓存布局的启动参数（引擎提供的布局，如 -tp 8 -dcp 8）。"]),
     Column::new("gpu", Holds::Text, Look::Text, 22.0, [layout::GPU.en, layout::GPU.zh, "The chosen GPU offer.", "选中的 GPU 报价。"]),
     Column::new("required_vram_gib", Holds::Sizing, Look::Gib, 13.0, ["Required memory (GiB)", "所需显存(GiB)", "Peak memory of one replica plus the headroom (vram_headroom).", "单副本峰值显存加余量。"]),
     Column::new("replica_vram_gib", Holds::Sizing, Look::Gib, 13.0, ["Replica memory (GiB)", "副本显存(GiB)", "Memory of the GPUs of one replica.", "单副本所有 GPU 的显存。"]),
@@ -315,7 +315,7 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &Live) -> Result<Extent, XlsxEr
     let mut first_row: HashMap<usize, u32> = HashMap::new();
     for (i, w) in plan.input.workloads.iter().enumerate() {
         let r = row(i);
-        write_workload(ws, cx, r, w)?;
+        write_workload(ws, cx, r, i, w)?;
         let Some((c, ch)) = cx.chosen(i) else {
             text(ws, r, GPU, layout::UNPLANNED.get(cx.lang), &s.bad)?;
             let why = plan.workloads[i]
@@ -356,7 +356,13 @@ pub fn printed_from(cx: &Ctx) -> u32 {
 }
 
 /// What every row has, planned or not: the workload's name, kind, model, engine and notes.
-fn write_workload(ws: &mut Worksheet, cx: &Ctx, r: u32, w: &Workload) -> Result<(), XlsxError> {
+fn write_workload(
+    ws: &mut Worksheet,
+    cx: &Ctx,
+    r: u32,
+    i: usize,
+    w: &Workload,
+) -> Result<(), XlsxError> {
     let s = &cx.s;
     text(ws, r, NAME, &w.name, &s.text)?;
     text(
@@ -377,7 +383,14 @@ fn write_workload(ws: &mut Worksheet, cx: &Ctx, r: u32, w: &Workload) -> Result<
         w.model.as_ref().map_or("", |m| m.name.as_str()),
         &s.text,
     )?;
-    text(ws, r, ENGINE, w.engine.as_deref().unwrap_or(""), &s.text)?;
+    // The engine, and the launch flags of a cache layout the planner chose.
+    let engine = w.engine.as_deref().unwrap_or("");
+    let engine = match cx.plan.layout(i) {
+        Some((_, flags)) if engine.is_empty() => flags,
+        Some((_, flags)) => format!("{engine} ({flags})"),
+        None => engine.to_string(),
+    };
+    text(ws, r, ENGINE, &engine, &s.text)?;
     text(ws, r, NOTES, &w.notes, &s.wrap)
 }
 

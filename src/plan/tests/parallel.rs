@@ -213,6 +213,38 @@ fn a_tensor_parallel_prefill_over_pcie_pays_its_all_reduces() {
 }
 
 #[test]
+fn a_tensor_parallel_decode_over_pcie_pays_each_all_reduce_s_latency() {
+    // #45 item 4. The same two PCIe cards at 64 GB/s: each decode step's layer pays two
+    // all-reduces whose latency is pcie_hop_us (10.1 µs) for each of the ring's n − 1 = 1
+    // steps, 2 × 1 × 10.1 = 20.2 µs, plus moving 4 × 1 request × 4,096 × 2 B × (1 − 1/2) at
+    // 14.72 GB/s = 16,384 / 14,720 µs = 1.113043 µs: 21.313043 µs. Over NVLink the fixed part is
+    // tp_layer_us × (1 − 1/2) = 32.5 µs; on 8 PCIe cards 2 × 7 × 10.1 = 141.4 µs against 56.875.
+    let mut w = workload("chat", Kind::Inference, Some("Llama-2-7B"));
+    w.precision = Precision::Fp16;
+    w.numbers.concurrency = Some(1.0);
+    let mut pcie = offer("P40", 40.0, None, Some(1000.0), None, None);
+    pcie.nvlink = false;
+    pcie.interconnect_gbs = 64.0;
+    // 65,536 tokens of cache (32 GiB) beside 12.6 GiB of weights do not fit one 40 GB card.
+    w.numbers.context_len = Some(65_536.0);
+    let run = |gpu: &GpuOffer| {
+        let p = plan(input(vec![w.clone()], vec![gpu.clone()], &[])).unwrap();
+        let (c, _) = p.chosen(0).unwrap();
+        assert_eq!(p.value(c, "gpus_per_replica"), Some(2.0));
+        assert_eq!(p.value(c, "served_per_replica"), Some(1.0));
+        p.value(c, "allreduce_layer_us").unwrap()
+    };
+    let us = run(&pcie);
+    assert!(close(us, 21.313043, 1e-6), "{us}");
+    let mut nvlink = pcie.clone();
+    nvlink.nvlink = true;
+    nvlink.interconnect_gbs = 600.0;
+    // 32.5 + 16,384 / 600,000 µs = 32.527307 µs.
+    let us = run(&nvlink);
+    assert!(close(us, 32.527307, 1e-6), "{us}");
+}
+
+#[test]
 fn the_planner_shards_a_latent_cache_where_the_engine_offers_it() {
     // #45 item 5. DeepSeek-R1 in FP8 through vLLM at 131,072 tokens, 8 requests at once, on
     // 141 GB cards: a request's latent cache is 70,272 B × 131,072 / 2^30 = 8.578125 GiB.

@@ -641,8 +641,8 @@ mod tests {
 
     /// #36 item 4: MLC-LLM had no figures of its own and was planned on the defaults, 27% slow
     /// on this row (82.45 tokens/s). Its profile reads the weights at the share of the card's
-    /// bandwidth fitted on the 7B row, with no fixed time a layer (one CUDA graph a step) and
-    /// q4f16_1's fp16 scale for each 32 weights.
+    /// bandwidth fitted on the 7B row, with no fixed time a layer (one CUDA graph a step),
+    /// q4f16_1's fp16 scale for each 32 weights, and the head in 4 bits like the rest.
     #[test]
     fn mlc_llm_reads_a_4bit_llama_at_its_fitted_share_of_bandwidth() {
         let header = "id,model,kind,precision,kv_precision,context_len,batch_size,concurrency,avg_tokens,lora_trainable_fraction,grad_checkpointing,flash_attention,settings,framework,gpu,measured,unit,measure,source,notes,metric,role,gpus,engine,gpu_gib";
@@ -651,17 +651,37 @@ mod tests {
         );
         let r = rows(&csv).unwrap();
         // Llama-2-13B: 13.0 B parameters, embeddings and head 32,000 × 5,120 each (0.16384 B),
-        // 40 layers of 40 KV heads of 128. One token reads the 4-bit body, (13.0 − 0.32768) B ×
-        // (0.5 + 0.0625) B = 7.12818 GB, the 16-bit head, 0.32768 GB (the input embedding is a
-        // lookup), and 135 tokens of cache, 40 × 2 × 40 × 128 × 2 B × 135 = 0.11059 GB:
-        // 7.56645 GB at 1,008 GB/s × 0.808 = 9.2901 ms, 107.64 tokens/s.
-        let bytes = (13.0 - 0.32768) * 1e9 * (0.5 + 0.0625)
-            + 32_000.0 * 5_120.0 * 2.0
-            + 40.0 * 2.0 * 40.0 * 128.0 * 2.0 * 135.0;
-        let want = 1008e9 * 0.808 / bytes;
+        // 40 layers of 40 KV heads of 128. MLC stores every matrix in q4f16_1, the head and the
+        // embeddings included (quantize_head, quantize_embeddings). One token reads all but the
+        // input embedding (a lookup), (13.0 − 0.16384) B × (0.5 + 0.0625) B = 7.22043 GB, and
+        // 135 tokens of cache, 40 × 2 × 40 × 128 × 2 B × 135 = 0.11059 GB: 7.33102 GB at
+        // 1,008 GB/s × 0.7697 = 9.4489 ms, 105.83 tokens/s (measured 113.5).
+        let bytes =
+            (13.0 - 0.16384) * 1e9 * (0.5 + 0.0625) + 40.0 * 2.0 * 40.0 * 128.0 * 2.0 * 135.0;
+        let want = 1008e9 * 0.7697 / bytes;
         let got = estimate(&r[0]).unwrap();
         assert!(
-            (got - want).abs() < 1e-6 && (got - 107.64).abs() < 0.01,
+            (got - want).abs() < 1e-6 && (got - 105.83).abs() < 0.01,
+            "{got} against {want}"
+        );
+    }
+
+    /// #45: MLC-LLM's q4f16_1 quantizes the head and the input embeddings too, so its weights
+    /// are every parameter at 4.5 bits (norms aside).
+    #[test]
+    fn mlc_llm_stores_the_head_and_the_embeddings_in_4_bits() {
+        let header = "id,model,kind,precision,kv_precision,context_len,batch_size,concurrency,avg_tokens,lora_trainable_fraction,grad_checkpointing,flash_attention,settings,framework,gpu,measured,unit,measure,source,notes,metric,role,gpus,engine,gpu_gib";
+        let csv = format!(
+            "{header}\nmlc8,Llama-3.1-8B,inference,int4,fp16,,,1,,,no,no,,MLC,RTX 3090,4.2072,GiB,m,s,,weights,holdout,1,mlc-llm,\n"
+        );
+        let r = rows(&csv).unwrap();
+        // 8.03e9 parameters × (0.5 + 0.0625) B = 4.51688e9 B = 4.2067 GiB (MLC's log: 4,308.13
+        // MiB = 4.2072 GiB, its norms at 16 bits); with the two 128,256 × 4,096 tables at 16
+        // bits it would be (8.03 − 1.0506) × 0.5625 + 1.0506 × 2 = 6.0271e9 B = 5.61 GiB.
+        let want = 8.03e9 * 0.5625 / 1073741824.0;
+        let got = estimate(&r[0]).unwrap();
+        assert!(
+            (got - want).abs() < 1e-9 && (got - 4.2072).abs() < 0.001,
             "{got} against {want}"
         );
     }

@@ -4,7 +4,7 @@ use super::evaluate::Best;
 use super::programs::Keys;
 use super::{Advice, Band, Candidate, Chosen, Hidden, Mode, Said};
 use crate::lang::Lang;
-use crate::model::{format_number, Input, Warning, Workload};
+use crate::model::{format_number, GpuOffer, Input, Warning, Workload};
 
 /// The least-TCO (offer, mode) from each mode's best; ties to fewer GPUs, then sheet order,
 /// then mode order. The next best is the best option of another mode.
@@ -126,109 +126,12 @@ pub(super) fn chosen_warnings(
     if let Some(refused) = spot_refused(w, input, c, k) {
         out.push(Warning::info(&at, refused.en).with_zh(refused.zh));
     }
-    let replica = c.values[k.gpus_per_replica];
-    if let Some(flags) = c.layout.flags(w.engine.as_deref(), replica) {
-        let (en, zh) = c.layout.said();
-        // vLLM refused an fp8 cache with -dcp in MLA decode through 0.13.0 (PR 44044 lifted it).
-        let fp8 = c.layout == super::Layout::ContextParallel
-            && w.kv_precision == crate::model::Precision::Fp8;
-        let (fp8_en, fp8_zh) = if fp8 {
-            (
-                " (vLLM up to 0.13 refuses an fp8 KV cache with -dcp: use a release with PR 44044)",
-                "（vLLM 0.13 及以前不支持 fp8 KV 缓存与 -dcp 同用：请使用含 PR 44044 的版本）",
-            )
-        } else {
-            ("", "")
-        };
-        out.push(Warning::info(&at, format!(
-            "{}: planned with {en} ({flags}), which needs fewer GPUs or costs less than the latent cache copied to each of the replica's {} GPUs; launch the engine with these flags{fp8_en}",
-            w.name, format_number(replica))).with_zh(format!(
-            "{}：按{zh}规划（{flags}），比在副本的 {} 张 GPU 上各存一份潜在缓存所需的 GPU 更少或费用更低；请用这些参数启动引擎{fp8_zh}",
-            w.name, format_number(replica))));
-    }
-    let cc = g.compute_capability;
-    // A compute capability of 0 is a card that has none (ROCm, Ascend): its own fused attention
-    // keeps the scores unmaterialised, as no_flash_attention counts.
-    if cc > 0.0 && cc < 8.0 && w.kind != crate::model::Kind::ImageGen {
-        out.push(Warning::warn(&at, format!(
-            "{} runs on {} (compute capability {}): FlashAttention-2 needs ≥ 8.0, so attention holds more memory than the estimate assumes",
-            w.name, g.gpu, format_number(cc))).with_zh(format!(
-            "{} 运行在 {}（计算能力 {}）上：FlashAttention-2 需要 ≥ 8.0，注意力计算占用的显存会超出估算",
-            w.name, g.gpu, format_number(cc))));
-    }
-    if (7.0..7.5).contains(&cc) {
-        out.push(
-            Warning::warn(
-                &at,
-                format!(
-                    "{}: {} (sm_70) is dropped by CUDA 13; pin a CUDA 12.x image",
-                    w.name, g.gpu
-                ),
-            )
-            .with_zh(format!(
-                "{}：CUDA 13 已不再支持 {}（sm_70），请固定使用 CUDA 12.x 镜像",
-                w.name, g.gpu
-            )),
-        );
-    } else if cc >= 10.0 {
-        out.push(Warning::warn(&at, format!("{}: {} (sm_{}) needs CUDA ≥ 12.8, driver R570+ and PyTorch ≥ 2.7; check the image before renting", w.name, g.gpu, (cc * 10.0).round())).with_zh(format!("{}：{}（sm_{}）需要 CUDA ≥ 12.8、R570 及以上驱动和 PyTorch ≥ 2.7，租用前请确认镜像", w.name, g.gpu, (cc * 10.0).round())));
-    }
+    layout_note(w, c, k, &at, out);
+    gpu_warnings(w, g, &at, out);
     // Cards from sm_89 to sm_90 get one note for the whole plan: cuda_note.
-    let size = c.values[k.gpus_per_replica];
-    if size > g.gpus_per_node {
-        let nodes = (size / g.gpus_per_node.max(1.0)).ceil();
-        let gpn = format_number(g.gpus_per_node);
-        match g.node_interconnect_gbs {
-            None => out.push(Warning::warn(&at, format!(
-                "{}: one replica spans {} nodes of {gpn} {} ({} GPUs), but the GPUs sheet gives no link between nodes (node_interconnect_gbs): a replica across nodes needs RDMA, InfiniBand or RoCE at 400 Gb/s (50 GB/s a GPU) or more; ask the provider, and give the figure so the decode estimate uses it (25 GB/s is assumed)",
-                w.name, format_number(nodes), g.gpu, format_number(size))).with_zh(format!(
-                "{}：单个副本跨 {} 个节点（每节点 {gpn} 张 {}，共 {} 张 GPU），但 GPU 表未给出节点间互联带宽（node_interconnect_gbs）：跨节点的副本需要 400 Gb/s（每张 GPU 50 GB/s）及以上的 RDMA、InfiniBand 或 RoCE；请向服务商确认并填入该数值，以便解码估算使用（目前按 25 GB/s 计）",
-                w.name, format_number(nodes), g.gpu, format_number(size)))),
-            Some(bw) if bw < 25.0 => out.push(Warning::warn(&at, format!(
-                "{}: one replica spans {} nodes of {}, linked at {} GB/s a GPU: below the 25 GB/s (200 Gb/s) that pipeline and expert parallelism between nodes want; decoding will be slow",
-                w.name, format_number(nodes), g.gpu, format_number(bw))).with_zh(format!(
-                "{}：单个副本跨 {} 个 {} 节点，节点间互联为每张 GPU {} GB/s，低于跨节点流水线并行和专家并行所需的 25 GB/s（200 Gb/s），解码会很慢",
-                w.name, format_number(nodes), g.gpu, format_number(bw)))),
-            Some(_) => {}
-        }
-    }
-    if let super::compat::Verdict::WeightOnly(notes) = super::compat::verdict(w, g) {
-        let join = |lang: Lang, sep: &str| {
-            notes
-                .iter()
-                .map(|n| n.get(lang))
-                .collect::<Vec<_>>()
-                .join(sep)
-        };
-        out.push(Warning::info(
-            &at,
-            format!(
-                "{}: {}; it runs, but decodes slower than a GPU with native support (see templates/compat.tsv)",
-                w.name,
-                join(Lang::En, "; ")
-            ),
-        ).with_zh(format!(
-            "{}：{}；可以运行，但解码比原生支持的 GPU 慢（见 templates/compat.tsv）",
-            w.name,
-            join(Lang::Zh, "；")
-        )));
-    }
-    let buffers = k.batch_buffers.map_or(0.0, |i| c.values[i]);
-    if buffers >= 0.2 * g.vram_gib && g.vram_gib > 0.0 {
-        out.push(Warning::warn(&at, format!(
-            "{}: the runtime's decoding buffers for the engine's max_batch_size take {} GiB of each {}'s {} GiB (batch_buffers_gib); build the engine for the sequences it will serve (trtllm-build --max_batch_size) and give that figure as engine_max_batch_size in the Engines sheet",
-            w.name, format_number((buffers * 100.0).round() / 100.0), g.gpu, format_number(g.vram_gib))).with_zh(format!(
-            "{}：推理引擎按 max_batch_size 预留的解码缓冲区占每张 {}（{} GiB）中的 {} GiB（batch_buffers_gib）；请按实际服务的并发序列数构建引擎（trtllm-build --max_batch_size），并在引擎表中把该数值填为 engine_max_batch_size",
-            w.name, g.gpu, format_number(g.vram_gib), format_number((buffers * 100.0).round() / 100.0))));
-    }
-    let share = c.values[k.total] / c.values[k.replica_vram].max(1e-9);
-    if share > 0.9 {
-        out.push(Warning::warn(&at, format!(
-            "{} uses {}% of the memory of {} at peak; an out-of-memory error is likely (seed 000: keep at least 20% free)",
-            w.name, format_number((share * 100.0).round()), g.gpu)).with_zh(format!(
-            "{} 峰值占用 {} {}% 的显存，很可能显存不足（OOM）（依据 seed 000：至少留 20% 余量）",
-            w.name, g.gpu, format_number((share * 100.0).round()))));
-    }
+    nodes_warning(w, c, g, k, &at, out);
+    compat_note(w, g, &at, out);
+    memory_warnings(w, c, g, k, &at, out);
     if ch.advice.utilization > 1.0 + 1e-9 {
         out.push(Warning::warn(&at, format!(
             "{} runs {}% of the month on each instance: more hours than the month has. Check hours_per_month against hours_in_month, or the formulas run_hours and utilization; more instances are needed to do that work in a month",
@@ -248,6 +151,146 @@ pub(super) fn chosen_warnings(
             w.name, ch.mode.label(Lang::En), format_number((ch.advice.utilization * 100.0).round()), format_number(monthly_min * 100.0))).with_zh(format!(
             "{} 按{}计费，利用率仅 {}%，低于 monthly_min_utilization（{}%）：请核对使用时长，或先按量计费实测一个月",
             w.name, ch.mode.label(Lang::Zh), format_number((ch.advice.utilization * 100.0).round()), format_number(monthly_min * 100.0))));
+    }
+}
+
+/// The note of a latent cache laid out by the engine's flags (`-dcp`, `--dp-attention`): the
+/// flags to launch it with, and vLLM's fp8-cache caveat with `-dcp`.
+fn layout_note(w: &Workload, c: &Candidate, k: &Keys, at: &str, out: &mut Vec<Warning>) {
+    let replica = c.values[k.gpus_per_replica];
+    if let Some(flags) = c.layout.flags(w.engine.as_deref(), replica) {
+        let (en, zh) = c.layout.said();
+        // vLLM refused an fp8 cache with -dcp in MLA decode through 0.13.0 (PR 44044 lifted it).
+        let fp8 = c.layout == super::Layout::ContextParallel
+            && w.kv_precision == crate::model::Precision::Fp8;
+        let (fp8_en, fp8_zh) = if fp8 {
+            (
+                " (vLLM up to 0.13 refuses an fp8 KV cache with -dcp: use a release with PR 44044)",
+                "（vLLM 0.13 及以前不支持 fp8 KV 缓存与 -dcp 同用：请使用含 PR 44044 的版本）",
+            )
+        } else {
+            ("", "")
+        };
+        out.push(Warning::info(at, format!(
+        "{}: planned with {en} ({flags}), which needs fewer GPUs or costs less than the latent cache copied to each of the replica's {} GPUs; launch the engine with these flags{fp8_en}",
+        w.name, format_number(replica))).with_zh(format!(
+        "{}：按{zh}规划（{flags}），比在副本的 {} 张 GPU 上各存一份潜在缓存所需的 GPU 更少或费用更低；请用这些参数启动引擎{fp8_zh}",
+        w.name, format_number(replica))));
+    }
+}
+
+/// The warnings of the card's compute capability: below 8.0 no FlashAttention-2, sm_70 dropped
+/// by CUDA 13, sm_100 and above needing a recent CUDA, driver and PyTorch.
+fn gpu_warnings(w: &Workload, g: &GpuOffer, at: &str, out: &mut Vec<Warning>) {
+    let cc = g.compute_capability;
+    // A compute capability of 0 is a card that has none (ROCm, Ascend): its own fused attention
+    // keeps the scores unmaterialised, as no_flash_attention counts.
+    if cc > 0.0 && cc < 8.0 && w.kind != crate::model::Kind::ImageGen {
+        out.push(Warning::warn(at, format!(
+            "{} runs on {} (compute capability {}): FlashAttention-2 needs ≥ 8.0, so attention holds more memory than the estimate assumes",
+            w.name, g.gpu, format_number(cc))).with_zh(format!(
+            "{} 运行在 {}（计算能力 {}）上：FlashAttention-2 需要 ≥ 8.0，注意力计算占用的显存会超出估算",
+            w.name, g.gpu, format_number(cc))));
+    }
+    if (7.0..7.5).contains(&cc) {
+        out.push(
+            Warning::warn(
+                at,
+                format!(
+                    "{}: {} (sm_70) is dropped by CUDA 13; pin a CUDA 12.x image",
+                    w.name, g.gpu
+                ),
+            )
+            .with_zh(format!(
+                "{}：CUDA 13 已不再支持 {}（sm_70），请固定使用 CUDA 12.x 镜像",
+                w.name, g.gpu
+            )),
+        );
+    } else if cc >= 10.0 {
+        out.push(Warning::warn(at, format!("{}: {} (sm_{}) needs CUDA ≥ 12.8, driver R570+ and PyTorch ≥ 2.7; check the image before renting", w.name, g.gpu, (cc * 10.0).round())).with_zh(format!("{}：{}（sm_{}）需要 CUDA ≥ 12.8、R570 及以上驱动和 PyTorch ≥ 2.7，租用前请确认镜像", w.name, g.gpu, (cc * 10.0).round())));
+    }
+}
+
+/// The warning of a replica across nodes without a link between them given, or with one too
+/// slow for parallelism between nodes.
+fn nodes_warning(
+    w: &Workload,
+    c: &Candidate,
+    g: &GpuOffer,
+    k: &Keys,
+    at: &str,
+    out: &mut Vec<Warning>,
+) {
+    let size = c.values[k.gpus_per_replica];
+    if size > g.gpus_per_node {
+        let nodes = (size / g.gpus_per_node.max(1.0)).ceil();
+        let gpn = format_number(g.gpus_per_node);
+        match g.node_interconnect_gbs {
+            None => out.push(Warning::warn(at, format!(
+                "{}: one replica spans {} nodes of {gpn} {} ({} GPUs), but the GPUs sheet gives no link between nodes (node_interconnect_gbs): a replica across nodes needs RDMA, InfiniBand or RoCE at 400 Gb/s (50 GB/s a GPU) or more; ask the provider, and give the figure so the decode estimate uses it (25 GB/s is assumed)",
+                w.name, format_number(nodes), g.gpu, format_number(size))).with_zh(format!(
+                "{}：单个副本跨 {} 个节点（每节点 {gpn} 张 {}，共 {} 张 GPU），但 GPU 表未给出节点间互联带宽（node_interconnect_gbs）：跨节点的副本需要 400 Gb/s（每张 GPU 50 GB/s）及以上的 RDMA、InfiniBand 或 RoCE；请向服务商确认并填入该数值，以便解码估算使用（目前按 25 GB/s 计）",
+                w.name, format_number(nodes), g.gpu, format_number(size)))),
+            Some(bw) if bw < 25.0 => out.push(Warning::warn(at, format!(
+                "{}: one replica spans {} nodes of {}, linked at {} GB/s a GPU: below the 25 GB/s (200 Gb/s) that pipeline and expert parallelism between nodes want; decoding will be slow",
+                w.name, format_number(nodes), g.gpu, format_number(bw))).with_zh(format!(
+                "{}：单个副本跨 {} 个 {} 节点，节点间互联为每张 GPU {} GB/s，低于跨节点流水线并行和专家并行所需的 25 GB/s（200 Gb/s），解码会很慢",
+                w.name, format_number(nodes), g.gpu, format_number(bw)))),
+            Some(_) => {}
+        }
+    }
+}
+
+/// The note of a precision the card runs by its weights only (templates/compat.tsv).
+fn compat_note(w: &Workload, g: &GpuOffer, at: &str, out: &mut Vec<Warning>) {
+    if let super::compat::Verdict::WeightOnly(notes) = super::compat::verdict(w, g) {
+        let join = |lang: Lang, sep: &str| {
+            notes
+                .iter()
+                .map(|n| n.get(lang))
+                .collect::<Vec<_>>()
+                .join(sep)
+        };
+        out.push(Warning::info(
+            at,
+            format!(
+                "{}: {}; it runs, but decodes slower than a GPU with native support (see templates/compat.tsv)",
+                w.name,
+                join(Lang::En, "; ")
+            ),
+        ).with_zh(format!(
+            "{}：{}；可以运行，但解码比原生支持的 GPU 慢（见 templates/compat.tsv）",
+            w.name,
+            join(Lang::Zh, "；")
+        )));
+    }
+}
+
+/// The warnings of memory: the runtime's decoding buffers taking a fifth of a card or more,
+/// and a peak over 90% of the replica's memory.
+fn memory_warnings(
+    w: &Workload,
+    c: &Candidate,
+    g: &GpuOffer,
+    k: &Keys,
+    at: &str,
+    out: &mut Vec<Warning>,
+) {
+    let buffers = k.batch_buffers.map_or(0.0, |i| c.values[i]);
+    if buffers >= 0.2 * g.vram_gib && g.vram_gib > 0.0 {
+        out.push(Warning::warn(at, format!(
+            "{}: the runtime's decoding buffers for the engine's max_batch_size take {} GiB of each {}'s {} GiB (batch_buffers_gib); build the engine for the sequences it will serve (trtllm-build --max_batch_size) and give that figure as engine_max_batch_size in the Engines sheet",
+            w.name, format_number((buffers * 100.0).round() / 100.0), g.gpu, format_number(g.vram_gib))).with_zh(format!(
+            "{}：推理引擎按 max_batch_size 预留的解码缓冲区占每张 {}（{} GiB）中的 {} GiB（batch_buffers_gib）；请按实际服务的并发序列数构建引擎（trtllm-build --max_batch_size），并在引擎表中把该数值填为 engine_max_batch_size",
+            w.name, g.gpu, format_number(g.vram_gib), format_number((buffers * 100.0).round() / 100.0))));
+    }
+    let share = c.values[k.total] / c.values[k.replica_vram].max(1e-9);
+    if share > 0.9 {
+        out.push(Warning::warn(at, format!(
+            "{} uses {}% of the memory of {} at peak; an out-of-memory error is likely (seed 000: keep at least 20% free)",
+            w.name, format_number((share * 100.0).round()), g.gpu)).with_zh(format!(
+            "{} 峰值占用 {} {}% 的显存，很可能显存不足（OOM）（依据 seed 000：至少留 20% 余量）",
+            w.name, g.gpu, format_number((share * 100.0).round()))));
     }
 }
 

@@ -142,32 +142,8 @@ pub fn plan_with(input: Input, programs: &Programs, opts: &Options) -> Result<Pl
     });
     let evaluate_s = started.seconds();
     let started = Stopwatch::start();
-    let problems: Vec<Problem> = evaluated
-        .iter()
-        .filter_map(|e| e.as_ref().err().cloned())
-        .take(20)
-        .collect();
-    if !problems.is_empty() {
-        return Err(Error::Input {
-            file: input.file.clone(),
-            problems,
-        });
-    }
-    let mut warnings: Vec<Warning> = input.notices.clone();
-    let plans = choose_all(programs, &input, evaluated, &keys, &mut warnings);
-    exclusion_warnings(&plans.excluded, &mut warnings);
-    let WorkloadPlans { workloads, cut, .. } = plans;
-    choose::cuda_note(
-        &input,
-        input.workloads.iter().zip(&workloads).filter_map(|(w, p)| {
-            p.chosen
-                .as_ref()
-                .map(|c| (w, p.candidates[c.candidate].offer))
-        }),
-        &mut warnings,
-    );
-    unread_assumption_warnings(programs, &input, &mut warnings);
-    formula_and_price_warnings(&input, &mut warnings);
+    evaluation_problems(&input, &evaluated)?;
+    let (workloads, cut, mut warnings) = chosen_plans(programs, &input, evaluated, &keys);
 
     let totals = portfolio(programs, &input, &workloads, &columns)?;
     let year = year::year(programs, &input, &workloads, &columns, opts.now)?;
@@ -177,11 +153,7 @@ pub fn plan_with(input: Input, programs: &Programs, opts: &Options) -> Result<Pl
     let started = Stopwatch::start();
     // The columns by name, built once: the fleet and the cuts read formulas by name, and the
     // plan keeps the same index for its readers.
-    let index: std::collections::HashMap<String, usize> = columns
-        .iter()
-        .enumerate()
-        .map(|(i, c)| (c.name.clone(), i))
-        .collect();
+    let index = column_index(&columns);
     let value_of = |c: &Candidate, name: &str| c.values.get(*index.get(name)?).copied();
     let inputs = input_columns(programs);
     let input_of = |c: &Chosen, name: &str| {
@@ -227,6 +199,63 @@ pub fn plan_with(input: Input, programs: &Programs, opts: &Options) -> Result<Pl
         index,
         columns,
     })
+}
+
+/// The first problems of the evaluation (20 at most) as the input's error; `Ok` when every
+/// workload was evaluated without one.
+fn evaluation_problems(
+    input: &Input,
+    evaluated: &[std::result::Result<evaluate::Evaluated, Problem>],
+) -> Result<()> {
+    let problems: Vec<Problem> = evaluated
+        .iter()
+        .filter_map(|e| e.as_ref().err().cloned())
+        .take(20)
+        .collect();
+    if !problems.is_empty() {
+        return Err(Error::Input {
+            file: input.file.clone(),
+            problems,
+        });
+    }
+    Ok(())
+}
+
+/// Every workload's plan chosen from its evaluation, how many had candidates cut to those
+/// kept, and the warnings so far: the input's notices, then each choice's, the excluded GPUs',
+/// CUDA's, the unread assumptions' and the formulas' and prices'.
+fn chosen_plans(
+    programs: &Programs,
+    input: &Input,
+    evaluated: Vec<std::result::Result<evaluate::Evaluated, Problem>>,
+    keys: &Keys,
+) -> (Vec<WorkloadPlan>, usize, Vec<Warning>) {
+    let mut warnings: Vec<Warning> = input.notices.clone();
+    let plans = choose_all(programs, input, evaluated, keys, &mut warnings);
+    exclusion_warnings(&plans.excluded, &mut warnings);
+    let WorkloadPlans { workloads, cut, .. } = plans;
+    choose::cuda_note(
+        input,
+        input.workloads.iter().zip(&workloads).filter_map(|(w, p)| {
+            p.chosen
+                .as_ref()
+                .map(|c| (w, p.candidates[c.candidate].offer))
+        }),
+        &mut warnings,
+    );
+    unread_assumption_warnings(programs, input, &mut warnings);
+    formula_and_price_warnings(input, &mut warnings);
+    (workloads, cut, warnings)
+}
+
+/// The columns' index by name: the fleet and the cuts read formulas by name, and the plan keeps
+/// the same index for its readers.
+fn column_index(columns: &[FormulaColumn]) -> std::collections::HashMap<String, usize> {
+    columns
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (c.name.clone(), i))
+        .collect()
 }
 
 /// The fleet of `plans` with `with_margin` the total it saves from: the one place the planner

@@ -2,7 +2,7 @@
 //! services, and the packing's answer as the cards and schedules the outputs show (the Fleet
 //! tab, JSON `fleet`), with the warnings of a tight share.
 
-use super::{pack, Fit, Fleet, FleetInput, Holder, Host, Job, Limits, Service};
+use super::{pack, Fit, Fleet, FleetInput, Holder, Host, Job, Limits, Moved, Schedule, Service};
 use crate::model::{DayWindow, Input, Warning};
 use crate::plan::{Candidate, Chosen, Mode, WorkloadPlan};
 use serde::Serialize;
@@ -167,60 +167,112 @@ pub fn fleet_of(
     let mut notes: Vec<ServiceNote> = Vec::new();
     let value = read.value;
     for (i, (w, wp)) in input.workloads.iter().zip(plans).enumerate() {
-        let Some(ch) = &wp.chosen else { continue };
-        let c = &wp.candidates[ch.candidate];
-        let offer = &input.gpus[c.offer];
-        let get = |n: &str| value(c, n).unwrap_or(f64::NAN);
-        let f = Figures {
-            per_replica: get("gpus_per_replica"),
-            instances: get("instances"),
-            gpus: get("gpus_total"),
-            required: get("required_vram_gib"),
-            run_hours: get("run_hours"),
-        };
-        if !(f.per_replica >= 1.0 && f.gpus >= 1.0 && f.required.is_finite()) {
-            continue;
-        }
-        let whole_month = ch.mode.is_committed();
-        if let (true, true, Some(peak)) = (w.online, whole_month, w.peak_window) {
-            // Off-peak it needs only the replicas of its off-peak concurrency (none without a
-            // base_concurrency: it is busy only at its peak); the rest of its cards (its
-            // redundancy included) are idle.
-            let per = get("concurrency_per_replica").max(1.0);
-            let gpus = f.gpus as usize;
-            let base = w.numbers.base_concurrency.unwrap_or(0.0);
-            let off = ((base / per).ceil() * f.per_replica).min(f.gpus) as usize;
-            fi.hosts.push(Host {
-                workload: i,
-                card: card_key(c.offer),
-                vram_gib: offer.vram_gib,
-                cards: gpus,
-                busy: std::array::from_fn(|h| if peak.contains(h) { gpus } else { off }),
-            });
-            continue;
-        }
-        if !w.online && matches!(ch.mode, Mode::OnDemand | Mode::Spot) && f.run_hours > 0.0 {
-            let runs = w.numbers.runs_per_month.unwrap_or(1.0).max(1.0).ceil() as usize;
-            fi.jobs.push(Job {
-                workload: i,
-                runs,
-                resumable: w.numbers.checkpoint_min.is_some(),
-                window: w.window.unwrap_or(DayWindow::ALL_DAY),
-                cost: ch.gpu_cost,
-                fits: Vec::new(),
-            });
-            continue;
-        }
-        let hourly_all_month = ch.mode == Mode::OnDemand && f.run_hours >= hours_in_month - 1e-9;
-        if w.online && f.per_replica == 1.0 && (whole_month || hourly_all_month) {
-            if let Some((s, note)) = service(i, w, c, ch, &f, offer, read, hours_in_month) {
-                fi.services.push(s);
-                notes.push(note);
-            }
-        }
+        add_workload(&mut fi, &mut notes, input, read, i, w, wp);
     }
     // Each job's fits: its plan on each host's card (its candidate on that offer), re-sized
     // to its hours there.
+    add_fits(&mut fi, plans, value);
+    if (fi.jobs.is_empty() || fi.hosts.is_empty()) && fi.services.len() < 2 {
+        return None;
+    }
+    let fleet = pack(&fi, Limits::default());
+    not_moved_warnings(input, &fi, &fleet, warnings);
+    let cards = host_cards(input, plans, &fi, &fleet, warnings)
+        .into_iter()
+        .chain(shared_cards(input, plans, &fi, &fleet, &notes, warnings))
+        .collect();
+    if fleet.saving <= 0.0 {
+        return None;
+    }
+    let terms = saving_terms(plans, &fi, &fleet);
+    Some(FleetPlan {
+        terms,
+        saving: fleet.saving,
+        budget: with_margin - fleet.saving,
+        cards,
+        solver: SolverJson {
+            optimal: fleet.solved.optimal,
+            gap: fleet.solved.gap,
+            nodes: fleet.solved.nodes,
+            fallbacks: fleet.solved.fallbacks,
+        },
+    })
+}
+
+/// Workload `w`'s (the `i`th's) chosen candidate in the packing's input: a service rented by the month with
+/// idle cards off-peak as a host, an offline job billed by the hour as a job, a service of one
+/// card a replica as a service that may share it (with its note); nothing otherwise.
+fn add_workload(
+    fi: &mut FleetInput,
+    notes: &mut Vec<ServiceNote>,
+    input: &Input,
+    read: &Readers,
+    i: usize,
+    w: &crate::model::Workload,
+    wp: &WorkloadPlan,
+) {
+    let Some(ch) = &wp.chosen else { return };
+    let hours_in_month = fi.hours_in_month;
+    let value = read.value;
+    let c = &wp.candidates[ch.candidate];
+    let offer = &input.gpus[c.offer];
+    let get = |n: &str| value(c, n).unwrap_or(f64::NAN);
+    let f = Figures {
+        per_replica: get("gpus_per_replica"),
+        instances: get("instances"),
+        gpus: get("gpus_total"),
+        required: get("required_vram_gib"),
+        run_hours: get("run_hours"),
+    };
+    if !(f.per_replica >= 1.0 && f.gpus >= 1.0 && f.required.is_finite()) {
+        return;
+    }
+    let whole_month = ch.mode.is_committed();
+    if let (true, true, Some(peak)) = (w.online, whole_month, w.peak_window) {
+        // Off-peak it needs only the replicas of its off-peak concurrency (none without a
+        // base_concurrency: it is busy only at its peak); the rest of its cards (its
+        // redundancy included) are idle.
+        let per = get("concurrency_per_replica").max(1.0);
+        let gpus = f.gpus as usize;
+        let base = w.numbers.base_concurrency.unwrap_or(0.0);
+        let off = ((base / per).ceil() * f.per_replica).min(f.gpus) as usize;
+        fi.hosts.push(Host {
+            workload: i,
+            card: card_key(c.offer),
+            vram_gib: offer.vram_gib,
+            cards: gpus,
+            busy: std::array::from_fn(|h| if peak.contains(h) { gpus } else { off }),
+        });
+        return;
+    }
+    if !w.online && matches!(ch.mode, Mode::OnDemand | Mode::Spot) && f.run_hours > 0.0 {
+        let runs = w.numbers.runs_per_month.unwrap_or(1.0).max(1.0).ceil() as usize;
+        fi.jobs.push(Job {
+            workload: i,
+            runs,
+            resumable: w.numbers.checkpoint_min.is_some(),
+            window: w.window.unwrap_or(DayWindow::ALL_DAY),
+            cost: ch.gpu_cost,
+            fits: Vec::new(),
+        });
+        return;
+    }
+    let hourly_all_month = ch.mode == Mode::OnDemand && f.run_hours >= hours_in_month - 1e-9;
+    if w.online && f.per_replica == 1.0 && (whole_month || hourly_all_month) {
+        if let Some((s, note)) = service(i, w, c, ch, &f, offer, read, hours_in_month) {
+            fi.services.push(s);
+            notes.push(note);
+        }
+    }
+}
+
+/// Each job's fits: its plan on each host's card (its candidate on that offer), re-sized to its
+/// hours there.
+fn add_fits(
+    fi: &mut FleetInput,
+    plans: &[WorkloadPlan],
+    value: &dyn Fn(&Candidate, &str) -> Option<f64>,
+) {
     let mut host_offers: Vec<usize> = fi
         .hosts
         .iter()
@@ -251,31 +303,6 @@ pub fn fleet_of(
             }
         }
     }
-    if (fi.jobs.is_empty() || fi.hosts.is_empty()) && fi.services.len() < 2 {
-        return None;
-    }
-    let fleet = pack(&fi, Limits::default());
-    not_moved_warnings(input, &fi, &fleet, warnings);
-    let cards = host_cards(input, plans, &fi, &fleet, warnings)
-        .into_iter()
-        .chain(shared_cards(input, plans, &fi, &fleet, &notes, warnings))
-        .collect();
-    if fleet.saving <= 0.0 {
-        return None;
-    }
-    let terms = saving_terms(plans, &fi, &fleet);
-    Some(FleetPlan {
-        terms,
-        saving: fleet.saving,
-        budget: with_margin - fleet.saving,
-        cards,
-        solver: SolverJson {
-            optimal: fleet.solved.optimal,
-            gap: fleet.solved.gap,
-            nodes: fleet.solved.nodes,
-            fallbacks: fleet.solved.fallbacks,
-        },
-    })
 }
 
 /// The fleet's saving in terms of the workloads' GPU costs ([`FleetPlan::terms`]): each moved
@@ -464,82 +491,104 @@ fn host_cards(
             launch: None,
         }];
         for m in fleet.moved.iter().filter(|m| m.host == s.host) {
-            let j = &fi.jobs[m.job];
-            let mut hours = [0.0; 24];
-            for t in &s.day_types {
-                for row in &t.cards {
-                    for (hour, cell) in row.iter().enumerate() {
-                        if *cell == Holder::Job(m.job) {
-                            hours[hour] += t.days as f64 / days;
-                        }
-                    }
-                }
-            }
-            let fit = &j.fits[m.fit];
-            let run = j.run_len(fit);
-            let longest = s
-                .day_types
-                .iter()
-                .flat_map(|t| &t.runs)
-                .filter(|r| r.job == m.job)
-                .map(|r| r.len)
-                .max()
-                .unwrap_or(0);
-            if j.resumable && longest < run {
-                let who = name(j.workload);
-                warnings.push(
-                    Warning::info(
-                        input.workloads[j.workload].cell.to_string(),
-                        format!(
-                            "{who}: a run of {run} h is split across days on {}'s idle cards (at most {longest} h in one day), resuming from its checkpoint",
-                            name(h.workload)
-                        ),
-                    )
-                    .with_zh(format!(
-                        "{who}：单次运行 {run} 小时，在 {} 的闲置卡上分多天完成（一天最多 {longest} 小时），从断点续跑",
-                        name(h.workload)
-                    )),
-                );
-            }
-            carried.push(Carried {
-                name: name(j.workload),
-                role: "job",
-                hours,
-                vram_gib: fit.vram_gib,
-                saving: m.saving,
-                memory_share: None,
-                launch: None,
-            });
+            carried.push(moved_job(input, fi, s, h, m, days, warnings));
         }
-        let holder = |c: &Holder| match c {
-            Holder::Idle => None,
-            Holder::Service => Some(name(h.workload)),
-            Holder::Job(j) => Some(name(fi.jobs[*j].workload)),
-        };
         out.push(FleetCard {
             gpu: offer.map_or(String::new(), |o| o.label()),
             cards: h.cards,
             sharing: "idle_hours",
             workloads: carried,
-            schedule: Some(ScheduleJson {
-                first_hour: s.first_hour,
-                days_in_month: fi.days,
-                day_types: s
-                    .day_types
-                    .iter()
-                    .map(|t| DayTypeJson {
-                        days: t.days,
-                        cards: t
-                            .cards
-                            .iter()
-                            .map(|row| row.each_ref().map(holder))
-                            .collect(),
-                    })
-                    .collect(),
-            }),
+            schedule: Some(schedule_json(input, fi, s, h)),
         });
     }
     out
+}
+
+/// A job moved onto a host's idle cards as the outputs show it: the cards it holds in each hour
+/// on average, with a note where its runs are split across days.
+fn moved_job(
+    input: &Input,
+    fi: &FleetInput,
+    s: &Schedule,
+    h: &Host,
+    m: &Moved,
+    days: f64,
+    warnings: &mut Vec<Warning>,
+) -> Carried {
+    let name = |i: usize| input.workloads[i].name.clone();
+    let j = &fi.jobs[m.job];
+    let mut hours = [0.0; 24];
+    for t in &s.day_types {
+        for row in &t.cards {
+            for (hour, cell) in row.iter().enumerate() {
+                if *cell == Holder::Job(m.job) {
+                    hours[hour] += t.days as f64 / days;
+                }
+            }
+        }
+    }
+    let fit = &j.fits[m.fit];
+    let run = j.run_len(fit);
+    let longest = s
+        .day_types
+        .iter()
+        .flat_map(|t| &t.runs)
+        .filter(|r| r.job == m.job)
+        .map(|r| r.len)
+        .max()
+        .unwrap_or(0);
+    if j.resumable && longest < run {
+        let who = name(j.workload);
+        warnings.push(
+            Warning::info(
+                input.workloads[j.workload].cell.to_string(),
+                format!(
+                    "{who}: a run of {run} h is split across days on {}'s idle cards (at most {longest} h in one day), resuming from its checkpoint",
+                    name(h.workload)
+                ),
+            )
+            .with_zh(format!(
+                "{who}：单次运行 {run} 小时，在 {} 的闲置卡上分多天完成（一天最多 {longest} 小时），从断点续跑",
+                name(h.workload)
+            )),
+        );
+    }
+    Carried {
+        name: name(j.workload),
+        role: "job",
+        hours,
+        vram_gib: fit.vram_gib,
+        saving: m.saving,
+        memory_share: None,
+        launch: None,
+    }
+}
+
+/// A host's month as the outputs show it: on how many days each day type runs, and in it who
+/// holds each card in each hour, by name.
+fn schedule_json(input: &Input, fi: &FleetInput, s: &Schedule, h: &Host) -> ScheduleJson {
+    let name = |i: usize| input.workloads[i].name.clone();
+    let holder = |c: &Holder| match c {
+        Holder::Idle => None,
+        Holder::Service => Some(name(h.workload)),
+        Holder::Job(j) => Some(name(fi.jobs[*j].workload)),
+    };
+    ScheduleJson {
+        first_hour: s.first_hour,
+        days_in_month: fi.days,
+        day_types: s
+            .day_types
+            .iter()
+            .map(|t| DayTypeJson {
+                days: t.days,
+                cards: t
+                    .cards
+                    .iter()
+                    .map(|row| row.each_ref().map(holder))
+                    .collect(),
+            })
+            .collect(),
+    }
 }
 
 /// The cards shared by services, with each instance's memory and launch flag.

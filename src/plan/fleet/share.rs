@@ -2,7 +2,7 @@
 //! mode) packed onto as few cards as fit their memory, their peak load and their month's hours,
 //! no card holding two instances of one service.
 
-use super::solve::{solve, spent};
+use super::solve::{solve, spent, Answer};
 use super::{Limits, Service, SharedCard, Solved, EPS};
 use microlp::{ComparisonOp, OptimizationDirection, Problem, Variable};
 use std::collections::HashMap;
@@ -154,14 +154,7 @@ fn share_cards(
     let greedy = greedy_cards(members, hours);
     let price = members[0].card_cost;
     let greedy_cost = greedy.len() as f64 * price;
-    let sum =
-        |f: fn(&Service) -> f64| -> f64 { members.iter().map(|s| f(s) * s.instances as f64).sum() };
-    let widest = members.iter().map(|s| s.instances).max().unwrap_or(0);
-    let floor = (sum(|s| s.vram_gib) / members[0].card_vram_gib - 1e-9)
-        .ceil()
-        .max((sum(|s| s.load) - 1e-9).ceil())
-        .max((sum(|s| s.busy_hours) / hours.max(EPS) - 1e-9).ceil())
-        .max(widest as f64);
+    let floor = floor_cards(members, hours);
     if greedy.len() as f64 <= floor + EPS {
         return (greedy, greedy_cost, greedy_cost);
     }
@@ -171,6 +164,42 @@ fn share_cards(
     {
         return (greedy, greedy_cost, floor * price);
     }
+    let (p, z, warm) = programme(members, &greedy, hours, price);
+    let width = n * (members.len() + 1);
+    let Some(a) = solve(&p, warm, width, limits, solved) else {
+        return (greedy, greedy_cost, floor * price);
+    };
+    let cards = cards_of(&a, members, &z, n);
+    if cards.len() <= greedy.len() && cards_fit(members, &cards, hours) {
+        (cards, a.cost, a.bound.max(floor * price))
+    } else {
+        solved.fallbacks += 1;
+        (greedy, greedy_cost, floor * price)
+    }
+}
+
+/// The fewest cards a group's instances could take: by their memory, their load and their
+/// hours, and no fewer than the most instances of one service (none shares a card).
+fn floor_cards(members: &[&Service], hours: f64) -> f64 {
+    let sum =
+        |f: fn(&Service) -> f64| -> f64 { members.iter().map(|s| f(s) * s.instances as f64).sum() };
+    let widest = members.iter().map(|s| s.instances).max().unwrap_or(0);
+    (sum(|s| s.vram_gib) / members[0].card_vram_gib - 1e-9)
+        .ceil()
+        .max((sum(|s| s.load) - 1e-9).ceil())
+        .max((sum(|s| s.busy_hours) / hours.max(EPS) - 1e-9).ceil())
+        .max(widest as f64)
+}
+
+/// The programme of [`share_cards`] over the greedy answer's cards (its warm start): the
+/// problem, the variables z of each service on each card, and the warm start.
+fn programme(
+    members: &[&Service],
+    greedy: &[SharedCard],
+    hours: f64,
+    price: f64,
+) -> (Problem, Vec<Vec<Variable>>, Vec<(Variable, f64)>) {
+    let n = greedy.len();
     let mut p = Problem::new(OptimizationDirection::Minimize);
     let u: Vec<Variable> = (0..n).map(|_| p.add_binary_var(price)).collect();
     let z: Vec<Vec<Variable>> = members
@@ -211,10 +240,12 @@ fn share_cards(
             warm.push((z[i][k], if on { 1.0 } else { 0.0 }));
         }
     }
-    let width = n * (members.len() + 1);
-    let Some(a) = solve(&p, warm, width, limits, solved) else {
-        return (greedy, greedy_cost, floor * price);
-    };
+    (p, z, warm)
+}
+
+/// The programme's answer `a` as cards: each of the `n` cards with the instances on it, the
+/// empty ones left out.
+fn cards_of(a: &Answer, members: &[&Service], z: &[Vec<Variable>], n: usize) -> Vec<SharedCard> {
     let mut cards: Vec<SharedCard> = Vec::new();
     for k in 0..n {
         let mut card = empty_card(members[0]);
@@ -227,12 +258,7 @@ fn share_cards(
             cards.push(card);
         }
     }
-    if cards.len() <= greedy.len() && cards_fit(members, &cards, hours) {
-        (cards, a.cost, a.bound.max(floor * price))
-    } else {
-        solved.fallbacks += 1;
-        (greedy, greedy_cost, floor * price)
-    }
+    cards
 }
 
 /// Whether every instance is on a card, no card holds two of one service, and every card's

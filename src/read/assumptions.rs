@@ -260,84 +260,19 @@ pub(super) fn assumption_value(
 ) -> Result<Value, String> {
     match default {
         Some(Value::Text(_)) if key == "plan_start" || key == "budget_month" => {
-            let month = match raw {
-                Raw::Date(d) => crate::model::Month::parse(&crate::support::time::serial_date(*d)),
-                other => crate::model::Month::parse(&raw_text(other)),
-            };
-            month.map(|m| Value::Text(m.to_string())).ok_or_else(|| {
-                format!(
-                    "{key} must be a month as YYYY-MM (or a date), or blank for {}, found {}",
-                    if key == "plan_start" {
-                        "the month after the plan is made"
-                    } else {
-                        "the Year tab's first month (plan_start)"
-                    },
-                    found(raw)
-                )
-            })
+            month_value(key, raw)
         }
-        Some(Value::Text(_)) if key == "budget_monthly" => {
-            match assumption_rule(key).read(raw) {
-                Some(v) if v >= 0.0 && v.is_finite() => Ok(Value::Number(v)),
-                // `20%` is no budget of 0.20 (#44 item 2): the unit is money.
-                _ if is_percent(raw) => Err(format!(
-                    "{key} is in money (the plan's currency), not a percentage: write an amount a month (0 or more), or blank for no budget, found {}",
-                    found(raw)
-                )),
-                _ => Err(format!(
-                    "{key} must be an amount a month (0 or more), or blank for no budget, found {}",
-                    found(raw)
-                )),
-            }
-        }
+        Some(Value::Text(_)) if key == "budget_monthly" => budget_value(key, raw),
         // The approval fields: free text, a date as a date (a budget period typed 2027-01-01).
         Some(Value::Text(_))
             if crate::labels::layout::APPROVAL_FIELDS
                 .iter()
                 .any(|(k, _)| *k == key) =>
         {
-            let t = match raw {
-                Raw::Date(d) => crate::support::time::serial_date(*d),
-                other => raw_text(other),
-            };
-            if t.chars().count() > MAX_APPROVAL_CHARS || t.chars().any(char::is_control) {
-                Err(format!(
-                    "{key} is a line of text of at most {MAX_APPROVAL_CHARS} characters, printed at the top of the Summary (a name, a team, a code), found {} characters{}",
-                    t.chars().count(),
-                    if t.chars().any(char::is_control) { " with a line break or control character" } else { "" }
-                ))
-            } else {
-                Ok(Value::Text(t))
-            }
+            approval_value(key, raw)
         }
-        Some(Value::Text(_)) if key == "cut_order" => {
-            crate::model::CutAction::parse_order(&raw_text(raw))
-                .map(|order| Value::Text(crate::model::CutAction::order_text(&order)))
-                .map_err(|e| {
-                    format!(
-                        "{key} lists the cuts from least to most harm ({}): {e}, found {}",
-                        crate::model::CutAction::order_text(&crate::model::CutAction::ALL),
-                        found(raw)
-                    )
-                })
-        }
-        Some(Value::Text(_)) => {
-            let t = raw_text(raw);
-            let t = match t.as_str() {
-                "¥" | "￥" | "元" | "RMB" | "rmb" => "CNY".to_string(),
-                "$" => "USD".to_string(),
-                "€" => "EUR".to_string(),
-                other => other.trim().to_uppercase(),
-            };
-            if t.len() == 3 && t.chars().all(|c| c.is_ascii_alphabetic()) {
-                Ok(Value::Text(t))
-            } else {
-                Err(format!(
-                    "{key} must be a currency code such as CNY, USD or EUR, found {}",
-                    found(raw)
-                ))
-            }
-        }
+        Some(Value::Text(_)) if key == "cut_order" => cut_order_value(key, raw),
+        Some(Value::Text(_)) => currency_value(key, raw),
         Some(Value::Bool(_)) => parse_bool(raw)
             .map(Value::Bool)
             .ok_or_else(|| format!("{key} must be yes or no, found {}", found(raw))),
@@ -348,19 +283,106 @@ pub(super) fn assumption_value(
                 _ => Err(rule.refusal(key, raw).0),
             }
         }
-        None => {
-            if !crate::formula::is_identifier(key) {
-                return Err(format!("`{key}` is not a usable assumption key: use letters, digits and _ (it becomes a formula variable)"));
-            }
-            if let Some(v) = raw_number(raw) {
-                return Ok(Value::Number(v));
-            }
-            parse_bool(raw).map(Value::Bool).ok_or_else(|| {
-                format!(
-                    "{key} must be a number or yes/no (it becomes a formula variable), found {}",
-                    found(raw)
-                )
-            })
-        }
+        None => own_value(key, raw),
     }
+}
+
+/// plan_start or budget_month: a month (YYYY-MM, or a date).
+fn month_value(key: &str, raw: &Raw) -> Result<Value, String> {
+    let month = match raw {
+        Raw::Date(d) => crate::model::Month::parse(&crate::support::time::serial_date(*d)),
+        other => crate::model::Month::parse(&raw_text(other)),
+    };
+    month.map(|m| Value::Text(m.to_string())).ok_or_else(|| {
+        format!(
+            "{key} must be a month as YYYY-MM (or a date), or blank for {}, found {}",
+            if key == "plan_start" {
+                "the month after the plan is made"
+            } else {
+                "the Year tab's first month (plan_start)"
+            },
+            found(raw)
+        )
+    })
+}
+
+/// budget_monthly: an amount a month, 0 or more (no percentage: the unit is money).
+fn budget_value(key: &str, raw: &Raw) -> Result<Value, String> {
+    match assumption_rule(key).read(raw) {
+        Some(v) if v >= 0.0 && v.is_finite() => Ok(Value::Number(v)),
+        // `20%` is no budget of 0.20 (#44 item 2): the unit is money.
+        _ if is_percent(raw) => Err(format!(
+            "{key} is in money (the plan's currency), not a percentage: write an amount a month (0 or more), or blank for no budget, found {}",
+            found(raw)
+        )),
+        _ => Err(format!(
+            "{key} must be an amount a month (0 or more), or blank for no budget, found {}",
+            found(raw)
+        )),
+    }
+}
+
+/// An approval field: a line of text of at most [`MAX_APPROVAL_CHARS`] characters.
+fn approval_value(key: &str, raw: &Raw) -> Result<Value, String> {
+    let t = match raw {
+        Raw::Date(d) => crate::support::time::serial_date(*d),
+        other => raw_text(other),
+    };
+    if t.chars().count() > MAX_APPROVAL_CHARS || t.chars().any(char::is_control) {
+        Err(format!(
+            "{key} is a line of text of at most {MAX_APPROVAL_CHARS} characters, printed at the top of the Summary (a name, a team, a code), found {} characters{}",
+            t.chars().count(),
+            if t.chars().any(char::is_control) { " with a line break or control character" } else { "" }
+        ))
+    } else {
+        Ok(Value::Text(t))
+    }
+}
+
+/// cut_order: the cuts from least to most harm, as the canonical text.
+fn cut_order_value(key: &str, raw: &Raw) -> Result<Value, String> {
+    crate::model::CutAction::parse_order(&raw_text(raw))
+        .map(|order| Value::Text(crate::model::CutAction::order_text(&order)))
+        .map_err(|e| {
+            format!(
+                "{key} lists the cuts from least to most harm ({}): {e}, found {}",
+                crate::model::CutAction::order_text(&crate::model::CutAction::ALL),
+                found(raw)
+            )
+        })
+}
+
+/// The currency: a three-letter code, the usual symbols and names read as theirs.
+fn currency_value(key: &str, raw: &Raw) -> Result<Value, String> {
+    let t = raw_text(raw);
+    let t = match t.as_str() {
+        "¥" | "￥" | "元" | "RMB" | "rmb" => "CNY".to_string(),
+        "$" => "USD".to_string(),
+        "€" => "EUR".to_string(),
+        other => other.trim().to_uppercase(),
+    };
+    if t.len() == 3 && t.chars().all(|c| c.is_ascii_alphabetic()) {
+        Ok(Value::Text(t))
+    } else {
+        Err(format!(
+            "{key} must be a currency code such as CNY, USD or EUR, found {}",
+            found(raw)
+        ))
+    }
+}
+
+/// A user's own key: a formula variable, a number or yes/no.
+fn own_value(key: &str, raw: &Raw) -> Result<Value, String> {
+    if !crate::formula::is_identifier(key) {
+        return Err(format!("`{key}` is not a usable assumption key: use letters, digits and _ (it becomes a formula variable)"));
+    }
+    if let Some(v) = raw_number(raw) {
+        return Ok(Value::Number(v));
+    }
+    parse_bool(raw).map(Value::Bool).ok_or_else(|| {
+        format!(
+            "{key} must be a number or yes/no (it becomes a formula variable), found {}",
+            found(raw)
+        )
+    })
 }

@@ -123,71 +123,8 @@ impl Reader {
     /// Cross-field rules of a Models row.
     fn check_model(&mut self, rec: &Record, name: &str, m: &ModelSpec) {
         let p = &mut self.problems;
-        // A language model (it has layers) needs its attention shape: a zero would make its
-        // KV cache zero and its plan silently too small.
-        let zero = if m.layers <= 0.0 || m.kv_lora_rank > 0.0 {
-            None
-        } else if m.heads < 1.0 {
-            Some("heads")
-        } else if m.kv_heads < 1.0 {
-            Some("kv_heads")
-        } else if m.head_dim < 1.0 {
-            Some(if rec.raw("head_dim").is_some() {
-                "head_dim"
-            } else {
-                "hidden"
-            })
-        } else {
-            None
-        };
-        if let Some(key) = zero {
-            p.push(Problem::new(
-                rec.at(key),
-                format!("{key} of model {name} must be at least 1: a model with layers has attention heads, and 0 would make its KV cache 0 (leave layers blank for a model without them, such as an image model)"),
-            ));
-        }
-        if m.heads > 0.0 && m.kv_heads > m.heads {
-            p.push(Problem::new(
-                rec.at("kv_heads"),
-                format!(
-                    "kv_heads ({}) cannot exceed heads ({})",
-                    m.kv_heads, m.heads
-                ),
-            ));
-        }
-        let over = |key: &str, v: f64, limit: f64, what: &str| {
-            (v > limit).then(|| {
-                Problem::new(
-                    rec.at(key),
-                    format!("{key} ({v}) cannot exceed {what} ({limit})"),
-                )
-            })
-        };
-        let checks = [
-            over("active_params_b", m.active_params_b, m.params_b, "params_b"),
-            over("vision_params_b", m.vision_params_b, m.params_b, "params_b"),
-            over(
-                "unquantized_params_b",
-                m.unquantized_params_b,
-                m.params_b,
-                "params_b",
-            ),
-            over(
-                "experts_per_token",
-                m.experts_per_token,
-                m.experts,
-                "experts",
-            ),
-            over("dense_layers", m.dense_layers, m.layers, "layers"),
-            over("sliding_layers", m.sliding_layers, m.layers, "layers"),
-            over(
-                "linear_layers",
-                m.linear_layers,
-                m.layers - m.sliding_layers,
-                "layers less sliding_layers",
-            ),
-        ];
-        p.extend(checks.into_iter().flatten());
+        attention_problems(rec, name, m, p);
+        p.extend(over_problems(rec, m).into_iter().flatten());
         if m.experts > 0.0 && (m.experts_per_token < 1.0 || m.moe_ffn < 1.0) {
             p.push(Problem::new(
                 rec.at(if m.experts_per_token < 1.0 {
@@ -207,6 +144,80 @@ impl Reader {
             ));
         }
     }
+}
+
+/// The attention shape of a language model (it has layers): heads, kv_heads and head_dim of
+/// at least 1, and no more KV heads than heads.
+fn attention_problems(rec: &Record, name: &str, m: &ModelSpec, p: &mut Vec<Problem>) {
+    // A language model (it has layers) needs its attention shape: a zero would make its
+    // KV cache zero and its plan silently too small.
+    let zero = if m.layers <= 0.0 || m.kv_lora_rank > 0.0 {
+        None
+    } else if m.heads < 1.0 {
+        Some("heads")
+    } else if m.kv_heads < 1.0 {
+        Some("kv_heads")
+    } else if m.head_dim < 1.0 {
+        Some(if rec.raw("head_dim").is_some() {
+            "head_dim"
+        } else {
+            "hidden"
+        })
+    } else {
+        None
+    };
+    if let Some(key) = zero {
+        p.push(Problem::new(
+            rec.at(key),
+            format!("{key} of model {name} must be at least 1: a model with layers has attention heads, and 0 would make its KV cache 0 (leave layers blank for a model without them, such as an image model)"),
+        ));
+    }
+    if m.heads > 0.0 && m.kv_heads > m.heads {
+        p.push(Problem::new(
+            rec.at("kv_heads"),
+            format!(
+                "kv_heads ({}) cannot exceed heads ({})",
+                m.kv_heads, m.heads
+            ),
+        ));
+    }
+}
+
+/// The figures that cannot exceed another (active parameters the parameters, experts a token
+/// the experts, kinds of layers the layers): a problem for each that does.
+fn over_problems(rec: &Record, m: &ModelSpec) -> [Option<Problem>; 7] {
+    let over = |key: &str, v: f64, limit: f64, what: &str| {
+        (v > limit).then(|| {
+            Problem::new(
+                rec.at(key),
+                format!("{key} ({v}) cannot exceed {what} ({limit})"),
+            )
+        })
+    };
+    [
+        over("active_params_b", m.active_params_b, m.params_b, "params_b"),
+        over("vision_params_b", m.vision_params_b, m.params_b, "params_b"),
+        over(
+            "unquantized_params_b",
+            m.unquantized_params_b,
+            m.params_b,
+            "params_b",
+        ),
+        over(
+            "experts_per_token",
+            m.experts_per_token,
+            m.experts,
+            "experts",
+        ),
+        over("dense_layers", m.dense_layers, m.layers, "layers"),
+        over("sliding_layers", m.sliding_layers, m.layers, "layers"),
+        over(
+            "linear_layers",
+            m.linear_layers,
+            m.layers - m.sliding_layers,
+            "layers less sliding_layers",
+        ),
+    ]
 }
 
 /// The user's numeric columns: a header that is a formula name (letters, digits, _) over cells

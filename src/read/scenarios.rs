@@ -3,7 +3,7 @@
 //! (so a typo is reported at its cell with the others); a scenario's changes are applied when it
 //! is planned, as the parsed sheets are typed again with them ([`super::Book::input`]).
 
-use super::table::Rule;
+use super::table::{Record, Rule};
 use super::xlsx::RawSheet;
 use super::Reader;
 use crate::error::Problem;
@@ -84,83 +84,106 @@ impl Reader {
         let mut seen: std::collections::HashMap<String, String> = std::collections::HashMap::new();
         for rec in t.records() {
             let p = &mut self.problems;
-            let Some(key) = rec.required_text("key", "the row needs a key, e.g. safety_margin", p)
-            else {
+            let Some((key, target, column)) = range_key(&rec, &mut seen, p) else {
                 continue;
             };
-            let key = key.trim().to_string();
-            if key.contains('=') {
-                p.push(Problem::new(
-                    rec.at("key"),
-                    format!("the key \"{key}\" holds a value: write the key alone (safety_margin) and the values in low and high"),
-                ));
-                continue;
+            if let Some(range) = range_of(&rec, key, target, column, any, p) {
+                out.push(range);
             }
-            let same = normalize(&key);
-            if let Some(first) = seen.get(&same) {
-                p.push(Problem::new(
-                    rec.at("key"),
-                    format!(
-                        "the key {key} is given twice (first at {first}): give each key one row"
-                    ),
-                ));
-                continue;
-            }
-            seen.insert(same, rec.at("key"));
-            let (target, column) = parse_key(&key);
-            if let Some(why) = cannot_vary(&target, &column) {
-                p.push(Problem::new(rec.at("key"), why));
-                continue;
-            }
-            // Each key's values must be ones its column accepts; whole-number columns are
-            // sampled in whole numbers. A percentage is read only for a share.
-            let rule = column_rule(&target, &column);
-            let any = any.in_unit(rule.unit);
-            let low = rec.number("low", any, p);
-            let high = rec.number("high", any, p);
-            let likely = rec.number("likely", any, p);
-            let (Some(low), Some(high)) = (low, high) else {
-                if rec.raw("low").is_none() || rec.raw("high").is_none() {
-                    p.push(Problem::new(
-                        rec.at("low"),
-                        format!("{key} needs both low and high"),
-                    ));
-                }
-                continue;
-            };
-            if low > high || likely.is_some_and(|m| m < low || m > high) {
-                p.push(Problem::new(
-                    rec.at("low"),
-                    format!(
-                        "{key}: low ≤ likely ≤ high is needed, found low {low}, high {high}{}",
-                        likely.map_or(String::new(), |m| format!(", likely {m}"))
-                    ),
-                ));
-                continue;
-            }
-            for v in [low, high].into_iter().filter(|v| !rule.accepts(*v)) {
-                p.push(Problem::new(
-                    rec.at("key"),
-                    format!(
-                        "{column} must be {}, found {}",
-                        rule.describe(),
-                        crate::model::format_number(v)
-                    ),
-                ));
-            }
-            out.push(RangeDef {
-                key,
-                target,
-                column,
-                whole: rule.integer,
-                low,
-                high,
-                likely,
-                cell: rec.at("key"),
-            });
         }
         out
     }
+}
+
+/// A Ranges row's key, read and checked: written alone (no value), once in the sheet (`seen`
+/// holds each key's first cell), and one that can vary; with what it sets.
+fn range_key(
+    rec: &Record,
+    seen: &mut std::collections::HashMap<String, String>,
+    p: &mut Vec<Problem>,
+) -> Option<(String, Target, String)> {
+    let key = rec.required_text("key", "the row needs a key, e.g. safety_margin", p)?;
+    let key = key.trim().to_string();
+    if key.contains('=') {
+        p.push(Problem::new(
+            rec.at("key"),
+            format!("the key \"{key}\" holds a value: write the key alone (safety_margin) and the values in low and high"),
+        ));
+        return None;
+    }
+    let same = normalize(&key);
+    if let Some(first) = seen.get(&same) {
+        p.push(Problem::new(
+            rec.at("key"),
+            format!("the key {key} is given twice (first at {first}): give each key one row"),
+        ));
+        return None;
+    }
+    seen.insert(same, rec.at("key"));
+    let (target, column) = parse_key(&key);
+    if let Some(why) = cannot_vary(&target, &column) {
+        p.push(Problem::new(rec.at("key"), why));
+        return None;
+    }
+    Some((key, target, column))
+}
+
+/// A Ranges row's values for `key`, read and checked: low ≤ likely ≤ high, each one its column
+/// accepts (`any` the rule of a value before its column's); `None` when they cannot be drawn.
+fn range_of(
+    rec: &Record,
+    key: String,
+    target: Target,
+    column: String,
+    any: Rule,
+    p: &mut Vec<Problem>,
+) -> Option<RangeDef> {
+    // Each key's values must be ones its column accepts; whole-number columns are
+    // sampled in whole numbers. A percentage is read only for a share.
+    let rule = column_rule(&target, &column);
+    let any = any.in_unit(rule.unit);
+    let low = rec.number("low", any, p);
+    let high = rec.number("high", any, p);
+    let likely = rec.number("likely", any, p);
+    let (Some(low), Some(high)) = (low, high) else {
+        if rec.raw("low").is_none() || rec.raw("high").is_none() {
+            p.push(Problem::new(
+                rec.at("low"),
+                format!("{key} needs both low and high"),
+            ));
+        }
+        return None;
+    };
+    if low > high || likely.is_some_and(|m| m < low || m > high) {
+        p.push(Problem::new(
+            rec.at("low"),
+            format!(
+                "{key}: low ≤ likely ≤ high is needed, found low {low}, high {high}{}",
+                likely.map_or(String::new(), |m| format!(", likely {m}"))
+            ),
+        ));
+        return None;
+    }
+    for v in [low, high].into_iter().filter(|v| !rule.accepts(*v)) {
+        p.push(Problem::new(
+            rec.at("key"),
+            format!(
+                "{column} must be {}, found {}",
+                rule.describe(),
+                crate::model::format_number(v)
+            ),
+        ));
+    }
+    Some(RangeDef {
+        key,
+        target,
+        column,
+        whole: rule.integer,
+        low,
+        high,
+        likely,
+        cell: rec.at("key"),
+    })
 }
 
 /// Why a built-in assumption cannot be a Ranges key, where it cannot: it holds no number to

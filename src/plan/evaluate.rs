@@ -537,14 +537,14 @@ fn unplanned_reason(w: &Workload, input: &Input, cands: &[Candidate], k: &Keys) 
         Some(c) => {
             let g = &input.gpus[c.offer];
             // The exclusion says what the largest offer lacks (GPUs, memory, or precision support).
-            let why = |lang: Lang| match &c.exclusion {
-                Some(e) => e.said(lang).to_string(),
+            let why = match &c.exclusion {
+                Some(e) => Said::new(e.said(Lang::En), e.said(Lang::Zh)),
                 None => {
                     let gib = format_number((c.values[k.required] * 10.0).round() / 10.0);
-                    match lang {
-                        Lang::En => format!("needs {gib} GiB per replica with headroom"),
-                        Lang::Zh => format!("每个副本含余量需要 {gib} GiB"),
-                    }
+                    Said::new(
+                        format!("needs {gib} GiB per replica with headroom"),
+                        format!("每个副本含余量需要 {gib} GiB"),
+                    )
                 }
             };
             let (offer, vram, gpus) = (
@@ -555,11 +555,11 @@ fn unplanned_reason(w: &Workload, input: &Input, cands: &[Candidate], k: &Keys) 
             Said::new(
                 format!(
                     "{name} is unplanned: no offer fits. On the largest offer, {offer} ({vram} GiB × up to {gpus}): {}. Lower the context, concurrency or precision, raise max_gpus, or add a larger offer",
-                    why(Lang::En)
+                    why.en
                 ),
                 format!(
                     "{name} 未能规划：没有放得下的报价。在最大的报价 {offer}（{vram} GiB × 最多 {gpus} 张）上：{}。请降低上下文长度、并发数或精度，提高 max_gpus，或添加更大的报价",
-                    why(Lang::Zh)
+                    why.zh
                 ),
             )
         }

@@ -11,7 +11,7 @@ mod replans;
 mod search;
 
 use super::programs::{Keys, Programs};
-use super::{Candidate, FormulaColumn, WorkloadPlan};
+use super::{Candidate, FormulaColumn, Said, WorkloadPlan};
 use crate::model::{CutAction, Input, Month, Value, Warning};
 use alternative::alternative;
 use replans::Replans;
@@ -71,13 +71,15 @@ pub struct Cut {
     /// A word of the Assumption `cut_order`: `spot`, `fp8`, `int8`, `no_redundancy`, `int4`,
     /// `api` or `postpone`.
     pub action: &'static str,
-    /// What to change, in words.
-    pub change: String,
+    /// What to change, in words (the JSON gives the English).
+    #[serde(serialize_with = "english")]
+    pub change: Said,
     /// What this cut alone saves a month: `planned` less `budget_after`.
     #[serde(serialize_with = "crate::model::cents_json")]
     pub saving: f64,
-    /// The risk the cut takes, in English (the JSON's; `zh` holds the Chinese).
-    pub risk: String,
+    /// The risk the cut takes (the JSON gives the English).
+    #[serde(serialize_with = "english")]
+    pub risk: Said,
     /// For a chosen cut, the budget after it and every chosen cut above it (re-planned
     /// together); null for an alternative.
     #[serde(serialize_with = "crate::model::cents_json")]
@@ -92,27 +94,22 @@ pub struct Cut {
     /// The budget month's budget with this cut alone: what `calc` with its `set` gives.
     #[serde(serialize_with = "crate::model::cents_json")]
     pub budget_after: f64,
-    /// The change and the risk in Chinese, for a `--lang zh` workbook and terminal (the JSON
-    /// keeps the English, as a Warning's message).
-    #[serde(skip)]
-    pub zh: (String, String),
+}
+
+/// A text's English, as the JSON gives a cut's change and risk (as a Warning's message).
+fn english<S: serde::Serializer>(t: &Said, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&t.en)
 }
 
 impl Cut {
     /// What to change, in the language of the output.
     pub fn change(&self, lang: crate::lang::Lang) -> &str {
-        match lang {
-            crate::lang::Lang::Zh => &self.zh.0,
-            _ => &self.change,
-        }
+        self.change.get(lang)
     }
 
     /// The risk the cut takes, in the language of the output.
     pub fn risk(&self, lang: crate::lang::Lang) -> &str {
-        match lang {
-            crate::lang::Lang::Zh => &self.zh.1,
-            _ => &self.risk,
-        }
+        self.risk.get(lang)
     }
 
     /// The `--set` arguments as a command line writes them (`--set a=1 --set b=2`).
@@ -344,14 +341,13 @@ fn cut_of(input: &Input, a: &Alt, planned: f64, total_after: f64, chosen: bool) 
     Cut {
         workload: input.workloads[a.workload].name.clone(),
         action: a.action.key(),
-        change,
+        change: Said::new(change, change_zh),
         saving: planned - a.after,
-        risk: a.risk[0].to_string(),
+        risk: Said::new(a.risk[0], a.risk[1]),
         total_after,
         chosen,
         harm: a.harm + 1,
         set: a.set.clone(),
         budget_after: a.after,
-        zh: (change_zh, a.risk[1].to_string()),
     }
 }

@@ -4,31 +4,7 @@
 
 use crate::lang::Lang;
 
-/// A label in English and in Chinese.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Label {
-    /// The English text, as the English workbook writes it.
-    pub en: &'static str,
-    /// The Chinese text, as the workbook written with `--lang zh` writes it.
-    pub zh: &'static str,
-}
-
-impl Label {
-    /// A label from its English and Chinese text (const, for the tables of this module).
-    pub const fn new(en: &'static str, zh: &'static str) -> Label {
-        Label { en, zh }
-    }
-
-    /// The label's text in `lang`.
-    pub fn get(self, lang: Lang) -> &'static str {
-        lang.t(self.en, self.zh)
-    }
-
-    /// Whether `text` is this label in either language.
-    pub fn is(self, text: &str) -> bool {
-        text == self.en || text == self.zh
-    }
-}
+pub use super::text::Label;
 
 /// The tabs of a plan workbook, in order. Their names in both languages are [`Tab::label`]'s
 /// table: the writer names the sheets and the formulas that cite them from it, and the reader of

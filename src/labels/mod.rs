@@ -1,5 +1,9 @@
-//! What the workbook and the terminal call things, in English and Chinese: the tabs, their
-//! labels and the terms finance reads ([`layout`]), and the plan's values as words ([`words`]).
+//! What the workbook and the terminal call things, in English and Chinese: the one text type in
+//! both languages ([`text`]: [`Label`], [`Said`]), the tabs, their labels and the terms finance
+//! reads ([`layout`]), and the plan's values as words ([`words`]).
 
 pub mod layout;
+pub mod text;
 pub mod words;
+
+pub use text::{Label, Said, Text, Words};

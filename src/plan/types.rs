@@ -156,30 +156,7 @@ pub struct FormulaColumn {
     pub is_bool: bool,
 }
 
-/// A text in English and in Chinese: the English for the JSON and an English output, the
-/// Chinese for a `--lang zh` workbook and terminal (as a Warning's `zh`).
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct Said {
-    /// The English text.
-    pub en: String,
-    /// The Chinese text.
-    pub zh: String,
-}
-
-impl Said {
-    /// A text from its English and its Chinese.
-    pub fn new(en: impl Into<String>, zh: impl Into<String>) -> Said {
-        Said {
-            en: en.into(),
-            zh: zh.into(),
-        }
-    }
-
-    /// The text in `lang`.
-    pub fn get(&self, lang: Lang) -> &str {
-        lang.t(&self.en, &self.zh)
-    }
-}
+pub use crate::labels::Said;
 
 /// Why a candidate cannot be chosen.
 #[derive(Debug, Clone, PartialEq)]

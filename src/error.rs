@@ -1,6 +1,7 @@
 //! The one error type of gpuplan. Every variant carries what its message needs, and
 //! `exit_code()` maps it to the exit codes of the CLI contract (0 ok, 1 bug, 2 bad input, 3 strict).
 
+use crate::labels::{Label, Said};
 use crate::lang::Lang;
 use std::fmt;
 use std::path::PathBuf;
@@ -155,23 +156,20 @@ fn render_problems_in(file: &std::path::Path, problems: &[Problem], lang: Lang) 
         .collect();
     let n = problems.len();
     if n > SHOWN_PROBLEMS {
-        lines.push(if lang == Lang::Zh {
-            format!("{f} 共有 {n} 个问题，仅显示前 {SHOWN_PROBLEMS} 个（修正后请再次运行 `gpuplan check`）")
-        } else {
-            format!("{n} problems in {f}; the first {SHOWN_PROBLEMS} are shown (fix them and run `gpuplan check` again)")
-        });
+        lines.push(Said::new(
+            format!("{n} problems in {f}; the first {SHOWN_PROBLEMS} are shown (fix them and run `gpuplan check` again)"),
+            format!("{f} 共有 {n} 个问题，仅显示前 {SHOWN_PROBLEMS} 个（修正后请再次运行 `gpuplan check`）"),
+        ).pick(lang));
     } else if n > 1 {
-        lines.push(if lang == Lang::Zh {
-            format!("{f} 共有 {n} 个问题")
-        } else {
-            format!("{n} problems in {f}")
-        });
+        lines.push(
+            Said::new(
+                format!("{n} problems in {f}"),
+                format!("{f} 共有 {n} 个问题"),
+            )
+            .pick(lang),
+        );
     }
-    lines.join(if lang == Lang::Zh {
-        "\n错误："
-    } else {
-        "\nerror: "
-    })
+    lines.join(Label::new("\nerror: ", "\n错误：").get(lang))
 }
 
 /// Problems of text files, `FILE:LINE: message` each, then how many more there were.
@@ -189,25 +187,25 @@ impl Error {
     /// The error line(s) as the terminal shows them after the `error: ` (or `错误：`) prefix, in
     /// Chinese where `zh` and a translation exists.
     pub fn render(&self, lang: Lang) -> String {
-        match (self, lang) {
-            (Error::Input { file, problems }, _) => render_problems_in(file, problems, lang),
-            (Error::Strict { warnings }, Lang::Zh) => {
-                format!("--strict：方案有 {warnings} 条警告或未规划的负载")
-            }
-            (Error::Internal(m), Lang::Zh) => {
-                format!("内部错误：{m}\n这是 gpuplan 的缺陷，请附上输入文件报告。")
-            }
+        match self {
+            Error::Input { file, problems } => render_problems_in(file, problems, lang),
+            Error::Strict { warnings } => Said::new(
+                self.to_string(),
+                format!("--strict：方案有 {warnings} 条警告或未规划的负载"),
+            )
+            .pick(lang),
+            Error::Internal(m) => Said::new(
+                self.to_string(),
+                format!("内部错误：{m}\n这是 gpuplan 的缺陷，请附上输入文件报告。"),
+            )
+            .pick(lang),
             _ => self.to_string(),
         }
     }
 
     /// The prefix of an error line.
     pub fn prefix(lang: Lang) -> &'static str {
-        if lang == Lang::Zh {
-            "错误："
-        } else {
-            "error: "
-        }
+        Label::new("error: ", "错误：").get(lang)
     }
 
     /// The process exit code for this error.

@@ -22,7 +22,10 @@ fn init_then_check_is_ok_in_both_languages() {
         );
     }
     // Every input sheet, in the order the catalog lists them, in each language.
-    let (en, zh): (Vec<&str>, Vec<&str>) = gpuplan::catalog::SHEETS.iter().copied().unzip();
+    let (en, zh): (Vec<&str>, Vec<&str>) = gpuplan::catalog::SHEETS
+        .iter()
+        .map(|s| (s.en, s.zh))
+        .unzip();
     assert_eq!(sheet_names(&d.path().join("zh.xlsx")), zh);
     assert_eq!(sheet_names(&d.path().join("t.xlsx")), en);
     assert_eq!(en[6..], ["Scenarios", "Ranges", "APIs", "Usage"]);

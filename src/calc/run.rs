@@ -9,6 +9,7 @@ use super::candidates::{candidates_kept, candidates_note};
 use super::{Calc, Scenario};
 use crate::catalog;
 use crate::error::{Error, Result};
+use crate::labels::Label;
 use crate::lang::Lang;
 use crate::model::change::{Change, Target};
 use crate::model::{self, Input, ScenarioDef, Warning};
@@ -322,16 +323,17 @@ impl Session {
         let mut pinned = self.main_sets.clone();
         pinned.extend(usage::compare::as_is_changes(plan, &report.actuals));
         let mut warnings = report.warnings;
-        let mut keep = |r: Result<plan::Plan>, [what, what_zh]: [&str; 2]| match r {
+        let mut keep = |r: Result<plan::Plan>, what: Label| match r {
             Ok(p) => Some(p),
             Err(e) => {
                 warnings.push(
                     Warning::warn(
                         "--usage",
-                        format!("re-planning {what} failed, so no saving is given: {e}"),
+                        format!("re-planning {} failed, so no saving is given: {e}", what.en),
                     )
                     .with_zh(format!(
-                        "{what_zh}重新规划失败，因此不给出可节省的金额：{e}"
+                        "{}重新规划失败，因此不给出可节省的金额：{e}",
+                        what.zh
                     )),
                 );
                 None
@@ -339,14 +341,14 @@ impl Session {
         };
         let replan = keep(
             replan_with(&all),
-            ["with the measured figures", "按实测数据"],
+            Label::new("with the measured figures", "按实测数据"),
         );
         let as_is = keep(
             replan_with(&pinned),
-            [
+            Label::new(
                 "the planned cards at the measured hours",
                 "按实测时长对已规划的 GPU ",
-            ],
+            ),
         );
         let rows = usage::compare::compare(plan, replan.as_ref(), as_is.as_ref(), &report.actuals);
         self.calc.actuals = rows;

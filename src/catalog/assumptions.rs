@@ -2,6 +2,7 @@
 //! languages and roles (which an engine profile may set).
 
 use super::{field, field_static, records};
+use crate::labels::Label;
 use crate::lang::Lang;
 use crate::model::{Assumption, Assumptions, Source, Value};
 
@@ -25,20 +26,25 @@ pub fn assumptions(lang: Lang) -> Assumptions {
                 key: field(r, "key").to_string(),
                 value,
                 unit: field(r, "unit").to_string(),
-                note: field(
-                    r,
-                    if lang == Lang::Zh {
-                        "Chinese note"
-                    } else {
-                        "English note"
-                    },
-                )
-                .to_string(),
+                note: field(r, lang.t("English note", "Chinese note")).to_string(),
                 source: Source::Default,
             }
         })
         .collect();
     Assumptions { items }
+}
+
+/// The note of a built-in assumption in both languages (templates/assumptions.tsv).
+pub fn assumption_note(key: &str) -> Option<Label> {
+    records(ASSUMPTIONS_TSV)
+        .iter()
+        .find(|r| field(r, "key") == key)
+        .map(|r| {
+            Label::new(
+                field_static(r, "English note"),
+                field_static(r, "Chinese note"),
+            )
+        })
 }
 
 /// The figure of a built-in assumption (the Assumptions sheet's default), if it is a number.
@@ -134,8 +140,10 @@ mod tests {
         assert_eq!(a.number("inference_activation_gib", 0.0), 0.5);
         assert_eq!(a.number("optimizer_bytes_per_param", 0.0), 12.0);
         // Every default has a note in both languages (the Assumptions sheet shows them).
-        for (en, zh) in a.items.iter().zip(assumptions(Lang::Zh).items.iter()) {
-            assert!(!en.note.is_empty() && !zh.note.is_empty(), "{}", en.key);
+        for en in &a.items {
+            let note = assumption_note(&en.key).expect("a built-in assumption");
+            assert!(!note.en.is_empty() && !note.zh.is_empty(), "{}", en.key);
+            assert_eq!(note.en, en.note);
         }
     }
 

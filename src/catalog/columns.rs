@@ -2,6 +2,7 @@
 //! default a blank cell stands for, and their labels and notes in both languages.
 
 use super::rows;
+use crate::labels::Label;
 use crate::lang::Lang;
 
 pub(super) const COLUMNS_TSV: &str = include_str!("../../templates/columns.tsv");
@@ -75,21 +76,13 @@ pub struct Column {
 }
 
 impl Column {
-    /// The header label in `lang`, without the key.
-    pub fn label(&self, lang: Lang) -> &'static str {
-        if lang == Lang::Zh {
-            self.label_zh
-        } else {
-            self.label_en
-        }
+    /// The header label in both languages, without the key.
+    pub fn label(&self) -> Label {
+        Label::new(self.label_en, self.label_zh)
     }
-    /// The header's note in `lang`.
-    pub fn note(&self, lang: Lang) -> &'static str {
-        if lang == Lang::Zh {
-            self.note_zh
-        } else {
-            self.note_en
-        }
+    /// The header's note in both languages.
+    pub fn note(&self) -> Label {
+        Label::new(self.note_en, self.note_zh)
     }
     /// Whether a header cell names this column: its key, a label in either language, or
     /// `… (key)` ([`crate::support::fields::header_matches`]).
@@ -99,7 +92,7 @@ impl Column {
 
     /// `Label (key)`, as the template writes headers.
     pub fn header(&self, lang: Lang) -> String {
-        format!("{} ({})", self.label(lang), self.key)
+        format!("{} ({})", self.label().get(lang), self.key)
     }
 }
 
@@ -437,7 +430,7 @@ mod tests {
 
     #[test]
     fn every_column_has_both_labels_and_notes() {
-        for (sheet, _) in SHEETS {
+        for sheet in SHEETS.map(|s| s.en) {
             let cols = columns(sheet);
             assert!(!cols.is_empty(), "{sheet}");
             for c in cols {

@@ -2,7 +2,7 @@
 //! in both languages.
 
 use super::{field, field_static, records};
-use crate::lang::Lang;
+use crate::labels::Text;
 use crate::model::{FormulaDef, Origin, Scope};
 
 pub(super) const FORMULAS_TSV: &str = include_str!("../../templates/formulas.tsv");
@@ -52,18 +52,21 @@ fn formula_descriptions() -> &'static [(&'static str, &'static str, &'static str
     })
 }
 
-/// A formula's description in `lang`. A default formula's own text, in English or in Chinese
-/// (as a template of either language wrote it), is given in `lang`; a description the user
-/// wrote, or one of a formula that is not a default, is kept as written.
-pub fn formula_description(f: &FormulaDef, lang: Lang) -> &str {
+/// A formula's description in both languages. A default formula's own text, in English or in
+/// Chinese (as a template of either language wrote it), is given in each; a description the
+/// user wrote, or one of a formula that is not a default, is kept as written in both.
+pub fn formula_description(f: &FormulaDef) -> Text<&str> {
     match formula_descriptions()
         .iter()
         .find(|(name, _, _)| *name == f.name)
     {
         Some(&(_, en, zh)) if !zh.is_empty() && (f.description == en || f.description == zh) => {
-            lang.t(en, zh)
+            Text { en, zh }
         }
-        _ => &f.description,
+        _ => Text {
+            en: &f.description,
+            zh: &f.description,
+        },
     }
 }
 
@@ -124,15 +127,15 @@ mod tests {
             .find(|f| f.name == "utilization")
             .unwrap();
         assert_eq!(
-            formula_description(&f, Lang::Zh),
+            formula_description(&f).zh,
             "月利用率：运行小时 ÷ 当月小时数（seed 001 计费的经验法则）。"
         );
         let en = "Monthly utilization: hours run ÷ hours in the month (seed 001's rule of thumb for billing).";
-        assert_eq!(formula_description(&f, Lang::En), en);
+        assert_eq!(formula_description(&f).en, en);
         // The Chinese template's text read back gives English in an English plan.
-        f.description = formula_description(&f, Lang::Zh).to_string();
-        assert_eq!(formula_description(&f, Lang::En), en);
+        f.description = formula_description(&f).zh.to_string();
+        assert_eq!(formula_description(&f).en, en);
         f.description = "our own note".into();
-        assert_eq!(formula_description(&f, Lang::Zh), "our own note");
+        assert_eq!(formula_description(&f).zh, "our own note");
     }
 }

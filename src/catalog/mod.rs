@@ -20,7 +20,8 @@ mod tests;
 
 pub use apis::apis;
 pub use assumptions::{
-    assumption_number, assumption_role, assumption_unit, assumptions, profile_keys, AssumptionRole,
+    assumption_note, assumption_number, assumption_role, assumption_unit, assumptions,
+    profile_keys, AssumptionRole,
 };
 pub use columns::{
     column, columns, condition_holds, find_column, online_by_default, plain_default, words,
@@ -33,6 +34,7 @@ pub use formulas::{formula_description, formulas};
 pub use gpus::{find_gpu, gpus};
 pub use models::models;
 
+use crate::labels::Label;
 use crate::lang::Lang;
 
 /// Rows of a TSV data file, header first, comments and blank lines skipped.
@@ -79,24 +81,23 @@ fn field_static(rec: &[(&'static str, &'static str)], key: &str) -> &'static str
 }
 
 /// The input sheets, with their English and Chinese names.
-pub const SHEETS: [(&str, &str); 10] = [
-    ("Workloads", "负载"),
-    ("GPUs", "算力报价"),
-    ("Models", "模型"),
-    ("Assumptions", "参数"),
-    ("Engines", "引擎"),
-    ("Formulas", "公式"),
-    ("Scenarios", "情景"),
-    ("Ranges", "范围"),
-    ("APIs", "API报价"),
-    ("Usage", "用量"),
+pub const SHEETS: [Label; 10] = [
+    Label::new("Workloads", "负载"),
+    Label::new("GPUs", "算力报价"),
+    Label::new("Models", "模型"),
+    Label::new("Assumptions", "参数"),
+    Label::new("Engines", "引擎"),
+    Label::new("Formulas", "公式"),
+    Label::new("Scenarios", "情景"),
+    Label::new("Ranges", "范围"),
+    Label::new("APIs", "API报价"),
+    Label::new("Usage", "用量"),
 ];
 
 /// The name of an input sheet in the chosen language.
 pub fn sheet_name(english: &str, lang: Lang) -> &str {
     SHEETS
         .iter()
-        .find(|(en, _)| *en == english)
-        .map(|(en, cn)| if lang == Lang::Zh { *cn } else { *en })
-        .unwrap_or(english)
+        .find(|s| s.en == english)
+        .map_or(english, |s| s.get(lang))
 }

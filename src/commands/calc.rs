@@ -8,6 +8,7 @@ use crate::calc::run::{sampling_options, Read, Request, Session};
 use crate::calc::Calc;
 use crate::cli::{self, CalcArgs};
 use crate::error::{Error, Result};
+use crate::labels::Label;
 use crate::lang::Lang;
 use crate::plan::sensitivity::Sensitivity;
 use crate::support::files;
@@ -226,11 +227,10 @@ fn print_summary(a: &CalcArgs, calc: &Calc, out: &Outputs) -> Result<()> {
     };
     let lang = a.lang.unwrap_or_else(Lang::from_env);
     let mut text = report::summary(calc, color, lang);
-    let (wrote, and) = if lang == Lang::Zh {
-        ("已写入", "、")
-    } else {
-        ("wrote", ", ")
-    };
+    let (wrote, and) = (
+        Label::new("wrote", "已写入").get(lang),
+        Label::new(", ", "、").get(lang),
+    );
     text.push_str(&format!("{wrote} {}", out.workbook.display()));
     if let Some(j) = &out.json {
         text.push_str(&format!("{and}{}", j.display()));

@@ -4,6 +4,7 @@
 use super::{changes, out};
 use crate::cli::{CheckArgs, ExplainArgs};
 use crate::error::Result;
+use crate::labels::{Label, Said};
 use crate::lang::Lang;
 use crate::{model, plan, read, report};
 
@@ -37,16 +38,12 @@ pub fn check(a: &CheckArgs) -> Result<()> {
     // In a Chinese locale the summary line is Chinese (check has no --lang: the workbook is
     // the user's).
     let lang = Lang::from_env();
-    let mut text = if lang == Lang::Zh {
-        format!("通过：{nw} 个负载、{ng} 个 GPU 报价、{nm} 个模型、{na} 个参数、{nf} 个公式；已规划 {np} 个，{nwarn} 条警告\n")
-    } else {
-        format!("ok: {nw} workloads, {ng} GPU offers, {nm} models, {na} assumptions, {nf} formulas; {np} planned, {nwarn} warning(s)\n")
-    };
-    let prefix = if lang == Lang::Zh {
-        "警告"
-    } else {
-        "warning"
-    };
+    let mut text = Said::new(
+        format!("ok: {nw} workloads, {ng} GPU offers, {nm} models, {na} assumptions, {nf} formulas; {np} planned, {nwarn} warning(s)\n"),
+        format!("通过：{nw} 个负载、{ng} 个 GPU 报价、{nm} 个模型、{na} 个参数、{nf} 个公式；已规划 {np} 个，{nwarn} 条警告\n"),
+    )
+    .pick(lang);
+    let prefix = Label::new("warning", "警告").get(lang);
     for w in warnings {
         text.push_str(&format!("{prefix}: {}: {}\n", w.location, w.text(lang)));
     }

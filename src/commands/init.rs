@@ -3,6 +3,7 @@
 use super::out;
 use crate::cli::InitArgs;
 use crate::error::{Error, Result};
+use crate::labels::Said;
 use crate::lang::Lang;
 use crate::support::output;
 use crate::{catalog, write};
@@ -33,9 +34,9 @@ pub fn init(a: &InitArgs) -> Result<()> {
     let lang = a.lang.unwrap_or_else(Lang::from_env);
     let sheet = catalog::sheet_name("Workloads", a.lang.unwrap_or_default());
     let path = a.path.display();
-    out(&if lang == Lang::Zh {
-        format!("已写入 {path}：请填写{sheet}表，然后运行 `gpuplan calc {path}`\n")
-    } else {
-        format!("wrote {path}: fill in the {sheet} sheet, then run `gpuplan calc {path}`\n")
-    })
+    out(Said::new(
+        format!("wrote {path}: fill in the {sheet} sheet, then run `gpuplan calc {path}`\n"),
+        format!("已写入 {path}：请填写{sheet}表，然后运行 `gpuplan calc {path}`\n"),
+    )
+    .get(lang))
 }

@@ -158,35 +158,35 @@ pub const TOTAL_WITH_MARGIN: Label = Label::new("Total with safety margin", "含
 pub const INPUT_SHA256: Label = Label::new("Input SHA-256", "输入文件 SHA-256");
 /// Summary tab row label (column A) of the Assumptions `currency` the money is in.
 pub const CURRENCY: Label = Label::new("Currency", "货币");
-/// The Chinese name of the assumptions the printed Assumptions page shows (the money inputs)
-/// and of the plan's own settings: the Chinese workbook prints it before the note, as the key
-/// stays English (formulas read it).
-pub fn assumption_zh(key: &str) -> Option<&'static str> {
+/// The name of the assumptions the printed Assumptions page shows (the money inputs) and of the
+/// plan's own settings, in both languages: the key, which stays English (formulas read it), and
+/// the Chinese name the Chinese workbook prints before the note.
+pub fn assumption_name(key: &str) -> Option<Label> {
     Some(match key {
-        "hours_in_month" => "每月小时数",
-        "cold_start_min" => "冷启动时长",
-        "spot_rework" => "竞价重跑比例",
-        "storage_price_gb_month" => "存储单价",
-        "egress_price_gb" => "出口流量单价",
-        "ops_hours_month" => "每月运维工时",
-        "ops_hourly_rate" => "运维时薪",
-        "trial_reserve" => "试错预留比例",
-        "safety_margin" => "安全边际",
-        "vat_rate" => "税率",
-        "prices_include_vat" => "价格含税",
-        "currency" => "货币",
-        "plan_start" => "起始月份",
-        "budget_monthly" => "月度预算上限",
-        "budget_month" => "预算月份",
-        "cut_order" => "降级顺序",
-        "fleet" => "卡群规划",
-        "redundancy_online" => "在线服务冗余",
-        "redundancy_offline" => "离线任务冗余",
-        "monthly_min_utilization" => "包月最低利用率",
-        "requester" => "申请人",
-        "cost_centre" => "成本中心",
-        "budget_period" => "预算期间",
-        "approver" => "审批人",
+        "hours_in_month" => Label::new("hours_in_month", "每月小时数"),
+        "cold_start_min" => Label::new("cold_start_min", "冷启动时长"),
+        "spot_rework" => Label::new("spot_rework", "竞价重跑比例"),
+        "storage_price_gb_month" => Label::new("storage_price_gb_month", "存储单价"),
+        "egress_price_gb" => Label::new("egress_price_gb", "出口流量单价"),
+        "ops_hours_month" => Label::new("ops_hours_month", "每月运维工时"),
+        "ops_hourly_rate" => Label::new("ops_hourly_rate", "运维时薪"),
+        "trial_reserve" => Label::new("trial_reserve", "试错预留比例"),
+        "safety_margin" => Label::new("safety_margin", "安全边际"),
+        "vat_rate" => Label::new("vat_rate", "税率"),
+        "prices_include_vat" => Label::new("prices_include_vat", "价格含税"),
+        "currency" => Label::new("currency", "货币"),
+        "plan_start" => Label::new("plan_start", "起始月份"),
+        "budget_monthly" => Label::new("budget_monthly", "月度预算上限"),
+        "budget_month" => Label::new("budget_month", "预算月份"),
+        "cut_order" => Label::new("cut_order", "降级顺序"),
+        "fleet" => Label::new("fleet", "卡群规划"),
+        "redundancy_online" => Label::new("redundancy_online", "在线服务冗余"),
+        "redundancy_offline" => Label::new("redundancy_offline", "离线任务冗余"),
+        "monthly_min_utilization" => Label::new("monthly_min_utilization", "包月最低利用率"),
+        "requester" => Label::new("requester", "申请人"),
+        "cost_centre" => Label::new("cost_centre", "成本中心"),
+        "budget_period" => Label::new("budget_period", "预算期间"),
+        "approver" => Label::new("approver", "审批人"),
         _ => return None,
     })
 }

@@ -4,6 +4,7 @@
 //! row here (and a variant, whose missing arms the compiler names) plus its formulas in
 //! templates/formulas.tsv; the planner, the tabs and the JSON walk [`Mode::ALL`].
 
+use crate::labels::Label;
 use crate::lang::Lang;
 
 /// A price column of the GPUs sheet, declared in the order of [`Price::ALL`].
@@ -153,10 +154,10 @@ pub struct ModeSpec {
     pub mode: Mode,
     /// The JSON's key and the formulas' suffix: `on_demand`.
     pub key: &'static str,
-    /// `[English, Chinese]`.
-    pub label: [&'static str; 2],
-    /// What its cost is, for the Billing tab's column note: `[English, Chinese]`.
-    pub note: [&'static str; 2],
+    /// Its name in English and Chinese: `on-demand`, `按量计费`.
+    pub label: Label,
+    /// What its cost is, for the Billing tab's column note.
+    pub note: Label,
     /// The offer's prices it needs, every one of them, to be considered.
     pub prices: &'static [Price],
     /// Whether it commits to a month or a term whatever the use; base plus burst commits its
@@ -182,8 +183,8 @@ pub const MODES: [ModeSpec; 6] = [
     ModeSpec {
         mode: Mode::OnDemand,
         key: "on_demand",
-        label: ["on-demand", "按量计费"],
-        note: ["Each run's hours plus the cold start, rounded up to the billing granularity, at least the minimum rental.", "每次运行时长加冷启动，按计费粒度向上取整，且不少于最小起租时长。"],
+        label: Label::new("on-demand", "按量计费"),
+        note: Label::new("Each run's hours plus the cold start, rounded up to the billing granularity, at least the minimum rental.", "每次运行时长加冷启动，按计费粒度向上取整，且不少于最小起租时长。"),
         prices: &[Price::OnDemandHourly],
         committed: false,
         cost: "cost_on_demand",
@@ -194,8 +195,8 @@ pub const MODES: [ModeSpec; 6] = [
     ModeSpec {
         mode: Mode::Monthly,
         key: "monthly",
-        label: ["monthly", "包月"],
-        note: ["The monthly price per GPU, whatever the hours.", "每卡包月价，与使用时长无关。"],
+        label: Label::new("monthly", "包月"),
+        note: Label::new("The monthly price per GPU, whatever the hours.", "每卡包月价，与使用时长无关。"),
         prices: &[Price::Monthly],
         committed: true,
         cost: "cost_monthly",
@@ -206,8 +207,8 @@ pub const MODES: [ModeSpec; 6] = [
     ModeSpec {
         mode: Mode::Spot,
         key: "spot",
-        label: ["spot", "竞价实例"],
-        note: ["Spot price × hours × (1 + spot_rework); only for workloads that tolerate interruptions.", "竞价价 × 小时 × (1 + 重跑比例)；仅限可中断任务。"],
+        label: Label::new("spot", "竞价实例"),
+        note: Label::new("Spot price × hours × (1 + spot_rework); only for workloads that tolerate interruptions.", "竞价价 × 小时 × (1 + 重跑比例)；仅限可中断任务。"),
         prices: &[Price::SpotHourly],
         committed: false,
         cost: "cost_spot",
@@ -218,8 +219,8 @@ pub const MODES: [ModeSpec; 6] = [
     ModeSpec {
         mode: Mode::Reserved,
         key: "reserved",
-        label: ["reserved", "预留实例"],
-        note: ["The reserved monthly price per GPU.", "每卡预留月价。"],
+        label: Label::new("reserved", "预留实例"),
+        note: Label::new("The reserved monthly price per GPU.", "每卡预留月价。"),
         prices: &[Price::ReservedMonthly],
         committed: true,
         cost: "cost_reserved",
@@ -230,8 +231,8 @@ pub const MODES: [ModeSpec; 6] = [
     ModeSpec {
         mode: Mode::Mixed,
         key: "mixed",
-        label: ["base + burst", "包月保底 + 按量弹性"],
-        note: ["Monthly instances for the off-peak concurrency, on-demand ones during peak hours.", "非高峰并发用包月实例，高峰时段用按量实例。"],
+        label: Label::new("base + burst", "包月保底 + 按量弹性"),
+        note: Label::new("Monthly instances for the off-peak concurrency, on-demand ones during peak hours.", "非高峰并发用包月实例，高峰时段用按量实例。"),
         prices: &[Price::Monthly, Price::OnDemandHourly],
         committed: false,
         cost: "cost_mixed",
@@ -242,8 +243,8 @@ pub const MODES: [ModeSpec; 6] = [
     ModeSpec {
         mode: Mode::Owned,
         key: "owned",
-        label: ["owned", "自建"],
-        note: ["Cards bought: each month's depreciation (purchase price less its residual share, over depreciation_months), power at the busy hours and idle power the rest of the month × pue × electricity_price, and hosting. The purchase itself is capital spent up front (the Summary).", "自购 GPU：每月折旧（购置价扣除残值比例后按 depreciation_months 分摊）、忙时功耗与其余时间的待机功耗 × pue × electricity_price，以及托管费。购置款本身为一次性资本支出（见总览）。"],
+        label: Label::new("owned", "自建"),
+        note: Label::new("Cards bought: each month's depreciation (purchase price less its residual share, over depreciation_months), power at the busy hours and idle power the rest of the month × pue × electricity_price, and hosting. The purchase itself is capital spent up front (the Summary).", "自购 GPU：每月折旧（购置价扣除残值比例后按 depreciation_months 分摊）、忙时功耗与其余时间的待机功耗 × pue × electricity_price，以及托管费。购置款本身为一次性资本支出（见总览）。"),
         prices: &[Price::Purchase],
         committed: true,
         cost: "cost_owned",
@@ -288,9 +289,14 @@ impl Mode {
         self.spec().key
     }
 
-    /// The mode's name in `lang`: `on-demand` / `按量计费`, `base + burst`.
+    /// The mode's name in both languages: `on-demand` / `按量计费`, `base + burst`.
+    pub fn name(self) -> Label {
+        self.spec().label
+    }
+
+    /// The mode's name in `lang`.
     pub fn label(self, lang: Lang) -> &'static str {
-        self.spec().label[usize::from(lang == Lang::Zh)]
+        self.name().get(lang)
     }
 
     /// Whether the mode commits to a month or a term whatever the use (monthly, reserved).
@@ -316,7 +322,7 @@ impl Mode {
     pub fn parse(text: &str) -> Option<Mode> {
         Mode::ALL
             .into_iter()
-            .find(|m| m.key() == text || m.spec().label.contains(&text))
+            .find(|m| m.key() == text || m.name().is(text))
     }
 
     /// Position in `Mode::ALL` (the declaration order).
@@ -338,8 +344,8 @@ mod tests {
     fn every_mode_is_parsed_back_from_its_key_and_labels() {
         for m in Mode::ALL {
             assert_eq!(Mode::parse(m.key()), Some(m));
-            assert_eq!(Mode::parse(m.label(Lang::En)), Some(m));
-            assert_eq!(Mode::parse(m.label(Lang::Zh)), Some(m));
+            assert_eq!(Mode::parse(m.name().en), Some(m));
+            assert_eq!(Mode::parse(m.name().zh), Some(m));
         }
         assert_eq!(Mode::parse("包月保底 + 按量弹性"), Some(Mode::Mixed));
         assert_eq!(Price::parse("spot_hourly"), Some(Price::SpotHourly));

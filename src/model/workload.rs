@@ -2,6 +2,7 @@
 //! numbers and the model's figures.
 
 use super::*;
+use crate::labels::Label;
 
 /// What a workload does; it decides which memory terms apply.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -37,32 +38,24 @@ impl Kind {
         Kind::Batch,
     ];
 
-    /// The Workloads sheet's English word, also the JSON's: `full_finetune`.
-    pub fn key(self) -> &'static str {
+    /// The kind's word in both languages: the Workloads sheet's English word, also the JSON's
+    /// (`full_finetune`), and the Chinese one, an alias the sheet accepts (`全参微调`).
+    pub const fn label(self) -> Label {
         match self {
-            Kind::Inference => "inference",
-            Kind::Lora => "lora",
-            Kind::Qlora => "qlora",
-            Kind::FullFinetune => "full_finetune",
-            Kind::Pretrain => "pretrain",
-            Kind::ImageGen => "image_gen",
-            Kind::VideoGen => "video_gen",
-            Kind::Batch => "batch",
+            Kind::Inference => Label::new("inference", "推理"),
+            Kind::Lora => Label::new("lora", "LoRA微调"),
+            Kind::Qlora => Label::new("qlora", "QLoRA微调"),
+            Kind::FullFinetune => Label::new("full_finetune", "全参微调"),
+            Kind::Pretrain => Label::new("pretrain", "预训练"),
+            Kind::ImageGen => Label::new("image_gen", "生图"),
+            Kind::VideoGen => Label::new("video_gen", "生视频"),
+            Kind::Batch => Label::new("batch", "批处理"),
         }
     }
 
-    /// The Chinese word for the kind, an alias the sheet accepts: `全参微调`.
-    pub fn zh(self) -> &'static str {
-        match self {
-            Kind::Inference => "推理",
-            Kind::Lora => "LoRA微调",
-            Kind::Qlora => "QLoRA微调",
-            Kind::FullFinetune => "全参微调",
-            Kind::Pretrain => "预训练",
-            Kind::ImageGen => "生图",
-            Kind::VideoGen => "生视频",
-            Kind::Batch => "批处理",
-        }
+    /// The Workloads sheet's English word, also the JSON's: `full_finetune`.
+    pub fn key(self) -> &'static str {
+        self.label().en
     }
 
     /// Parses a key or an alias in either language, case-insensitively.
@@ -70,7 +63,7 @@ impl Kind {
         let t = normalize(text);
         Kind::ALL.into_iter().find(|k| {
             normalize(k.key()) == t
-                || normalize(k.zh()) == t
+                || normalize(k.label().zh) == t
                 || match k {
                     Kind::Inference => ["serving", "api", "在线服务"]
                         .iter()

@@ -2,8 +2,8 @@
 //! each with the amount at stake, the largest first. Page 1 shows the top three; JSON `risks`
 //! all of them. Each is also a warning or a line elsewhere; this is their ranking by money.
 
-use super::{Mode, Plan};
-use crate::lang::Lang;
+use super::{Mode, Plan, Said};
+use crate::labels::Label;
 use serde::Serialize;
 
 /// What a risk is about.
@@ -39,33 +39,29 @@ pub struct Risk {
 }
 
 impl Risk {
-    /// The risk in a line, in `lang`.
-    pub fn text(&self, lang: Lang) -> String {
+    /// The risk in a line, in both languages.
+    pub fn said(&self) -> Said {
         let w = self.workload.as_deref().unwrap_or("");
         let from = self.from.as_deref().unwrap_or("");
-        match (self.risk, lang) {
-            (RiskKind::GuessedModel, Lang::Zh) => {
-                format!("{w}：模型的层数和注意力头数按 {from} 推测，其月度成本取决于此（见显存页）")
-            }
-            (RiskKind::GuessedModel, _) => format!(
-                "{w}: its model's layers and heads are guessed from {from}; its month rests on them (Memory tab)"
+        match self.risk {
+            RiskKind::GuessedModel => Said::new(
+                format!("{w}: its model's layers and heads are guessed from {from}; its month rests on them (Memory tab)"),
+                format!("{w}：模型的层数和注意力头数按 {from} 推测，其月度成本取决于此（见显存页）"),
             ),
-            (RiskKind::ExamplePrices, Lang::Zh) => {
-                "GPU 价格是内置示例，不是报价（算力报价表）".to_string()
-            }
-            (RiskKind::ExamplePrices, _) => {
-                "the GPU prices are the built-in examples, not quotes (the GPUs sheet)".to_string()
-            }
-            (RiskKind::Spot, Lang::Zh) => {
-                format!("{w} 使用竞价实例：竞价资源不足时，按量计费多花的金额")
-            }
-            (RiskKind::Spot, _) => {
-                format!("{w} on spot: what on demand costs more if spot capacity is not there")
-            }
-            (RiskKind::OverBudget, Lang::Zh) => "超出预算上限的金额（见方案页的降级方案）".to_string(),
-            (RiskKind::OverBudget, _) => {
-                "over the budget ceiling (the cuts on the Plan tab)".to_string()
-            }
+            RiskKind::ExamplePrices => Label::new(
+                "the GPU prices are the built-in examples, not quotes (the GPUs sheet)",
+                "GPU 价格是内置示例，不是报价（算力报价表）",
+            )
+            .into(),
+            RiskKind::Spot => Said::new(
+                format!("{w} on spot: what on demand costs more if spot capacity is not there"),
+                format!("{w} 使用竞价实例：竞价资源不足时，按量计费多花的金额"),
+            ),
+            RiskKind::OverBudget => Label::new(
+                "over the budget ceiling (the cuts on the Plan tab)",
+                "超出预算上限的金额（见方案页的降级方案）",
+            )
+            .into(),
         }
     }
 }

@@ -156,6 +156,7 @@ pub struct FormulaColumn {
     pub is_bool: bool,
 }
 
+use crate::labels::Label;
 pub use crate::labels::Said;
 
 /// Why a candidate cannot be chosen.
@@ -513,20 +514,14 @@ pub enum UnitOf {
 
 impl UnitOf {
     /// "/1k requests" as the Summary's column says it, after the amount.
-    pub fn label(self, lang: Lang) -> &'static str {
-        match (self, lang) {
-            (UnitOf::ThousandRequests, Lang::Zh) => "/千次请求",
-            (UnitOf::ThousandRequests, _) => "/1k requests",
-            (UnitOf::MillionTokens, Lang::Zh) => "/百万词元",
-            (UnitOf::MillionTokens, _) => "/M tokens",
-            (UnitOf::Image, Lang::Zh) => "/张图",
-            (UnitOf::Image, _) => "/image",
-            (UnitOf::Clip, Lang::Zh) => "/段视频",
-            (UnitOf::Clip, _) => "/clip",
-            (UnitOf::Item, Lang::Zh) => "/件",
-            (UnitOf::Item, _) => "/item",
-            (UnitOf::Run, Lang::Zh) => "/次训练",
-            (UnitOf::Run, _) => "/training run",
+    pub const fn label(self) -> Label {
+        match self {
+            UnitOf::ThousandRequests => Label::new("/1k requests", "/千次请求"),
+            UnitOf::MillionTokens => Label::new("/M tokens", "/百万词元"),
+            UnitOf::Image => Label::new("/image", "/张图"),
+            UnitOf::Clip => Label::new("/clip", "/段视频"),
+            UnitOf::Item => Label::new("/item", "/件"),
+            UnitOf::Run => Label::new("/training run", "/次训练"),
         }
     }
 }

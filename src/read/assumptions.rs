@@ -8,6 +8,7 @@ use super::xlsx::{Raw, RawSheet};
 use super::Reader;
 use crate::catalog;
 use crate::error::Problem;
+use crate::labels::Label;
 use crate::lang::Lang;
 use crate::model::change::{Change, Op, Target};
 use crate::model::{Assumption, Assumptions, Source, Value, Warning};
@@ -19,7 +20,7 @@ impl Reader {
         let defaults = catalog::assumptions(Lang::En);
         let mut items: Vec<Assumption> = Vec::new();
         match raw {
-            None => self.defaulted("Assumptions", ["assumptions", "参数"]),
+            None => self.defaulted("Assumptions", Label::new("assumptions", "参数")),
             Some(raw) => {
                 if let Some(t) = self.table_with(raw, "Assumptions", &["key", "value"]) {
                     items = self.sheet_assumptions(&t, &defaults);

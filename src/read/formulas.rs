@@ -5,6 +5,7 @@ use super::xlsx::{Raw, RawSheet};
 use super::Reader;
 use crate::catalog;
 use crate::error::Problem;
+use crate::labels::Label;
 use crate::model::{FormulaDef, Origin, Scope, PLANNED, TOTAL_LINES};
 
 /// Most formulas a Formulas sheet may hold: each is a column of the Candidates tab, which
@@ -17,7 +18,7 @@ impl Reader {
     pub(super) fn formulas(&mut self, raw: Option<RawSheet>) -> Vec<FormulaDef> {
         let defaults = catalog::formulas();
         let Some(raw) = raw else {
-            self.defaulted("Formulas", ["default formulas", "默认公式"]);
+            self.defaulted("Formulas", Label::new("default formulas", "默认公式"));
             return defaults;
         };
         let Some(t) = self.table_with(raw, "Formulas", &["name", "expression"]) else {

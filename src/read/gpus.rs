@@ -6,6 +6,7 @@ use super::xlsx::{Raw, RawSheet};
 use super::Reader;
 use crate::catalog;
 use crate::error::Problem;
+use crate::labels::Label;
 use crate::model::change::{Change, Op, Target};
 use crate::model::Price;
 use crate::model::{format_number, normalize, Assumptions, GpuOffer, Value, Warning};
@@ -18,7 +19,7 @@ impl Reader {
         let Some(raw) = raw else {
             self.defaulted(
                 "GPUs",
-                ["GPU offers with example prices", "GPU 报价（示例价格）"],
+                Label::new("GPU offers with example prices", "GPU 报价（示例价格）"),
             );
             return catalog::gpus();
         };

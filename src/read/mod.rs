@@ -21,6 +21,7 @@ pub use xlsx::{open_bytes, Raw, RawSheet, Workbook, MAX_COLS, MAX_FILE_BYTES, MA
 
 use crate::catalog;
 use crate::error::{Error, Problem, Result};
+use crate::labels::Label;
 use crate::model::change::Change;
 use crate::model::{Input, Warning};
 use std::collections::HashMap;
@@ -62,9 +63,9 @@ impl Book {
         let mut r = Reader::new(path);
         let mut cells = 0usize;
         let mut sheets: HashMap<&'static str, RawSheet> = HashMap::new();
-        for (en, zh) in catalog::SHEETS {
-            if let Some(actual) = r.find_sheet(&wb, &names, en, zh) {
-                sheets.insert(en, wb.read_sheet(path, &actual, &mut cells)?);
+        for sheet in catalog::SHEETS {
+            if let Some(actual) = r.find_sheet(&wb, &names, sheet.en, sheet.zh) {
+                sheets.insert(sheet.en, wb.read_sheet(path, &actual, &mut cells)?);
             }
         }
         if !r.problems.is_empty() {
@@ -238,12 +239,13 @@ impl Reader {
         missing.is_empty().then_some(t)
     }
 
-    /// The note that a sheet is missing; `what` is what was used instead, in English and Chinese.
-    fn defaulted(&mut self, sheet: &str, [what, what_zh]: [&str; 2]) {
+    /// The note that a sheet is missing; `what` is what was used instead.
+    fn defaulted(&mut self, sheet: &str, what: Label) {
+        let (what, what_zh) = (what.en, what.zh);
         let zh = catalog::SHEETS
             .iter()
-            .find(|(en, _)| *en == sheet)
-            .map_or(sheet, |(_, zh)| zh);
+            .find(|s| s.en == sheet)
+            .map_or(sheet, |s| s.zh);
         self.notices.push(Warning::info(
             sheet,
             format!("no {sheet} sheet: the built-in {what} were used (`gpuplan init` writes them into a template to edit)"),

@@ -276,8 +276,7 @@ impl<'a> WorkloadJson<'a> {
         });
         let cur = plan.input.assumptions.currency();
         WorkloadJson {
-            advice_from_usage: measured
-                .map(|r| r.advice(&|v| crate::model::money(&cur, v), Lang::En)),
+            advice_from_usage: measured.map(|r| r.advice(&|v| crate::model::money(&cur, v)).en),
             usage_saving: measured.map(|r| r.saving),
             unit_costs: plan.unit_costs(i),
             name: &w.name,
@@ -325,8 +324,8 @@ impl<'a> WorkloadJson<'a> {
                         ch.tco,
                         b,
                         &|v| crate::model::money(&cur, v),
-                        Lang::En,
                     )
+                    .en
                 },
             ),
         }

@@ -17,6 +17,7 @@ pub use text::{table, use_color};
 pub use usage::{table as usage_table, write_json as write_usage_json};
 
 use crate::calc::Calc;
+use crate::labels::Said;
 use crate::lang::Lang;
 use crate::model::{format_number, money, Severity};
 use crate::plan::{NeedSum, Plan};
@@ -200,11 +201,11 @@ fn workload_rows(plan: &Plan, paint: &Paint, lang: Lang) -> Vec<Vec<String>> {
     }
     let more = plan.input.workloads.len().saturating_sub(ROWS);
     if more > 0 {
-        rows.push(vec![if lang == Lang::Zh {
-            format!("… 另有 {more} 个负载（见总览页）")
-        } else {
-            format!("… and {more} more workloads (see the Summary tab)")
-        }]);
+        rows.push(vec![Said::new(
+            format!("… and {more} more workloads (see the Summary tab)"),
+            format!("… 另有 {more} 个负载（见总览页）"),
+        )
+        .pick(lang)]);
     }
     rows
 }
@@ -288,36 +289,35 @@ fn cut_lines(plan: &Plan, lang: Lang) -> String {
     let cur = plan.input.assumptions.currency();
     let (b, m) = (money(&cur, c.budget), &c.month);
     if !c.over() {
-        return if lang == Lang::Zh {
+        let planned = money(&cur, c.planned);
+        return Said::new(
             format!(
                 "
-{m} 的预算 {} 在上限 {b} 以内
-",
-                money(&cur, c.planned)
-            )
-        } else {
+within the budget {b} for {m}: {planned}
+"
+            ),
             format!(
                 "
-within the budget {b} for {m}: {}
-",
-                money(&cur, c.planned)
-            )
-        };
+{m} 的预算 {planned} 在上限 {b} 以内
+"
+            ),
+        )
+        .pick(lang);
     }
     let over = money(&cur, c.planned - c.budget);
-    let mut out = if lang == Lang::Zh {
-        format!(
-            "
-{m} 超出预算 {b}：超出 {over}；伤害最小的降级方案（按 cut_order）：
-"
-        )
-    } else {
+    let mut out = Said::new(
         format!(
             "
 over the budget {b} for {m} by {over}; the least-harm cuts (cut_order):
 "
-        )
-    };
+        ),
+        format!(
+            "
+{m} 超出预算 {b}：超出 {over}；伤害最小的降级方案（按 cut_order）：
+"
+        ),
+    )
+    .pick(lang);
     let set = |cut: &crate::plan::cuts::Cut| match cut.set.is_empty() {
         true => String::new(),
         false => format!("{}; ", cut.set_args()),
@@ -362,11 +362,13 @@ over the budget {b} for {m} by {over}; the least-harm cuts (cut_order):
     }
     if others.len() > OTHERS {
         let n = others.len() - OTHERS;
-        out.push_str(&if lang == Lang::Zh {
-            format!("     … 另有 {n} 项，见方案页\n")
-        } else {
-            format!("     … {n} more on the Plan tab\n")
-        });
+        out.push_str(
+            Said::new(
+                format!("     … {n} more on the Plan tab\n"),
+                format!("     … 另有 {n} 项，见方案页\n"),
+            )
+            .get(lang),
+        );
     }
     out
 }
@@ -394,19 +396,23 @@ fn warning_lines(calc: &Calc, paint: &Paint, lang: Lang) -> String {
         }
         if warn.len() > WARNINGS {
             let n = warn.len() - WARNINGS;
-            out.push_str(&if lang == Lang::Zh {
-                format!("… 另有 {n} 条警告，见提示页\n")
-            } else {
-                format!("… and {n} more warnings in the Warnings tab\n")
-            });
+            out.push_str(
+                Said::new(
+                    format!("… and {n} more warnings in the Warnings tab\n"),
+                    format!("… 另有 {n} 条警告，见提示页\n"),
+                )
+                .get(lang),
+            );
         }
     }
     if notes > 0 {
-        out.push_str(&if lang == Lang::Zh {
-            format!("（提示页另有 {notes} 条说明）\n")
-        } else {
-            format!("({notes} note(s) in the Warnings tab)\n")
-        });
+        out.push_str(
+            Said::new(
+                format!("({notes} note(s) in the Warnings tab)\n"),
+                format!("（提示页另有 {notes} 条说明）\n"),
+            )
+            .get(lang),
+        );
     }
     out
 }

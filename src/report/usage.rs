@@ -1,6 +1,7 @@
 //! The actuals of `gpuplan usage`: a table for the terminal and JSON for scripts, whose contract
 //! is the [`Actual`](crate::usage::Actual) struct.
 
+use crate::labels::Said;
 use crate::lang::Lang;
 use crate::model::{format_number, Warning};
 use crate::usage::{Actual, Report, Settings};
@@ -82,13 +83,16 @@ pub fn table(report: &Report, settings: &Settings, lang: Lang) -> String {
     let mut out = super::table(&rows, &[false, true, true, true, true, true, true, true]);
     let h = format_number(settings.hours_in_month);
     let threshold = format_number(settings.threshold * 100.0);
-    out.push_str(&match lang {
-        Lang::En => format!(
-            "\nActive: utilization above {threshold}% (usage_active_threshold). Hours are GPU-hours summed over a workload's GPUs, extrapolated from the days the logs cover to a {h}-hour month; utilization = active h/month ÷ ({h} × GPUs). Busy util: the average while active.\n"
-        ),
-        Lang::Zh => format!(
-            "\n活跃：利用率高于 {threshold}%（usage_active_threshold）。小时为负载各 GPU 的 GPU 小时之和，由日志覆盖的天数外推到 {h} 小时的一个月；利用率 = 活跃小时/月 ÷ ({h} × GPU 数)。忙时利用率：活跃期间的平均利用率。\n"
-        ),
-    });
+    out.push_str(
+        Said::new(
+            format!(
+                "\nActive: utilization above {threshold}% (usage_active_threshold). Hours are GPU-hours summed over a workload's GPUs, extrapolated from the days the logs cover to a {h}-hour month; utilization = active h/month ÷ ({h} × GPUs). Busy util: the average while active.\n"
+            ),
+            format!(
+                "\n活跃：利用率高于 {threshold}%（usage_active_threshold）。小时为负载各 GPU 的 GPU 小时之和，由日志覆盖的天数外推到 {h} 小时的一个月；利用率 = 活跃小时/月 ÷ ({h} × GPU 数)。忙时利用率：活跃期间的平均利用率。\n"
+            ),
+        )
+        .get(lang),
+    );
     out
 }

@@ -242,7 +242,6 @@ pub fn compare(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lang::Lang;
 
     fn actual(utilization: f64, peak: Option<f64>) -> Actual {
         Actual {
@@ -352,10 +351,10 @@ mod tests {
             None,
         );
         assert_eq!(
-            r.advice(&money, Lang::En),
+            r.advice(&money).en,
             "switch to monthly: measured 584 h a month against 730 planned (utilization 80%), in the monthly band; saves ¥40.00 a month against carrying on as planned; at the measured use the month costs ¥60.00 (planned ¥100.00)"
         );
-        assert!(r.advice(&money, Lang::Zh).starts_with("改包月："));
+        assert!(r.advice(&money).zh.starts_with("改包月："));
         let small = Side {
             gpu: "A10".into(),
             replica_vram_gib: 24.0,
@@ -373,7 +372,7 @@ mod tests {
             Some(8.0),
         );
         assert_eq!(
-            r.advice(&money, Lang::En),
+            r.advice(&money).en,
             "switch to a smaller card, 1 × A10: measured 73 h a month against 730 planned (utilization 10%), memory peak 8 GiB is below half of the card's 48 GiB; saves ¥70.00 a month against carrying on as planned; at the measured use the month costs ¥30.00 (planned ¥100.00)"
         );
         let spot = Side {
@@ -392,12 +391,13 @@ mod tests {
             None,
         );
         assert!(
-            r.advice(&money, Lang::En).starts_with("switch to spot: "),
+            r.advice(&money).en.starts_with("switch to spot: "),
             "{}",
-            r.advice(&money, Lang::En)
+            r.advice(&money).en
         );
         assert!(r
-            .advice(&money, Lang::En)
+            .advice(&money)
+            .en
             .contains("interruptible work that runs in bursts"));
         // An under-estimated plan: monthly costs more than planned, yet ¥30 less than carrying
         // on with on-demand at the measured hours (¥160): the saving is against that.
@@ -417,7 +417,7 @@ mod tests {
             None,
         );
         assert_eq!(
-            r.advice(&money, Lang::En),
+            r.advice(&money).en,
             "switch to monthly: measured 547.5 h a month against 730 planned (utilization 75%), in the monthly band; saves ¥30.00 a month against carrying on as planned; at the measured use the month costs ¥130.00 (planned ¥100.00)"
         );
         // Not cheaper: keep, with what the month costs at the measured use.
@@ -427,9 +427,9 @@ mod tests {
         };
         let r = row(Rules::default(), dearer, 0.0, 0.3, None);
         assert_eq!(
-            r.advice(&money, Lang::En),
+            r.advice(&money).en,
             "keep: 1 × L40S on-demand; measured 219 h a month against 730 planned (utilization 30%); at the measured use the month costs ¥150.00 (planned ¥100.00)"
         );
-        assert!(r.advice(&money, Lang::Zh).starts_with("保持："));
+        assert!(r.advice(&money).zh.starts_with("保持："));
     }
 }

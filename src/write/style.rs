@@ -1,6 +1,6 @@
 //! Cell formats shared by every tab, and small writing helpers that keep input text as text.
 
-use crate::lang::Lang;
+use crate::labels::Label;
 use rust_xlsxwriter::{Color, Format, FormatAlign, FormatBorder, Worksheet, XlsxError};
 
 /// Excel refuses longer strings.
@@ -140,13 +140,12 @@ fn input_style(f: Format) -> Format {
         .set_unlocked()
 }
 
-/// `yes`/`no`, or `是`/`否` in Chinese: how yes/no values are written in every workbook.
-pub fn yes_no(b: bool, lang: Lang) -> &'static str {
-    match (b, lang) {
-        (true, Lang::En) => "yes",
-        (false, Lang::En) => "no",
-        (true, Lang::Zh) => "是",
-        (false, Lang::Zh) => "否",
+/// `yes`/`no`, `是`/`否` in Chinese: how yes/no values are written in every workbook.
+pub const fn yes_no(b: bool) -> Label {
+    if b {
+        Label::new("yes", "是")
+    } else {
+        Label::new("no", "否")
     }
 }
 

@@ -3,6 +3,7 @@
 
 use super::style::{self, Styles};
 use crate::catalog::{self, Column, ColumnType};
+use crate::labels::Text;
 use crate::lang::Lang;
 use crate::model::Price;
 use crate::model::{GpuOffer, Kind, Value};
@@ -35,21 +36,15 @@ fn dropdown(c: &Column, lang: Lang) -> Option<DataValidation> {
     let list: Vec<String> = match c.ty {
         ColumnType::Kind => Kind::ALL
             .iter()
-            .map(|k| {
-                if lang == Lang::Zh {
-                    k.zh().to_string()
-                } else {
-                    k.key().to_string()
-                }
-            })
+            .map(|k| k.label().get(lang).to_string())
             .collect(),
         // The words templates/columns.tsv allows the column.
         ColumnType::Precision | ColumnType::KvPrecision => {
             c.words.iter().map(|w| w.to_string()).collect()
         }
         ColumnType::Bool => vec![
-            style::yes_no(true, lang).to_string(),
-            style::yes_no(false, lang).to_string(),
+            style::yes_no(true).get(lang).to_string(),
+            style::yes_no(false).get(lang).to_string(),
         ],
         _ => return None,
     };
@@ -67,7 +62,7 @@ fn write_headers(
 ) -> Result<(), XlsxError> {
     let heads: Vec<(String, String)> = cols
         .iter()
-        .map(|c| (c.header(lang), c.note(lang).to_string()))
+        .map(|c| (c.header(lang), c.note().get(lang).to_string()))
         .collect();
     style::header(ws, 0, &heads, s)?;
     for (i, c) in cols.iter().enumerate() {
@@ -157,9 +152,9 @@ fn workloads_sheet(
         // The Chinese template's notes are the examples' notes_zh.
         let zh_notes = row.iter().find(|(k, _)| *k == "notes_zh").map(|(_, v)| *v);
         for (key, v) in row {
-            let v = match (key, lang, zh_notes) {
-                ("notes_zh", _, _) => continue,
-                ("notes", Lang::Zh, Some(zh)) => zh,
+            let v = match (key, zh_notes) {
+                ("notes_zh", _) => continue,
+                ("notes", Some(zh)) => Text { en: v, zh }.get(lang),
                 _ => v,
             };
             let Some((col, c)) = catalog::find_column(&cols, key) else {
@@ -172,12 +167,14 @@ fn workloads_sheet(
                     style::number(ws, r, col, n, &s.general)?
                 }
                 _ => {
-                    let t = match (lang, ty) {
-                        (Lang::Zh, ColumnType::Kind) => Kind::parse(v).map_or(v, |k| k.zh()),
-                        (Lang::Zh, ColumnType::Bool) => style::yes_no(v == "yes", Lang::Zh),
+                    // A kind or a yes/no as the Chinese template's dropdown offers it; in
+                    // English as the example gives it.
+                    let zh = match ty {
+                        ColumnType::Kind => Kind::parse(v).map_or(v, |k| k.label().zh),
+                        ColumnType::Bool => style::yes_no(v == "yes").zh,
                         _ => v,
                     };
-                    style::text(ws, r, col, t, &s.text)?;
+                    style::text(ws, r, col, Text { en: v, zh }.get(lang), &s.text)?;
                 }
             }
         }
@@ -228,7 +225,7 @@ fn gpus_sheet(wb: &mut Workbook, lang: Lang, s: &Styles) -> Result<(), XlsxError
     }
     for (r, g) in catalog::gpus().iter().enumerate() {
         let r = r as u32 + 1;
-        let yes = |b: bool| style::yes_no(b, lang);
+        let yes = |b: bool| style::yes_no(b).get(lang);
         for (i, c) in cols.iter().enumerate() {
             let col = i as u16;
             match c.key {
@@ -302,7 +299,7 @@ fn assumptions_sheet(wb: &mut Workbook, lang: Lang, s: &Styles) -> Result<(), Xl
         style::text(ws, r, 0, &a.key, &s.bold)?;
         match &a.value {
             Value::Number(n) => style::number(ws, r, 1, *n, &s.general)?,
-            Value::Bool(b) => style::text(ws, r, 1, style::yes_no(*b, lang), &s.text)?,
+            Value::Bool(b) => style::text(ws, r, 1, style::yes_no(*b).get(lang), &s.text)?,
             Value::Text(t) => style::text(ws, r, 1, t, &s.text)?,
         }
         style::text(ws, r, 2, &a.unit, &s.text)?;
@@ -327,7 +324,7 @@ fn engines_sheet(wb: &mut Workbook, lang: Lang, s: &Styles) -> Result<(), XlsxEr
         if !v.key.is_empty() {
             style::text(ws, r, 2, &v.key, &s.text)?;
             if v.unit == "yes/no" {
-                style::text(ws, r, 3, style::yes_no(v.value != 0.0, lang), &s.text)?;
+                style::text(ws, r, 3, style::yes_no(v.value != 0.0).get(lang), &s.text)?;
             } else {
                 style::number(ws, r, 3, v.value, &s.general)?;
             }
@@ -354,7 +351,7 @@ fn formulas_sheet(wb: &mut Workbook, lang: Lang, s: &Styles) -> Result<(), XlsxE
         style::text(ws, r, 1, &f.expression, &s.wrap)?;
         style::text(ws, r, 2, f.scope.key(), &s.text)?;
         style::text(ws, r, 3, &f.unit, &s.text)?;
-        let description = catalog::formula_description(f, lang);
+        let description = catalog::formula_description(f).get(lang);
         style::text(ws, r, 4, description, &s.wrap)?;
         style::fit_row_height(
             ws,

@@ -3,7 +3,7 @@
 //! with the monthly saving of a re-plan at them. Values: the logs are not part of this workbook.
 
 use super::{at, heads_of, widths_of, Col, Ctx, Extent};
-use crate::lang::Lang;
+use crate::labels::Said;
 use crate::usage::bills::BillComparison;
 use crate::usage::compare as actuals;
 use crate::write::style::{fit_row_height, number, text, widths};
@@ -297,9 +297,10 @@ fn write_measured(
     if let Some(p) = &row.replanned {
         number(ws, r, REPLANNED_TCO, p.tco, &s.money)?;
     }
-    let advice = row.advice(money, cx.lang);
-    text(ws, r, ADVICE, &advice, &s.wrap)?;
-    fit_row_height(ws, r, &[(&advice, MEASURED[ADVICE as usize].width)])
+    let advice = row.advice(money);
+    let advice = advice.get(cx.lang);
+    text(ws, r, ADVICE, advice, &s.wrap)?;
+    fit_row_height(ws, r, &[(advice, MEASURED[ADVICE as usize].width)])
 }
 
 /// From row `r`: a title, a header, one row per workload of the bill `b` with the difference
@@ -316,11 +317,11 @@ fn write_bill(
         ws,
         r,
         0,
-        &if cx.lang == Lang::Zh {
-            format!("{} 账单与方案对比", b.month)
-        } else {
-            format!("The {} bill against the plan", b.month)
-        },
+        Said::new(
+            format!("The {} bill against the plan", b.month),
+            format!("{} 账单与方案对比", b.month),
+        )
+        .get(cx.lang),
         &s.subtitle,
     )?;
     r += 1;

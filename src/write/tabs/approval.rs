@@ -9,7 +9,7 @@ use super::plan_tab::{self, live_cell};
 use super::tco::Layout;
 use super::year::committed_formula;
 use super::{Category, Ctx, Tab};
-use crate::lang::Lang;
+use crate::labels::{Label, Said};
 use crate::plan::{Mode, Need, NeedSum};
 use crate::write::style::{number, text};
 use rust_xlsxwriter::{Worksheet, XlsxError};
@@ -165,11 +165,11 @@ fn write_tax(
     let (lines, formulas, values) = if included {
         (
             [
-                (
+                Said::new(
                     format!("  Of which tax (VAT {pct}%, in the prices)"),
                     format!("  其中税额（增值税 {pct}%，价格已含）"),
                 ),
-                ("Budget before tax".to_string(), "不含税预算".to_string()),
+                Label::new("Budget before tax", "不含税预算").into(),
             ],
             [
                 format!("ROUND({budget}-{budget}/(1+{r}),2)"),
@@ -180,11 +180,11 @@ fn write_tax(
     } else {
         (
             [
-                (
+                Said::new(
                     format!("  Tax (VAT {pct}%)"),
                     format!("  税额（增值税 {pct}%）"),
                 ),
-                ("Paid with tax".to_string(), "含税支付额".to_string()),
+                Label::new("Paid with tax", "含税支付额").into(),
             ],
             [
                 format!("ROUND({budget}*{r},2)"),
@@ -193,9 +193,9 @@ fn write_tax(
             [tax, paid],
         )
     };
-    for (i, ((en, zh), (f, v))) in lines.iter().zip(formulas.iter().zip(values)).enumerate() {
+    for (i, (label, (f, v))) in lines.iter().zip(formulas.iter().zip(values)).enumerate() {
         row += 1;
-        let label = if cx.lang == Lang::Zh { zh } else { en };
+        let label = label.get(cx.lang);
         let (lf, af) = if i == 1 {
             (&s.bold, &s.money_bold)
         } else {
@@ -218,15 +218,14 @@ fn write_risks(ws: &mut Worksheet, cx: &Ctx, mut row: u32) -> Result<u32, XlsxEr
         .enumerate()
     {
         row += 1;
-        let label = if cx.lang == Lang::Zh {
-            format!("风险 {}（涉及金额）", i + 1)
-        } else {
-            format!("Risk {} (at stake)", i + 1)
-        };
-        text(ws, row, LABEL, &label, &s.text)?;
+        let label = Said::new(
+            format!("Risk {} (at stake)", i + 1),
+            format!("风险 {}（涉及金额）", i + 1),
+        );
+        text(ws, row, LABEL, label.get(cx.lang), &s.text)?;
         number(ws, row, AMOUNT, r.amount, &s.money)?;
         let note = cx.s.muted.clone().set_indent(1);
-        text(ws, row, NOTE, &r.text(cx.lang), &note)?;
+        text(ws, row, NOTE, r.said().get(cx.lang), &note)?;
     }
     Ok(row)
 }
@@ -263,12 +262,11 @@ fn write_sign_off(ws: &mut Worksheet, cx: &Ctx, row: u32) -> Result<u32, XlsxErr
         };
         // One string from the amount's column, running on over the empty cells right of it,
         // so that a long name does not hide under the signature.
-        let line = if cx.lang == Lang::Zh {
-            format!("{who}    签字 {blank}    日期 {blank}")
-        } else {
-            format!("{who}    Signature {blank}    Date {blank}")
-        };
-        text(ws, r, AMOUNT, &line, &s.text)?;
+        let line = Said::new(
+            format!("{who}    Signature {blank}    Date {blank}"),
+            format!("{who}    签字 {blank}    日期 {blank}"),
+        );
+        text(ws, r, AMOUNT, line.get(cx.lang), &s.text)?;
         ws.set_row_height(r, 24)?;
     }
     Ok(r)
@@ -453,15 +451,14 @@ fn write_spares(ws: &mut Worksheet, cx: &Ctx, row: u32) -> Result<u32, XlsxError
         number(ws, row, AMOUNT, value, &s.money)?;
     }
     if !doubled.is_empty() {
-        let note = if cx.lang == Lang::Zh {
-            format!("{}：单副本因冗余翻倍（见提示页）", doubled.join("、"))
-        } else {
+        let note = Said::new(
             format!(
                 "{}: 1 replica doubled by redundancy (Warnings)",
                 doubled.join(", ")
-            )
-        };
-        text(ws, row, NOTE, &note, &s.bad)?;
+            ),
+            format!("{}：单副本因冗余翻倍（见提示页）", doubled.join("、")),
+        );
+        text(ws, row, NOTE, note.get(cx.lang), &s.bad)?;
     }
     Ok(row)
 }
@@ -527,11 +524,15 @@ fn write_fixed_lines(ws: &mut Worksheet, cx: &Ctx, mut row: u32) -> Result<u32, 
     let plan = cx.plan;
     let currency = plan.input.assumptions.currency();
     let money = |v: f64| crate::model::money(&currency, v);
-    let fixed = cx.t(" — fixed at calculation", "（计算时固定）");
-    let mut line = |ws: &mut Worksheet, label: String, value: String| {
+    // Each figure but the change's parts is stamped as computed once.
+    let fixed = |mut value: Said| {
+        value.push(&Label::new(" — fixed at calculation", "（计算时固定）"));
+        value
+    };
+    let mut line = |ws: &mut Worksheet, label: Label, value: Said| {
         row += 1;
-        text(ws, row, LABEL, &label, &s.text)?;
-        text(ws, row, AMOUNT, &value, &s.text)
+        text(ws, row, LABEL, label.get(cx.lang), &s.text)?;
+        text(ws, row, AMOUNT, value.get(cx.lang), &s.text)
     };
     let budget = |p: &crate::plan::Plan| p.sum(NeedSum::TOTAL_WITH_MARGIN);
     if !cx.calc.scenarios.is_empty() {
@@ -546,25 +547,27 @@ fn write_fixed_lines(ws: &mut Worksheet, cx: &Ctx, mut row: u32) -> Result<u32, 
             .iter()
             .max_by(|a, b| budget(&a.plan).total_cmp(&budget(&b.plan)));
         if let (Some(lo), Some(hi)) = (low, high) {
+            let range = format!(
+                "{} ({}) – {} ({})",
+                money(budget(&lo.plan)),
+                lo.name,
+                money(budget(&hi.plan)),
+                hi.name
+            );
             line(
                 ws,
-                cx.t("Scenarios, monthly", "情景，月度").to_string(),
-                format!(
-                    "{} ({}) – {} ({}){fixed}",
-                    money(budget(&lo.plan)),
-                    lo.name,
-                    money(budget(&hi.plan)),
-                    hi.name
-                ),
+                Label::new("Scenarios, monthly", "情景，月度"),
+                fixed(Said::new(&range, range.clone())),
             )?;
         }
     }
     // No percentiles when no draw was made (`--samples 0`): nothing to say then.
     if let Some((Some(p10), Some(p90))) = cx.calc.sensitivity.as_ref().map(|s| (s.p10, s.p90)) {
+        let range = format!("{} – {}", money(p10), money(p90));
         line(
             ws,
-            cx.t("P10 – P90, monthly", "P10 – P90，月度").to_string(),
-            format!("{} – {}{fixed}", money(p10), money(p90)),
+            Label::new("P10 – P90, monthly", "P10 – P90，月度"),
+            fixed(Said::new(&range, range.clone())),
         )?;
     }
     if let Some((file, diff)) = &cx.calc.compared {
@@ -574,45 +577,37 @@ fn write_fixed_lines(ws: &mut Worksheet, cx: &Ctx, mut row: u32) -> Result<u32, 
             let fleet = diff
                 .budget_with_fleet_change
                 .filter(|f| (f - change).abs() >= 0.005);
-            let (fleet_en, fleet_zh) = fleet.map_or_else(Default::default, |f| {
-                (
+            let with_fleet = fleet.map_or_else(Said::default, |f| {
+                Said::new(
                     format!(", with the fleet {}{}", sign(f), money(f)),
                     format!("，卡群方案 {}{}", sign(f), money(f)),
                 )
             });
             line(
                 ws,
-                cx.t("Since the compared plan", "相对对比方案").to_string(),
-                if cx.lang == Lang::Zh {
+                Label::new("Since the compared plan", "相对对比方案"),
+                fixed(Said::new(
                     format!(
-                        "每月 {}{}{fleet_zh}（{file}）{fixed}",
+                        "{}{} a month{} ({file})",
                         sign(change),
-                        money(change)
-                    )
-                } else {
+                        money(change),
+                        with_fleet.en
+                    ),
                     format!(
-                        "{}{} a month{fleet_en} ({file}){fixed}",
+                        "每月 {}{}{}（{file}）",
                         sign(change),
-                        money(change)
-                    )
-                },
+                        money(change),
+                        with_fleet.zh
+                    ),
+                )),
             )?;
             // The change in parts that add up to it (gpuplan diff's bridge), on one line.
             if let Some(b) = diff.bridge() {
                 let part = |v: f64| format!("{}{}", sign(v), money(v));
                 line(
                     ws,
-                    cx.t("  In parts", "  构成").to_string(),
-                    if cx.lang == Lang::Zh {
-                        format!(
-                            "各负载 {}，试错预留与运维 {}，安全边际 {}，卡群节省 {}，合计 {}（见附录中的对比页）",
-                            part(b.workloads),
-                            part(b.reserve_and_ops),
-                            part(b.margin),
-                            part(b.fleet),
-                            part(b.total)
-                        )
-                    } else {
+                    Label::new("  In parts", "  构成"),
+                    Said::new(
                         format!(
                             "workloads {}, reserve and ops {}, margin {}, fleet {}: {} (the Diff tab)",
                             part(b.workloads),
@@ -620,8 +615,16 @@ fn write_fixed_lines(ws: &mut Worksheet, cx: &Ctx, mut row: u32) -> Result<u32, 
                             part(b.margin),
                             part(b.fleet),
                             part(b.total)
-                        )
-                    },
+                        ),
+                        format!(
+                            "各负载 {}，试错预留与运维 {}，安全边际 {}，卡群节省 {}，合计 {}（见附录中的对比页）",
+                            part(b.workloads),
+                            part(b.reserve_and_ops),
+                            part(b.margin),
+                            part(b.fleet),
+                            part(b.total)
+                        ),
+                    ),
                 )?;
             }
         }
@@ -629,20 +632,19 @@ fn write_fixed_lines(ws: &mut Worksheet, cx: &Ctx, mut row: u32) -> Result<u32, 
     if let Some(f) = &plan.fleet {
         line(
             ws,
-            cx.t("With the fleet", "卡群方案").to_string(),
-            if cx.lang == Lang::Zh {
+            Label::new("With the fleet", "卡群方案"),
+            fixed(Said::new(
                 format!(
-                    "每月 {}，节省 {}（见附录中的卡群页）{fixed}",
+                    "{} a month, {} saved by sharing cards (the Fleet tab, in the appendix)",
                     money(f.budget),
                     money(f.saving)
-                )
-            } else {
+                ),
                 format!(
-                    "{} a month, {} saved by sharing cards (the Fleet tab, in the appendix){fixed}",
+                    "每月 {}，节省 {}（见附录中的卡群页）",
                     money(f.budget),
                     money(f.saving)
-                )
-            },
+                ),
+            )),
         )?;
     }
     if let Some(c) = plan.cuts.as_ref().filter(|c| c.over()) {
@@ -651,29 +653,22 @@ fn write_fixed_lines(ws: &mut Worksheet, cx: &Ctx, mut row: u32) -> Result<u32, 
             money(c.planned - c.budget),
             c.chosen().count(),
         );
-        let after = c.after();
+        let after = money(c.after());
         let m = &c.month;
         line(
             ws,
-            cx.t("Over the budget ceiling", "超出预算上限").to_string(),
-            match (cx.lang, c.met) {
-                (Lang::Zh, true) => format!(
-                    "{m} 上限 {ceiling}，超出 {over}；方案页的 {n} 项降级方案可使其回到 {}{fixed}",
-                    money(after)
-                ),
-                (Lang::Zh, false) => format!(
-                    "{m} 上限 {ceiling}，超出 {over}；方案页的 {n} 项降级方案全部实施后仍为 {}{fixed}",
-                    money(after)
-                ),
-                (_, true) => format!(
-                    "ceiling {ceiling} for {m}, over by {over}: the {n} cut(s) on the Plan tab bring it to {}{fixed}",
-                    money(after)
-                ),
-                (_, false) => format!(
-                    "ceiling {ceiling} for {m}, over by {over}: all {n} cut(s) on the Plan tab still leave {}{fixed}",
-                    money(after)
-                ),
-            },
+            Label::new("Over the budget ceiling", "超出预算上限"),
+            fixed(if c.met {
+                Said::new(
+                    format!("ceiling {ceiling} for {m}, over by {over}: the {n} cut(s) on the Plan tab bring it to {after}"),
+                    format!("{m} 上限 {ceiling}，超出 {over}；方案页的 {n} 项降级方案可使其回到 {after}"),
+                )
+            } else {
+                Said::new(
+                    format!("ceiling {ceiling} for {m}, over by {over}: all {n} cut(s) on the Plan tab still leave {after}"),
+                    format!("{m} 上限 {ceiling}，超出 {over}；方案页的 {n} 项降级方案全部实施后仍为 {after}"),
+                )
+            }),
         )?;
     }
     let measured: Vec<_> = cx
@@ -687,20 +682,15 @@ fn write_fixed_lines(ws: &mut Worksheet, cx: &Ctx, mut row: u32) -> Result<u32, 
         let planned: f64 = measured.iter().map(|(_, p)| p.tco).sum();
         line(
             ws,
-            cx.t("At the measured use", "按实测用量").to_string(),
-            if cx.lang == Lang::Zh {
+            Label::new("At the measured use", "按实测用量"),
+            fixed(Said::new(
                 format!(
-                    "已测负载每月 {}（计划 {}）{fixed}",
+                    "{} a month for the measured workloads (planned {})",
                     money(as_is),
                     money(planned)
-                )
-            } else {
-                format!(
-                    "{} a month for the measured workloads (planned {}){fixed}",
-                    money(as_is),
-                    money(planned)
-                )
-            },
+                ),
+                format!("已测负载每月 {}（计划 {}）", money(as_is), money(planned)),
+            )),
         )?;
     }
     Ok(row)

@@ -3,8 +3,8 @@
 
 use super::live::Live;
 use super::{at, heads_of, widths_of, Col, Ctx, Extent};
-use crate::lang::Lang;
-use crate::model::{Assumption, Assumptions, EngineValue, Source, Value};
+use crate::labels::{Said, Text};
+use crate::model::{Assumption, EngineValue, Source, Value};
 use crate::write::style::{fit_row_height, number, text, widths};
 use rust_xlsxwriter::{Worksheet, XlsxError};
 
@@ -142,7 +142,6 @@ const _: () = assert!(
 /// use, if any.
 pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &Live) -> Result<Extent, XlsxError> {
     cx.header(ws, 0, &heads_of(&COLUMNS))?;
-    let zh_notes = crate::catalog::assumptions(Lang::Zh);
     let items = &cx.plan.input.assumptions.items;
     let rows = rows(items);
     let money = money_rows(items);
@@ -164,7 +163,7 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, live: &Live) -> Result<Extent, XlsxEr
             )?;
             titled = true;
         }
-        write_assumption(ws, cx, live, &zh_notes, rows[i], &items[i])?;
+        write_assumption(ws, cx, live, rows[i], &items[i])?;
     }
     let used = engines_used(cx);
     let last = if used.is_empty() {
@@ -188,7 +187,6 @@ fn write_assumption(
     ws: &mut Worksheet,
     cx: &Ctx,
     live: &Live,
-    zh_notes: &Assumptions,
     r: u32,
     a: &Assumption,
 ) -> Result<(), XlsxError> {
@@ -208,7 +206,7 @@ fn write_assumption(
         Value::Bool(b) => text(ws, r, VALUE, cx.yes_no(*b), &s.text)?,
         Value::Text(t) => text(ws, r, VALUE, t, &s.text)?,
     }
-    text(ws, r, UNIT, unit(&a.unit, cx.lang), &s.text)?;
+    text(ws, r, UNIT, unit(&a.unit).get(cx.lang), &s.text)?;
     let src = match &a.source {
         Source::Default => cx.t("default", "默认").to_string(),
         Source::Set => "--set".to_string(),
@@ -225,10 +223,9 @@ fn write_assumption(
             &s.text
         },
     )?;
-    let note = match (&a.source, cx.lang) {
-        (Source::Default, Lang::Zh) => zh_notes
-            .get(&a.key)
-            .map_or(a.note.as_str(), |d| d.note.as_str()),
+    // A default's note in Chinese from templates/assumptions.tsv; the sheet's own as written.
+    let note_zh = match (&a.source, crate::catalog::assumption_note(&a.key)) {
+        (Source::Default, Some(n)) => n.zh,
         _ => a.note.as_str(),
     };
     text(
@@ -239,21 +236,22 @@ fn write_assumption(
         &s.text,
     )?;
     // In Chinese the key's Chinese name first (#43 item 8: the keys printed in English alone).
-    let note = match crate::labels::layout::assumption_zh(&a.key).filter(|_| cx.lang == Lang::Zh) {
-        Some(name) => format!("【{name}】{note}"),
-        None => note.to_string(),
-    };
-    text(ws, r, NOTE, &note, &s.wrap)?;
-    fit_row_height(ws, r, &[(&note, COLUMNS[NOTE as usize].width)])
+    let note = Said::new(
+        &a.note,
+        match crate::labels::layout::assumption_name(&a.key) {
+            Some(name) => format!("【{}】{note_zh}", name.zh),
+            None => note_zh.to_string(),
+        },
+    );
+    let note = note.get(cx.lang);
+    text(ws, r, NOTE, note, &s.wrap)?;
+    fit_row_height(ws, r, &[(note, COLUMNS[NOTE as usize].width)])
 }
 
-/// A unit of templates/assumptions.tsv in the chosen language ("share" read as English in the
+/// A unit of templates/assumptions.tsv in both languages ("share" read as English in the
 /// Chinese workbook, #34 item 10); units that are symbols (GiB, µs) stay as they are.
-fn unit(unit: &str, lang: Lang) -> &str {
-    if lang == Lang::En {
-        return unit;
-    }
-    match unit {
+fn unit(unit: &str) -> Text<&str> {
+    let zh = match unit {
         "share" => "比例",
         "h" => "小时",
         "min" => "分钟",
@@ -271,7 +269,8 @@ fn unit(unit: &str, lang: Lang) -> &str {
         "stage" => "阶段",
         "text" => "文本",
         other => other,
-    }
+    };
+    Text { en: unit, zh }
 }
 
 /// The engine profiles' figures the workloads use, in the profiles' order: each replaces the

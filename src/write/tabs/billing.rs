@@ -155,9 +155,8 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<Extent, XlsxError> {
 fn columns() -> Vec<[&'static str; 4]> {
     let mut cols = heads_of(&LEAD);
     for m in Mode::ALL {
-        let [en, zh] = m.spec().label;
-        let [note_en, note_zh] = m.spec().note;
-        cols.push([en, zh, note_en, note_zh]);
+        let (label, note) = (m.spec().label, m.spec().note);
+        cols.push([label.en, label.zh, note.en, note.zh]);
     }
     cols.extend(heads_of(&AFTER_MODES));
     cols

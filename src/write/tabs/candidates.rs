@@ -2,7 +2,7 @@
 //! price of each mode, and every candidate formula's value — as an Excel table with autofilter.
 
 use super::{at, heads, heads_of, widths_of, workload_col, Col, Ctx, Extent};
-use crate::lang::Lang;
+use crate::labels::Said;
 use crate::model::Workload;
 use crate::plan::{Candidate, Mode};
 use crate::write::style::{clip, header, text, widths};
@@ -114,19 +114,17 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<Extent, XlsxError> {
 /// then every candidate formula with its unit.
 fn columns(cx: &Ctx) -> Vec<(String, String)> {
     let mut fixed = heads_of(&FIXED);
-    let mode_labels: Vec<(String, String)> = Mode::ALL
+    let mode_labels: Vec<Said> = Mode::ALL
         .iter()
         .map(|m| {
-            (
-                format!("{} cost", m.label(Lang::En)),
-                format!("{}费用", m.label(Lang::Zh)),
-            )
+            let name = m.name();
+            Said::new(format!("{} cost", name.en), format!("{}费用", name.zh))
         })
         .collect();
-    for (en, zh) in &mode_labels {
+    for label in &mode_labels {
         fixed.push([
-            en,
-            zh,
+            &label.en,
+            &label.zh,
             "Monthly GPU cost of this mode; blank where not offered or not allowed.",
             "该方式月度 GPU 费用；空白表示不提供或不允许。",
         ]);

@@ -4,6 +4,7 @@
 
 use super::{Col, Ctx};
 use crate::labels::layout::{CUTS_UNMET, CUT_SAVING};
+use crate::labels::Said;
 use crate::write::style::{number, text};
 use rust_xlsxwriter::{Worksheet, XlsxError};
 
@@ -33,12 +34,11 @@ pub fn section(ws: &mut Worksheet, cx: &Ctx, row: u32) -> Result<u32, XlsxError>
     let s = &cx.s;
     let money = |v: f64| crate::model::money(&cx.plan.input.assumptions.currency(), v);
     let (b, over, m) = (money(c.budget), money(c.planned - c.budget), &c.month);
-    let title = if cx.lang == crate::lang::Lang::Zh {
-        format!("降级方案：{m} 的预算 {b} 超出 {over}（先列满足预算、伤害最小的组合，预算累计；其余各项单独实施，伤害由小到大）")
-    } else {
-        format!("Cuts: the budget {b} for {m} is over by {over} (first the least-harm set that meets it, the budget after cumulated; then each other cut alone, mildest first)")
-    };
-    text(ws, row, 0, &title, &s.subtitle)?;
+    let title = Said::new(
+        format!("Cuts: the budget {b} for {m} is over by {over} (first the least-harm set that meets it, the budget after cumulated; then each other cut alone, mildest first)"),
+        format!("降级方案：{m} 的预算 {b} 超出 {over}（先列满足预算、伤害最小的组合，预算累计；其余各项单独实施，伤害由小到大）"),
+    );
+    text(ws, row, 0, title.get(cx.lang), &s.subtitle)?;
     cx.plain_header(ws, row + 1, &COLUMNS)?;
     let mut r = row + 1;
     for cut in &c.cuts {

@@ -4,6 +4,7 @@
 
 use super::{at, heads_of, widths_of, Col, Ctx, Extent};
 use crate::diff::{Diff, Outcome};
+use crate::labels::{Label, Said};
 use crate::write::style::{number, text, widths};
 use rust_xlsxwriter::{Worksheet, XlsxError};
 
@@ -310,29 +311,31 @@ fn write_budgets(
         ] {
             r += 1;
             text(ws, r, LABEL, label, &s.bold)?;
-            let said = match (c, cx.lang) {
-                (None, _) => cx.t("none", "无").to_string(),
-                (Some(c), crate::lang::Lang::Zh) => format!(
-                    "{} 条，{}",
-                    c.count,
-                    if c.met {
-                        "执行后在上限以内"
-                    } else {
-                        "执行后仍超出上限"
-                    }
-                ),
-                (Some(c), _) => format!(
-                    "{} {}, {}",
-                    c.count,
-                    if c.count == 1 { "cut" } else { "cuts" },
-                    if c.met {
-                        "within the ceiling after them"
-                    } else {
-                        "still over the ceiling after them"
-                    }
+            let said = match c {
+                None => Label::new("none", "无").into(),
+                Some(c) => Said::new(
+                    format!(
+                        "{} {}, {}",
+                        c.count,
+                        if c.count == 1 { "cut" } else { "cuts" },
+                        if c.met {
+                            "within the ceiling after them"
+                        } else {
+                            "still over the ceiling after them"
+                        }
+                    ),
+                    format!(
+                        "{} 条，{}",
+                        c.count,
+                        if c.met {
+                            "执行后在上限以内"
+                        } else {
+                            "执行后仍超出上限"
+                        }
+                    ),
                 ),
             };
-            text(ws, r, VALUE, &said, &s.text)?;
+            text(ws, r, VALUE, said.get(cx.lang), &s.text)?;
         }
     }
     Ok(r)
@@ -377,11 +380,11 @@ fn write_inputs(ws: &mut Worksheet, cx: &Ctx, d: &Diff, mut r: u32) -> Result<u3
             ws,
             r,
             LABEL,
-            &if cx.lang == crate::lang::Lang::Zh {
-                format!("仅一方记录的报价条款，未比较：{said}")
-            } else {
-                format!("Offer terms recorded by one plan only, not compared: {said}")
-            },
+            Said::new(
+                format!("Offer terms recorded by one plan only, not compared: {said}"),
+                format!("仅一方记录的报价条款，未比较：{said}"),
+            )
+            .get(cx.lang),
             &s.muted,
         )?;
     }

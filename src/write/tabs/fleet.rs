@@ -5,6 +5,7 @@
 use super::live::{absolute, cell, MAX_FORMULA_CHARS};
 use super::plan_tab::{self, live_cell};
 use super::{at, heads_of, widths_of, Col, Ctx, Extent, Tab};
+use crate::labels::Said;
 use crate::plan::fleet::FleetPlan;
 use crate::write::style::{number, text, widths};
 use rust_xlsxwriter::{Color, Format, FormatAlign, FormatBorder, Worksheet, XlsxError};
@@ -224,44 +225,42 @@ fn schedule_rows(
             ws,
             row,
             CARD,
-            &if cx.lang == crate::lang::Lang::Zh {
-                format!(
-                    "{} — 日类型，每天起始于 {:02}:00（{}）",
-                    card.gpu,
-                    sched.first_hour,
-                    legend.join("；")
-                )
-            } else {
+            Said::new(
                 format!(
                     "{} — day types, days start at {:02}:00 ({})",
                     card.gpu,
                     sched.first_hour,
                     legend.join(", ")
-                )
-            },
+                ),
+                format!(
+                    "{} — 日类型，每天起始于 {:02}:00（{}）",
+                    card.gpu,
+                    sched.first_hour,
+                    legend.join("；")
+                ),
+            )
+            .get(cx.lang),
             &s.bold,
         )?;
         for (k, t) in sched.day_types.iter().enumerate() {
             for (c, hours) in t.cards.iter().enumerate() {
                 row += 1;
                 if c == 0 {
-                    let label = match cx.lang {
-                        crate::lang::Lang::Zh => {
-                            format!(
-                                "日类型 {}：每月 {} 天（共 {} 天）",
-                                k + 1,
-                                t.days,
-                                sched.days_in_month
-                            )
-                        }
-                        _ => format!(
+                    let label = Said::new(
+                        format!(
                             "Day type {}: {} of {} days",
                             k + 1,
                             t.days,
                             sched.days_in_month
                         ),
-                    };
-                    text(ws, row, CARD, &label, &s.text)?;
+                        format!(
+                            "日类型 {}：每月 {} 天（共 {} 天）",
+                            k + 1,
+                            t.days,
+                            sched.days_in_month
+                        ),
+                    );
+                    text(ws, row, CARD, label.get(cx.lang), &s.text)?;
                 }
                 text(
                     ws,

@@ -89,7 +89,7 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<Extent, XlsxError> {
             Origin::User => (cx.t("user", "用户"), &s.good),
         };
         text(ws, r, ORIGIN, origin, fmt)?;
-        let description = formula_description(f, cx.lang);
+        let description = formula_description(f).get(cx.lang);
         text(ws, r, DESCRIPTION, description, &s.wrap)?;
         let width = |c: u16| COLUMNS[c as usize].width;
         fit_row_height(

@@ -8,22 +8,23 @@
 use super::live::local_range;
 use super::plan_tab::{self, live_cell};
 use super::Ctx;
+use crate::labels::{Label, Said};
 use crate::model::Per;
 use crate::plan::Mode;
 use crate::write::style::{number, text};
 use rust_xlsxwriter::{Worksheet, XlsxError};
 
 /// The block's columns from A: label, width (characters; the first three are the TCO tab's).
-const HEADS: [[&str; 2]; 9] = [
-    ["Workload", "负载"],
-    ["Offer", "报价"],
-    ["Billing", "计费方式"],
-    ["GPUs", "GPU 数"],
-    ["Rate", "单价"],
-    ["Per", "计价单位"],
-    ["Hours a GPU", "每卡小时"],
-    ["Month", "月度金额"],
-    ["Year", "全年金额"],
+const HEADS: [Label; 9] = [
+    Label::new("Workload", "负载"),
+    Label::new("Offer", "报价"),
+    Label::new("Billing", "计费方式"),
+    Label::new("GPUs", "GPU 数"),
+    Label::new("Rate", "单价"),
+    Label::new("Per", "计价单位"),
+    Label::new("Hours a GPU", "每卡小时"),
+    Label::new("Month", "月度金额"),
+    Label::new("Year", "全年金额"),
 ];
 const QUANTITY: u16 = 3;
 const RATE: u16 = 4;
@@ -146,7 +147,7 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, row: u32) -> Result<u32, XlsxError> {
     )?;
     let head = row + 1;
     for (c, h) in HEADS.iter().enumerate() {
-        text(ws, head, c as u16, cx.t(h[0], h[1]), &s.header)?;
+        text(ws, head, c as u16, h.get(cx.lang), &s.header)?;
     }
     let items = items(cx);
     let mut r = head;
@@ -154,14 +155,18 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, row: u32) -> Result<u32, XlsxError> {
     for it in &items {
         r += 1;
         let wl = &plan.input.workloads[it.w];
-        let name = match (it.part, cx.lang) {
-            (Part::Whole, _) => wl.name.clone(),
-            (Part::Base, crate::lang::Lang::Zh) => format!("{}（保底）", wl.name),
-            (Part::Base, _) => format!("{} (base)", wl.name),
-            (Part::Burst, crate::lang::Lang::Zh) => format!("{}（弹性）", wl.name),
-            (Part::Burst, _) => format!("{} (burst)", wl.name),
+        let name = match it.part {
+            Part::Whole => Said::new(&wl.name, &wl.name),
+            Part::Base => Said::new(
+                format!("{} (base)", wl.name),
+                format!("{}（保底）", wl.name),
+            ),
+            Part::Burst => Said::new(
+                format!("{} (burst)", wl.name),
+                format!("{}（弹性）", wl.name),
+            ),
         };
-        text(ws, r, 0, &name, &s.text)?;
+        text(ws, r, 0, name.get(cx.lang), &s.text)?;
         let offer = cx
             .chosen(it.w)
             .map(|(c, _)| plan.input.gpus[c.offer].label())

@@ -25,6 +25,7 @@ mod year;
 
 use super::style::Styles;
 use crate::calc::Calc;
+use crate::labels::{Label, Said};
 use crate::lang::Lang;
 use crate::model::Warning;
 use crate::plan::{Candidate, Chosen, NeedSum, Plan};
@@ -60,7 +61,7 @@ impl Ctx<'_> {
     }
 
     pub fn yes_no(&self, b: bool) -> &'static str {
-        super::style::yes_no(b, self.lang)
+        super::style::yes_no(b).get(self.lang)
     }
 
     /// A block's header row inside a tab, from column A: the labels in the chosen language,
@@ -249,22 +250,18 @@ impl Category {
         Category::Ops,
     ];
 
-    pub fn label(self, lang: Lang) -> &'static str {
-        match (self, lang) {
-            (Category::GpuTime, Lang::En) => "GPU time (work)",
-            (Category::ColdStart, Lang::En) => "Cold starts and billing rounding",
-            (Category::SpotRework, Lang::En) => "Spot rework",
-            (Category::Storage, Lang::En) => "Storage",
-            (Category::Egress, Lang::En) => "Egress",
-            (Category::TrialReserve, Lang::En) => "Trial-and-error reserve",
-            (Category::Ops, Lang::En) => "Ops labour",
-            (Category::GpuTime, Lang::Zh) => "GPU 计算费用",
-            (Category::ColdStart, Lang::Zh) => "冷启动与计费取整",
-            (Category::SpotRework, Lang::Zh) => "竞价回收重跑",
-            (Category::Storage, Lang::Zh) => "存储费用",
-            (Category::Egress, Lang::Zh) => "流量费",
-            (Category::TrialReserve, Lang::Zh) => "试错预留",
-            (Category::Ops, Lang::Zh) => "运维人力",
+    /// The category's name in both languages, as the TCO, Summary and Year tabs write it.
+    pub const fn label(self) -> Label {
+        match self {
+            Category::GpuTime => Label::new("GPU time (work)", "GPU 计算费用"),
+            Category::ColdStart => {
+                Label::new("Cold starts and billing rounding", "冷启动与计费取整")
+            }
+            Category::SpotRework => Label::new("Spot rework", "竞价回收重跑"),
+            Category::Storage => Label::new("Storage", "存储费用"),
+            Category::Egress => Label::new("Egress", "流量费"),
+            Category::TrialReserve => Label::new("Trial-and-error reserve", "试错预留"),
+            Category::Ops => Label::new("Ops labour", "运维人力"),
         }
     }
 
@@ -426,19 +423,19 @@ fn stamp_fixed(
         .to_string();
     // Two lines, each short enough for the narrowest printed tab (the Sensitivity note ran past
     // its page's edge as one).
-    let lines = if cx.lang == Lang::Zh {
-        [
-            format!("计算时固定（{when} UTC）：本页数值为重新规划、对比或实测结果，"),
-            "不随本工作簿中的修改变化；修改后请重新运行 gpuplan。".to_string(),
-        ]
-    } else {
-        [
+    let lines = [
+        Said::new(
             format!("Fixed at calculation ({when} UTC): these figures are re-plans, a comparison or measurements"),
-            "and do not follow edits in this workbook; rerun gpuplan after an edit.".to_string(),
-        ]
-    };
+            format!("计算时固定（{when} UTC）：本页数值为重新规划、对比或实测结果，"),
+        ),
+        Label::new(
+            "and do not follow edits in this workbook; rerun gpuplan after an edit.",
+            "不随本工作簿中的修改变化；修改后请重新运行 gpuplan。",
+        )
+        .into(),
+    ];
     for (i, line) in lines.iter().enumerate() {
-        super::style::text(ws, row + i as u32, 0, line, &cx.s.muted)?;
+        super::style::text(ws, row + i as u32, 0, line.get(cx.lang), &cx.s.muted)?;
     }
     Ok(Extent::new(row + 1, extent.last_col))
 }

@@ -4,7 +4,7 @@
 
 use super::live::{absolute, cell, range, result, Live};
 use super::{Ctx, Extent};
-use crate::labels::layout;
+use crate::labels::{layout, Label};
 use crate::lang::Lang;
 use crate::model::{GpuOffer, Workload};
 use crate::plan::{Candidate, Chosen, Hidden, Mode, Need};
@@ -365,17 +365,7 @@ fn write_workload(
 ) -> Result<(), XlsxError> {
     let s = &cx.s;
     text(ws, r, NAME, &w.name, &s.text)?;
-    text(
-        ws,
-        r,
-        KIND,
-        if cx.lang == Lang::Zh {
-            w.kind.zh()
-        } else {
-            w.kind.key()
-        },
-        &s.text,
-    )?;
+    text(ws, r, KIND, w.kind.label().get(cx.lang), &s.text)?;
     text(
         ws,
         r,
@@ -550,24 +540,24 @@ impl PlanRow<'_> {
         let s = &cx.s;
         text(ws, r, GPU, &plan.input.gpus[self.c.offer].label(), &s.text)?;
         text(ws, r, MODE, ch.mode.label(cx.lang), &s.text)?;
-        let mut advice = ch.advice.text(cx.lang);
+        let mut advice = ch.advice.said();
         if let Some(api) = &self.w.api {
             let cost = plan.value(self.c, "api_monthly_cost").unwrap_or(0.0);
             let per_day = self.w.numbers.requests_per_day.unwrap_or(0.0);
             let currency = plan.input.assumptions.currency();
-            advice.push_str(if cx.lang == Lang::Zh { "；" } else { "; " });
-            advice.push_str(&crate::labels::words::api_text(
+            advice.push(&Label::new("; ", "；"));
+            advice.push(&crate::labels::words::api_text(
                 api,
                 per_day,
                 cost,
                 ch.tco,
                 crate::plan::api_breakeven(per_day, ch.tco, cost),
                 &|v| crate::model::money(&currency, v),
-                cx.lang,
             ));
         }
-        text(ws, r, ADVICE, &advice, &s.wrap)?;
-        fit_advice_and_notes(ws, r, &advice, &self.w.notes)
+        let advice = advice.get(cx.lang);
+        text(ws, r, ADVICE, advice, &s.wrap)?;
+        fit_advice_and_notes(ws, r, advice, &self.w.notes)
     }
 
     /// Row inputs: the offer's prices and terms (blank where not offered), and quantities.

@@ -13,6 +13,7 @@ use super::tco::Layout;
 use super::{at, Col, Ctx, Extent, Tab};
 use crate::calc::Calc;
 use crate::formula::cents;
+use crate::labels::{Label, Said};
 use crate::plan::{NeedSum, Plan};
 use crate::write::style::{fit_row_height, fit_width, note_on, number, text, widths};
 use rust_xlsxwriter::{Worksheet, XlsxError};
@@ -77,26 +78,27 @@ fn ceiling_and_cuts(cx: &Ctx, p: &Plan) -> (Option<f64>, String) {
     let ceiling =
         Some(p.input.assumptions.number("budget_monthly", f64::NAN)).filter(|b| b.is_finite());
     let said = match (&p.cuts, ceiling) {
-        (_, None) => String::new(),
-        (None, Some(_)) => cx.t("within the ceiling", "在上限以内").to_string(),
+        (_, None) => Said::default(),
+        (None, Some(_)) => Label::new("within the ceiling", "在上限以内").into(),
         (Some(c), Some(_)) => {
             let n = c.cuts.len();
-            match (cx.lang, c.met) {
-                (crate::lang::Lang::Zh, true) => format!("{n} 条降级方案，执行后在上限以内"),
-                (crate::lang::Lang::Zh, false) => format!("{n} 条降级方案，执行后仍超出上限"),
-                (_, met) => format!(
-                    "{n} {}, {}",
-                    if n == 1 { "cut" } else { "cuts" },
-                    if met {
-                        "within the ceiling after them"
-                    } else {
-                        "still over the ceiling after them"
-                    }
-                ),
+            let en = format!(
+                "{n} {}, {}",
+                if n == 1 { "cut" } else { "cuts" },
+                if c.met {
+                    "within the ceiling after them"
+                } else {
+                    "still over the ceiling after them"
+                }
+            );
+            if c.met {
+                Said::new(en, format!("{n} 条降级方案，执行后在上限以内"))
+            } else {
+                Said::new(en, format!("{n} 条降级方案，执行后仍超出上限"))
             }
         }
     };
-    (ceiling, said)
+    (ceiling, said.pick(cx.lang))
 }
 
 /// Writes the Scenarios tab: the plans as columns with their totals, then the workloads below

@@ -3,7 +3,7 @@
 //! seeded random samples of every key at once. Figures as planned: each is a re-plan.
 
 use super::{at, heads_of, widths_of, Col, Ctx, Extent, Tab};
-use crate::lang::Lang;
+use crate::labels::Said;
 use crate::model::Price;
 use crate::plan::sensitivity::Sensitivity;
 use crate::write::charts::Point;
@@ -126,7 +126,7 @@ fn write_tornado(ws: &mut Worksheet, cx: &Ctx, sens: &Sensitivity) -> Result<(),
     let s = &cx.s;
     for (i, t) in sens.tornado.iter().enumerate() {
         let r = i as u32 + 1;
-        text(ws, r, KEY, &key_label(cx, &t.key), &s.bold)?;
+        text(ws, r, KEY, key_label(&t.key).get(cx.lang), &s.bold)?;
         number(ws, r, LOW, t.low, key_format(cx, &t.key, t.low))?;
         number(ws, r, HIGH, t.high, key_format(cx, &t.key, t.high))?;
         number(ws, r, AT_LOW, t.at_low, &s.money)?;
@@ -138,23 +138,22 @@ fn write_tornado(ws: &mut Worksheet, cx: &Ctx, sens: &Sensitivity) -> Result<(),
     Ok(())
 }
 
-/// A Ranges key as the tab shows it: in the Chinese workbook a GPU price is named in Chinese
-/// with its key after it (`RTX 4090 包月单价(每卡) · gpu:RTX 4090.monthly`); any other key, and
-/// every key in English, as written (the --set syntax to copy).
-fn key_label(cx: &Ctx, key: &str) -> String {
-    if cx.lang != Lang::Zh {
-        return key.to_string();
-    }
+/// A Ranges key as the tab shows it: in Chinese a GPU price is named in Chinese with its key
+/// after it (`RTX 4090 包月单价(每卡) · gpu:RTX 4090.monthly`); any other key, and every key in
+/// English, as written (the --set syntax to copy).
+fn key_label(key: &str) -> Said {
     let term = |field: &str| {
         Price::parse(field).map(|p| crate::labels::layout::offer_term(p.spec().input))
     };
-    key.strip_prefix("gpu:")
+    let zh = key
+        .strip_prefix("gpu:")
         .and_then(|k| k.rsplit_once('.'))
         .and_then(|(gpu, field)| Some((gpu, term(field)?)))
         .map_or_else(
             || key.to_string(),
             |(gpu, t)| format!("{gpu} {} · {key}", t.zh),
-        )
+        );
+    Said::new(key, zh)
 }
 
 /// The format of a Ranges key's low or high value `v`: a GPU price or an assumption priced per
@@ -186,17 +185,17 @@ fn write_distribution(
         ws,
         row,
         LABEL,
-        &if cx.lang == Lang::Zh {
-            format!(
-                "预算分布（{} 个随机样本，种子 {}，每个样本重新规划）",
-                sens.samples, sens.seed
-            )
-        } else {
+        Said::new(
             format!(
                 "The budget over {} random samples (seed {}), each re-planned",
                 sens.samples, sens.seed
-            )
-        },
+            ),
+            format!(
+                "预算分布（{} 个随机样本，种子 {}，每个样本重新规划）",
+                sens.samples, sens.seed
+            ),
+        )
+        .get(cx.lang),
         &s.subtitle,
     )?;
     for (label, v) in [
@@ -235,7 +234,7 @@ fn insert_chart(
     let keys: Vec<Option<Point>> = sens
         .tornado
         .iter()
-        .map(|t| Some(Point::Text(key_label(cx, &t.key))))
+        .map(|t| Some(Point::Text(key_label(&t.key).pick(cx.lang))))
         .collect();
     let mut chart = Chart::new(ChartType::Bar);
     chart.title().set_name(cx.t(

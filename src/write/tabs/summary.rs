@@ -5,7 +5,7 @@ use super::live::{cell, excel_text, local_range, Live};
 use super::plan_tab::{self, live_cell, live_text};
 use super::tco::Layout;
 use super::{at, heads_of, widths_of, Category, Col, Ctx, Extent, Tab};
-use crate::lang::Lang;
+use crate::labels::{Label, Said};
 use crate::model::format_number;
 use crate::plan::{Need, NeedSum};
 use crate::write::charts::Point;
@@ -256,11 +256,11 @@ fn facts(cx: &Ctx) -> [(&'static str, String); 10] {
         ),
         (
             cx.t("Workloads", "负载"),
-            if cx.lang == Lang::Zh {
-                format!("已规划 {planned} 个，未规划 {unplanned} 个")
-            } else {
-                format!("{planned} planned, {unplanned} unplanned")
-            },
+            Said::new(
+                format!("{planned} planned, {unplanned} unplanned"),
+                format!("已规划 {planned} 个，未规划 {unplanned} 个"),
+            )
+            .pick(cx.lang),
         ),
         (cx.t("Appendix", "附录"), appendix(cx)),
     ]
@@ -269,22 +269,23 @@ fn facts(cx: &Ctx) -> [(&'static str, String); 10] {
 /// The appendix tabs this workbook has, hidden so that a print of the workbook is the approval
 /// view (#34 item 2), and how to show one.
 fn appendix(cx: &Ctx) -> String {
-    let tabs: Vec<&str> = super::Tab::ALL
+    let tabs: Vec<Label> = super::Tab::ALL
         .into_iter()
         .filter(|t| t.is_appendix() && super::shows(*t, cx.calc))
-        .map(|t| cx.sheet(t))
+        .map(|t| t.label())
         .collect();
-    if cx.lang == Lang::Zh {
-        format!(
-            "{}：已隐藏，不打印（右键单击工作表标签 → 取消隐藏）",
-            tabs.join("、")
-        )
-    } else {
+    let tabs = Said::join(&tabs, Label::new(", ", "、"));
+    Said::new(
         format!(
             "{}: hidden, not printed (right-click a tab → Unhide)",
-            tabs.join(", ")
-        )
-    }
+            tabs.en
+        ),
+        format!(
+            "{}：已隐藏，不打印（右键单击工作表标签 → 取消隐藏）",
+            tabs.zh
+        ),
+    )
+    .pick(cx.lang)
 }
 
 /// The monthly budget from `row` down: one line per cost category, the total, the safety
@@ -312,7 +313,7 @@ fn write_budget(
     let tco_sheet = cx.sheet(Tab::Tco);
     for c in Category::ALL {
         row += 1;
-        text(ws, row, COST_LINE, c.label(cx.lang), &s.text)?;
+        text(ws, row, COST_LINE, c.label().get(cx.lang), &s.text)?;
         // Live: sums over the Plan tab's cost columns, and the TCO tab's portfolio lines.
         let f = super::approval::category_formula(cx, layout, c);
         live_cell(ws, row, AMOUNT, Ok(f), c.total(plan), &s.money, cx)?;
@@ -398,17 +399,7 @@ fn write_workloads(ws: &mut Worksheet, cx: &Ctx, mut row: u32) -> Result<(u32, u
     for (i, w) in plan.input.workloads.iter().enumerate() {
         row += 1;
         text(ws, row, WORKLOAD, &w.name, &s.text)?;
-        text(
-            ws,
-            row,
-            KIND,
-            if cx.lang == Lang::Zh {
-                w.kind.zh()
-            } else {
-                w.kind.key()
-            },
-            &s.text,
-        )?;
+        text(ws, row, KIND, w.kind.label().get(cx.lang), &s.text)?;
         match cx.chosen(i) {
             Some((c, ch)) => {
                 text(ws, row, GPU, &plan.input.gpus[c.offer].label(), &s.text)?;
@@ -435,12 +426,12 @@ fn write_workloads(ws: &mut Worksheet, cx: &Ctx, mut row: u32) -> Result<(u32, u
                         format!(
                             "{}{}",
                             unit_money(&currency, u.amount),
-                            u.per.label(cx.lang)
+                            u.per.label().get(cx.lang)
                         )
                     })
                     .collect();
                 if !units.is_empty() {
-                    let sep = if cx.lang == Lang::Zh { "；" } else { "; " };
+                    let sep = Label::new("; ", "；").get(cx.lang);
                     // Indented off the share's figure to its left.
                     let fmt = s.text.clone().set_indent(1);
                     text(ws, row, UNIT_COST, &units.join(sep), &fmt)?;
@@ -524,7 +515,7 @@ fn cost_by_category(cx: &Ctx, first_cat: u32) -> Chart {
                 COST_LINE,
                 Category::ALL
                     .iter()
-                    .map(|c| Some(Point::Text(c.label(cx.lang).to_string())))
+                    .map(|c| Some(Point::Text(c.label().get(cx.lang).to_string())))
                     .collect(),
             ),
         )

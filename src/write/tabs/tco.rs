@@ -251,7 +251,7 @@ impl<'a> TcoTab<'a> {
         let cx = self.cx;
         let s = &cx.s;
         for (c, w, row) in &self.layout.lines {
-            text(ws, *row, CATEGORY, c.label(cx.lang), &s.text)?;
+            text(ws, *row, CATEGORY, c.label().get(cx.lang), &s.text)?;
             if let Some(n) = c.portfolio_name() {
                 self.portfolio_cell(ws, *row, n.name(), false)?;
                 continue;

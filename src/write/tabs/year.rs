@@ -245,7 +245,7 @@ impl<'a> YearTab<'a> {
             .iter()
             .filter(|c| c.portfolio_name().is_none())
         {
-            text(ws, row, LABEL, c.label(cx.lang), &s.text)?;
+            text(ws, row, LABEL, c.label().get(cx.lang), &s.text)?;
             let mut annual = 0.0;
             for k in 0..MONTHS {
                 let v: f64 = (0..cx.plan.workloads.len())

@@ -1,60 +1,23 @@
 //! The one error type of gpuplan. Every variant carries what its message needs, and
 //! `exit_code()` maps it to the exit codes of the CLI contract (0 ok, 1 bug, 2 bad input, 3 strict).
 
-use crate::labels::{Label, Said};
+use crate::labels::{Label, Message, Said};
 use crate::lang::Lang;
-use std::fmt;
 use std::path::PathBuf;
 
-/// One problem found in the input, with where it is (`Workloads!D7`, `formula fits`, …).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Problem {
-    /// Sheet and cell, or a formula name, or the part of the file concerned.
-    pub location: String,
-    /// What was expected and what was found.
-    pub message: String,
-    /// The message in Chinese, where it has been translated (the terminal with `--lang zh` or a
-    /// Chinese locale shows it; otherwise the English).
-    pub zh: Option<String>,
-}
+/// One problem found in the input, with where it is (`Workloads!D7`, `formula fits`, …): the
+/// shape every message has ([`Message`]), with no severity, as every problem stops the run.
+pub type Problem = Message;
 
 impl Problem {
     /// A problem at `location` (empty for one that concerns the whole input), with its English
     /// message and no translation.
     pub fn new(location: impl Into<String>, message: impl Into<String>) -> Self {
-        Problem {
+        Message {
+            severity: (),
             location: location.into(),
             message: message.into(),
             zh: None,
-        }
-    }
-
-    /// The same problem with its Chinese message.
-    pub fn with_zh(mut self, zh: impl Into<String>) -> Self {
-        self.zh = Some(zh.into());
-        self
-    }
-
-    /// `location: message` in the language asked for (English where no translation exists).
-    pub fn render(&self, lang: Lang) -> String {
-        let message = match (&self.zh, lang) {
-            (Some(m), Lang::Zh) => m,
-            _ => &self.message,
-        };
-        if self.location.is_empty() {
-            message.clone()
-        } else {
-            format!("{}: {message}", self.location)
-        }
-    }
-}
-
-impl fmt::Display for Problem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.location.is_empty() {
-            write!(f, "{}", self.message)
-        } else {
-            write!(f, "{}: {}", self.location, self.message)
         }
     }
 }

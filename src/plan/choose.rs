@@ -3,7 +3,7 @@
 use super::evaluate::Best;
 use super::programs::Keys;
 use super::{Advice, Band, Candidate, Chosen, Hidden, Mode, Said};
-use crate::lang::Lang;
+use crate::labels::Label;
 use crate::model::{format_number, GpuOffer, Input, Warning, Workload};
 
 /// The least-TCO (offer, mode) from each mode's best; ties to fewer GPUs, then sheet order,
@@ -148,9 +148,9 @@ pub(super) fn chosen_warnings(
     if ch.mode.is_committed() && ch.advice.utilization < monthly_min {
         out.push(Warning::warn(&at, format!(
             "{} is billed {} at {}% utilization, under monthly_min_utilization ({}%): check the hours, or measure a month on demand first",
-            w.name, ch.mode.label(Lang::En), format_number((ch.advice.utilization * 100.0).round()), format_number(monthly_min * 100.0))).with_zh(format!(
+            w.name, ch.mode.name().en, format_number((ch.advice.utilization * 100.0).round()), format_number(monthly_min * 100.0))).with_zh(format!(
             "{} 按{}计费，利用率仅 {}%，低于 monthly_min_utilization（{}%）：请核对使用时长，或先按量计费实测一个月",
-            w.name, ch.mode.label(Lang::Zh), format_number((ch.advice.utilization * 100.0).round()), format_number(monthly_min * 100.0))));
+            w.name, ch.mode.name().zh, format_number((ch.advice.utilization * 100.0).round()), format_number(monthly_min * 100.0))));
     }
 }
 
@@ -244,24 +244,16 @@ fn nodes_warning(
 /// The note of a precision the card runs by its weights only (templates/compat.tsv).
 fn compat_note(w: &Workload, g: &GpuOffer, at: &str, out: &mut Vec<Warning>) {
     if let super::compat::Verdict::WeightOnly(notes) = super::compat::verdict(w, g) {
-        let join = |lang: Lang, sep: &str| {
-            notes
-                .iter()
-                .map(|n| n.get(lang))
-                .collect::<Vec<_>>()
-                .join(sep)
-        };
+        let joined = Said::join(&notes, Label::new("; ", "；"));
         out.push(Warning::info(
             at,
             format!(
                 "{}: {}; it runs, but decodes slower than a GPU with native support (see templates/compat.tsv)",
-                w.name,
-                join(Lang::En, "; ")
+                w.name, joined.en
             ),
         ).with_zh(format!(
             "{}：{}；可以运行，但解码比原生支持的 GPU 慢（见 templates/compat.tsv）",
-            w.name,
-            join(Lang::Zh, "；")
+            w.name, joined.zh
         )));
     }
 }

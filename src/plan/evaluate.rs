@@ -7,7 +7,7 @@ use super::programs::{Keys, OwnNeeds, Programs};
 use super::Mode;
 use super::{Candidate, Exclusion, Said};
 use crate::error::Problem;
-use crate::lang::Lang;
+
 use crate::model::{format_number, GpuOffer, Input, Workload};
 
 /// The best option of one billing mode over all feasible candidates of a workload.
@@ -538,7 +538,10 @@ fn unplanned_reason(w: &Workload, input: &Input, cands: &[Candidate], k: &Keys) 
             let g = &input.gpus[c.offer];
             // The exclusion says what the largest offer lacks (GPUs, memory, or precision support).
             let why = match &c.exclusion {
-                Some(e) => Said::new(e.said(Lang::En), e.said(Lang::Zh)),
+                Some(e) => {
+                    let t = e.text_both();
+                    Said::new(t.en, t.zh)
+                }
                 None => {
                     let gib = format_number((c.values[k.required] * 10.0).round() / 10.0);
                     Said::new(

@@ -156,8 +156,8 @@ pub struct FormulaColumn {
     pub is_bool: bool,
 }
 
-use crate::labels::Label;
 pub use crate::labels::Said;
+use crate::labels::{Label, Text};
 
 /// Why a candidate cannot be chosen.
 #[derive(Debug, Clone, PartialEq)]
@@ -178,12 +178,20 @@ impl Exclusion {
 
     /// The reason in `lang`, as the Candidates tab and the warnings say it.
     pub fn said(&self, lang: Lang) -> &str {
+        self.text_both().get(lang)
+    }
+
+    /// The reason in both languages.
+    pub fn text_both(&self) -> Text<&str> {
         match self {
-            Exclusion::Incompatible(t) | Exclusion::Misfit(t) => t.get(lang),
-            Exclusion::NoMode => lang.t(
-                "no billing mode is offered and allowed (no price, or spot not allowed)",
-                "没有可用的计费方式（报价没有价格，或不允许竞价）",
-            ),
+            Exclusion::Incompatible(t) | Exclusion::Misfit(t) => Text {
+                en: t.en.as_str(),
+                zh: t.zh.as_str(),
+            },
+            Exclusion::NoMode => Text {
+                en: "no billing mode is offered and allowed (no price, or spot not allowed)",
+                zh: "没有可用的计费方式（报价没有价格，或不允许竞价）",
+            },
         }
     }
 }

@@ -159,14 +159,14 @@ pub(super) fn formula_and_price_warnings(input: &Input, warnings: &mut Vec<Warni
                     "GPUs",
                     format!(
                         "no offer has a {} price, so {} was not considered",
-                        m.label(Lang::En),
-                        m.label(Lang::En)
+                        m.name().en,
+                        m.name().en
                     ),
                 )
                 .with_zh(format!(
                     "没有报价给出{}价格，因此未考虑{}",
-                    m.label(Lang::Zh),
-                    m.label(Lang::Zh)
+                    m.name().zh,
+                    m.name().zh
                 )),
             );
         }

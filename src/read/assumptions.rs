@@ -281,7 +281,7 @@ pub(super) fn assumption_value(
             let rule = assumption_rule(key);
             match rule.read(raw) {
                 Some(v) if rule.accepts(v) => Ok(Value::Number(v)),
-                _ => Err(rule.refusal(key, raw).0),
+                _ => Err(rule.refusal(key, raw).en),
             }
         }
         None => own_value(key, raw),

@@ -415,7 +415,7 @@ fn set_gpu_numbers(
             }
             Ok(())
         }
-        _ => Err(rule.refusal(key, raw).0),
+        _ => Err(rule.refusal(key, raw).en),
     }
 }
 

@@ -1,7 +1,7 @@
 //! Typed access to a data row's cells, each with its problem collected (where, what was
 //! expected, what was found).
 
-use super::values::{found, found_zh, parse_bool, raw_text};
+use super::values::{found_text, parse_bool, raw_text};
 use super::{Record, Rule};
 use crate::error::Problem;
 use crate::model::CellRef;
@@ -67,9 +67,9 @@ impl Record<'_> {
             problems.push(
                 Problem::new(
                     self.at(key),
-                    format!("{key} must be text, found {}", found(raw)),
+                    format!("{key} must be text, found {}", found_text(raw).en),
                 )
-                .with_zh(format!("{key} 应为文本，实际为 {}", found_zh(raw))),
+                .with_zh(format!("{key} 应为文本，实际为 {}", found_text(raw).zh)),
             );
             return None;
         }
@@ -97,8 +97,8 @@ impl Record<'_> {
         match rule.read(raw) {
             Some(v) if rule.accepts(v) => Some(v),
             _ => {
-                let (en, zh) = rule.refusal(key, raw);
-                problems.push(Problem::new(self.at(key), en).with_zh(zh));
+                let why = rule.refusal(key, raw);
+                problems.push(Problem::new(self.at(key), why.en).with_zh(why.zh));
                 None
             }
         }
@@ -117,12 +117,12 @@ impl Record<'_> {
                     self.at(key),
                     format!(
                         "{key} must be a month as YYYY-MM (or a date), found {}",
-                        found(raw)
+                        found_text(raw).en
                     ),
                 )
                 .with_zh(format!(
                     "{key} 应为 YYYY-MM 格式的月份（或日期），实际为 {}",
-                    found_zh(raw)
+                    found_text(raw).zh
                 )),
             );
         }
@@ -143,12 +143,12 @@ impl Record<'_> {
                     self.at(key),
                     format!(
                         "{key} must be hours of the day as from-to (22-07: 22:00 to 07:00), found {}",
-                        found(raw)
+                        found_text(raw).en
                     ),
                 )
                 .with_zh(format!(
                     "{key} 应为一天中的时段，格式 起-止（22-07 表示 22:00 至 07:00），实际为 {}",
-                    found_zh(raw)
+                    found_text(raw).zh
                 )),
             );
         }
@@ -165,12 +165,12 @@ impl Record<'_> {
                     self.at(key),
                     format!(
                         "{key} must be yes or no (TRUE/FALSE, y/n, 1/0, 是/否), found {}",
-                        found(raw)
+                        found_text(raw).en
                     ),
                 )
                 .with_zh(format!(
                     "{key} 应为 是/否（yes/no、TRUE/FALSE、y/n、1/0），实际为 {}",
-                    found_zh(raw)
+                    found_text(raw).zh
                 )),
             );
         }

@@ -1,7 +1,8 @@
 //! What a numeric cell must hold: its bounds, whether it is whole, and its unit (whether a
 //! percentage may stand for a share), with the problem of a cell it refuses.
 
-use super::values::{found, found_zh, is_percent, raw_number};
+use super::values::{found_text, is_percent, raw_number};
+use crate::labels::{Label, Said};
 use crate::model::format_number;
 use crate::read::xlsx::Raw;
 
@@ -147,7 +148,8 @@ impl Rule {
 
     /// The problem of a cell this rule refuses, in both languages: what it must be and what was
     /// found, and where it is a percentage in a column of another unit, that unit.
-    pub fn refusal(&self, key: &str, raw: &Raw) -> (String, String) {
+    pub fn refusal(&self, key: &str, raw: &Raw) -> Said {
+        let (rule, found) = (self.said(), found_text(raw));
         if is_percent(raw) && !self.unit.takes_percent() {
             let (en, zh) = match self.unit.named() {
                 Some((u, u_zh)) => (
@@ -159,78 +161,54 @@ impl Rule {
                     format!("{key} 不是比例，不能填百分比"),
                 ),
             };
-            return (
-                format!("{en}: write {}, found {}", self.describe(), found(raw)),
-                format!(
-                    "{zh}：请填写{}，实际为 {}",
-                    self.describe_zh(),
-                    found_zh(raw)
-                ),
+            return Said::new(
+                format!("{en}: write {}, found {}", rule.en, found.en),
+                format!("{zh}：请填写{}，实际为 {}", rule.zh, found.zh),
             );
         }
-        (
-            format!("{key} must be {}, found {}", self.describe(), found(raw)),
-            format!(
-                "{key} 应为 {}，实际为 {}",
-                self.describe_zh(),
-                found_zh(raw)
-            ),
+        Said::new(
+            format!("{key} must be {}, found {}", rule.en, found.en),
+            format!("{key} 应为 {}，实际为 {}", rule.zh, found.zh),
         )
     }
 
     pub fn describe(&self) -> String {
+        self.said().en
+    }
+
+    /// [`Rule::describe`] in English and in Chinese.
+    pub fn said(&self) -> Said {
         let what = if self.integer {
-            "a whole number"
+            Label::new("a whole number", "整数")
         } else {
-            "a number"
+            Label::new("a number", "数值")
         };
         // Unbounded both ways (a Ranges value): the bounds are not figures to print.
         if self.unbounded() {
-            return what.to_string();
+            return what.into();
         }
         let lower = if self.min_ok {
             format!("≥ {}", format_number(self.min))
         } else {
             format!("> {}", format_number(self.min))
         };
+        let (en, zh) = (what.en, what.zh);
         if self.max < f64::MAX / 2.0 {
+            let max = format_number(self.max);
             if self.min_ok && self.min != f64::MIN {
-                format!(
-                    "{what} from {} to {}",
-                    format_number(self.min),
-                    format_number(self.max)
+                let min = format_number(self.min);
+                Said::new(
+                    format!("{en} from {min} to {max}"),
+                    format!("{min} 到 {max} 之间的{zh}"),
                 )
             } else {
-                format!("{what} {lower} and ≤ {}", format_number(self.max))
-            }
-        } else {
-            format!("{what} {lower}")
-        }
-    }
-
-    /// [`Rule::describe`] in Chinese.
-    pub fn describe_zh(&self) -> String {
-        let what = if self.integer { "整数" } else { "数值" };
-        if self.unbounded() {
-            return what.to_string();
-        }
-        let lower = if self.min_ok {
-            format!("≥ {}", format_number(self.min))
-        } else {
-            format!("> {}", format_number(self.min))
-        };
-        if self.max < f64::MAX / 2.0 {
-            if self.min_ok && self.min != f64::MIN {
-                format!(
-                    "{} 到 {} 之间的{what}",
-                    format_number(self.min),
-                    format_number(self.max)
+                Said::new(
+                    format!("{en} {lower} and ≤ {max}"),
+                    format!("{lower} 且 ≤ {max} 的{zh}"),
                 )
-            } else {
-                format!("{lower} 且 ≤ {} 的{what}", format_number(self.max))
             }
         } else {
-            format!("{lower} 的{what}")
+            Said::new(format!("{en} {lower}"), format!("{lower} 的{zh}"))
         }
     }
 

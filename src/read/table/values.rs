@@ -1,6 +1,7 @@
 //! A cell's value read as a number, text or yes/no, and how a found value reads in a message
 //! in either language.
 
+use crate::labels::{Label, Said};
 use crate::model::format_number;
 use crate::read::xlsx::Raw;
 use crate::support::fields::{invisible, parse_number_text};
@@ -48,57 +49,54 @@ pub fn parse_bool(raw: &Raw) -> Option<bool> {
     }
 }
 
-/// How a found value reads in a message.
+/// How a found value reads in an English message ([`found_text`]'s English).
 pub fn found(raw: &Raw) -> String {
-    match raw {
-        Raw::Number(n) => format_number(*n),
-        Raw::Percent(v) => format!(
-            "{} (the number {} in a percentage format)",
-            percent_text(*v),
-            format_number(*v)
-        ),
-        Raw::Text(t) => {
-            let short: String = t.chars().take(40).collect();
-            let more = if short.len() < t.len() { "…" } else { "" };
-            let hint = if t.contains([',', '，']) && parse_number_text(t).is_none() {
-                " (a comma separates thousands only, as in 1,000; write decimals with a point: 9.5)"
-            } else {
-                ""
-            };
-            format!("\"{}{more}\"{hint}", visible(&short))
-        }
-        Raw::Bool(b) => if *b { "TRUE" } else { "FALSE" }.to_string(),
-        Raw::Error(e) => format!("the error {e}"),
-        Raw::Date(d) => format!("a date ({})", crate::support::time::serial_date(*d)),
-        Raw::Uncomputed(f) => format!(
-            "the formula ={f} with no saved value (open the workbook in Excel or LibreOffice and save it, so the value is stored)"
-        ),
-    }
+    found_text(raw).en
 }
 
-/// How a found value reads in a Chinese message.
-pub fn found_zh(raw: &Raw) -> String {
+/// How a found value reads in a message, in English and in Chinese.
+pub fn found_text(raw: &Raw) -> Said {
     match raw {
-        Raw::Number(_) | Raw::Bool(_) => found(raw),
-        Raw::Percent(v) => format!(
-            "{}（百分比格式的数值 {}）",
-            percent_text(*v),
-            format_number(*v)
-        ),
+        Raw::Number(n) => {
+            let n = format_number(*n);
+            Said::new(n.clone(), n)
+        }
+        Raw::Percent(v) => {
+            let (p, n) = (percent_text(*v), format_number(*v));
+            Said::new(
+                format!("{p} (the number {n} in a percentage format)"),
+                format!("{p}（百分比格式的数值 {n}）"),
+            )
+        }
         Raw::Text(t) => {
             let short: String = t.chars().take(40).collect();
             let more = if short.len() < t.len() { "…" } else { "" };
             let hint = if t.contains([',', '，']) && parse_number_text(t).is_none() {
-                "（逗号只用于千位分隔，如 1,000；小数请用小数点，如 9.5）"
+                Label::new(
+                    " (a comma separates thousands only, as in 1,000; write decimals with a point: 9.5)",
+                    "（逗号只用于千位分隔，如 1,000；小数请用小数点，如 9.5）",
+                )
             } else {
-                ""
+                Label::new("", "")
             };
-            format!("“{}{more}”{hint}", visible(&short))
+            let shown = visible(&short);
+            Said::new(
+                format!("\"{shown}{more}\"{}", hint.en),
+                format!("“{shown}{more}”{}", hint.zh),
+            )
         }
-        Raw::Error(e) => format!("错误值 {e}"),
-        Raw::Date(d) => format!("日期（{}）", crate::support::time::serial_date(*d)),
-        Raw::Uncomputed(f) => format!(
-            "公式 ={f}，但没有保存计算结果（请在 Excel 或 LibreOffice 中打开并保存工作簿，以保存其值）"
+        Raw::Bool(b) => {
+            let t = if *b { "TRUE" } else { "FALSE" };
+            Said::new(t, t)
+        }
+        Raw::Error(e) => Said::new(format!("the error {e}"), format!("错误值 {e}")),
+        Raw::Date(d) => {
+            let d = crate::support::time::serial_date(*d);
+            Said::new(format!("a date ({d})"), format!("日期（{d}）"))
+        }
+        Raw::Uncomputed(f) => Said::new(
+            format!("the formula ={f} with no saved value (open the workbook in Excel or LibreOffice and save it, so the value is stored)"),
+            format!("公式 ={f}，但没有保存计算结果（请在 Excel 或 LibreOffice 中打开并保存工作簿，以保存其值）"),
         ),
     }
 }

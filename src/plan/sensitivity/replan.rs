@@ -100,17 +100,7 @@ impl<'a> Replanner<'a> {
             buf[pk.slot] = values[pk.range];
         }
         p.eval_only(&self.deps, &mut buf, &mut p.scratch())
-            .map_err(|e| {
-                let d = &self.programs.candidate_defs()[e.def];
-                Error::input(
-                    &inp.file,
-                    d.location(),
-                    format!(
-                        "has no value for a sample of the Ranges sheet: look at `{}`",
-                        d.expression
-                    ),
-                )
-            })?;
+            .map_err(|e| self.no_value(inp, e))?;
         let vals = &buf[n_in..];
         let mut chosen = ch.clone();
         chosen.candidate = 0;
@@ -149,17 +139,8 @@ impl<'a> Replanner<'a> {
             for pk in self.prices.iter().filter(|pk| pk.sets(row.offer)) {
                 buf[pk.slot] = values[pk.range];
             }
-            p.eval_only(&self.deps, buf, &mut scratch).map_err(|e| {
-                let d = &self.programs.candidate_defs()[e.def];
-                Error::input(
-                    &inp.file,
-                    d.location(),
-                    format!(
-                        "has no value for a sample of the Ranges sheet: look at `{}`",
-                        d.expression
-                    ),
-                )
-            })?;
+            p.eval_only(&self.deps, buf, &mut scratch)
+                .map_err(|e| self.no_value(inp, e))?;
             let vals = &buf[n_in..];
             let mut costs = [None; Mode::ALL.len()];
             for (i, c) in costs.iter_mut().enumerate() {
@@ -202,6 +183,20 @@ impl<'a> Replanner<'a> {
             chosen,
             unplanned: None,
         })
+    }
+
+    /// The error of a formula that has no value for a sample: where the formula is, and its
+    /// expression.
+    fn no_value(&self, inp: &Input, e: crate::formula::NonFinite) -> Error {
+        let d = &self.programs.candidate_defs()[e.def];
+        Error::input(
+            &inp.file,
+            d.location(),
+            format!(
+                "has no value for a sample of the Ranges sheet: look at `{}`",
+                d.expression
+            ),
+        )
     }
 
     /// A worker's copies of the input and the rows.

@@ -7,6 +7,21 @@ use crate::model::{format_number, money};
 
 /// The terminal table of a diff.
 pub fn diff(d: &Diff, currency: &str) -> String {
+    let mut out = workloads_table(d, currency);
+    out.push_str(&budget_lines(d, currency));
+    if let Some(b) = d.bridge() {
+        out.push_str("the change in parts:\n");
+        for (label, v) in bridge_lines(&b) {
+            out.push_str(&format!("  {label}: {}\n", signed(currency, v)));
+        }
+    }
+    out.push_str(&input_lines(d));
+    out
+}
+
+/// The workloads' table: a row a workload of either plan, its outcome before and after, their
+/// TCOs and the change.
+fn workloads_table(d: &Diff, currency: &str) -> String {
     let money = |v: Option<f64>| v.map_or_else(|| "-".to_string(), |v| money(currency, v));
     let mut rows = vec![vec![
         "workload".to_string(),
@@ -27,14 +42,20 @@ pub fn diff(d: &Diff, currency: &str) -> String {
                 .map_or_else(|| "-".into(), |c| signed(currency, c)),
         ]);
     }
-    let mut out = super::table(&rows, &[false, false, false, true, true, true]);
-    out.push_str(&format!(
+    super::table(&rows, &[false, false, false, true, true, true])
+}
+
+/// The budget's lines under the table: the total with safety margin, the budget with the fleet
+/// (where a fleet shares), the ceiling and the cuts (where either plan has them).
+fn budget_lines(d: &Diff, currency: &str) -> String {
+    let money = |v: Option<f64>| v.map_or_else(|| "-".to_string(), |v| money(currency, v));
+    let mut out = format!(
         "\ntotal with safety margin: {} → {} ({})\n",
         money(d.total_with_margin_before),
         money(d.total_with_margin_after),
         d.total_with_margin_change
             .map_or_else(|| "-".into(), |c| signed(currency, c))
-    ));
+    );
     // Said where a fleet shares on either side: elsewhere it is the total with margin again.
     let shares = |fleet: Option<f64>, total: Option<f64>| match (fleet, total) {
         (Some(f), Some(t)) => (f - t).abs() >= 0.005,
@@ -66,12 +87,13 @@ pub fn diff(d: &Diff, currency: &str) -> String {
             cuts_said(d.cuts_after)
         ));
     }
-    if let Some(b) = d.bridge() {
-        out.push_str("the change in parts:\n");
-        for (label, v) in bridge_lines(&b) {
-            out.push_str(&format!("  {label}: {}\n", signed(currency, v)));
-        }
-    }
+    out
+}
+
+/// The inputs' lines: not compared, the same, or each that differs with its value before and
+/// after; the offers whose terms one plan only records; a note when a plan is a workbook.
+fn input_lines(d: &Diff) -> String {
+    let mut out = String::new();
     if d.inputs_compared == 0 {
         out.push_str("inputs: not compared (a plan records none of the other's inputs)\n");
     } else if d.inputs_changed.is_empty() {

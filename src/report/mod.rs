@@ -318,6 +318,15 @@ over the budget {b} for {m} by {over}; the least-harm cuts (cut_order):
         ),
     )
     .pick(lang);
+    out.push_str(&chosen_lines(c, &cur, lang));
+    out.push_str(&other_lines(c, &cur, lang));
+    out
+}
+
+/// The least-harm cuts, a line each: its saving, the budget after it and the cuts above it,
+/// its `--set` and its risk.
+fn chosen_lines(c: &crate::plan::cuts::Cuts, cur: &str, lang: Lang) -> String {
+    let mut out = String::new();
     let set = |cut: &crate::plan::cuts::Cut| match cut.set.is_empty() {
         true => String::new(),
         false => format!("{}; ", cut.set_args()),
@@ -329,14 +338,20 @@ over the budget {b} for {m} by {over}; the least-harm cuts (cut_order):
             i + 1,
             cut.workload,
             cut.change(lang),
-            money(&cur, cut.saving),
-            money(&cur, cut.total_after),
+            money(cur, cut.saving),
+            money(cur, cut.total_after),
             set(cut),
             lang.t("risk", "风险"),
             cut.risk(lang)
         ));
     }
+    out
+}
+
+/// The first other cuts (each alone, mildest first) and how many more the Plan tab lists.
+fn other_lines(c: &crate::plan::cuts::Cuts, cur: &str, lang: Lang) -> String {
     const OTHERS: usize = 5;
+    let mut out = String::new();
     let others: Vec<_> = c.cuts.iter().filter(|x| !x.chosen).collect();
     if !others.is_empty() {
         out.push_str(lang.t(
@@ -352,8 +367,8 @@ over the budget {b} for {m} by {over}; the least-harm cuts (cut_order):
 ",
             cut.workload,
             cut.change(lang),
-            money(&cur, cut.saving),
-            money(&cur, cut.budget_after),
+            money(cur, cut.saving),
+            money(cur, cut.budget_after),
             match cut.set.is_empty() {
                 true => cut.action.to_string(),
                 false => cut.set_args(),

@@ -20,16 +20,46 @@ const LABEL: u16 = 0;
 const AMOUNT: u16 = 1;
 const NOTE: u16 = 2;
 
+/// The approval fields, each as its label and text.
+type Fields = Vec<(&'static str, String)>;
+
 /// Writes the block from `row` down: a title, then a line each. Returns the last row written.
 pub fn write(
     ws: &mut Worksheet,
     cx: &Ctx,
     layout: &Layout,
     live: &Live,
-    mut row: u32,
+    row: u32,
 ) -> Result<u32, XlsxError> {
     let s = &cx.s;
-    let plan = cx.plan;
+    let (mut row, fields) = write_header(ws, cx, row)?;
+    row = write_budget_lines(ws, cx, layout, live, row)?;
+    for line in month_parts(cx, layout) {
+        row += 1;
+        line.write(ws, cx, row, (&s.text, &s.money))?;
+    }
+    let with_margin = layout.amount(cx.sheet(Tab::Tco), layout.with_margin);
+    row = write_tax(ws, cx, live, row, &with_margin)?;
+    row = write_ownership(ws, cx, row)?;
+    row = write_spares(ws, cx, row + 1)?;
+    if let Some(r) = write_replan(ws, cx, row + 1)? {
+        row = r;
+    }
+    if let Some(r) = write_example_prices(ws, cx, row + 1)? {
+        row = r;
+    }
+    row = write_risks(ws, cx, row)?;
+    row = write_fixed_lines(ws, cx, row)?;
+    if !fields.is_empty() {
+        row = write_sign_off(ws, cx, row + 1)?;
+    }
+    Ok(row)
+}
+
+/// The header block at `row`: the title, then the approval fields the Assumptions give, a line
+/// each. Returns the last row written and the fields.
+fn write_header(ws: &mut Worksheet, cx: &Ctx, mut row: u32) -> Result<(u32, Fields), XlsxError> {
+    let s = &cx.s;
     text(ws, row, LABEL, cx.t("To approve", "审批要点"), &s.subtitle)?;
     let fields = approval_fields(cx);
     for (label, value) in &fields {
@@ -37,9 +67,19 @@ pub fn write(
         text(ws, row, LABEL, label, &s.bold)?;
         text(ws, row, AMOUNT, value, &s.text)?;
     }
-    let tco = cx.sheet(Tab::Tco);
-    let amount = |r: u32| layout.amount(tco, r);
+    Ok((row, fields))
+}
 
+/// The budget lines after `row`: the annual budget (the Year tab's) and the monthly budget,
+/// each with its safety margin. Returns the last row written.
+fn write_budget_lines(
+    ws: &mut Worksheet,
+    cx: &Ctx,
+    layout: &Layout,
+    live: &Live,
+    mut row: u32,
+) -> Result<u32, XlsxError> {
+    let s = &cx.s;
     let (annual, annual_v) = super::year::annual_budget(cx, live);
     row += 1;
     let line = Line {
@@ -54,18 +94,24 @@ pub fn write(
     line.write(ws, cx, row, (&s.total_label, &s.money_total))?;
     ws.set_row_height(row, 22)?;
 
-    let monthly = plan.sum(NeedSum::TOTAL_WITH_MARGIN);
     row += 1;
     let line = Line {
         label: cx.t("Monthly budget", "月度预算"),
         note: cx.t("with safety margin; in parts:", "含安全边际，构成如下："),
-        formula: amount(layout.with_margin),
-        value: monthly,
+        formula: layout.amount(cx.sheet(Tab::Tco), layout.with_margin),
+        value: cx.plan.sum(NeedSum::TOTAL_WITH_MARGIN),
     };
     line.write(ws, cx, row, (&s.bold, &s.money_bold))?;
+    Ok(row)
+}
 
-    // The month in parts that add up to it: committed and pay-as-you-go GPUs, the other costs,
-    // the contingency.
+/// The month in parts that add up to it: committed and pay-as-you-go GPUs, the other costs,
+/// the contingency.
+fn month_parts(cx: &Ctx, layout: &Layout) -> [Line<'static>; 5] {
+    let plan = cx.plan;
+    let tco = cx.sheet(Tab::Tco);
+    let amount = |r: u32| layout.amount(tco, r);
+    let monthly = plan.sum(NeedSum::TOTAL_WITH_MARGIN);
     let (committed, payg) = plan.gpus_split();
     let gpu_sum = plan_tab::range_of(cx, plan_tab::GPU_COST).map(|r| format!("SUM({r})"));
     let committed_f = committed_formula(cx, None);
@@ -81,7 +127,7 @@ pub fn write(
         .join("+");
     let reserve = Category::TrialReserve;
     let contingency = cx.t("contingency", "预留");
-    let parts = [
+    [
         Line {
             label: cx.t("  Committed GPUs", "  承诺性 GPU 费用"),
             note: cx.t(
@@ -118,26 +164,7 @@ pub fn write(
             formula: amount(layout.margin),
             value: monthly - plan.sum(NeedSum::TOTAL),
         },
-    ];
-    for line in parts {
-        row += 1;
-        line.write(ws, cx, row, (&s.text, &s.money))?;
-    }
-    row = write_tax(ws, cx, live, row, &amount(layout.with_margin))?;
-    row = write_ownership(ws, cx, row)?;
-    row = write_spares(ws, cx, row + 1)?;
-    if let Some(r) = write_replan(ws, cx, row + 1)? {
-        row = r;
-    }
-    if let Some(r) = write_example_prices(ws, cx, row + 1)? {
-        row = r;
-    }
-    row = write_risks(ws, cx, row)?;
-    row = write_fixed_lines(ws, cx, row)?;
-    if !fields.is_empty() {
-        row = write_sign_off(ws, cx, row + 1)?;
-    }
-    Ok(row)
+    ]
 }
 
 /// The tax lines after `row` where the Assumptions give a `vat_rate` (Plan::tax): the tax and
@@ -232,7 +259,7 @@ fn write_risks(ws: &mut Worksheet, cx: &Ctx, mut row: u32) -> Result<u32, XlsxEr
 
 /// The approval fields the Assumptions give (requester, cost centre, budget period, approver),
 /// each as its label and text; a blank one is left out.
-fn approval_fields(cx: &Ctx) -> Vec<(&'static str, String)> {
+fn approval_fields(cx: &Ctx) -> Fields {
     let a = &cx.plan.input.assumptions;
     crate::labels::layout::APPROVAL_FIELDS
         .iter()
@@ -524,174 +551,204 @@ fn write_fixed_lines(ws: &mut Worksheet, cx: &Ctx, mut row: u32) -> Result<u32, 
     let plan = cx.plan;
     let currency = plan.input.assumptions.currency();
     let money = |v: f64| crate::model::money(&currency, v);
-    // Each figure but the change's parts is stamped as computed once.
-    let fixed = |mut value: Said| {
-        value.push(&Label::new(" — fixed at calculation", "（计算时固定）"));
-        value
-    };
-    let mut line = |ws: &mut Worksheet, label: Label, value: Said| {
+    let mut lines = Vec::new();
+    lines.extend(scenarios_line(cx, &money));
+    lines.extend(percentiles_line(cx, &money));
+    lines.extend(compared_lines(cx, &money));
+    lines.extend(fleet_line(cx, &money));
+    lines.extend(ceiling_line(cx, &money));
+    lines.extend(measured_line(cx, &money));
+    for (label, value) in lines {
         row += 1;
         text(ws, row, LABEL, label.get(cx.lang), &s.text)?;
-        text(ws, row, AMOUNT, value.get(cx.lang), &s.text)
-    };
+        text(ws, row, AMOUNT, value.get(cx.lang), &s.text)?;
+    }
+    Ok(row)
+}
+
+/// A figure stamped as computed once (each but the change's parts).
+fn fixed(mut value: Said) -> Said {
+    value.push(&Label::new(" — fixed at calculation", "（计算时固定）"));
+    value
+}
+
+/// The scenarios' line: the lowest and the highest monthly budget, each with its scenario.
+fn scenarios_line(cx: &Ctx, money: &impl Fn(f64) -> String) -> Option<(Label, Said)> {
     let budget = |p: &crate::plan::Plan| p.sum(NeedSum::TOTAL_WITH_MARGIN);
-    if !cx.calc.scenarios.is_empty() {
-        let low = cx
-            .calc
-            .scenarios
-            .iter()
-            .min_by(|a, b| budget(&a.plan).total_cmp(&budget(&b.plan)));
-        let high = cx
-            .calc
-            .scenarios
-            .iter()
-            .max_by(|a, b| budget(&a.plan).total_cmp(&budget(&b.plan)));
-        if let (Some(lo), Some(hi)) = (low, high) {
-            let range = format!(
-                "{} ({}) – {} ({})",
-                money(budget(&lo.plan)),
-                lo.name,
-                money(budget(&hi.plan)),
-                hi.name
-            );
-            line(
-                ws,
-                Label::new("Scenarios, monthly", "情景，月度"),
-                fixed(Said::new(&range, range.clone())),
-            )?;
-        }
+    if cx.calc.scenarios.is_empty() {
+        return None;
     }
-    // No percentiles when no draw was made (`--samples 0`): nothing to say then.
-    if let Some((Some(p10), Some(p90))) = cx.calc.sensitivity.as_ref().map(|s| (s.p10, s.p90)) {
-        let range = format!("{} – {}", money(p10), money(p90));
-        line(
-            ws,
-            Label::new("P10 – P90, monthly", "P10 – P90，月度"),
-            fixed(Said::new(&range, range.clone())),
-        )?;
-    }
-    if let Some((file, diff)) = &cx.calc.compared {
-        if let Some(change) = diff.total_with_margin_change {
-            let sign = |v: f64| if v > 0.0 { "+" } else { "" };
-            // A fleet saving gained or lost moves the budget with the fleet, not the total.
-            let fleet = diff
-                .budget_with_fleet_change
-                .filter(|f| (f - change).abs() >= 0.005);
-            let with_fleet = fleet.map_or_else(Said::default, |f| {
-                Said::new(
-                    format!(", with the fleet {}{}", sign(f), money(f)),
-                    format!("，卡群方案 {}{}", sign(f), money(f)),
-                )
-            });
-            line(
-                ws,
-                Label::new("Since the compared plan", "相对对比方案"),
-                fixed(Said::new(
-                    format!(
-                        "{}{} a month{} ({file})",
-                        sign(change),
-                        money(change),
-                        with_fleet.en
-                    ),
-                    format!(
-                        "每月 {}{}{}（{file}）",
-                        sign(change),
-                        money(change),
-                        with_fleet.zh
-                    ),
-                )),
-            )?;
-            // The change in parts that add up to it (gpuplan diff's bridge), on one line.
-            if let Some(b) = diff.bridge() {
-                let part = |v: f64| format!("{}{}", sign(v), money(v));
-                line(
-                    ws,
-                    Label::new("  In parts", "  构成"),
-                    Said::new(
-                        format!(
-                            "workloads {}, reserve and ops {}, margin {}, fleet {}: {} (the Diff tab)",
-                            part(b.workloads),
-                            part(b.reserve_and_ops),
-                            part(b.margin),
-                            part(b.fleet),
-                            part(b.total)
-                        ),
-                        format!(
-                            "各负载 {}，试错预留与运维 {}，安全边际 {}，卡群节省 {}，合计 {}（见附录中的对比页）",
-                            part(b.workloads),
-                            part(b.reserve_and_ops),
-                            part(b.margin),
-                            part(b.fleet),
-                            part(b.total)
-                        ),
-                    ),
-                )?;
-            }
-        }
-    }
-    if let Some(f) = &plan.fleet {
-        line(
-            ws,
-            Label::new("With the fleet", "卡群方案"),
-            fixed(Said::new(
+    let low = cx
+        .calc
+        .scenarios
+        .iter()
+        .min_by(|a, b| budget(&a.plan).total_cmp(&budget(&b.plan)));
+    let high = cx
+        .calc
+        .scenarios
+        .iter()
+        .max_by(|a, b| budget(&a.plan).total_cmp(&budget(&b.plan)));
+    let (lo, hi) = low.zip(high)?;
+    let range = format!(
+        "{} ({}) – {} ({})",
+        money(budget(&lo.plan)),
+        lo.name,
+        money(budget(&hi.plan)),
+        hi.name
+    );
+    Some((
+        Label::new("Scenarios, monthly", "情景，月度"),
+        fixed(Said::new(&range, range.clone())),
+    ))
+}
+
+/// The P10 – P90 line; none when no draw was made (`--samples 0`): nothing to say then.
+fn percentiles_line(cx: &Ctx, money: &impl Fn(f64) -> String) -> Option<(Label, Said)> {
+    let Some((Some(p10), Some(p90))) = cx.calc.sensitivity.as_ref().map(|s| (s.p10, s.p90)) else {
+        return None;
+    };
+    let range = format!("{} – {}", money(p10), money(p90));
+    Some((
+        Label::new("P10 – P90, monthly", "P10 – P90，月度"),
+        fixed(Said::new(&range, range.clone())),
+    ))
+}
+
+/// The change since the compared plan (with the fleet's where a fleet saving moves it), then
+/// its parts on one line; none without a compared plan's total.
+fn compared_lines(cx: &Ctx, money: &impl Fn(f64) -> String) -> Vec<(Label, Said)> {
+    let mut lines = Vec::new();
+    let Some((file, diff)) = &cx.calc.compared else {
+        return lines;
+    };
+    let Some(change) = diff.total_with_margin_change else {
+        return lines;
+    };
+    let sign = |v: f64| if v > 0.0 { "+" } else { "" };
+    // A fleet saving gained or lost moves the budget with the fleet, not the total.
+    let fleet = diff
+        .budget_with_fleet_change
+        .filter(|f| (f - change).abs() >= 0.005);
+    let with_fleet = fleet.map_or_else(Said::default, |f| {
+        Said::new(
+            format!(", with the fleet {}{}", sign(f), money(f)),
+            format!("，卡群方案 {}{}", sign(f), money(f)),
+        )
+    });
+    lines.push((
+        Label::new("Since the compared plan", "相对对比方案"),
+        fixed(Said::new(
+            format!(
+                "{}{} a month{} ({file})",
+                sign(change),
+                money(change),
+                with_fleet.en
+            ),
+            format!(
+                "每月 {}{}{}（{file}）",
+                sign(change),
+                money(change),
+                with_fleet.zh
+            ),
+        )),
+    ));
+    // The change in parts that add up to it (gpuplan diff's bridge), on one line.
+    if let Some(b) = diff.bridge() {
+        let part = |v: f64| format!("{}{}", sign(v), money(v));
+        lines.push((
+            Label::new("  In parts", "  构成"),
+            Said::new(
                 format!(
-                    "{} a month, {} saved by sharing cards (the Fleet tab, in the appendix)",
-                    money(f.budget),
-                    money(f.saving)
+                    "workloads {}, reserve and ops {}, margin {}, fleet {}: {} (the Diff tab)",
+                    part(b.workloads),
+                    part(b.reserve_and_ops),
+                    part(b.margin),
+                    part(b.fleet),
+                    part(b.total)
                 ),
                 format!(
-                    "每月 {}，节省 {}（见附录中的卡群页）",
-                    money(f.budget),
-                    money(f.saving)
+                    "各负载 {}，试错预留与运维 {}，安全边际 {}，卡群节省 {}，合计 {}（见附录中的对比页）",
+                    part(b.workloads),
+                    part(b.reserve_and_ops),
+                    part(b.margin),
+                    part(b.fleet),
+                    part(b.total)
                 ),
-            )),
-        )?;
+            ),
+        ));
     }
-    if let Some(c) = plan.cuts.as_ref().filter(|c| c.over()) {
-        let (ceiling, over, n) = (
-            money(c.budget),
-            money(c.planned - c.budget),
-            c.chosen().count(),
-        );
-        let after = money(c.after());
-        let m = &c.month;
-        line(
-            ws,
-            Label::new("Over the budget ceiling", "超出预算上限"),
-            fixed(if c.met {
-                Said::new(
-                    format!("ceiling {ceiling} for {m}, over by {over}: the {n} cut(s) on the Plan tab bring it to {after}"),
-                    format!("{m} 上限 {ceiling}，超出 {over}；方案页的 {n} 项降级方案可使其回到 {after}"),
-                )
-            } else {
-                Said::new(
-                    format!("ceiling {ceiling} for {m}, over by {over}: all {n} cut(s) on the Plan tab still leave {after}"),
-                    format!("{m} 上限 {ceiling}，超出 {over}；方案页的 {n} 项降级方案全部实施后仍为 {after}"),
-                )
-            }),
-        )?;
-    }
+    lines
+}
+
+/// The fleet's line: the budget with the fleet and what sharing cards saves.
+fn fleet_line(cx: &Ctx, money: &impl Fn(f64) -> String) -> Option<(Label, Said)> {
+    let f = cx.plan.fleet.as_ref()?;
+    Some((
+        Label::new("With the fleet", "卡群方案"),
+        fixed(Said::new(
+            format!(
+                "{} a month, {} saved by sharing cards (the Fleet tab, in the appendix)",
+                money(f.budget),
+                money(f.saving)
+            ),
+            format!(
+                "每月 {}，节省 {}（见附录中的卡群页）",
+                money(f.budget),
+                money(f.saving)
+            ),
+        )),
+    ))
+}
+
+/// The budget ceiling's line, when the plan is over it: by how much, and where its cuts bring
+/// the month.
+fn ceiling_line(cx: &Ctx, money: &impl Fn(f64) -> String) -> Option<(Label, Said)> {
+    let c = cx.plan.cuts.as_ref().filter(|c| c.over())?;
+    let (ceiling, over, n) = (
+        money(c.budget),
+        money(c.planned - c.budget),
+        c.chosen().count(),
+    );
+    let after = money(c.after());
+    let m = &c.month;
+    Some((
+        Label::new("Over the budget ceiling", "超出预算上限"),
+        fixed(if c.met {
+            Said::new(
+                format!("ceiling {ceiling} for {m}, over by {over}: the {n} cut(s) on the Plan tab bring it to {after}"),
+                format!("{m} 上限 {ceiling}，超出 {over}；方案页的 {n} 项降级方案可使其回到 {after}"),
+            )
+        } else {
+            Said::new(
+                format!("ceiling {ceiling} for {m}, over by {over}: all {n} cut(s) on the Plan tab still leave {after}"),
+                format!("{m} 上限 {ceiling}，超出 {over}；方案页的 {n} 项降级方案全部实施后仍为 {after}"),
+            )
+        }),
+    ))
+}
+
+/// The month at the measured use of the workloads measured, against what was planned for them.
+fn measured_line(cx: &Ctx, money: &impl Fn(f64) -> String) -> Option<(Label, Said)> {
     let measured: Vec<_> = cx
         .calc
         .actuals
         .iter()
         .filter_map(|a| a.as_is.zip(a.planned.as_ref()))
         .collect();
-    if !measured.is_empty() {
-        let as_is: f64 = measured.iter().map(|(v, _)| v).sum();
-        let planned: f64 = measured.iter().map(|(_, p)| p.tco).sum();
-        line(
-            ws,
-            Label::new("At the measured use", "按实测用量"),
-            fixed(Said::new(
-                format!(
-                    "{} a month for the measured workloads (planned {})",
-                    money(as_is),
-                    money(planned)
-                ),
-                format!("已测负载每月 {}（计划 {}）", money(as_is), money(planned)),
-            )),
-        )?;
+    if measured.is_empty() {
+        return None;
     }
-    Ok(row)
+    let as_is: f64 = measured.iter().map(|(v, _)| v).sum();
+    let planned: f64 = measured.iter().map(|(_, p)| p.tco).sum();
+    Some((
+        Label::new("At the measured use", "按实测用量"),
+        fixed(Said::new(
+            format!(
+                "{} a month for the measured workloads (planned {})",
+                money(as_is),
+                money(planned)
+            ),
+            format!("已测负载每月 {}（计划 {}）", money(as_is), money(planned)),
+        )),
+    ))
 }

@@ -222,7 +222,7 @@ fn write_budgets(
     cx: &Ctx,
     old: &str,
     d: &Diff,
-    mut r: u32,
+    r: u32,
 ) -> Result<u32, XlsxError> {
     let s = &cx.s;
     text(
@@ -232,6 +232,16 @@ fn write_budgets(
         &format!("{} {old}", cx.t("Compared with", "对比")),
         &s.subtitle,
     )?;
+    let r = write_totals(ws, cx, d, r)?;
+    let r = write_bridge(ws, cx, d, r)?;
+    let r = write_ceilings(ws, cx, d, r)?;
+    write_cuts(ws, cx, d, r)
+}
+
+/// After row `r`: the budget before, now and its change, then the same with the fleet.
+/// Returns the last row written.
+fn write_totals(ws: &mut Worksheet, cx: &Ctx, d: &Diff, mut r: u32) -> Result<u32, XlsxError> {
+    let s = &cx.s;
     for (label, v) in [
         (cx.t("Budget before", "原预算"), d.total_with_margin_before),
         (cx.t("Budget now", "现预算"), d.total_with_margin_after),
@@ -255,88 +265,111 @@ fn write_budgets(
             number(ws, r, VALUE, v, &s.money)?;
         }
     }
-    // The change with the fleet in parts that add up to it (gpuplan diff's bridge).
-    if let Some(b) = d.bridge() {
-        for (label, v, bold) in [
-            (
-                cx.t("  Of it: the workloads' TCO", "  其中：各负载总成本"),
-                b.workloads,
-                false,
-            ),
-            (
-                cx.t("  Of it: trial reserve and ops", "  其中：试错预留与运维"),
-                b.reserve_and_ops,
-                false,
-            ),
-            (
-                cx.t("  Of it: safety margin", "  其中：安全边际"),
-                b.margin,
-                false,
-            ),
-            (
-                cx.t("  Of it: fleet saving", "  其中：卡群节省"),
-                b.fleet,
-                false,
-            ),
-            (cx.t("  The parts together", "  各项合计"), b.total, true),
-        ] {
-            r += 1;
-            text(ws, r, LABEL, label, if bold { &s.bold } else { &s.text })?;
-            number(ws, r, VALUE, v, &s.money)?;
-        }
+    Ok(r)
+}
+
+/// After row `r`: the change with the fleet in parts that add up to it (gpuplan diff's bridge).
+/// Returns the last row written.
+fn write_bridge(ws: &mut Worksheet, cx: &Ctx, d: &Diff, mut r: u32) -> Result<u32, XlsxError> {
+    let s = &cx.s;
+    let Some(b) = d.bridge() else {
+        return Ok(r);
+    };
+    for (label, v, bold) in [
+        (
+            cx.t("  Of it: the workloads' TCO", "  其中：各负载总成本"),
+            b.workloads,
+            false,
+        ),
+        (
+            cx.t("  Of it: trial reserve and ops", "  其中：试错预留与运维"),
+            b.reserve_and_ops,
+            false,
+        ),
+        (
+            cx.t("  Of it: safety margin", "  其中：安全边际"),
+            b.margin,
+            false,
+        ),
+        (
+            cx.t("  Of it: fleet saving", "  其中：卡群节省"),
+            b.fleet,
+            false,
+        ),
+        (cx.t("  The parts together", "  各项合计"), b.total, true),
+    ] {
+        r += 1;
+        text(ws, r, LABEL, label, if bold { &s.bold } else { &s.text })?;
+        number(ws, r, VALUE, v, &s.money)?;
     }
-    if d.budget_ceiling_before.is_some() || d.budget_ceiling_after.is_some() {
-        for (label, v) in [
-            (
-                cx.t("Budget ceiling before", "原预算上限"),
-                d.budget_ceiling_before,
-            ),
-            (
-                cx.t("Budget ceiling now", "现预算上限"),
-                d.budget_ceiling_after,
-            ),
-        ] {
-            r += 1;
-            text(ws, r, LABEL, label, &s.bold)?;
-            match v {
-                Some(v) => number(ws, r, VALUE, v, &s.money)?,
-                None => text(ws, r, VALUE, cx.t("none", "未设"), &s.muted)?,
-            };
-        }
+    Ok(r)
+}
+
+/// After row `r`, where either plan has one: the budget ceiling before and now ("none" where
+/// a plan has none). Returns the last row written.
+fn write_ceilings(ws: &mut Worksheet, cx: &Ctx, d: &Diff, mut r: u32) -> Result<u32, XlsxError> {
+    let s = &cx.s;
+    if d.budget_ceiling_before.is_none() && d.budget_ceiling_after.is_none() {
+        return Ok(r);
     }
-    if d.cuts_before.is_some() || d.cuts_after.is_some() {
-        for (label, c) in [
-            (cx.t("Cuts before", "原降级方案"), d.cuts_before),
-            (cx.t("Cuts now", "现降级方案"), d.cuts_after),
-        ] {
-            r += 1;
-            text(ws, r, LABEL, label, &s.bold)?;
-            let said = match c {
-                None => Label::new("none", "无").into(),
-                Some(c) => Said::new(
-                    format!(
-                        "{} {}, {}",
-                        c.count,
-                        if c.count == 1 { "cut" } else { "cuts" },
-                        if c.met {
-                            "within the ceiling after them"
-                        } else {
-                            "still over the ceiling after them"
-                        }
-                    ),
-                    format!(
-                        "{} 条，{}",
-                        c.count,
-                        if c.met {
-                            "执行后在上限以内"
-                        } else {
-                            "执行后仍超出上限"
-                        }
-                    ),
+    for (label, v) in [
+        (
+            cx.t("Budget ceiling before", "原预算上限"),
+            d.budget_ceiling_before,
+        ),
+        (
+            cx.t("Budget ceiling now", "现预算上限"),
+            d.budget_ceiling_after,
+        ),
+    ] {
+        r += 1;
+        text(ws, r, LABEL, label, &s.bold)?;
+        match v {
+            Some(v) => number(ws, r, VALUE, v, &s.money)?,
+            None => text(ws, r, VALUE, cx.t("none", "未设"), &s.muted)?,
+        };
+    }
+    Ok(r)
+}
+
+/// After row `r`, where either plan lists cuts: the cuts before and now, how many and whether
+/// they meet the ceiling. Returns the last row written.
+fn write_cuts(ws: &mut Worksheet, cx: &Ctx, d: &Diff, mut r: u32) -> Result<u32, XlsxError> {
+    let s = &cx.s;
+    if d.cuts_before.is_none() && d.cuts_after.is_none() {
+        return Ok(r);
+    }
+    for (label, c) in [
+        (cx.t("Cuts before", "原降级方案"), d.cuts_before),
+        (cx.t("Cuts now", "现降级方案"), d.cuts_after),
+    ] {
+        r += 1;
+        text(ws, r, LABEL, label, &s.bold)?;
+        let said = match c {
+            None => Label::new("none", "无").into(),
+            Some(c) => Said::new(
+                format!(
+                    "{} {}, {}",
+                    c.count,
+                    if c.count == 1 { "cut" } else { "cuts" },
+                    if c.met {
+                        "within the ceiling after them"
+                    } else {
+                        "still over the ceiling after them"
+                    }
                 ),
-            };
-            text(ws, r, VALUE, said.get(cx.lang), &s.text)?;
-        }
+                format!(
+                    "{} 条，{}",
+                    c.count,
+                    if c.met {
+                        "执行后在上限以内"
+                    } else {
+                        "执行后仍超出上限"
+                    }
+                ),
+            ),
+        };
+        text(ws, r, VALUE, said.get(cx.lang), &s.text)?;
     }
     Ok(r)
 }

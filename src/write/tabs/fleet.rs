@@ -6,7 +6,7 @@ use super::live::{absolute, cell, MAX_FORMULA_CHARS};
 use super::plan_tab::{self, live_cell};
 use super::{at, heads_of, widths_of, Col, Ctx, Extent, Tab};
 use crate::labels::Said;
-use crate::plan::fleet::FleetPlan;
+use crate::plan::fleet::{Carried, FleetCard, FleetPlan, ScheduleJson};
 use crate::write::style::{number, text, widths};
 use rust_xlsxwriter::{Color, Format, FormatAlign, FormatBorder, Worksheet, XlsxError};
 
@@ -94,12 +94,52 @@ fn hour_format(fill: u32, whole: bool) -> Format {
         .set_border_color(Color::RGB(0xFFFFFF))
 }
 
+/// The 24-hour bar's formats of each role, each whole and with a decimal ([`hour_format`]).
+struct Fills {
+    service: [Format; 2],
+    job: [Format; 2],
+    empty: [Format; 2],
+}
+
+impl Fills {
+    /// Blue for a service, orange for a job, grey for none.
+    fn new() -> Fills {
+        let fills = |fill| [hour_format(fill, true), hour_format(fill, false)];
+        let (service, job, empty) = (fills(0x9BC2E6), fills(0xF4B183), fills(0xF2F2F2));
+        Fills {
+            service,
+            job,
+            empty,
+        }
+    }
+}
+
 /// Writes the Fleet tab (only when the plan has a fleet).
 pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<Extent, XlsxError> {
     let Some(f) = cx.plan.fleet.as_ref() else {
         return Ok(Extent::new(0, 0));
     };
     let s = &cx.s;
+    write_header(ws, cx)?;
+    let fills = Fills::new();
+    let mut row = 0u32;
+    for card in &f.cards {
+        for (i, c) in card.workloads.iter().enumerate() {
+            row += 1;
+            if i == 0 {
+                text(ws, row, CARD, &card.gpu, &s.bold)?;
+                number(ws, row, CARDS, card.cards as f64, &s.count)?;
+            }
+            carried_row(ws, cx, row, c, &fills)?;
+        }
+    }
+    row = schedule_rows(ws, cx, f, row, &fills)?;
+    row = write_footer(ws, cx, f, row)?;
+    Ok(Extent::new(row, HOUR0 + 23))
+}
+
+/// The columns' widths and the header row: the columns, then an hour each.
+fn write_header(ws: &mut Worksheet, cx: &Ctx) -> Result<(), XlsxError> {
     let mut w = widths_of(&COLUMNS);
     w.extend([3.6; 24]);
     widths(ws, &w)?;
@@ -114,47 +154,58 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<Extent, XlsxError> {
             .to_string(),
         ));
     }
-    crate::write::style::header(ws, 0, &heads, s)?;
-    let fills = |fill| [hour_format(fill, true), hour_format(fill, false)];
-    let (service, job, empty) = (fills(0x9BC2E6), fills(0xF4B183), fills(0xF2F2F2));
-    let mut row = 0u32;
-    for card in &f.cards {
-        for (i, c) in card.workloads.iter().enumerate() {
-            row += 1;
-            if i == 0 {
-                text(ws, row, CARD, &card.gpu, &s.bold)?;
-                number(ws, row, CARDS, card.cards as f64, &s.count)?;
-            }
-            // A preallocating engine's instance on a shared card: the flag to launch it with.
-            let name = match &c.launch {
-                Some(flag) => format!("{} ({flag})", c.name),
-                None => c.name.clone(),
-            };
-            text(ws, row, WORKLOAD, &name, &s.text)?;
-            let role = match c.role {
-                "job" => cx.t("job", "任务"),
-                _ => cx.t("service", "服务"),
-            };
-            text(ws, row, ROLE, role, &s.text)?;
-            if c.vram_gib > 0.0 {
-                number(ws, row, VRAM, c.vram_gib, &s.gib)?;
-            }
-            if c.saving > 0.0 {
-                number(ws, row, SAVING, c.saving, &s.money)?;
-            }
-            for (h, v) in c.hours.iter().enumerate() {
-                let fill = match (*v > 1e-9, c.role) {
-                    (false, _) => &empty,
-                    (true, "job") => &job,
-                    (true, _) => &service,
-                };
-                let v = (v * 10.0).round() / 10.0;
-                let f = &fill[usize::from(v.fract() != 0.0)];
-                ws.write_number_with_format(row, HOUR0 + h as u16, v, f)?;
-            }
-        }
+    crate::write::style::header(ws, 0, &heads, &cx.s)
+}
+
+/// One workload on a card group at `row`: its name, role, memory a card and saving, and the
+/// cards it holds in each hour.
+fn carried_row(
+    ws: &mut Worksheet,
+    cx: &Ctx,
+    row: u32,
+    c: &Carried,
+    fills: &Fills,
+) -> Result<(), XlsxError> {
+    let s = &cx.s;
+    // A preallocating engine's instance on a shared card: the flag to launch it with.
+    let name = match &c.launch {
+        Some(flag) => format!("{} ({flag})", c.name),
+        None => c.name.clone(),
+    };
+    text(ws, row, WORKLOAD, &name, &s.text)?;
+    let role = match c.role {
+        "job" => cx.t("job", "任务"),
+        _ => cx.t("service", "服务"),
+    };
+    text(ws, row, ROLE, role, &s.text)?;
+    if c.vram_gib > 0.0 {
+        number(ws, row, VRAM, c.vram_gib, &s.gib)?;
     }
-    row = schedule_rows(ws, cx, f, row, &service, &job, &empty)?;
+    if c.saving > 0.0 {
+        number(ws, row, SAVING, c.saving, &s.money)?;
+    }
+    for (h, v) in c.hours.iter().enumerate() {
+        let fill = match (*v > 1e-9, c.role) {
+            (false, _) => &fills.empty,
+            (true, "job") => &fills.job,
+            (true, _) => &fills.service,
+        };
+        let v = (v * 10.0).round() / 10.0;
+        let f = &fill[usize::from(v.fract() != 0.0)];
+        ws.write_number_with_format(row, HOUR0 + h as u16, v, f)?;
+    }
+    Ok(())
+}
+
+/// The tab's foot, two rows below `row`: the saving a month (live), how the solver ended and
+/// what the colours say. Returns the last row written.
+fn write_footer(
+    ws: &mut Worksheet,
+    cx: &Ctx,
+    f: &FleetPlan,
+    mut row: u32,
+) -> Result<u32, XlsxError> {
+    let s = &cx.s;
     row += 2;
     text(
         ws,
@@ -185,7 +236,7 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx) -> Result<Extent, XlsxError> {
         ),
         &s.muted,
     )?;
-    Ok(Extent::new(row, HOUR0 + 23))
+    Ok(row)
 }
 
 /// The month of each card group that lends idle hours: each day type, on how many days it
@@ -195,92 +246,138 @@ fn schedule_rows(
     cx: &Ctx,
     f: &FleetPlan,
     mut row: u32,
-    service: &[Format; 2],
-    job: &[Format; 2],
-    empty: &[Format; 2],
+    fills: &Fills,
 ) -> Result<u32, XlsxError> {
-    let s = &cx.s;
     for card in &f.cards {
         let Some(sched) = &card.schedule else {
             continue;
         };
+        row = card_schedule(ws, cx, card, sched, row, fills)?;
+    }
+    Ok(row)
+}
+
+/// The letters of a card group's holders: S its service, A, B, … its jobs in order.
+struct Codes<'a> {
+    jobs: Vec<&'a str>,
+}
+
+impl<'a> Codes<'a> {
+    /// The jobs of `card`, in its order.
+    fn of(card: &'a FleetCard) -> Codes<'a> {
         let jobs: Vec<&str> = card
             .workloads
             .iter()
             .filter(|w| w.role == "job")
             .map(|w| w.name.as_str())
             .collect();
-        let code = |name: &str| -> String {
-            match jobs.iter().position(|j| *j == name) {
-                Some(i) => char::from(b'A' + (i % 26) as u8).to_string(),
-                None => "S".to_string(),
+        Codes { jobs }
+    }
+
+    /// The letter of the workload `name`: a job's, else S.
+    fn code(&self, name: &str) -> String {
+        match self.jobs.iter().position(|j| *j == name) {
+            Some(i) => char::from(b'A' + (i % 26) as u8).to_string(),
+            None => "S".to_string(),
+        }
+    }
+}
+
+/// One card group's month, two rows below `row`: its title with the legend, then each day
+/// type's cards. Returns the last row written.
+fn card_schedule(
+    ws: &mut Worksheet,
+    cx: &Ctx,
+    card: &FleetCard,
+    sched: &ScheduleJson,
+    mut row: u32,
+    fills: &Fills,
+) -> Result<u32, XlsxError> {
+    let s = &cx.s;
+    let codes = Codes::of(card);
+    row += 2;
+    let service_name = card.workloads.first().map_or("", |w| w.name.as_str());
+    let legend: Vec<String> = std::iter::once(format!("S = {service_name}"))
+        .chain(
+            codes
+                .jobs
+                .iter()
+                .map(|j| format!("{} = {j}", codes.code(j))),
+        )
+        .collect();
+    text(
+        ws,
+        row,
+        CARD,
+        Said::new(
+            format!(
+                "{} — day types, days start at {:02}:00 ({})",
+                card.gpu,
+                sched.first_hour,
+                legend.join(", ")
+            ),
+            format!(
+                "{} — 日类型，每天起始于 {:02}:00（{}）",
+                card.gpu,
+                sched.first_hour,
+                legend.join("；")
+            ),
+        )
+        .get(cx.lang),
+        &s.bold,
+    )?;
+    for (k, t) in sched.day_types.iter().enumerate() {
+        for (c, hours) in t.cards.iter().enumerate() {
+            row += 1;
+            if c == 0 {
+                let label = Said::new(
+                    format!(
+                        "Day type {}: {} of {} days",
+                        k + 1,
+                        t.days,
+                        sched.days_in_month
+                    ),
+                    format!(
+                        "日类型 {}：每月 {} 天（共 {} 天）",
+                        k + 1,
+                        t.days,
+                        sched.days_in_month
+                    ),
+                );
+                text(ws, row, CARD, label.get(cx.lang), &s.text)?;
             }
-        };
-        row += 2;
-        let service_name = card.workloads.first().map_or("", |w| w.name.as_str());
-        let legend: Vec<String> = std::iter::once(format!("S = {service_name}"))
-            .chain(jobs.iter().map(|j| format!("{} = {j}", code(j))))
-            .collect();
-        text(
-            ws,
-            row,
-            CARD,
-            Said::new(
-                format!(
-                    "{} — day types, days start at {:02}:00 ({})",
-                    card.gpu,
-                    sched.first_hour,
-                    legend.join(", ")
-                ),
-                format!(
-                    "{} — 日类型，每天起始于 {:02}:00（{}）",
-                    card.gpu,
-                    sched.first_hour,
-                    legend.join("；")
-                ),
-            )
-            .get(cx.lang),
-            &s.bold,
-        )?;
-        for (k, t) in sched.day_types.iter().enumerate() {
-            for (c, hours) in t.cards.iter().enumerate() {
-                row += 1;
-                if c == 0 {
-                    let label = Said::new(
-                        format!(
-                            "Day type {}: {} of {} days",
-                            k + 1,
-                            t.days,
-                            sched.days_in_month
-                        ),
-                        format!(
-                            "日类型 {}：每月 {} 天（共 {} 天）",
-                            k + 1,
-                            t.days,
-                            sched.days_in_month
-                        ),
-                    );
-                    text(ws, row, CARD, label.get(cx.lang), &s.text)?;
-                }
-                text(
-                    ws,
-                    row,
-                    WORKLOAD,
-                    &format!("{} {}", cx.t("card", "卡"), c + 1),
-                    &s.muted,
-                )?;
-                for (h, holder) in hours.iter().enumerate() {
-                    let (value, fill) = match holder {
-                        None => (String::new(), empty),
-                        Some(n) if jobs.contains(&n.as_str()) => (code(n), job),
-                        Some(_) => ("S".to_string(), service),
-                    };
-                    ws.write_string_with_format(row, HOUR0 + h as u16, &value, &fill[0])?;
-                }
-            }
+            schedule_row(ws, cx, row, c, hours, &codes, fills)?;
         }
     }
     Ok(row)
+}
+
+/// One card's row of a day type at `row`: its number, then the holder of each hour.
+fn schedule_row(
+    ws: &mut Worksheet,
+    cx: &Ctx,
+    row: u32,
+    c: usize,
+    hours: &[Option<String>; 24],
+    codes: &Codes,
+    fills: &Fills,
+) -> Result<(), XlsxError> {
+    text(
+        ws,
+        row,
+        WORKLOAD,
+        &format!("{} {}", cx.t("card", "卡"), c + 1),
+        &cx.s.muted,
+    )?;
+    for (h, holder) in hours.iter().enumerate() {
+        let (value, fill) = match holder {
+            None => (String::new(), &fills.empty),
+            Some(n) if codes.jobs.contains(&n.as_str()) => (codes.code(n), &fills.job),
+            Some(_) => ("S".to_string(), &fills.service),
+        };
+        ws.write_string_with_format(row, HOUR0 + h as u16, &value, &fill[0])?;
+    }
+    Ok(())
 }
 
 /// How the solver ended, in a line.

@@ -133,8 +133,24 @@ fn items(cx: &Ctx) -> Vec<Item> {
 
 /// Writes the block from `row` (its title), returns its last row.
 pub fn write(ws: &mut Worksheet, cx: &Ctx, row: u32) -> Result<u32, XlsxError> {
+    let head = write_heads(ws, cx, row)?;
+    let items = items(cx);
+    let mut r = head;
+    let (mut month_sum, mut year_sum) = (0.0, 0.0);
+    for it in &items {
+        r += 1;
+        let year = item_row(ws, cx, r, it)?;
+        month_sum += it.month;
+        year_sum += year;
+    }
+    r += 1;
+    write_totals(ws, cx, head, r, items.is_empty(), (month_sum, year_sum))?;
+    Ok(r)
+}
+
+/// The block's title at `row` and its header row below it. Returns the header's row.
+fn write_heads(ws: &mut Worksheet, cx: &Ctx, row: u32) -> Result<u32, XlsxError> {
     let s = &cx.s;
-    let plan = cx.plan;
     text(
         ws,
         row,
@@ -149,60 +165,73 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, row: u32) -> Result<u32, XlsxError> {
     for (c, h) in HEADS.iter().enumerate() {
         text(ws, head, c as u16, h.get(cx.lang), &s.header)?;
     }
-    let items = items(cx);
-    let mut r = head;
-    let (mut month_sum, mut year_sum) = (0.0, 0.0);
-    for it in &items {
-        r += 1;
-        let wl = &plan.input.workloads[it.w];
-        let name = match it.part {
-            Part::Whole => Said::new(&wl.name, &wl.name),
-            Part::Base => Said::new(
-                format!("{} (base)", wl.name),
-                format!("{}（保底）", wl.name),
-            ),
-            Part::Burst => Said::new(
-                format!("{} (burst)", wl.name),
-                format!("{}（弹性）", wl.name),
-            ),
-        };
-        text(ws, r, 0, name.get(cx.lang), &s.text)?;
-        let offer = cx
-            .chosen(it.w)
-            .map(|(c, _)| plan.input.gpus[c.offer].label())
-            .unwrap_or_default();
-        text(ws, r, 1, &offer, &s.text)?;
-        text(ws, r, 2, it.mode.label(cx.lang), &s.text)?;
-        number(ws, r, QUANTITY, it.quantity, &s.integer)?;
-        number(ws, r, RATE, it.rate, &s.money)?;
-        let per = match it.mode.spec().prices[0].spec().per {
-            Per::Hour => cx.t("GPU-hour", "卡·小时"),
-            Per::Month | Per::Once => cx.t("GPU-month", "卡·月"),
-        };
-        text(ws, r, PER, per, &s.text)?;
-        if let Some(h) = it.hours {
-            number(ws, r, HOURS, h, s.number_for(h))?;
-        }
-        live_cell(ws, r, MONTH, Ok(it.formula.clone()), it.month, &s.money, cx)?;
-        let months = plan.year.costs[it.w].iter().filter(|x| **x).count() as f64;
-        let year = crate::formula::cents(it.month * months);
-        let at = super::live::cell(None, r, MONTH);
-        live_cell(
-            ws,
-            r,
-            YEAR,
-            Ok(format!("{at}*{months}")),
-            year,
-            &s.money,
-            cx,
-        )?;
-        month_sum += it.month;
-        year_sum += year;
+    Ok(head)
+}
+
+/// One priced line at row `r`: the workload (and its part), the offer, the mode, the quantity,
+/// the rate and its unit, the hours, the month (live) and the year. Returns the year's value.
+fn item_row(ws: &mut Worksheet, cx: &Ctx, r: u32, it: &Item) -> Result<f64, XlsxError> {
+    let s = &cx.s;
+    let plan = cx.plan;
+    let wl = &plan.input.workloads[it.w];
+    let name = match it.part {
+        Part::Whole => Said::new(&wl.name, &wl.name),
+        Part::Base => Said::new(
+            format!("{} (base)", wl.name),
+            format!("{}（保底）", wl.name),
+        ),
+        Part::Burst => Said::new(
+            format!("{} (burst)", wl.name),
+            format!("{}（弹性）", wl.name),
+        ),
+    };
+    text(ws, r, 0, name.get(cx.lang), &s.text)?;
+    let offer = cx
+        .chosen(it.w)
+        .map(|(c, _)| plan.input.gpus[c.offer].label())
+        .unwrap_or_default();
+    text(ws, r, 1, &offer, &s.text)?;
+    text(ws, r, 2, it.mode.label(cx.lang), &s.text)?;
+    number(ws, r, QUANTITY, it.quantity, &s.integer)?;
+    number(ws, r, RATE, it.rate, &s.money)?;
+    let per = match it.mode.spec().prices[0].spec().per {
+        Per::Hour => cx.t("GPU-hour", "卡·小时"),
+        Per::Month | Per::Once => cx.t("GPU-month", "卡·月"),
+    };
+    text(ws, r, PER, per, &s.text)?;
+    if let Some(h) = it.hours {
+        number(ws, r, HOURS, h, s.number_for(h))?;
     }
-    r += 1;
+    live_cell(ws, r, MONTH, Ok(it.formula.clone()), it.month, &s.money, cx)?;
+    let months = plan.year.costs[it.w].iter().filter(|x| **x).count() as f64;
+    let year = crate::formula::cents(it.month * months);
+    let at = super::live::cell(None, r, MONTH);
+    live_cell(
+        ws,
+        r,
+        YEAR,
+        Ok(format!("{at}*{months}")),
+        year,
+        &s.money,
+        cx,
+    )?;
+    Ok(year)
+}
+
+/// The totals' row `r`: the month and the year (`sums`, as cached) summed over the lines
+/// between the header's row `head` and `r`; 0 when there are none (`empty`).
+fn write_totals(
+    ws: &mut Worksheet,
+    cx: &Ctx,
+    head: u32,
+    r: u32,
+    empty: bool,
+    (month_sum, year_sum): (f64, f64),
+) -> Result<(), XlsxError> {
+    let s = &cx.s;
     text(ws, r, 0, cx.t("GPUs in all", "GPU 合计"), &s.bold)?;
     for (col, v) in [(MONTH, month_sum), (YEAR, year_sum)] {
-        let f = if items.is_empty() {
+        let f = if empty {
             "0".to_string()
         } else {
             format!("SUM({})", local_range(head + 1, r - 1, col))
@@ -217,5 +246,5 @@ pub fn write(ws: &mut Worksheet, cx: &Ctx, row: u32) -> Result<u32, XlsxError> {
             cx,
         )?;
     }
-    Ok(r)
+    Ok(())
 }

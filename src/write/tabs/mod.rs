@@ -513,6 +513,19 @@ fn page_setup(
     ws.set_landscape();
     ws.set_paper_size(A4);
     let spec = tab.spec();
+    set_print_area(ws, cx, spec, extent)?;
+    set_print_fit(ws, cx, spec)?;
+    set_header_footer(ws, cx);
+    Ok(())
+}
+
+/// The print area of a tab of `spec` with the content `extent`: none in the appendix.
+fn set_print_area(
+    ws: &mut rust_xlsxwriter::Worksheet,
+    cx: &Ctx,
+    spec: &TabSpec,
+    extent: Extent,
+) -> Result<(), XlsxError> {
     match spec.print {
         // No print area: LibreOffice prints a hidden sheet that has one (it printed all five,
         // 31 pages for team; gotenberg issue 677 says the same), and skips one without. Shown
@@ -531,6 +544,16 @@ fn page_setup(
             ws.set_print_area(0, 0, extent.last_row.max(1), extent.last_col)?;
         }
     }
+    Ok(())
+}
+
+/// How a tab of `spec` fits the page: one page, or one page wide with the header row (and the
+/// labels' column) repeated on each.
+fn set_print_fit(
+    ws: &mut rust_xlsxwriter::Worksheet,
+    cx: &Ctx,
+    spec: &TabSpec,
+) -> Result<(), XlsxError> {
     match spec.print {
         Print::OnePage => {
             ws.set_print_fit_to_pages(1, 1);
@@ -557,6 +580,12 @@ fn page_setup(
             ws.set_print_fit_to_pages(1, 0);
         }
     }
+    Ok(())
+}
+
+/// The page's header (the title and the input's file name, the tab, page x of y) and footer
+/// (the generation time and gpuplan's version).
+fn set_header_footer(ws: &mut rust_xlsxwriter::Worksheet, cx: &Ctx) {
     let title = cx.t("GPU plan", "GPU 算力方案");
     // Excel limits a header or footer to 255 characters; `&` is its escape character.
     let input: String = cx
@@ -582,7 +611,6 @@ fn page_setup(
             .trim_end_matches('Z'),
         cx.stamp.version
     ));
-    Ok(())
 }
 
 /// One column of a tab, stated once: the key code names it by, its width (characters) and its

@@ -7,7 +7,8 @@
 use super::live::cell;
 use super::plan_tab::{self, live_cell, live_text};
 use super::{Col, Ctx};
-use crate::plan::Need;
+use crate::model::Workload;
+use crate::plan::{Candidate, Chosen, Need};
 use crate::write::style::{fit_row_height, text};
 use rust_xlsxwriter::{Worksheet, XlsxError};
 
@@ -90,20 +91,7 @@ fn source(key: &str) -> u16 {
 pub fn section(ws: &mut Worksheet, cx: &Ctx, row: u32) -> Result<u32, XlsxError> {
     let s = &cx.s;
     let plan = cx.plan;
-    text(
-        ws,
-        row,
-        0,
-        cx.t(
-            "For print: each workload's choice and monthly cost (live, from the table above)",
-            "打印用：各负载的选择与月度费用（实时引用上表）",
-        ),
-        &s.subtitle,
-    )?;
-    cx.plain_header(ws, row + 1, &COLUMNS)?;
-    let labels: Vec<&str> = COLUMNS.iter().map(|c| cx.t(c.head[0], c.head[1])).collect();
-    let widths: Vec<f64> = (0..=LAST_COL).map(width).collect();
-    crate::write::style::fit_header_height(ws, row + 1, &labels, &widths)?;
+    let widths = write_heads(ws, cx, row)?;
     let mut r = row + 1;
     for (i, w) in plan.input.workloads.iter().enumerate() {
         r += 1;
@@ -122,52 +110,100 @@ pub fn section(ws: &mut Worksheet, cx: &Ctx, row: u32) -> Result<u32, XlsxError>
                     .as_ref()
                     .map_or(String::new(), |u| u.get(cx.lang).to_string())
             }
-            Some((c, ch)) => {
-                let at = |key: &str| cell(None, plan_tab::row(i), source(key));
-                let n = |ws: &mut Worksheet, col: u16, key: &str, v: f64, fmt| {
-                    live_cell(ws, r, col, Ok(at(key)), v, fmt, cx)
-                };
-                n(
-                    ws,
-                    1,
-                    "gpus_total",
-                    plan.need(c, Need::GPUS_TOTAL),
-                    &s.integer,
-                )?;
-                text(ws, r, 2, &plan.input.gpus[c.offer].label(), &s.text)?;
-                text(ws, r, 3, ch.mode.label(cx.lang), &s.text)?;
-                let model = w.model.as_ref().map_or("", |m| m.name.as_str());
-                text(ws, r, 4, model, &s.text)?;
-                n(
-                    ws,
-                    5,
-                    "run_hours",
-                    plan.need(c, Need::RUN_HOURS),
-                    &s.live_number,
-                )?;
-                let utilization = plan.value(c, "utilization").unwrap_or(0.0);
-                n(ws, 6, "utilization", utilization, &s.pct)?;
-                n(ws, 7, "gpu_cost", ch.gpu_cost, &s.money_bold)?;
-                n(ws, 8, "storage_cost", ch.storage_cost, &s.money)?;
-                n(ws, 9, "egress_cost", ch.egress_cost, &s.money)?;
-                n(ws, 10, "tco", ch.tco, &s.money_bold)?;
-                let now = plan_tab::cheapest_now(c, cx.lang);
-                live_text(ws, r, LAST_COL, &at("cheapest_now"), now, &s.text)?;
-                ch.advice.text(cx.lang)
-            }
+            Some((c, ch)) => figures_row(ws, cx, r, (i, w), c, ch)?,
         };
-        let below = match (advice.is_empty(), w.notes.is_empty()) {
-            (_, true) => advice,
-            (true, false) => w.notes.clone(),
-            (false, false) => format!("{advice}\n{}", w.notes),
-        };
-        if !below.is_empty() {
-            r += 1;
-            let below = crate::write::style::clip(&below);
-            ws.merge_range(r, 1, r, LAST_COL, &below, &s.wrap)?;
-            let across: f64 = widths[1..].iter().sum();
-            fit_row_height(ws, r, &[(&below, across)])?;
-        }
+        r = write_below(ws, cx, r, advice, w, &widths)?;
+    }
+    Ok(r)
+}
+
+/// The block's title at `row` and its header below it, fitted to the Plan columns' widths.
+/// Returns those widths.
+fn write_heads(ws: &mut Worksheet, cx: &Ctx, row: u32) -> Result<Vec<f64>, XlsxError> {
+    text(
+        ws,
+        row,
+        0,
+        cx.t(
+            "For print: each workload's choice and monthly cost (live, from the table above)",
+            "打印用：各负载的选择与月度费用（实时引用上表）",
+        ),
+        &cx.s.subtitle,
+    )?;
+    cx.plain_header(ws, row + 1, &COLUMNS)?;
+    let labels: Vec<&str> = COLUMNS.iter().map(|c| cx.t(c.head[0], c.head[1])).collect();
+    let widths: Vec<f64> = (0..=LAST_COL).map(width).collect();
+    crate::write::style::fit_header_height(ws, row + 1, &labels, &widths)?;
+    Ok(widths)
+}
+
+/// A planned workload's figures at row `r` (workload `i`, `w`), each live over its Plan row:
+/// GPUs, offer, mode, model, hours, utilization, the costs and the cheapest mode now. Returns
+/// its advice.
+fn figures_row(
+    ws: &mut Worksheet,
+    cx: &Ctx,
+    r: u32,
+    (i, w): (usize, &Workload),
+    c: &Candidate,
+    ch: &Chosen,
+) -> Result<String, XlsxError> {
+    let s = &cx.s;
+    let plan = cx.plan;
+    let at = |key: &str| cell(None, plan_tab::row(i), source(key));
+    let n = |ws: &mut Worksheet, col: u16, key: &str, v: f64, fmt| {
+        live_cell(ws, r, col, Ok(at(key)), v, fmt, cx)
+    };
+    n(
+        ws,
+        1,
+        "gpus_total",
+        plan.need(c, Need::GPUS_TOTAL),
+        &s.integer,
+    )?;
+    text(ws, r, 2, &plan.input.gpus[c.offer].label(), &s.text)?;
+    text(ws, r, 3, ch.mode.label(cx.lang), &s.text)?;
+    let model = w.model.as_ref().map_or("", |m| m.name.as_str());
+    text(ws, r, 4, model, &s.text)?;
+    n(
+        ws,
+        5,
+        "run_hours",
+        plan.need(c, Need::RUN_HOURS),
+        &s.live_number,
+    )?;
+    let utilization = plan.value(c, "utilization").unwrap_or(0.0);
+    n(ws, 6, "utilization", utilization, &s.pct)?;
+    n(ws, 7, "gpu_cost", ch.gpu_cost, &s.money_bold)?;
+    n(ws, 8, "storage_cost", ch.storage_cost, &s.money)?;
+    n(ws, 9, "egress_cost", ch.egress_cost, &s.money)?;
+    n(ws, 10, "tco", ch.tco, &s.money_bold)?;
+    let now = plan_tab::cheapest_now(c, cx.lang);
+    live_text(ws, r, LAST_COL, &at("cheapest_now"), now, &s.text)?;
+    Ok(ch.advice.text(cx.lang))
+}
+
+/// The row under a workload's figures (after `r`), when it has advice or notes: both across
+/// the row, its height fitted. Returns the last row written.
+fn write_below(
+    ws: &mut Worksheet,
+    cx: &Ctx,
+    mut r: u32,
+    advice: String,
+    w: &Workload,
+    widths: &[f64],
+) -> Result<u32, XlsxError> {
+    let below = match (advice.is_empty(), w.notes.is_empty()) {
+        (_, true) => advice,
+        (true, false) => w.notes.clone(),
+        (false, false) => format!("{advice}\n{}", w.notes),
+    };
+    if !below.is_empty() {
+        r += 1;
+        let below = crate::write::style::clip(&below);
+        ws.merge_range(r, 1, r, LAST_COL, &below, &cx.s.wrap)?;
+        let across: f64 = widths[1..].iter().sum();
+        fit_row_height(ws, r, &[(&below, across)])?;
     }
     Ok(r)
 }

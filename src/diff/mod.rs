@@ -7,6 +7,7 @@
 mod plan_book;
 pub use plan_book::plan_view;
 
+use crate::labels::{Label, Said};
 use crate::model::{format_number, Input, Value};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
@@ -35,6 +36,26 @@ pub struct CutsView {
     pub count: usize,
     /// Whether the listed cuts bring the plan within its budget ceiling.
     pub met: bool,
+}
+
+impl CutsView {
+    /// The cuts a plan lists, in words (`none` when it lists none): how many, and whether they
+    /// meet its ceiling.
+    pub fn said(c: Option<CutsView>) -> Said {
+        let Some(c) = c else {
+            return Label::new("none", "无").into();
+        };
+        let (met_en, met_zh) = if c.met {
+            ("within the ceiling after them", "执行后在上限以内")
+        } else {
+            ("still over the ceiling after them", "执行后仍超出上限")
+        };
+        let cuts = if c.count == 1 { "cut" } else { "cuts" };
+        Said::new(
+            format!("{} {cuts}, {met_en}", c.count),
+            format!("{} 条，{met_zh}", c.count),
+        )
+    }
 }
 
 /// What a plan says of itself: outcomes by workload (in plan order), totals, inputs.

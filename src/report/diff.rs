@@ -227,19 +227,7 @@ fn side(o: &Option<Outcome>) -> String {
 
 /// The cuts a plan lists, in words: none, or how many and whether they meet its ceiling.
 fn cuts_said(c: Option<CutsView>) -> String {
-    match c {
-        None => "none".to_string(),
-        Some(c) => format!(
-            "{} {}, {}",
-            c.count,
-            if c.count == 1 { "cut" } else { "cuts" },
-            if c.met {
-                "within the ceiling after them"
-            } else {
-                "still over the ceiling after them"
-            }
-        ),
-    }
+    CutsView::said(c).en
 }
 
 fn signed(currency: &str, v: f64) -> String {

@@ -3,8 +3,8 @@
 //! that differs. Values: the earlier plan is a file, not part of this workbook.
 
 use super::{at, heads_of, widths_of, Col, Ctx, Extent};
-use crate::diff::{Diff, Outcome};
-use crate::labels::{Label, Said};
+use crate::diff::{CutsView, Diff, Outcome};
+use crate::labels::Said;
 use crate::write::style::{number, text, widths};
 use rust_xlsxwriter::{Worksheet, XlsxError};
 
@@ -345,30 +345,7 @@ fn write_cuts(ws: &mut Worksheet, cx: &Ctx, d: &Diff, mut r: u32) -> Result<u32,
     ] {
         r += 1;
         text(ws, r, LABEL, label, &s.bold)?;
-        let said = match c {
-            None => Label::new("none", "无").into(),
-            Some(c) => Said::new(
-                format!(
-                    "{} {}, {}",
-                    c.count,
-                    if c.count == 1 { "cut" } else { "cuts" },
-                    if c.met {
-                        "within the ceiling after them"
-                    } else {
-                        "still over the ceiling after them"
-                    }
-                ),
-                format!(
-                    "{} 条，{}",
-                    c.count,
-                    if c.met {
-                        "执行后在上限以内"
-                    } else {
-                        "执行后仍超出上限"
-                    }
-                ),
-            ),
-        };
+        let said = CutsView::said(c);
         text(ws, r, VALUE, said.get(cx.lang), &s.text)?;
     }
     Ok(r)

@@ -117,9 +117,10 @@ impl Said {
     }
 }
 
-impl From<Label> for Said {
-    fn from(l: Label) -> Said {
-        Said::new(l.en, l.zh)
+/// A borrowed text (a [`Label`], or a text lent by a message or a reason) as an owned one.
+impl From<Text<&str>> for Said {
+    fn from(t: Text<&str>) -> Said {
+        Said::new(t.en, t.zh)
     }
 }
 

@@ -97,6 +97,11 @@ impl Engines {
             .map(|v| v.engine.as_str())
     }
 
+    /// The profile a versioned one is keyed on: `vllm` for `vllm@0.17`; a plain name itself.
+    pub fn base(engine: &str) -> &str {
+        engine.split_once('@').map_or(engine, |(b, _)| b)
+    }
+
     /// The figures of `engine` that apply to a workload of `kind`. A profile keyed by version,
     /// `base@version` (`vllm@0.17`: what vLLM 0.17 and later spend differently), has its
     /// base's figures with its own in their place: the base's first, then its own.
@@ -106,7 +111,7 @@ impl Engines {
         kind: Kind,
     ) -> impl Iterator<Item = &'a EngineValue> + 'a {
         let own = move |v: &&'a EngineValue| v.engine == engine && v.applies.covers(kind);
-        let base = engine.split_once('@').map(|(b, _)| b);
+        let base = Some(Self::base(engine)).filter(|b| *b != engine);
         // The keys the versioned profile sets itself, found once (none for a plain profile).
         let replaced: Vec<&str> = match base {
             Some(_) => self

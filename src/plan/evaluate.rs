@@ -7,7 +7,6 @@ use super::programs::{Keys, OwnNeeds, Programs};
 use super::Mode;
 use super::{Candidate, Exclusion, Said};
 use crate::error::Problem;
-
 use crate::model::{format_number, GpuOffer, Input, Workload};
 
 /// The best option of one billing mode over all feasible candidates of a workload.
@@ -29,7 +28,7 @@ impl Best {
             .then(self.gpus.total_cmp(&other.gpus))
             .then(self.offer.cmp(&other.offer))
             .then(self.size.total_cmp(&other.size))
-            .then((self.layout as u8).cmp(&(other.layout as u8)))
+            .then(self.layout.cmp(&other.layout))
             .is_lt()
     }
 }
@@ -46,7 +45,7 @@ struct Row {
     costs: [Option<f64>; Mode::ALL.len()],
     /// Feasible first (0) by least TCO, fewer GPUs, sheet order, the layout as set first; the
     /// rest (1) largest offer first.
-    rank: (u8, f64, f64, usize, u8),
+    rank: (u8, f64, f64, usize, Layout),
 }
 
 /// Why a candidate cannot be chosen.
@@ -279,7 +278,7 @@ impl<'a> Sweep<'a> {
                 }
             }
         }
-        let layout = self.layout as u8;
+        let layout = self.layout;
         let rank = if exclusion.is_none() {
             (0, cheapest, gpus, oi, layout)
         } else {
@@ -538,10 +537,7 @@ fn unplanned_reason(w: &Workload, input: &Input, cands: &[Candidate], k: &Keys) 
             let g = &input.gpus[c.offer];
             // The exclusion says what the largest offer lacks (GPUs, memory, or precision support).
             let why = match &c.exclusion {
-                Some(e) => {
-                    let t = e.text_both();
-                    Said::new(t.en, t.zh)
-                }
+                Some(e) => Said::from(e.text_both()),
                 None => {
                     let gib = format_number((c.values[k.required] * 10.0).round() / 10.0);
                     Said::new(

@@ -6,10 +6,11 @@
 //! workload's engine offers beside the one the Assumptions set, and keeps the cheapest that
 //! fits (#45 item 5).
 
-use crate::model::{format_number, Input, Workload};
+use crate::model::{format_number, normalize, Engines, Input, Workload};
 
-/// One layout of a replica's latent cache.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+/// One layout of a replica's latent cache, in the order ties are broken (the layout as set
+/// first).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
 pub enum Layout {
     /// As the Assumptions and the engine profile set it (plain tensor parallelism unless
     /// `dp_attention` or `decode_context_parallel` is yes).
@@ -73,7 +74,7 @@ impl Layout {
     /// for [`Layout::AsSet`]. An engine gpuplan does not know gets the layout's name.
     pub fn flags(self, engine: Option<&str>, gpus: f64) -> Option<String> {
         let n = format_number(gpus);
-        let base = engine.map(|e| e.split('@').next().unwrap_or(e).trim().to_ascii_lowercase());
+        let base = engine.map(|e| normalize(Engines::base(e)));
         Some(match (self, base.as_deref()) {
             (Layout::AsSet, _) => return None,
             // vllm/config/parallel.py: decode_context_parallel_size, -dcp.

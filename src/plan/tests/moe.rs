@@ -204,26 +204,32 @@ fn an_moe_decodes_at_active_speed_for_one_request_and_nears_total_at_a_batch() {
 fn an_eager_moe_block_pays_for_every_expert_it_walks_each_layer() {
     // transformers 4.51's Qwen3MoeSparseMoeBlock loops over all 128 experts of each of 48
     // layers (a torch.where host sync and the expert's kernels each, picked or not), so with
-    // the transformers profile's eager_layer_us 610 and eager_expert_us 81 one decode step is
-    // at least (48 × 610 + 48 × 128 × 81) µs = (29,280 + 497,664) µs = 0.526944 s: 1.898
-    // tokens/s, against 1.89 measured on an H20. Reading its 3.35e9 active parameters at
-    // 2,000 × 0.7 GB/s takes about 5 ms, so the eager bound is the step.
+    // the transformers profile's eager_layer_us 610 and eager_expert_us 81 one decode step
+    // launches for (48 × 610 + 48 × 128 × 81) µs = (29,280 + 497,664) µs = 0.526944 s. The
+    // syncs keep the GPU from running ahead, so the step's bytes come after: 3.03974515e9
+    // active parameters (the dense part, 8 of 128 experts, less the input embedding) × 2 B
+    // = 6.0795e9 B and 2,049 tokens × 98,304 B of cache = 0.20143e9 B, at 2,000 × 0.7 GB/s:
+    // 4.4864 ms, a step of 0.531430 s (1.882 tokens/s; measured 1.89 on an H20).
     let step = |model: &str, set: &[(&str, f64)]| {
         let mut w = workload("eager", Kind::Inference, Some(model));
         w.numbers.concurrency = Some(1.0);
         w.numbers.context_len = Some(2049.0);
         let vals = values_of(w, offer("H20", 96.0, Some(2.0), None, None, None), set);
-        v(&vals, "decode_step_s")
+        (v(&vals, "decode_step_s"), v(&vals, "decode_read_s"))
     };
     let eager = [("eager_layer_us", 610.0), ("eager_expert_us", 81.0)];
-    assert!(close(step("Qwen3-30B-A3B", &eager), 0.526944, 1e-12));
+    let (s, read) = step("Qwen3-30B-A3B", &eager);
+    assert!(close(s, 0.526944 + read, 1e-12), "{s} {read}");
+    assert!(close(read, 0.0044864, 2e-6), "{read}");
     // Without the profile (every engine but transformers) the step is the memory time again.
-    assert!(step("Qwen3-30B-A3B", &[]) < 0.01);
+    assert!(step("Qwen3-30B-A3B", &[]).0 < 0.01);
     // DeepSeek-V2-Lite's first layer is dense (dense_layers 1): 27 × 610 + 26 × 64 × 81
-    // = 16,470 + 134,784 µs = 0.151254 s.
-    assert!(close(step("DeepSeek-V2-Lite", &eager), 0.151254, 1e-12));
-    // A dense model walks no experts: Qwen3-0.6B stays at 28 × 610 µs = 0.01708 s.
-    assert!(close(step("Qwen3-0.6B", &eager), 0.01708, 1e-12));
+    // = 16,470 + 134,784 µs = 0.151254 s, and its bytes.
+    let (s, read) = step("DeepSeek-V2-Lite", &eager);
+    assert!(close(s, 0.151254 + read, 1e-12) && read > 0.0, "{s} {read}");
+    // A dense model walks no experts and syncs once a step: Qwen3-0.6B stays at 28 × 610 µs
+    // = 0.01708 s, its bytes read under the launches.
+    assert!(close(step("Qwen3-0.6B", &eager).0, 0.01708, 1e-12));
 }
 
 #[test]

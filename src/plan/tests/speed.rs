@@ -194,31 +194,36 @@ fn llama_cpp_of_2024_accumulates_in_16_bits_and_expands_quantized_weights_per_ch
 #[test]
 fn a_prefill_that_materialises_its_attention_scores_pays_their_bytes() {
     // Llama-2-7B in fp16, an 8,192-token prompt, on a 312 TFLOPS, 2,000 GB/s card at
-    // prefill_mfu 0.5, as in time_to_first_token_is_… below (0.80271 s with flash attention),
+    // prefill_mfu 0.5, as in time_to_first_token_is_… below (0.80335 s with flash attention),
     // run without it:
     //   scores     32 heads × 32 layers × 8,192² / 2           = 3.4359738368e10
     //   traffic    24 bytes each (attention_score_bytes)        = 8.24633720832e11 B
     //   at 2,000 GB/s × bandwidth_efficiency 0.7 = 1.4e12 B/s    = 0.589024 s
-    //   total      0.802713 + 0.589024                          = 1.391737 s.
-    // Two cards under tensor parallelism split the FLOPs and the traffic:
-    //   0.39656 + 0.294512 + 32 × 300 µs                         = 0.700669 s.
+    //   total      0.803353 + 0.589024                          = 1.392377 s.
+    // Two cards under tensor parallelism split the FLOPs and the traffic, and all-reduce
+    // (prefill_allreduce_s: 32 × 4 × 0.5 × 8,192 × 4,096 × 2 B at 600 GB/s × 0.295):
+    //   0.39656 + 0.294512 + 32 × 320 µs + 0.024265              = 0.725577 s.
     let mut w = workload("chat", Kind::Inference, Some("Llama-2-7B"));
     w.precision = Precision::Fp16;
     w.numbers.context_len = Some(8192.0);
     let eager = [("prefill_mfu", 0.5), ("flash_attention", 0.0)];
-    let g = || offer("G80", 80.0, None, Some(1000.0), None, None);
+    // An A100-like card: NVLink at 600 GB/s, which NCCL's all-reduce reaches 0.295 of.
+    let g = || GpuOffer {
+        interconnect_gbs: 600.0,
+        ..offer("G80", 80.0, None, Some(1000.0), None, None)
+    };
     let vals = values_of(w.clone(), g(), &eager);
     assert!(close(v(&vals, "prefill_scores"), 3.4359738368e10, 1e-9));
     assert!(close(v(&vals, "prefill_score_s"), 0.589024, 1e-5));
     assert!(close(v(&vals, "prefill_flops") / 1.23725641e14, 1.0, 1e-8));
-    assert!(close(v(&vals, "ttft_s"), 1.391737, 1e-5));
+    assert!(close(v(&vals, "ttft_s"), 1.392377, 1e-5));
     let mut two = g();
     two.gpus_per_node = 8.0;
     w.numbers.max_ttft_s = Some(1.0);
     let p = plan(input(vec![w.clone()], vec![two], &eager)).unwrap();
     let (c, _) = p.chosen(0).unwrap();
     assert_eq!(p.value(c, "gpus_per_replica"), Some(2.0));
-    assert!(close(p.value(c, "ttft_s").unwrap(), 0.700669, 1e-5));
+    assert!(close(p.value(c, "ttft_s").unwrap(), 0.725577, 1e-5));
     w.numbers.max_ttft_s = None;
     // With flash attention on, a CUDA card before compute capability 8.0 still materialises
     // them; a ROCm card, whose compute capability is not given, does not.
@@ -227,7 +232,7 @@ fn a_prefill_that_materialises_its_attention_scores_pays_their_bytes() {
     turing.compute_capability = 7.5;
     assert!(close(
         v(&values_of(w.clone(), turing, &flash), "ttft_s"),
-        1.391737,
+        1.392377,
         1e-5
     ));
     let mut rocm = g();
@@ -235,7 +240,7 @@ fn a_prefill_that_materialises_its_attention_scores_pays_their_bytes() {
     rocm.platform = "rocm".to_string();
     assert!(close(
         v(&values_of(w, rocm, &flash), "ttft_s"),
-        0.802713,
+        0.803353,
         1e-5
     ));
 }
@@ -248,24 +253,29 @@ fn time_to_first_token_is_the_prefill_at_prefill_mfu_and_a_goal_widens_the_repli
     //   head       2 × 32,000 × 4,096, the last token only     = 2.62144e8 FLOP
     //   attention  4 × 32 heads × 128 × 32 layers × 8,192² / 2  = 1.7592186e13 FLOP
     //   total      1.23725641e14 FLOP / (312e12 × 0.5) = 0.79311 s on one card,
-    //   plus 32 layers × prefill_layer_us 300 µs = 0.0096 s: 0.80271 s.
+    //   plus 32 layers × prefill_layer_us 320 µs = 0.01024 s: 0.803353 s.
     // With max_ttft_s 0.5 one card is out; two cards under tensor parallelism take
-    // 0.39656 + 0.0096 = 0.40616 s.
+    // 0.39656 + 0.01024 s and their all-reduces, 32 × 4 × 0.5 × 8,192 × 4,096 × 2 B =
+    // 4,294,967,296 B at 600 GB/s × nvlink_allreduce_share 0.295 = 0.024265 s: 0.431065 s.
     let mut w = workload("chat", Kind::Inference, Some("Llama-2-7B"));
     w.precision = Precision::Fp16;
     w.numbers.context_len = Some(8192.0);
     let set = [("prefill_mfu", 0.5)];
-    let g = || offer("G80", 80.0, None, Some(1000.0), None, None);
+    // An A100-like card: NVLink at 600 GB/s, which NCCL's all-reduce reaches 0.295 of.
+    let g = || GpuOffer {
+        interconnect_gbs: 600.0,
+        ..offer("G80", 80.0, None, Some(1000.0), None, None)
+    };
     let vals = values_of(w.clone(), g(), &set);
     assert!(close(v(&vals, "prefill_flops") / 1.23725641e14, 1.0, 1e-8));
-    assert!(close(v(&vals, "ttft_s"), 0.802713, 1e-5));
+    assert!(close(v(&vals, "ttft_s"), 0.803353, 1e-5));
     assert_eq!(v(&vals, "meets_ttft"), 1.0);
     assert_eq!(v(&vals, "gpus_per_replica"), 1.0);
     w.numbers.max_ttft_s = Some(0.5);
     let p = plan(input(vec![w], vec![g()], &set)).unwrap();
     let (c, _) = p.chosen(0).unwrap();
     assert_eq!(p.value(c, "gpus_per_replica"), Some(2.0));
-    assert!(close(p.value(c, "ttft_s").unwrap(), 0.406157, 1e-5));
+    assert!(close(p.value(c, "ttft_s").unwrap(), 0.431065, 1e-5));
     let out = p.workloads[0]
         .candidates
         .iter()

@@ -83,7 +83,7 @@ pub const COLUMNS: [Column; 44] = [
     Column::new("replicas", Holds::Sizing, Look::Integer, 13.0, ["Replicas", "副本数", "Replicas for the peak concurrency and target throughput, before redundancy.", "满足峰值并发与目标吞吐的副本数（未含冗余）。"]),
     Column::new("redundancy_used", Holds::Sizing, Look::Pct, 13.0, ["Redundancy", "冗余", "Extra share of instances (rounded up).", "冗余比例（向上取整）。"]),
     Column::new("instances", Holds::Sizing, Look::Integer, 13.0, ["Instances", "实例数", "ceil(replicas × (1 + redundancy)).", "ceil(副本数 × (1 + 冗余))。"]),
-    Column::new("gpus_per_replica", Holds::Sizing, Look::Integer, 13.0, ["GPUs per replica", "单副本 GPU", "A power of two (tensor parallel), at most max_gpus.", "2 的幂（张量并行），不超过 max_gpus。"]),
+    Column::new("gpus_per_replica", Holds::Sizing, Look::Integer, 13.0, ["GPUs per replica", "单副本 GPU", "A power of two, at most max_gpus: tensor parallel, or the layers split across them where the engine does that instead (splits_layers: transformers).", "2 的幂，不超过 max_gpus：张量并行；引擎按层拆分时为各层分布到各 GPU（splits_layers：transformers）。"]),
     Column::new("gpus_total", Holds::Sizing, Look::Integer, 13.0, [layout::GPUS.en, layout::GPUS.zh, "Instances × GPUs per replica.", "实例数 × 单副本 GPU 数。"]),
     Column::new("run_hours", Holds::Sizing, Look::Plain, 13.0, ["Hours per month", "每月小时", "Hours each instance runs per month.", "每个实例每月运行小时数。"]),
     Column::new("utilization", Holds::Sizing, Look::Pct, 13.0, ["Utilization", "利用率", "Hours ÷ hours in the month.", "运行小时 ÷ 当月小时数。"]),

@@ -448,3 +448,83 @@ fn set_nan_blames_the_flag_not_the_cell() {
 // 19. Memory at scale: 2 million candidates stay within 1 GiB. `check` evaluates and plans every
 // candidate as `calc` does (the write is streamed tab by tab; its figures are scripts/bench.sh's).
 // Before the fix a run of this size kept every candidate's values: 2.6 GB.
+
+/// A template an earlier gpuplan wrote holds that version's default formulas: they are not the
+/// user's edits, so calc plans with today's defaults (adding the ones the old sheet lacked) and
+/// says so, while a row the user did edit stays theirs.
+#[test]
+fn an_earlier_versions_default_formulas_are_planned_with_todays() {
+    let d = tempdir();
+    // decode_step_s as gpuplan had it before decode_read_s existed (templates/
+    // formulas.earlier.tsv), and the sheet without decode_read_s, as that template was.
+    let earlier = include_str!("../templates/formulas.earlier.tsv")
+        .lines()
+        .filter_map(|l| l.strip_prefix("decode_step_s\t"))
+        .find(|e| !e.contains("decode_read_s"))
+        .expect("an earlier decode_step_s")
+        .to_string();
+    let mut rows = default_formula_rows();
+    rows.retain(|r| !matches!(&r[0], Some(V::S(n)) if n == "decode_read_s"));
+    for r in rows.iter_mut() {
+        if matches!(&r[0], Some(V::S(n)) if n == "decode_step_s") {
+            r[1] = Some(s(&earlier));
+        }
+    }
+    let old = d.path().join("old.xlsx");
+    team()
+        .sheet("Formulas", &["name", "expression", "scope"], rows.clone())
+        .write(&old);
+    let today = d.path().join("today.xlsx");
+    team()
+        .sheet(
+            "Formulas",
+            &["name", "expression", "scope"],
+            default_formula_rows(),
+        )
+        .write(&today);
+    let before = bytes(&old);
+    let a = calc_json(d.path(), "old.xlsx", "old.plan.xlsx", &["--samples", "0"]);
+    let b = calc_json(
+        d.path(),
+        "today.xlsx",
+        "today.plan.xlsx",
+        &["--samples", "0"],
+    );
+    assert_eq!(bytes(&old), before, "the input is never modified");
+    let step = |j: &serde_json::Value| j["workloads"][1]["values"]["decode_step_s"].as_f64();
+    assert!(
+        step(&a).is_some() && step(&a) == step(&b),
+        "{:?} {:?}",
+        step(&a),
+        step(&b)
+    );
+    assert_eq!(a["totals"], b["totals"]);
+    let said = a["warnings"].as_array().unwrap().iter().any(|w| {
+        let m = w["message"].as_str().unwrap();
+        m.starts_with(
+            "1 row(s) hold an earlier gpuplan's default expression, not an edit (decode_step_s)",
+        ) && m.contains("new default(s) added (decode_read_s)")
+    });
+    assert!(said, "{}", a["warnings"]);
+    // An edit of the user's own is kept, and said to replace the default.
+    for r in rows.iter_mut() {
+        if matches!(&r[0], Some(V::S(n)) if n == "decode_step_s") {
+            r[1] = Some(s("0.01"));
+        }
+    }
+    rows.push(vec![
+        Some(s("decode_read_s")),
+        Some(s("0")),
+        Some(s("candidate")),
+    ]);
+    team()
+        .sheet("Formulas", &["name", "expression", "scope"], rows)
+        .write(&old);
+    let c = calc_json(d.path(), "old.xlsx", "old.plan.xlsx", &["--samples", "0"]);
+    assert_eq!(step(&c), Some(0.01));
+    let replaced = c["warnings"].as_array().unwrap().iter().any(|w| {
+        w["message"].as_str().unwrap()
+            == "the default formula decode_step_s was replaced by the sheet's expression"
+    });
+    assert!(replaced, "{}", c["warnings"]);
+}

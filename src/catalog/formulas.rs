@@ -9,6 +9,32 @@ pub(super) const FORMULAS_TSV: &str = include_str!("../../templates/formulas.tsv
 
 pub(super) const FORMULAS_ZH_TSV: &str = include_str!("../../templates/formulas.zh.tsv");
 
+/// templates/formulas.earlier.tsv: the expressions default formulas had in earlier versions
+/// (scripts/earlier_formulas.py writes it from git history).
+pub(super) const FORMULAS_EARLIER_TSV: &str = include_str!("../../templates/formulas.earlier.tsv");
+
+/// Whether `expression` is one a default formula `name` had in an earlier version of gpuplan
+/// and has no longer (whitespace aside): a Formulas row a template of that version wrote, not a
+/// user's edit.
+pub fn earlier_default(name: &str, expression: &str) -> bool {
+    static EARLIER: std::sync::OnceLock<std::collections::HashSet<(String, String)>> =
+        std::sync::OnceLock::new();
+    let collapse = |e: &str| e.split_whitespace().collect::<Vec<_>>().join(" ");
+    EARLIER
+        .get_or_init(|| {
+            records(FORMULAS_EARLIER_TSV)
+                .iter()
+                .map(|r| {
+                    (
+                        field(r, "name").to_string(),
+                        collapse(field(r, "expression")),
+                    )
+                })
+                .collect()
+        })
+        .contains(&(name.to_string(), collapse(expression)))
+}
+
 /// The default formula set.
 pub fn formulas() -> Vec<FormulaDef> {
     records(FORMULAS_TSV)

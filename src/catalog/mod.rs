@@ -30,7 +30,7 @@ pub use columns::{
 pub use compat::{compat_rules, CompatRule, Support};
 pub use engines::engines;
 pub use examples::examples;
-pub use formulas::{formula_description, formulas};
+pub use formulas::{earlier_default, formula_description, formulas};
 pub use gpus::{find_gpu, gpus};
 pub use models::models;
 

@@ -121,3 +121,35 @@ fn the_built_in_tables_parse_cell_by_cell() {
         );
     }
 }
+
+/// templates/formulas.earlier.tsv records the SHA-256 of the defaults it was written beside: a
+/// default changed without running scripts/earlier_formulas.py would leave its old expression
+/// unknown, and a template holding it would read as the user's edit.
+#[test]
+fn the_earlier_formulas_file_was_written_for_todays_defaults() {
+    use sha2::{Digest, Sha256};
+    let mut h = Sha256::new();
+    for f in formulas() {
+        let expr = f
+            .expression
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        h.update(format!("{}\t{expr}\n", f.name).as_bytes());
+    }
+    let digest: String = h.finalize().iter().map(|b| format!("{b:02x}")).collect();
+    let first = formulas::FORMULAS_EARLIER_TSV.lines().next().unwrap();
+    assert_eq!(
+        first,
+        format!("# sha256 of today's defaults: {digest}"),
+        "a default formula changed: run python3 scripts/earlier_formulas.py"
+    );
+    // None of today's expressions is taken for an earlier one.
+    for f in formulas() {
+        assert!(!earlier_default(&f.name, &f.expression), "{}", f.name);
+    }
+    assert!(earlier_default(
+        "prefill_allreduce_s",
+        "if(gpus_per_replica > 1 && (nodes_per_replica > 1 || !gpu_nvlink) && prefill_flops > 0, layers * 4 * (1 - 1 / gpus_per_replica) * context_len * hidden * 2 / (allreduce_gbs * 1e9), 0)"
+    ));
+}

@@ -6,11 +6,79 @@ use super::Reader;
 use crate::catalog;
 use crate::error::Problem;
 use crate::labels::Label;
-use crate::model::{FormulaDef, Origin, Scope, PLANNED, TOTAL_LINES};
+use crate::model::{FormulaDef, Origin, Scope, Warning, PLANNED, TOTAL_LINES};
 
 /// Most formulas a Formulas sheet may hold: each is a column of the Candidates tab, which
 /// Excel caps at 16,384 columns, and is evaluated for every candidate.
 pub const MAX_FORMULAS: usize = 1_000;
+
+/// What one Formulas row becomes.
+enum Row {
+    /// The row as written: a default, a default replaced, or a formula of the user's own.
+    Kept(FormulaDef),
+    /// An earlier gpuplan's default expression of a default formula: today's default instead.
+    Updated(FormulaDef),
+    /// An earlier gpuplan's default of a formula this version no longer has: left out.
+    Retired(String),
+}
+
+/// The notice for rows an earlier `gpuplan init` wrote: planned with today's defaults, or left
+/// out where today has no formula of that name.
+fn stale_defaults(
+    sheet: &str,
+    updated: &[String],
+    retired: &[String],
+    added: &[String],
+) -> Warning {
+    let (mut en, mut zh) = (Vec::new(), Vec::new());
+    if !updated.is_empty() {
+        en.push(format!(
+            "{} row(s) hold an earlier gpuplan's default expression, not an edit ({}): planned with this version's defaults",
+            updated.len(),
+            updated.join(", ")
+        ));
+        zh.push(format!(
+            "{} 行是旧版 gpuplan 的默认表达式而非修改（{}）：已按本版默认公式计算",
+            updated.len(),
+            updated.join("、")
+        ));
+    }
+    if !retired.is_empty() {
+        en.push(format!(
+            "{} row(s) are earlier defaults this version no longer has ({}): left out",
+            retired.len(),
+            retired.join(", ")
+        ));
+        zh.push(format!(
+            "{} 行是本版已不再使用的旧默认公式（{}）：已忽略",
+            retired.len(),
+            retired.join("、")
+        ));
+    }
+    if !added.is_empty() {
+        en.push(format!(
+            "this version's {} new default(s) added ({})",
+            added.len(),
+            added.join(", ")
+        ));
+        zh.push(format!(
+            "已加入本版新增的 {} 个默认公式（{}）",
+            added.len(),
+            added.join("、")
+        ));
+    }
+    Warning::info(
+        sheet,
+        format!(
+            "{}; the sheet is not changed (`gpuplan init` writes today's formulas; edit a row to keep an expression of your own)",
+            en.join("; ")
+        ),
+    )
+    .with_zh(format!(
+        "{}；工作表未改动（`gpuplan init` 会写入本版公式；如需保留自己的表达式，请修改该行）",
+        zh.join("；")
+    ))
+}
 
 impl Reader {
     /// The sheet's formulas, each row checked; the defaults where the sheet is absent or holds
@@ -35,21 +103,44 @@ impl Reader {
             ));
             return defaults;
         }
-        records
-            .iter()
-            .filter_map(|rec| self.formula(rec, &defaults))
-            .collect()
+        let (mut kept, mut updated, mut retired) = (Vec::new(), Vec::new(), Vec::new());
+        for rec in &records {
+            match self.formula(rec, &defaults) {
+                Some(Row::Kept(f)) => kept.push(f),
+                Some(Row::Updated(f)) => {
+                    updated.push(f.name.clone());
+                    kept.push(f);
+                }
+                Some(Row::Retired(name)) => retired.push(name),
+                None => {}
+            }
+        }
+        if !updated.is_empty() || !retired.is_empty() {
+            // A template of an earlier version: today's defaults the updated rows may read
+            // (step_gpus, decode_read_s, …) were not in it.
+            let added: Vec<FormulaDef> = defaults
+                .into_iter()
+                .filter(|d| !kept.iter().any(|k| k.name == d.name))
+                .collect();
+            let names: Vec<String> = added.iter().map(|d| d.name.clone()).collect();
+            kept.extend(added);
+            self.notices
+                .push(stale_defaults(&t.sheet, &updated, &retired, &names));
+        }
+        kept
     }
 
     /// One row: its name, expression and scope checked, its origin against the default of the
-    /// same name, and its unit and description (the default's where blank); `None` with a
-    /// problem recorded.
-    fn formula(&mut self, rec: &Record, defaults: &[FormulaDef]) -> Option<FormulaDef> {
+    /// same name, and its unit and description (the default's where blank); an earlier
+    /// version's default is today's (`Row::Updated`), or left out where today has none of that
+    /// name (`Row::Retired`); `None` with a problem recorded.
+    fn formula(&mut self, rec: &Record, defaults: &[FormulaDef]) -> Option<Row> {
         let name = rec.required_text("name", "the formula needs a name", &mut self.problems)?;
         let expression = self.formula_expression(rec, &name)?;
         let scope = self.formula_scope(rec)?;
         self.check_reserved(rec, &name, scope)?;
         let default = defaults.iter().find(|d| d.name == name);
+        let earlier = catalog::earlier_default(&name, &expression);
         let origin = match default {
             Some(d)
                 if d.expression
@@ -58,10 +149,18 @@ impl Reader {
             {
                 Origin::Default
             }
+            // A template of an earlier gpuplan wrote that version's default: not the user's.
+            Some(d) if earlier => {
+                return Some(Row::Updated(FormulaDef {
+                    cell: Some(rec.cell("expression")),
+                    ..d.clone()
+                }));
+            }
             Some(_) => Origin::Replaced,
+            None if earlier => return Some(Row::Retired(name)),
             None => Origin::User,
         };
-        Some(FormulaDef {
+        Some(Row::Kept(FormulaDef {
             unit: rec
                 .text("unit", &mut self.problems)
                 .or(default.map(|d| d.unit.clone()))
@@ -75,7 +174,7 @@ impl Reader {
             scope,
             origin,
             cell: Some(rec.cell("expression")),
-        })
+        }))
     }
 
     /// The row's expression, required, without a spreadsheet's leading =; a problem where the

@@ -427,6 +427,23 @@ mod tests {
         );
     }
 
+    /// The built-in row `id`.
+    fn builtin(id: &str) -> Row {
+        rows(BUILTIN)
+            .unwrap()
+            .into_iter()
+            .find(|r| r.id == id)
+            .unwrap_or_else(|| panic!("no row {id}"))
+    }
+
+    /// The built-in row `id`, and the same row with `key` set to `value` in its settings.
+    fn builtin_with(id: &str, key: &str, value: &str) -> (Row, Row) {
+        let row = builtin(id);
+        let mut set = row.clone();
+        set.settings.push((key.into(), value.into()));
+        (row, set)
+    }
+
     /// The rows of `outcomes` whose error passes `bound`, by id, sorted.
     fn past(outcomes: &[Outcome], bound: f64) -> Vec<&str> {
         let mut ids: Vec<&str> = outcomes
@@ -755,14 +772,12 @@ mod tests {
     /// feed-forward's 4, at the 3.2 µs a node of the dense fit (73.2 µs over 23 nodes).
     #[test]
     fn llama_cpp_pays_its_moe_layers_graph_nodes_at_decode() {
-        let all = rows(BUILTIN).unwrap();
-        let row = all
-            .iter()
-            .find(|r| r.id == "llamacpp-pr16649-4090-gptoss20b-mxfp4-tg128")
-            .unwrap();
-        let mut without = row.clone();
-        without.settings.push(("moe_layer_us".into(), "0".into()));
-        let step = 1.0 / estimate(row).unwrap();
+        let (row, without) = builtin_with(
+            "llamacpp-pr16649-4090-gptoss20b-mxfp4-tg128",
+            "moe_layer_us",
+            "0",
+        );
+        let step = 1.0 / estimate(&row).unwrap();
         let step_without = 1.0 / estimate(&without).unwrap();
         // 24 layers × 32 µs = 0.768 ms a token.
         assert!(
@@ -777,16 +792,12 @@ mod tests {
     /// the compatibility table's native FP4 was taken for vLLM's default.
     #[test]
     fn vllm_runs_mxfp4_experts_weight_only_on_a_b200() {
-        let all = rows(BUILTIN).unwrap();
-        let row = all
-            .iter()
-            .find(|r| r.id == "vblog-b200-gptoss20b-bf16kv-in1k-decode")
-            .unwrap();
-        let mut native = row.clone();
-        native
-            .settings
-            .push(("mxfp4_bf16_activations".into(), "0".into()));
-        let step = 1.0 / estimate(row).unwrap();
+        let (row, native) = builtin_with(
+            "vblog-b200-gptoss20b-bf16kv-in1k-decode",
+            "mxfp4_bf16_activations",
+            "0",
+        );
+        let step = 1.0 / estimate(&row).unwrap();
         let step_native = 1.0 / estimate(&native).unwrap();
         // 24 layers × 56 µs (weight_only_layer_us) = 1.344 ms a token: 2.338 ms → 3.682 ms,
         // 427.8 → 271.6 tokens/s (measured 317.09).
@@ -802,11 +813,7 @@ mod tests {
     /// spreads the layers over the two A100s, which read one at a time (splits_layers).
     #[test]
     fn an_eager_moe_step_pays_its_bytes_after_the_launches_at_one_cards_bandwidth() {
-        let all = rows(BUILTIN).unwrap();
-        let row = all
-            .iter()
-            .find(|r| r.id == "q2tf-57b-a14b-bf16-decode")
-            .unwrap();
+        let row = builtin("q2tf-57b-a14b-bf16-decode");
         // Qwen2-57B-A14B: 57.41 B parameters in bf16, 114.82 GB; the input embedding 151,936 ×
         // 3,584 × 2 B = 1.0891 GB; the routed experts 64 × 3 × 3,584 × 2,560 × 28 layers =
         // 49.325 B, of which one token touches 8 of 64: 7/8 × 49.325 × 2 B = 86.319 GB unread.
@@ -814,7 +821,7 @@ mod tests {
         // 0.0588 GB, at one A100's 2,039 GB/s × 0.7: 19.246 ms. Launches: 28 layers × 610 µs
         // and 28 × 64 experts × 81 µs = 162.232 ms. A step of 181.478 ms: 5.510 tokens/s
         // (measured 4.76; the larger of the two, 6.164, before).
-        let tps = estimate(row).unwrap();
+        let tps = estimate(&row).unwrap();
         assert!((tps - 5.510).abs() < 0.005, "{tps}");
     }
 
@@ -822,13 +829,8 @@ mod tests {
     /// it bitsandbytes 0.42's saved inputs of every 4-bit layer (qlora_retained_inputs).
     #[test]
     fn litgpt_qlora_holds_the_previous_steps_saved_inputs() {
-        let all = rows(BUILTIN).unwrap();
-        let row = all.iter().find(|r| r.id == "lg-ch-m7b-v01-qlora").unwrap();
-        let mut first_step = row.clone();
-        first_step
-            .settings
-            .push(("qlora_retained_inputs".into(), "0".into()));
-        let more = estimate(row).unwrap() - estimate(&first_step).unwrap();
+        let (row, first_step) = builtin_with("lg-ch-m7b-v01-qlora", "qlora_retained_inputs", "0");
+        let more = estimate(&row).unwrap() - estimate(&first_step).unwrap();
         // Mistral-7B: 2 × (3 × 4,096 + 14,336) B a token a layer, 2 × 512 tokens, 32 layers:
         // 1,744,830,464 B = 1.625 GiB.
         let want = 2.0 * (3.0 * 4096.0 + 14336.0) * 1024.0 * 32.0 / 2f64.powi(30);
@@ -843,14 +845,8 @@ mod tests {
     /// (39 µs over a dense layer's 12 calls) for each of them.
     #[test]
     fn sglang_pays_its_fp8_activation_quantizations_at_decode() {
-        let all = rows(BUILTIN).unwrap();
-        let row = all
-            .iter()
-            .find(|r| r.id == "q3sgl-0.6b-fp8-decode")
-            .unwrap();
-        let mut free = row.clone();
-        free.settings.push(("decode_call_us".into(), "0".into()));
-        let step = 1.0 / estimate(row).unwrap();
+        let (row, free) = builtin_with("q3sgl-0.6b-fp8-decode", "decode_call_us", "0");
+        let step = 1.0 / estimate(&row).unwrap();
         let step_free = 1.0 / estimate(&free).unwrap();
         // Qwen3-0.6B, 28 dense layers: 2 quantizations for the attention's products and 2 for
         // the feed-forward's, 112 in a step, × 3.25 µs = 364 µs; 582.5 → 480.6 tokens/s

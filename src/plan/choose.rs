@@ -130,7 +130,7 @@ pub(super) fn chosen_warnings(
     gpu_warnings(w, g, &at, out);
     // Cards from sm_89 to sm_90 get one note for the whole plan: cuda_note.
     nodes_warning(w, c, g, k, &at, out);
-    compat_note(w, g, &at, out);
+    compat_note(w, c, g, k, &at, out);
     memory_warnings(w, c, g, k, &at, out);
     if ch.advice.utilization > 1.0 + 1e-9 {
         out.push(Warning::warn(&at, format!(
@@ -241,20 +241,46 @@ fn nodes_warning(
     }
 }
 
-/// The note of a precision the card runs by its weights only (templates/compat.tsv).
-fn compat_note(w: &Workload, g: &GpuOffer, at: &str, out: &mut Vec<Warning>) {
-    if let super::compat::Verdict::WeightOnly(notes) = super::compat::verdict(w, g) {
-        let joined = Said::join(&notes, Label::new("; ", "；"));
-        out.push(Warning::info(
-            at,
-            format!(
-                "{}: {}; it runs, but decodes slower than a GPU with native support (see templates/compat.tsv)",
-                w.name, joined.en
-            ),
-        ).with_zh(format!(
-            "{}：{}；可以运行，但解码比原生支持的 GPU 慢（见 templates/compat.tsv）",
-            w.name, joined.zh
-        )));
+/// The note of a precision the card runs by its weights only (templates/compat.tsv), or that
+/// the engine runs so where the card could multiply it natively (weight_only_math: vLLM's
+/// MXFP4 experts on Blackwell, fed bf16 activations).
+fn compat_note(
+    w: &Workload,
+    c: &Candidate,
+    g: &GpuOffer,
+    k: &Keys,
+    at: &str,
+    out: &mut Vec<Warning>,
+) {
+    match super::compat::verdict(w, g) {
+        super::compat::Verdict::WeightOnly(notes) => {
+            let joined = Said::join(&notes, Label::new("; ", "；"));
+            out.push(Warning::info(
+                at,
+                format!(
+                    "{}: {}; it runs, but decodes slower than a GPU with native support (see templates/compat.tsv)",
+                    w.name, joined.en
+                ),
+            ).with_zh(format!(
+                "{}：{}；可以运行，但解码比原生支持的 GPU 慢（见 templates/compat.tsv）",
+                w.name, joined.zh
+            )));
+        }
+        super::compat::Verdict::Native
+            if k.weight_only_math.is_some_and(|i| c.values[i] != 0.0) =>
+        {
+            out.push(Warning::info(
+                at,
+                format!(
+                    "{}: {} could multiply its MXFP4 experts natively, but the engine feeds them 16-bit activations (mxfp4_bf16_activations: vLLM's default FlashInfer MXFP4 BF16 backend), so they run weight-only and decode slower; vLLM uses FP4 products with VLLM_USE_FLASHINFER_MOE_MXFP4_MXFP8=1 (then set mxfp4_bf16_activations to no in the Engines sheet)",
+                    w.name, g.gpu
+                ),
+            ).with_zh(format!(
+                "{}：{} 本可原生相乘其 MXFP4 专家，但引擎以 16 位激活调用（mxfp4_bf16_activations：vLLM 默认的 FlashInfer MXFP4 BF16 后端），专家按仅权重运行，解码较慢；设置 VLLM_USE_FLASHINFER_MOE_MXFP4_MXFP8=1 后 vLLM 以 FP4 相乘（同时在引擎表中把 mxfp4_bf16_activations 设为 no）",
+                w.name, g.gpu
+            )));
+        }
+        _ => {}
     }
 }
 

@@ -383,6 +383,9 @@ pub(super) struct Keys {
     pub(super) ttft: Option<(usize, usize)>,
     /// A runtime's decoding buffers for its engine's max_batch_size, per GPU.
     pub(super) batch_buffers: Option<usize>,
+    /// Whether some weights are multiplied in 16 bits after the kernel expands them, the
+    /// engine's choice included (absent from an older Formulas sheet).
+    pub(super) weight_only_math: Option<usize>,
     /// What one GPU may hold and what each GPU needs for itself (absent from a Formulas sheet
     /// that deleted them): a card whose own needs exceed what it may hold fits at no size.
     pub(super) own: Option<OwnNeeds>,
@@ -447,6 +450,7 @@ impl Keys {
             instances: must("instances"),
             ttft: at("ttft_s").zip(at("meets_ttft")),
             batch_buffers: at("batch_buffers_gib"),
+            weight_only_math: at("weight_only_math"),
             own: at("usable_gpu_gib")
                 .zip(at("per_gpu_gib"))
                 .map(|(usable, per_gpu)| OwnNeeds {

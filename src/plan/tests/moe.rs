@@ -252,3 +252,33 @@ fn moe_training_flops_come_from_active_parameters() {
         1e-9
     ));
 }
+
+#[test]
+fn vllm_on_blackwell_says_its_mxfp4_experts_run_weight_only() {
+    // #45: the card multiplies MXFP4 natively, but vLLM's default backend feeds the experts
+    // bf16 activations (mxfp4_bf16_activations): the plan says so where the compatibility
+    // table has nothing to say, and prices the weight-only decode.
+    let mut w = engine_workload(Kind::Inference, "gpt-oss-20b", "vllm", 1152.0);
+    w.expert_precision = Precision::Mxfp4;
+    w.numbers.concurrency = Some(1.0);
+    let blackwell = GpuOffer {
+        compute_capability: 10.0,
+        ..offer("B200", 180.0, Some(30.0), None, None, None)
+    };
+    let p = plan(input(vec![w.clone()], vec![blackwell.clone()], &[])).unwrap();
+    let (c, _) = p.chosen(0).unwrap();
+    assert_eq!(p.value(c, "weight_only_math"), Some(1.0));
+    let said = |p: &Plan| {
+        p.warnings.iter().any(|x| {
+            x.message
+                .contains("could multiply its MXFP4 experts natively")
+        })
+    };
+    assert!(said(&p));
+    // Without vLLM's bf16 activations (another engine): native, and nothing to say.
+    w.engine = None;
+    let p = plan(input(vec![w], vec![blackwell], &[])).unwrap();
+    let (c, _) = p.chosen(0).unwrap();
+    assert_eq!(p.value(c, "weight_only_math"), Some(0.0));
+    assert!(!said(&p));
+}

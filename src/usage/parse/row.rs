@@ -155,68 +155,75 @@ impl Layout {
         }
     }
 
-    fn percent(
+    /// A figure in its column's unit: a bare number (mixed where the header gives the unit),
+    /// the column's own unit on the value (mixed where the header gives none, in a log other
+    /// than plain), or another unit `scales` converts; `None` where the field is missing.
+    fn scaled(
         &self,
         (f, declared): (&[u8], bool),
+        own: &[&[u8]],
+        scales: &[(&[u8], f64)],
+        bad: &dyn Fn() -> String,
         mixed: &mut bool,
     ) -> Result<Option<f64>, String> {
         if missing(f) {
             return Ok(None);
         }
+        let (v, unit) = number(f).ok_or_else(bad)?;
+        let factor = if unit.is_empty() {
+            *mixed |= declared;
+            1.0
+        } else if own.contains(&unit) {
+            *mixed |= !declared && self.kind != Kind::Plain;
+            1.0
+        } else {
+            scales
+                .iter()
+                .find(|(u, _)| *u == unit)
+                .map(|(_, s)| *s)
+                .ok_or_else(bad)?
+        };
+        Ok(Some(v * factor))
+    }
+
+    fn percent(&self, field: (&[u8], bool), mixed: &mut bool) -> Result<Option<f64>, String> {
         let bad = || {
             format!(
                 "expected the utilization as a percentage from 0 to 100 (80 or 80 %), found {}",
-                shown(f)
+                shown(field.0)
             )
         };
-        let (v, unit) = number(f).ok_or_else(bad)?;
-        match unit {
-            b"" => *mixed |= declared,
-            b"%" => *mixed |= !declared && self.kind != Kind::Plain,
-            _ => return Err(bad()),
+        match self.scaled(field, &[b"%"], &[], &bad, mixed)? {
+            Some(v) if v > 100.0 => Err(bad()),
+            v => Ok(v),
         }
-        if v > 100.0 {
-            return Err(bad());
-        }
-        Ok(Some(v))
     }
 
     fn mib(
         &self,
-        (f, declared): (&[u8], bool),
+        field: (&[u8], bool),
         what: &str,
         mixed: &mut bool,
     ) -> Result<Option<f64>, String> {
-        if missing(f) {
-            return Ok(None);
-        }
         let bad = || {
             format!(
                 "expected the {what} in MiB (40536 or 40536 MiB), found {}",
-                shown(f)
+                shown(field.0)
             )
         };
-        let (v, unit) = number(f).ok_or_else(bad)?;
-        let factor = match unit {
-            b"" => {
-                *mixed |= declared;
-                1.0
-            }
-            b"MiB" | b"MB" => {
-                *mixed |= !declared && self.kind != Kind::Plain;
-                1.0
-            }
-            b"GiB" | b"GB" => 1024.0,
-            b"KiB" | b"KB" => 1.0 / 1024.0,
-            _ => return Err(bad()),
-        };
-        let mib = v * factor;
-        if mib > MAX_MEMORY_MIB {
+        let scales: [(&[u8], f64); 4] = [
+            (b"GiB", 1024.0),
+            (b"GB", 1024.0),
+            (b"KiB", 1.0 / 1024.0),
+            (b"KB", 1.0 / 1024.0),
+        ];
+        let mib = self.scaled(field, &[b"MiB", b"MB"], &scales, &bad, mixed)?;
+        if mib.is_some_and(|m| m > MAX_MEMORY_MIB) {
             return Err(format!(
                 "the {what} is {}, more than any GPU holds (gpuplan reads at most 1 TiB); is the column in the wrong unit?",
-                shown(f)
+                shown(field.0)
             ));
         }
-        Ok(Some(mib))
+        Ok(mib)
     }
 }

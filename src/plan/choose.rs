@@ -112,6 +112,17 @@ fn spot_refused(w: &Workload, input: &Input, c: &Candidate, k: &Keys) -> Option<
     ))
 }
 
+/// A chosen candidate's workload, values, card and formula keys, and the cell its notes
+/// name: what each of its notes reads.
+#[derive(Clone, Copy)]
+struct Site<'a> {
+    w: &'a Workload,
+    c: &'a Candidate,
+    g: &'a GpuOffer,
+    k: &'a Keys,
+    at: &'a str,
+}
+
 pub(super) fn chosen_warnings(
     w: &Workload,
     input: &Input,
@@ -126,12 +137,19 @@ pub(super) fn chosen_warnings(
     if let Some(refused) = spot_refused(w, input, c, k) {
         out.push(Warning::info(&at, refused.en).with_zh(refused.zh));
     }
-    layout_note(w, c, k, &at, out);
+    let site = Site {
+        w,
+        c,
+        g,
+        k,
+        at: &at,
+    };
+    layout_note(&site, out);
     gpu_warnings(w, g, &at, out);
     // Cards from sm_89 to sm_90 get one note for the whole plan: cuda_note.
-    nodes_warning(w, c, g, k, &at, out);
-    compat_note(w, c, g, k, &at, out);
-    memory_warnings(w, c, g, k, &at, out);
+    nodes_warning(&site, out);
+    compat_note(&site, out);
+    memory_warnings(&site, out);
     if ch.advice.utilization > 1.0 + 1e-9 {
         out.push(Warning::warn(&at, format!(
             "{} runs {}% of the month on each instance: more hours than the month has. Check hours_per_month against hours_in_month, or the formulas run_hours and utilization; more instances are needed to do that work in a month",
@@ -156,7 +174,8 @@ pub(super) fn chosen_warnings(
 
 /// The note of a latent cache laid out by the engine's flags (`-dcp`, `--dp-attention`): the
 /// flags to launch it with, and vLLM's fp8-cache caveat with `-dcp`.
-fn layout_note(w: &Workload, c: &Candidate, k: &Keys, at: &str, out: &mut Vec<Warning>) {
+fn layout_note(site: &Site, out: &mut Vec<Warning>) {
+    let Site { w, c, k, at, .. } = *site;
     let replica = c.values[k.gpus_per_replica];
     if let Some(flags) = c.layout.flags(w.engine.as_deref(), replica) {
         let (en, zh) = c.layout.said();
@@ -213,14 +232,8 @@ fn gpu_warnings(w: &Workload, g: &GpuOffer, at: &str, out: &mut Vec<Warning>) {
 
 /// The warning of a replica across nodes without a link between them given, or with one too
 /// slow for parallelism between nodes.
-fn nodes_warning(
-    w: &Workload,
-    c: &Candidate,
-    g: &GpuOffer,
-    k: &Keys,
-    at: &str,
-    out: &mut Vec<Warning>,
-) {
+fn nodes_warning(site: &Site, out: &mut Vec<Warning>) {
+    let Site { w, c, g, k, at } = *site;
     let size = c.values[k.gpus_per_replica];
     if size > g.gpus_per_node {
         let nodes = (size / g.gpus_per_node.max(1.0)).ceil();
@@ -244,14 +257,8 @@ fn nodes_warning(
 /// The note of a precision the card runs by its weights only (templates/compat.tsv), or that
 /// the engine runs so where the card could multiply it natively (weight_only_math: vLLM's
 /// MXFP4 experts on Blackwell, fed bf16 activations).
-fn compat_note(
-    w: &Workload,
-    c: &Candidate,
-    g: &GpuOffer,
-    k: &Keys,
-    at: &str,
-    out: &mut Vec<Warning>,
-) {
+fn compat_note(site: &Site, out: &mut Vec<Warning>) {
+    let Site { w, c, g, k, at } = *site;
     match super::compat::verdict(w, g) {
         super::compat::Verdict::WeightOnly(notes) => {
             let joined = Said::join(&notes, Label::new("; ", "；"));
@@ -286,14 +293,8 @@ fn compat_note(
 
 /// The warnings of memory: the runtime's decoding buffers taking a fifth of a card or more,
 /// and a peak over 90% of the replica's memory.
-fn memory_warnings(
-    w: &Workload,
-    c: &Candidate,
-    g: &GpuOffer,
-    k: &Keys,
-    at: &str,
-    out: &mut Vec<Warning>,
-) {
+fn memory_warnings(site: &Site, out: &mut Vec<Warning>) {
+    let Site { w, c, g, k, at } = *site;
     let buffers = k.batch_buffers.map_or(0.0, |i| c.values[i]);
     if buffers >= 0.2 * g.vram_gib && g.vram_gib > 0.0 {
         out.push(Warning::warn(at, format!(

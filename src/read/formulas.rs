@@ -140,7 +140,7 @@ impl Reader {
         let scope = self.formula_scope(rec)?;
         self.check_reserved(rec, &name, scope)?;
         let default = defaults.iter().find(|d| d.name == name);
-        let earlier = catalog::earlier_default(&name, &expression);
+        let earlier = || catalog::earlier_default(&name, &expression);
         let origin = match default {
             Some(d)
                 if d.expression
@@ -150,14 +150,14 @@ impl Reader {
                 Origin::Default
             }
             // A template of an earlier gpuplan wrote that version's default: not the user's.
-            Some(d) if earlier => {
+            Some(d) if earlier() => {
                 return Some(Row::Updated(FormulaDef {
                     cell: Some(rec.cell("expression")),
                     ..d.clone()
                 }));
             }
             Some(_) => Origin::Replaced,
-            None if earlier => return Some(Row::Retired(name)),
+            None if earlier() => return Some(Row::Retired(name)),
             None => Origin::User,
         };
         Some(Row::Kept(FormulaDef {

@@ -30,42 +30,36 @@ fn stale_defaults(
     retired: &[String],
     added: &[String],
 ) -> Warning {
+    type Say = fn(usize, &str) -> String;
+    let parts: [(&[String], Say, Say); 3] = [
+        (
+            updated,
+            |n, names| {
+                format!("{n} row(s) hold an earlier gpuplan's default expression, not an edit ({names}): planned with this version's defaults")
+            },
+            |n, names| {
+                format!(
+                    "{n} 行是旧版 gpuplan 的默认表达式而非修改（{names}）：已按本版默认公式计算"
+                )
+            },
+        ),
+        (
+            retired,
+            |n, names| {
+                format!("{n} row(s) are earlier defaults this version no longer has ({names}): left out")
+            },
+            |n, names| format!("{n} 行是本版已不再使用的旧默认公式（{names}）：已忽略"),
+        ),
+        (
+            added,
+            |n, names| format!("this version's {n} new default(s) added ({names})"),
+            |n, names| format!("已加入本版新增的 {n} 个默认公式（{names}）"),
+        ),
+    ];
     let (mut en, mut zh) = (Vec::new(), Vec::new());
-    if !updated.is_empty() {
-        en.push(format!(
-            "{} row(s) hold an earlier gpuplan's default expression, not an edit ({}): planned with this version's defaults",
-            updated.len(),
-            updated.join(", ")
-        ));
-        zh.push(format!(
-            "{} 行是旧版 gpuplan 的默认表达式而非修改（{}）：已按本版默认公式计算",
-            updated.len(),
-            updated.join("、")
-        ));
-    }
-    if !retired.is_empty() {
-        en.push(format!(
-            "{} row(s) are earlier defaults this version no longer has ({}): left out",
-            retired.len(),
-            retired.join(", ")
-        ));
-        zh.push(format!(
-            "{} 行是本版已不再使用的旧默认公式（{}）：已忽略",
-            retired.len(),
-            retired.join("、")
-        ));
-    }
-    if !added.is_empty() {
-        en.push(format!(
-            "this version's {} new default(s) added ({})",
-            added.len(),
-            added.join(", ")
-        ));
-        zh.push(format!(
-            "已加入本版新增的 {} 个默认公式（{}）",
-            added.len(),
-            added.join("、")
-        ));
+    for (names, say_en, say_zh) in parts.into_iter().filter(|(n, ..)| !n.is_empty()) {
+        en.push(say_en(names.len(), &names.join(", ")));
+        zh.push(say_zh(names.len(), &names.join("、")));
     }
     Warning::info(
         sheet,

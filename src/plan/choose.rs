@@ -178,7 +178,7 @@ fn layout_note(site: &Site, out: &mut Vec<Warning>) {
     let Site { w, c, k, at, .. } = *site;
     let replica = c.values[k.gpus_per_replica];
     if let Some(flags) = c.layout.flags(w.engine.as_deref(), replica) {
-        let (en, zh) = c.layout.said();
+        let Label { en, zh } = c.layout.said();
         // vLLM refused an fp8 cache with -dcp in MLA decode through 0.13.0 (PR 44044 lifted it).
         let fp8 = c.layout == super::Layout::ContextParallel
             && w.kv_precision == crate::model::Precision::Fp8;

@@ -6,6 +6,7 @@
 //! workload's engine offers beside the one the Assumptions set, and keeps the cheapest that
 //! fits (#45 item 5).
 
+use crate::labels::Label;
 use crate::model::{format_number, normalize, Engines, Input, Workload};
 
 /// One layout of a replica's latent cache, in the order ties are broken (the layout as set
@@ -56,14 +57,14 @@ impl Layout {
     }
 
     /// What the layout does, in English and Chinese, for the note that names it.
-    pub fn said(self) -> (&'static str, &'static str) {
+    pub fn said(self) -> Label {
         match self {
-            Layout::AsSet => ("the cache layout the Assumptions set", "参数表设置的缓存布局"),
-            Layout::ContextParallel => (
+            Layout::AsSet => Label::new("the cache layout the Assumptions set", "参数表设置的缓存布局"),
+            Layout::ContextParallel => Label::new(
                 "decode context parallelism: each GPU holds 1/n of every request's latent cache",
                 "解码上下文并行：每张 GPU 保存每个请求潜在缓存的 1/n",
             ),
-            Layout::DataParallelAttention => (
+            Layout::DataParallelAttention => Label::new(
                 "data-parallel attention: each GPU holds its own requests' cache and the attention weights whole",
                 "数据并行注意力：每张 GPU 保存自己请求的缓存和完整的注意力权重",
             ),

@@ -274,7 +274,8 @@ fn compat_note(site: &Site, out: &mut Vec<Warning>) {
             )));
         }
         super::compat::Verdict::Native
-            if k.weight_only_math.is_some_and(|i| c.values[i] != 0.0) =>
+            if w.expert_precision == crate::model::Precision::Mxfp4
+                && k.weight_only_math.is_some_and(|i| c.values[i] != 0.0) =>
         {
             out.push(Warning::info(
                 at,

@@ -281,4 +281,17 @@ fn vllm_on_blackwell_says_its_mxfp4_experts_run_weight_only() {
     let (c, _) = p.chosen(0).unwrap();
     assert_eq!(p.value(c, "weight_only_math"), Some(0.0));
     assert!(!said(&p));
+    // A model with no MXFP4 experts whose products are weight-only for another reason (a QLoRA
+    // of Qwen3-8B: bitsandbytes' 4-bit layers, weight_only_kernels) has no MXFP4 to speak of:
+    // the portfolio sample named "its MXFP4 experts" for such a fine-tune on an H100.
+    let mut qlora = workload("qlora", Kind::Qlora, Some("Qwen3-8B"));
+    qlora.numbers.train_tokens_m = Some(10.0);
+    let h100 = GpuOffer {
+        compute_capability: 9.0,
+        ..offer("H100", 80.0, Some(20.0), None, None, None)
+    };
+    let p = plan(input(vec![qlora], vec![h100], &[])).unwrap();
+    let (c, _) = p.chosen(0).unwrap();
+    assert_eq!(p.value(c, "weight_only_math"), Some(1.0));
+    assert!(!said(&p));
 }

@@ -204,7 +204,7 @@ fn an_unknown_engine_names_the_cell_and_the_engines() {
     refused_book(
         service("vlm"),
         &[
-            "Workloads!G2: the engine \"vlm\" has no profile (built in: transformers, transformers-4.35, hf-peft, unsloth, litgpt, vllm",
+            "Workloads!G2: the engine \"vlm\" has no profile (built in: transformers, transformers-4.35, transformers@4.46, hf-peft, unsloth, litgpt, vllm",
             "did you mean vllm",
         ],
     );

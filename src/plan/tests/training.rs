@@ -104,8 +104,9 @@ fn qlora_holds_4_bit_base_weights_and_a_few_percent_of_the_training_states() {
 #[test]
 fn unsloth_offloads_its_checkpoints_and_never_holds_the_logits() {
     // Llama-3.1-8B QLoRA at 21,848 tokens, batch 1 (Unsloth's 12 GB row):
-    //   hf-peft: (2 × 32 layers + 34) × 21,848 × 4,096 + 16 × 21,848 × 128,256 bytes
-    //            = 8,769,961,984 + 44,834,193,408 = 49.9228 GiB of activations
+    //   hf-peft: (4 × 32 layers + 34) × 21,848 × 4,096 + 12 × 21,848 × 128,256 bytes
+    //            = 14,497,284,096 + 33,625,645,056 = 44.8180 GiB of activations (peft's fp32
+    //            embeddings and norms keep the checkpointed inputs in fp32: 4 bytes, not 2)
     //   unsloth: checkpoints in CPU memory, no logits (Cut Cross Entropy), one layer recomputed
     //            at 52 bytes: 52 × 21,848 × 4,096 = 4,653,449,216 B = 4.3339 GiB
     //   embeddings and head (2 × 128,256 × 4,096 = 1,050,673,152 parameters) at 2 bytes, not 4:
@@ -122,7 +123,7 @@ fn unsloth_offloads_its_checkpoints_and_never_holds_the_logits() {
     let peft = run("hf-peft");
     let unsloth = run("unsloth");
     let act = |vals: &[(String, f64)]| v(vals, "train_activation_per_gpu_gib");
-    assert!(close(act(&peft), 49.9228, 1e-3), "{}", act(&peft));
+    assert!(close(act(&peft), 44.8180, 1e-3), "{}", act(&peft));
     assert!(close(act(&unsloth), 4.3339, 1e-3), "{}", act(&unsloth));
     let upcast = v(&peft, "base_weights_gib") - v(&unsloth, "base_weights_gib");
     assert!(close(upcast, 1.9570, 1e-3), "{upcast}");

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Counts what an HF + PEFT LoRA or QLoRA step holds per token at its peak, by hidden unit and layer.
 
-Issue #45 item 7, beside measure_loss_bytes.py (whose LiveBytes counter it uses): peft's
+Issue #45 item 7, beside measure_loss_bytes.py (whose LiveBytes counter and Trainer step it uses): peft's
 prepare_model_for_kbit_training casts a QLoRA model's embeddings, norms and head to fp32, and
 bitsandbytes' Linear4bit returns its input's dtype, so the residual stream, and with it every
 checkpointed layer input, may stay in fp32. This runs the real step on the CPU and counts:
@@ -36,7 +36,7 @@ import warnings
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from measure_loss_bytes import LiveBytes  # noqa: E402
+from measure_loss_bytes import trainer_step_peak  # noqa: E402
 
 warnings.filterwarnings("ignore")
 
@@ -71,14 +71,7 @@ def step_peak(store, mode, vocab, tokens, hidden, layers):
     model = get_peft_model(model, LoraConfig(r=8, lora_alpha=16, lora_dropout=0.0, target_modules=targets))
     model.train()
     ids = torch.randint(0, vocab, (1, tokens))
-    with LiveBytes() as live:
-        with torch.autocast("cpu", dtype=torch.bfloat16):
-            outputs = model(input_ids=ids, labels=ids)
-        loss = outputs["loss"]
-        del outputs
-        loss.backward()
-        del loss
-    return live.peak
+    return trainer_step_peak(model, ids, autocast=True, fp32_outputs=False)
 
 
 def main():

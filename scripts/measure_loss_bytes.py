@@ -181,13 +181,18 @@ def step_peak(vocab, tokens, args):
     model.gradient_checkpointing_enable()
     model.train()
     ids = torch.randint(0, vocab, (args.batch, tokens // args.batch))
+    return trainer_step_peak(model, ids, autocast=args.accelerate, fp32_outputs=args.accelerate)
+
+
+def trainer_step_peak(model, ids, autocast, fp32_outputs):
+    """The HF Trainer's step, counted: outputs = model(input_ids, labels) (under autocast(bf16)
+    where Trainer --bf16 puts it, its outputs made fp32 as accelerate does), the loss taken, the
+    outputs dropped, loss.backward()."""
     with LiveBytes() as live:
-        if args.accelerate:
-            with torch.autocast("cpu", dtype=torch.bfloat16):
-                outputs = model(input_ids=ids, labels=ids)
-            outputs = to_fp32(outputs)
-        else:
+        with torch.autocast("cpu", dtype=torch.bfloat16, enabled=autocast):
             outputs = model(input_ids=ids, labels=ids)
+        if fp32_outputs:
+            outputs = to_fp32(outputs)
         loss = outputs["loss"]
         del outputs
         loss.backward()

@@ -858,7 +858,8 @@ mod tests {
 
     /// #45 item 7: LitGPT asks for the head in 128-token chunks and takes the loss a chunk at a
     /// time in bf16, so its loss holds 4 bytes a token a vocabulary entry
-    /// (scripts/measure_loss_bytes.py), not transformers' 16; a 128,256-entry vocabulary shows it.
+    /// (scripts/measure_loss_bytes.py), not the 16 the ledger took before the loss was counted
+    /// (transformers holds 12); a 128,256-entry vocabulary shows it.
     #[test]
     fn litgpt_takes_its_loss_a_chunk_at_a_time_in_bf16() {
         let (row, as_transformers) = builtin_with("lg-ch-l3-8b-qlora", "loss_vocab_bytes", "16");

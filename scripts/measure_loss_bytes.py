@@ -17,9 +17,11 @@ version and counts what is alive, so that no GPU is needed:
     conversion of the outputs when `--accelerate` (Trainer `--bf16`), then `loss = outputs.loss`,
     the outputs dropped, `loss.backward()`; `--fp32-head` casts the lm_head to fp32, as peft's
     prepare_model_for_kbit_training does for QLoRA;
-  - litgpt (`--stack litgpt`, a lit-gpt or litgpt checkout on PYTHONPATH): the same tiny body as
-    lit-gpt's GPT with LoRA on query and value, in bf16-true, and finetune/lora.py's step (the
-    head in 128-token chunks, utils.chunked_cross_entropy, backward).
+  - litgpt (`--stack litgpt`, a lit-gpt or litgpt checkout and lightning on PYTHONPATH): the same
+    tiny body as lit-gpt's GPT with LoRA on query and value, set up by Fabric in bf16-true (which
+    hands the outputs back in fp32), and finetune/lora.py's loop for `--steps` steps (the head
+    in 128-token chunks, utils.chunked_cross_entropy, backward; the loop's logits rebound only
+    when the next forward returns).
 
 Every tensor storage an operator creates (forward, backward, autograd's saved tensors) is counted
 from its creation until its last reference dies (a TorchDispatchMode with a weakref finalizer on
@@ -34,11 +36,13 @@ Results (torch 2.15 CPU, December 2026), the sources of the engine profiles' los
   transformers 4.35.2, 4.43.4, 4.51.3, 4.57.6, 5.25.0: 12.000 at micro-batch 1 and 2, plain, with
       --accelerate and with --accelerate --fp32-head alike;
   transformers 4.46.3, 4.48.3: 12.000 at micro-batch 1, 14.000 at micro-batch 2;
-  lit-gpt 8641822 (Oct 2023) and litgpt 43c4432 (Apr 2024): 4.000 at micro-batch 1 and 2.
+  lit-gpt 8641822 (Oct 2023) and litgpt 43c4432 (Apr 2024): 8.000 on a first step (--steps 1) and
+      10.000 in steady state (--steps 2: the previous step's fp32 logits alive at the new step's
+      fp32 conversion), at micro-batch 1 and 2.
 
     python3 scripts/measure_loss_bytes.py --check                     # the counter on known tensors
     PYTHONPATH=/tmp/tf/4.43.4 python3 scripts/measure_loss_bytes.py --batch 2 --accelerate
-    PYTHONPATH=/tmp/lit-gpt python3 scripts/measure_loss_bytes.py --stack litgpt --json
+    PYTHONPATH=/tmp/lit-gpt:/tmp/lightning python3 scripts/measure_loss_bytes.py --stack litgpt --steps 2
 
 CPU only; seconds a configuration. Needs torch >= 2.1 (storages keep their Python object alive as
 long as the storage lives, which the weakref count relies on) and transformers >= 4.31; lit-gpt
@@ -143,15 +147,25 @@ def litgpt_step_peak(vocab, tokens, args):
         **classes,
         **lora,
     )
+    import lightning as L
+
     model = GPT(config).to(torch.bfloat16)
     mark_only_lora_as_trainable(model)
+    # The module as finetune/lora.py sets it up: Fabric's bf16-true precision hands the outputs
+    # back in the default dtype (HalfPrecision.convert_output), so the logit chunks reach the
+    # loss in fp32.
+    fabric = L.Fabric(devices=1, accelerator="cpu", precision="bf16-true")
+    model = fabric.setup_module(model)
     model.train()
     ids = torch.randint(0, vocab, (args.batch, tokens // args.batch))
     with LiveBytes() as live:
-        logits = model(ids, lm_head_chunk_size=128)
-        logits[-1] = logits[-1][..., :-1, :]
-        loss = chunked_cross_entropy(logits, ids[..., 1:])
-        loss.backward()
+        # The loop's `logits` is rebound only when the next forward returns, so the previous
+        # step's logits are alive through it: args.steps steps of the same length.
+        for _ in range(args.steps):
+            logits = model(ids, lm_head_chunk_size=128)
+            logits[-1] = logits[-1][..., :-1, :]
+            loss = chunked_cross_entropy(logits, ids[..., 1:])
+            fabric.backward(loss)
         del loss, logits
     return live.peak
 
@@ -206,8 +220,9 @@ def main():
     parser.add_argument("--batch", type=int, default=1, help="sequences a micro-batch (the tokens are split among them)")
     parser.add_argument("--accelerate", action="store_true", help="autocast(bf16) and fp32 outputs, as Trainer --bf16 runs the step")
     parser.add_argument("--fp32-head", action="store_true", help="the lm_head in fp32 (peft prepare_model_for_kbit_training)")
-    parser.add_argument("--tokens", type=int, nargs=2, default=[512, 1024])
+    parser.add_argument("--tokens", type=int, nargs=2, default=[1024, 2048], help="the two token counts a micro-batch (large enough that the logits, not the tiny body, decide where the peak falls)")
     parser.add_argument("--vocab", type=int, nargs=2, default=[32000, 128256])
+    parser.add_argument("--steps", type=int, default=1, help="litgpt: training steps in a row (2: the previous step's logits alive through the next forward)")
     parser.add_argument("--json", action="store_true", help="one JSON line instead of a table")
     parser.add_argument("--check", action="store_true", help="check the counter on tensors of known size, then stop")
     args = parser.parse_args()

@@ -188,6 +188,64 @@ fn litgpt_fsdp_lora_holds_the_frozen_weights_gradients_on_every_gpu() {
     assert!(close(gathered, 1.1802, 1e-3), "{gathered}");
 }
 
+/// #45 item 8: a QLoRA sharded over several GPUs keeps its 16-bit parameters in 16 bits (FSDP
+/// flattens a block into one type; TRL skips PEFT's fp32 cast for it) and every GPU keeps the
+/// bitsandbytes scales whole.
+#[test]
+fn a_sharded_qlora_keeps_16_bit_parameters_and_every_gpu_keeps_the_4_bit_scales() {
+    // Llama-2-70B (69.0 B; embeddings and head 2 × 32,000 × 8,192 = 0.524288 B) in NF4 with
+    // double quantization (0.5 + 0.016 B a parameter), 2 × 2,048 tokens a GPU, DeepSpeed ZeRO-3,
+    // LoRA on 0.15% of the parameters (PEFT's example: rank 8 on every linear).
+    let mut w = engine_workload(Kind::Qlora, "Llama-2-70B", "deepspeed-zero3", 2048.0);
+    w.numbers.batch_size = Some(2.0);
+    let share = [("lora_trainable_fraction", 0.0015)];
+    // On 40 GB cards (33.3 GiB planned) the weights alone (33.9 GiB) need two GPUs:
+    //   weights   ((69.0 − 0.524288) × 0.516 + 0.524288 × 2) × 1e9 / 2^30 = 33.8834 GiB, the
+    //             embeddings and head in bf16 (2 B), not PEFT's fp32;
+    //   scales    (69.0 − 0.524288) × 1e9 × 0.016 B / 2^30 × (1 − 1/2) = 0.510184 GiB a GPU
+    //             beyond its half of them;
+    //   training  (2 B × 80 checkpointed bf16 inputs + 34 B) × 4,096 × 8,192 / 2^30 = 6.0625
+    //             GiB, and the loss 12 B × 4,096 × 32,000 / 2^30 = 1.464844 GiB: 7.527344 GiB.
+    let two = values_of(
+        w.clone(),
+        offer("A100-40G", 40.0, Some(10.0), None, None, None),
+        &share,
+    );
+    assert_eq!(v(&two, "gpus_per_replica"), 2.0);
+    assert_eq!(v(&two, "unquantized_bytes"), 2.0);
+    assert!(
+        close(v(&two, "base_weights_gib"), 33.8834, 1e-4),
+        "{}",
+        v(&two, "base_weights_gib")
+    );
+    assert!(
+        close(v(&two, "kbit_scales_gib"), 0.510184, 1e-5),
+        "{}",
+        v(&two, "kbit_scales_gib")
+    );
+    let act = v(&two, "train_activation_per_gpu_gib");
+    assert!(close(act, 7.527344, 1e-5), "{act}");
+    // On one 141 GB card nothing is sharded: PEFT's cast holds them in fp32, ((69.0 −
+    // 0.524288) × 0.516 + 0.524288 × 4) × 1e9 / 2^30 = 34.8600 GiB, the residual stream too
+    // (4 B × 80 + 34 B) × 4,096 × 8,192 / 2^30 = 11.0625 GiB + 1.464844 = 12.527344 GiB, and no
+    // scales beyond the weights.
+    let one = values_of(
+        w,
+        offer("H200", 141.0, Some(10.0), None, None, None),
+        &share,
+    );
+    assert_eq!(v(&one, "gpus_per_replica"), 1.0);
+    assert_eq!(v(&one, "unquantized_bytes"), 4.0);
+    assert!(
+        close(v(&one, "base_weights_gib"), 34.8600, 1e-4),
+        "{}",
+        v(&one, "base_weights_gib")
+    );
+    assert_eq!(v(&one, "kbit_scales_gib"), 0.0);
+    let act = v(&one, "train_activation_per_gpu_gib");
+    assert!(close(act, 12.527344, 1e-5), "{act}");
+}
+
 #[test]
 fn the_loss_and_gradients_not_live_together_count_the_larger() {
     // Llama-2-7B full fine-tuning, 8 sequences of 2,048 tokens a GPU (16,384 tokens), vocabulary

@@ -200,50 +200,39 @@ fn a_sharded_qlora_keeps_16_bit_parameters_and_every_gpu_keeps_the_4_bit_scales(
     w.numbers.batch_size = Some(2.0);
     let share = [("lora_trainable_fraction", 0.0015)];
     // On 40 GB cards (33.3 GiB planned) the weights alone (33.9 GiB) need two GPUs:
-    //   weights   ((69.0 − 0.524288) × 0.516 + 0.524288 × 2) × 1e9 / 2^30 = 33.8834 GiB, the
+    //   weights   ((69.0 − 0.524288) × 0.516 + 0.524288 × 2) × 1e9 / 2^30 = 33.883418 GiB, the
     //             embeddings and head in bf16 (2 B), not PEFT's fp32;
     //   scales    (69.0 − 0.524288) × 1e9 × 0.016 B / 2^30 × (1 − 1/2) = 0.510184 GiB a GPU
     //             beyond its half of them;
     //   training  (2 B × 80 checkpointed bf16 inputs + 34 B) × 4,096 × 8,192 / 2^30 = 6.0625
     //             GiB, and the loss 12 B × 4,096 × 32,000 / 2^30 = 1.464844 GiB: 7.527344 GiB.
-    let two = values_of(
-        w.clone(),
+    // The chosen replica's GPUs, unquantized bytes, weights, scales and activations on a card.
+    let check = |card: GpuOffer, want: [f64; 5]| {
+        let vals = values_of(w.clone(), card, &share);
+        let names = [
+            "gpus_per_replica",
+            "unquantized_bytes",
+            "base_weights_gib",
+            "kbit_scales_gib",
+            "train_activation_per_gpu_gib",
+        ];
+        for (name, want) in names.into_iter().zip(want) {
+            let got = v(&vals, name);
+            assert!(close(got, want, 1e-5), "{name}: {got}, want {want}");
+        }
+    };
+    check(
         offer("A100-40G", 40.0, Some(10.0), None, None, None),
-        &share,
+        [2.0, 2.0, 33.883418, 0.510184, 7.527344],
     );
-    assert_eq!(v(&two, "gpus_per_replica"), 2.0);
-    assert_eq!(v(&two, "unquantized_bytes"), 2.0);
-    assert!(
-        close(v(&two, "base_weights_gib"), 33.8834, 1e-4),
-        "{}",
-        v(&two, "base_weights_gib")
-    );
-    assert!(
-        close(v(&two, "kbit_scales_gib"), 0.510184, 1e-5),
-        "{}",
-        v(&two, "kbit_scales_gib")
-    );
-    let act = v(&two, "train_activation_per_gpu_gib");
-    assert!(close(act, 7.527344, 1e-5), "{act}");
     // On one 141 GB card nothing is sharded: PEFT's cast holds them in fp32, ((69.0 −
-    // 0.524288) × 0.516 + 0.524288 × 4) × 1e9 / 2^30 = 34.8600 GiB, the residual stream too
+    // 0.524288) × 0.516 + 0.524288 × 4) × 1e9 / 2^30 = 34.859981 GiB, the residual stream too
     // (4 B × 80 + 34 B) × 4,096 × 8,192 / 2^30 = 11.0625 GiB + 1.464844 = 12.527344 GiB, and no
     // scales beyond the weights.
-    let one = values_of(
-        w,
+    check(
         offer("H200", 141.0, Some(10.0), None, None, None),
-        &share,
+        [1.0, 4.0, 34.859981, 0.0, 12.527344],
     );
-    assert_eq!(v(&one, "gpus_per_replica"), 1.0);
-    assert_eq!(v(&one, "unquantized_bytes"), 4.0);
-    assert!(
-        close(v(&one, "base_weights_gib"), 34.8600, 1e-4),
-        "{}",
-        v(&one, "base_weights_gib")
-    );
-    assert_eq!(v(&one, "kbit_scales_gib"), 0.0);
-    let act = v(&one, "train_activation_per_gpu_gib");
-    assert!(close(act, 12.527344, 1e-5), "{act}");
 }
 
 #[test]

@@ -1,0 +1,191 @@
+#!/usr/bin/env python3
+"""Counts what one decoder layer holds for the backward pass, per token per hidden unit, by kind and FFN ratio.
+
+Issue #45 (the layer's own activations, `layer_activation_bytes`): Korthikanti et al. 2022 count
+34 bytes a token a hidden unit for a GPT layer (a 4 × hidden GeLU MLP, FlashAttention for the
+scores). A Llama layer has a SwiGLU MLP of another width, RMSNorms computed in fp32, rotary
+embeddings and grouped KV heads; a LoRA or QLoRA step adds the adapters' inputs and, through
+peft's prepare_model_for_kbit_training, an fp32 residual stream. This counts them from the
+library's own code on the CPU:
+
+  saved      the bytes the forward saves for the backward inside the decoder layers, without
+             gradient checkpointing (torch.autograd.graph.saved_tensors_hooks; each storage once;
+             the parameters' storages, and anything of the weights' size, cancel in the
+             difference over two token counts): what every layer holds without checkpointing;
+  recompute  with gradient checkpointing, the step's peak (LiveBytes, measure_loss_bytes.py) less
+             the checkpointed inputs and the loss, per token per hidden unit: what the layer being
+             recomputed holds at its backward with its transient gradients, where that and not the
+             loss is the peak (a small vocabulary, 512 entries, makes it so).
+
+The model is a LlamaForCausalLM with random weights (head dimension 64, a quarter as many KV
+heads as query heads, SDPA attention, which on the CPU saves q, k, v, the output and its
+log-sum-exp as FlashAttention-2 does on a GPU), in the three kinds the ledger has:
+
+  full   pure bf16, every parameter trained (torchtune, torchtitan, DeepSpeed without autocast);
+  lora   bf16 base, frozen, LoRA r 8 on all seven linears, the step under autocast(bf16);
+  qlora  nf4 base through BitsAndBytesConfig and prepare_model_for_kbit_training (embeddings,
+         norms and head in fp32), LoRA r 8 on all seven linears, autocast(bf16).
+
+    PYTHONPATH=... python3 scripts/measure_layer_bytes.py full --ffn 2.6875 3.5 5.4286
+    python3 scripts/measure_layer_bytes.py lora --breakdown     # one layer's saved tensors, listed
+
+Results (torch 2.15 CPU, transformers 4.57.6, peft 0.17.1, bitsandbytes 0.50.2; December 2026):
+see research/sources/layer-bytes-count.md. CPU only; a few seconds a configuration.
+"""
+import argparse
+import json
+import os
+import sys
+import tempfile
+import warnings
+
+import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from measure_loss_bytes import trainer_step_peak  # noqa: E402
+
+warnings.filterwarnings("ignore")
+
+TARGETS = ["q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"]
+
+
+def build(store, kind, vocab, hidden, ffn_ratio, layers, checkpointing, kv_share=0.25):
+    from transformers import BitsAndBytesConfig, LlamaConfig, LlamaForCausalLM
+
+    torch.manual_seed(0)
+    ffn = int(round(hidden * ffn_ratio / 64)) * 64
+    config = LlamaConfig(
+        vocab_size=vocab,
+        hidden_size=hidden,
+        intermediate_size=ffn,
+        num_hidden_layers=layers,
+        num_attention_heads=hidden // 64,
+        num_key_value_heads=max(1, int(hidden // 64 * kv_share)),
+        max_position_embeddings=4096,
+        tie_word_embeddings=False,
+    )
+    path = os.path.join(store, f"{vocab}-{hidden}-{ffn}-{layers}-{kv_share}")
+    if not os.path.exists(path):
+        LlamaForCausalLM(config).to(torch.bfloat16).save_pretrained(path)
+    common = dict(dtype=torch.bfloat16, device_map="cpu", attn_implementation="sdpa")
+    if kind == "qlora":
+        from peft import prepare_model_for_kbit_training
+
+        nf4 = BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_type="nf4", bnb_4bit_compute_dtype=torch.bfloat16)
+        model = LlamaForCausalLM.from_pretrained(path, quantization_config=nf4, **common)
+        model = prepare_model_for_kbit_training(model, use_gradient_checkpointing=checkpointing)
+        # Without checkpointing peft leaves the embeddings' output without a gradient, and the
+        # first layer's norm then saves nothing: the steady state of a deep model is wanted.
+        model.enable_input_require_grads()
+    else:
+        model = LlamaForCausalLM.from_pretrained(path, **common)
+        if kind == "lora":
+            model.enable_input_require_grads()
+        if checkpointing:
+            model.gradient_checkpointing_enable()
+    if kind != "full":
+        from peft import LoraConfig, get_peft_model
+
+        model = get_peft_model(model, LoraConfig(r=8, lora_alpha=16, lora_dropout=0.0, target_modules=TARGETS))
+    model.train()
+    return model, ffn
+
+
+def decoder_layers(model):
+    for module in model.modules():
+        if type(module).__name__ == "LlamaDecoderLayer":
+            yield module
+
+
+def saved_bytes(model, ids, autocast, breakdown=False):
+    """Bytes of the distinct storages saved for the backward while a decoder layer runs its forward."""
+    params = {p.untyped_storage().data_ptr() for p in model.parameters()}
+    seen, listed = {}, []
+    inside = [None]
+
+    def enter(module, args):
+        inside[0] = module
+
+    def leave(module, args, output):
+        inside[0] = None
+
+    def pack(t):
+        if inside[0] is not None and isinstance(t, torch.Tensor):
+            storage = t.untyped_storage()
+            ptr = storage.data_ptr()
+            if ptr not in params and ptr not in seen:
+                seen[ptr] = storage.nbytes()
+                if breakdown and inside[0] is first:
+                    listed.append((tuple(t.shape), str(t.dtype).replace("torch.", ""), storage.nbytes()))
+        return t
+
+    layers = list(decoder_layers(model))
+    first = layers[0]
+    hooks = [m.register_forward_pre_hook(enter) for m in layers] + [m.register_forward_hook(leave) for m in layers]
+    try:
+        with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+            with torch.autocast("cpu", dtype=torch.bfloat16, enabled=autocast):
+                out = model(input_ids=ids, labels=ids)
+        del out
+    finally:
+        for h in hooks:
+            h.remove()
+    return sum(seen.values()), listed
+
+
+def per_token(a, b, t1, t2, scale):
+    return (b - a) / ((t2 - t1) * scale)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("kind", choices=["full", "lora", "qlora"])
+    parser.add_argument("--hidden", type=int, default=512)
+    parser.add_argument("--ffn", type=float, nargs="+", default=[3.5])
+    parser.add_argument("--kv-share", type=float, default=0.25, help="KV heads as a share of the query heads")
+    parser.add_argument("--layers", type=int, default=2)
+    parser.add_argument("--tokens", type=int, nargs=2, default=[256, 512])
+    parser.add_argument("--breakdown", action="store_true", help="list the first layer's saved tensors")
+    args = parser.parse_args()
+    autocast = args.kind != "full"
+    t1, t2 = args.tokens
+    h, n = args.hidden, args.layers
+    vocab = 512
+    results = []
+    with tempfile.TemporaryDirectory() as store:
+        for ratio in args.ffn:
+            row = dict(kind=args.kind, hidden=h, ffn_ratio=ratio, kv_share=args.kv_share)
+            # saved: no checkpointing.
+            counts = []
+            for t in (t1, t2):
+                model, ffn = build(store, args.kind, vocab, h, ratio, n, False, args.kv_share)
+                ids = torch.randint(0, vocab, (1, t))
+                total, listed = saved_bytes(model, ids, autocast, breakdown=args.breakdown and t == t2)
+                counts.append(total)
+                if listed:
+                    row["first_layer_saved"] = [
+                        dict(shape=s, dtype=d, bytes_per_token_per_hidden=round(b / (t * h), 3)) for s, d, b in listed
+                    ]
+            row["ffn_ratio"] = ffn / h
+            row["saved_bytes_per_token_per_hidden_per_layer"] = round(per_token(*counts, t1, t2, h * n), 3)
+            # recompute: checkpointing, the step's peak less the checkpoints and the loss.
+            peaks = []
+            for t in (t1, t2):
+                model, _ = build(store, args.kind, vocab, h, ratio, n, True, args.kv_share)
+                ids = torch.randint(0, vocab, (1, t))
+                peaks.append(trainer_step_peak(model, ids, autocast=autocast, fp32_outputs=False))
+            checkpoint = 4 if args.kind == "qlora" else 2
+            step = per_token(*peaks, t1, t2, 1)
+            row["checkpointed_step_peak_bytes_per_token"] = round(step, 1)
+            row["recompute_bytes_per_token_per_hidden"] = round((step - checkpoint * n * h - 12 * vocab) / h, 3)
+            results.append(row)
+    print(json.dumps(dict(
+        transformers=sys.modules["transformers"].__version__,
+        torch=torch.__version__,
+        peft=sys.modules["peft"].__version__ if "peft" in sys.modules else None,
+        results=results,
+    ), indent=1))
+
+
+if __name__ == "__main__":
+    main()

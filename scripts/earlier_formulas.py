@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
 """Write templates/formulas.earlier.tsv: every expression a default formula has had in this
-repository's history (git log of templates/formulas.tsv) that is not its expression today.
+repository's history (git log of templates/formulas.tsv) that is not its expression today; and
+templates/assumptions.earlier.tsv: every value a default assumption has had that is not its value
+today (git log of templates/assumptions.tsv).
 
 `gpuplan calc` reads a workbook's Formulas sheet as data: a row that names a default formula
 with another expression replaces it. A workbook written by an earlier `gpuplan init` holds that
 version's defaults, which are not the user's edits; calc recognises them by this file and plans
-with today's default instead, saying so. The file's first line records a SHA-256 of today's
-defaults (name and expression, whitespace collapsed): a test fails when a default changes and
-this script was not run again.
+with today's default instead, saying so. The same holds for the Assumptions sheet: a value that
+was a default once and is not today (layer_activation_bytes 34 before it was counted from the
+model's shape) is the template's, and calc plans with today's. Each file's first line records a
+SHA-256 of today's defaults (name and expression, whitespace collapsed; key and value): a test
+fails when a default changes and this script was not run again.
 
 Usage: python3 scripts/earlier_formulas.py   (from the repository root; needs its git history)
 """
@@ -19,6 +23,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 TSV = "templates/formulas.tsv"
 OUT = ROOT / "templates" / "formulas.earlier.tsv"
+ASSUMPTIONS_TSV = "templates/assumptions.tsv"
+ASSUMPTIONS_OUT = ROOT / "templates" / "assumptions.earlier.tsv"
 
 
 def pairs(text):
@@ -34,6 +40,38 @@ def pairs(text):
     return out
 
 
+def assumption_pairs(text):
+    """(key, value) of each assumption row with a value, in file order."""
+    out = []
+    for line in text.split("\n"):
+        if not line.strip() or line.startswith("#"):
+            continue
+        cols = line.split("\t")
+        if len(cols) < 2 or cols[0] == "key" or not cols[1].strip():
+            continue
+        out.append((cols[0], cols[1].strip()))
+    return out
+
+
+def history(tsv, read):
+    """Pairs the file had in some commit and has not today, oldest first, each once."""
+    revs = subprocess.run(
+        ["git", "log", "--format=%H", "--", tsv], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.split()
+    now = set(read((ROOT / tsv).read_text()))
+    seen = set()
+    earlier = []
+    for rev in reversed(revs):
+        text = subprocess.run(
+            ["git", "show", f"{rev}:{tsv}"], cwd=ROOT, capture_output=True, text=True, check=True
+        ).stdout
+        for p in read(text):
+            if p not in now and p not in seen:
+                seen.add(p)
+                earlier.append(p)
+    return earlier
+
+
 def digest(current):
     h = hashlib.sha256()
     for name, expr in current:
@@ -47,21 +85,8 @@ def main():
     ).stdout.strip()
     if shallow != "false":
         sys.exit("earlier_formulas.py needs the whole git history (a shallow or missing clone)")
-    revs = subprocess.run(
-        ["git", "log", "--format=%H", "--", TSV], cwd=ROOT, capture_output=True, text=True, check=True
-    ).stdout.split()
     current = pairs((ROOT / TSV).read_text())
-    now = set(current)
-    seen = set()
-    earlier = []
-    for rev in reversed(revs):
-        text = subprocess.run(
-            ["git", "show", f"{rev}:{TSV}"], cwd=ROOT, capture_output=True, text=True, check=True
-        ).stdout
-        for p in pairs(text):
-            if p not in now and p not in seen:
-                seen.add(p)
-                earlier.append(p)
+    earlier = history(TSV, pairs)
     lines = [
         f"# sha256 of today's defaults: {digest(current)}",
         "# Expressions default formulas had in earlier versions of gpuplan (scripts/earlier_formulas.py"
@@ -72,6 +97,18 @@ def main():
     lines += [f"{n}\t{e}" for n, e in sorted(earlier)]
     OUT.write_text("\n".join(lines) + "\n")
     print(f"wrote {OUT.relative_to(ROOT)}: {len(earlier)} earlier expressions of {len({n for n, _ in earlier})} formulas")
+    current = assumption_pairs((ROOT / ASSUMPTIONS_TSV).read_text())
+    earlier = history(ASSUMPTIONS_TSV, assumption_pairs)
+    lines = [
+        f"# sha256 of today's defaults: {digest(current)}",
+        "# Values default assumptions had in earlier versions of gpuplan (scripts/earlier_formulas.py"
+        " writes this file from git history; do not edit). An Assumptions row that gives the key one"
+        " of these is an earlier gpuplan's template, not a user's choice.",
+        "key\tvalue",
+    ]
+    lines += [f"{k}\t{v}" for k, v in sorted(earlier)]
+    ASSUMPTIONS_OUT.write_text("\n".join(lines) + "\n")
+    print(f"wrote {ASSUMPTIONS_OUT.relative_to(ROOT)}: {len(earlier)} earlier values of {len({k for k, _ in earlier})} assumptions")
 
 
 if __name__ == "__main__":

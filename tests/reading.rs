@@ -449,6 +449,79 @@ fn set_nan_blames_the_flag_not_the_cell() {
 // candidate as `calc` does (the write is streamed tab by tab; its figures are scripts/bench.sh's).
 // Before the fix a run of this size kept every candidate's values: 2.6 GB.
 
+/// A template an earlier gpuplan wrote holds that version's default assumptions (Korthikanti's 34
+/// bytes a layer before `layer_bytes` counted it from the model's shape, the loss's 16 bytes
+/// before it was counted): they are not the user's choices, so calc plans with today's and says
+/// so, while a figure that was never a default stays the user's.
+#[test]
+fn an_earlier_versions_default_assumptions_are_planned_with_todays() {
+    let d = tempdir();
+    // Below the team's two rows (cold_start_min, spot_rework): rows 4 to 6 of the sheet.
+    let write = |name: &str, layer: f64| {
+        let rows = [
+            ("layer_activation_bytes", layer),
+            ("loss_vocab_bytes", 16.0),
+            ("inference_activation_gib", 0.75),
+        ];
+        let mut book = team();
+        for (i, (key, value)) in rows.into_iter().enumerate() {
+            book = book.set("Assumptions", 3 + i, 0, Some(s(key))).set(
+                "Assumptions",
+                3 + i,
+                1,
+                Some(n(value)),
+            );
+        }
+        book.write(&d.path().join(name));
+    };
+    write("old.xlsx", 34.0);
+    let before = bytes(&d.path().join("old.xlsx"));
+    let a = calc_json(d.path(), "old.xlsx", "old.plan.xlsx", &["--samples", "0"]);
+    assert_eq!(
+        bytes(&d.path().join("old.xlsx")),
+        before,
+        "the input is never modified"
+    );
+    let inputs = &a["inputs"];
+    assert_eq!(inputs["assumptions.layer_activation_bytes"], "0");
+    assert_eq!(inputs["assumptions.loss_vocab_bytes"], "12");
+    assert_eq!(inputs["assumptions.inference_activation_gib"], "0.75");
+    // The team's Llama-2-7B LoRA, counted: norms 8 + adapter inputs 12 + attention 4 × (32 + 32)
+    // × 128 / 4,096 = 8 + MLP 8 × 11,008 / 4,096 = 21.5: 49.5 bytes, not 34.
+    let layer = |j: &serde_json::Value| j["workloads"][0]["values"]["layer_bytes"].as_f64();
+    assert_eq!(layer(&a), Some(49.5));
+    let said = |j: &serde_json::Value, want: &str| {
+        j["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|w| w["message"].as_str().unwrap().starts_with(want))
+    };
+    assert!(
+        said(
+            &a,
+            "2 value(s) are an earlier gpuplan's default, not a choice (layer_activation_bytes 34 at \
+             Assumptions!B4, today 0; loss_vocab_bytes 16 at Assumptions!B5, today 12): planned \
+             with this version's; the sheet is not changed"
+        ),
+        "{}",
+        a["warnings"]
+    );
+    // 40 bytes was never a default: the user's figure, planned as given.
+    write("mine.xlsx", 40.0);
+    let b = calc_json(d.path(), "mine.xlsx", "mine.plan.xlsx", &["--samples", "0"]);
+    assert_eq!(layer(&b), Some(40.0));
+    assert!(
+        said(
+            &b,
+            "1 value(s) are an earlier gpuplan's default, not a choice (loss_vocab_bytes 16 at \
+             Assumptions!B5, today 12)"
+        ),
+        "{}",
+        b["warnings"]
+    );
+}
+
 /// A template an earlier gpuplan wrote holds that version's default formulas: they are not the
 /// user's edits, so calc plans with today's defaults (adding the ones the old sheet lacked) and
 /// says so, while a row the user did edit stays theirs.

@@ -8,27 +8,48 @@ use crate::model::{Assumption, Assumptions, Source, Value};
 
 pub(super) const ASSUMPTIONS_TSV: &str = include_str!("../../templates/assumptions.tsv");
 
+/// templates/assumptions.earlier.tsv: the values default assumptions had in earlier versions
+/// (scripts/earlier_formulas.py writes it from git history).
+pub(super) const ASSUMPTIONS_EARLIER_TSV: &str =
+    include_str!("../../templates/assumptions.earlier.tsv");
+
+/// A value as the templates write it: yes and no, a number, or text.
+fn typed(raw: &str) -> Value {
+    match raw {
+        "yes" => Value::Bool(true),
+        "no" => Value::Bool(false),
+        _ => raw
+            .parse()
+            .map(Value::Number)
+            .unwrap_or_else(|_| Value::Text(raw.to_string())),
+    }
+}
+
+/// Whether `value` is one the default assumption `key` had in an earlier version of gpuplan
+/// and has no longer: an Assumptions row a template of that version wrote, not a choice.
+pub fn earlier_assumption(key: &str, value: &Value) -> bool {
+    static EARLIER: std::sync::OnceLock<Vec<(String, Value)>> = std::sync::OnceLock::new();
+    EARLIER
+        .get_or_init(|| {
+            records(ASSUMPTIONS_EARLIER_TSV)
+                .iter()
+                .map(|r| (field(r, "key").to_string(), typed(field(r, "value"))))
+                .collect()
+        })
+        .iter()
+        .any(|(k, v)| k == key && v == value)
+}
+
 /// The default assumptions, each with its unit and note in the chosen language.
 pub fn assumptions(lang: Lang) -> Assumptions {
     let items = records(ASSUMPTIONS_TSV)
         .iter()
-        .map(|r| {
-            let raw = field(r, "value");
-            let value = match raw {
-                "yes" => Value::Bool(true),
-                "no" => Value::Bool(false),
-                _ => raw
-                    .parse()
-                    .map(Value::Number)
-                    .unwrap_or_else(|_| Value::Text(raw.to_string())),
-            };
-            Assumption {
-                key: field(r, "key").to_string(),
-                value,
-                unit: field(r, "unit").to_string(),
-                note: field(r, lang.t("English note", "Chinese note")).to_string(),
-                source: Source::Default,
-            }
+        .map(|r| Assumption {
+            key: field(r, "key").to_string(),
+            value: typed(field(r, "value")),
+            unit: field(r, "unit").to_string(),
+            note: field(r, lang.t("English note", "Chinese note")).to_string(),
+            source: Source::Default,
         })
         .collect();
     Assumptions { items }

@@ -21,7 +21,7 @@ mod tests;
 pub use apis::apis;
 pub use assumptions::{
     assumption_note, assumption_number, assumption_role, assumption_unit, assumptions,
-    profile_keys, AssumptionRole,
+    earlier_assumption, profile_keys, AssumptionRole,
 };
 pub use columns::{
     column, columns, condition_holds, find_column, online_by_default, plain_default, words,

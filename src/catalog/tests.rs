@@ -153,3 +153,40 @@ fn the_earlier_formulas_file_was_written_for_todays_defaults() {
         "if(gpus_per_replica > 1 && (nodes_per_replica > 1 || !gpu_nvlink) && prefill_flops > 0, layers * 4 * (1 - 1 / gpus_per_replica) * context_len * hidden * 2 / (allreduce_gbs * 1e9), 0)"
     ));
 }
+
+/// templates/assumptions.earlier.tsv records the SHA-256 of the default assumptions it was
+/// written beside (key and value of each row with a value, as scripts/earlier_formulas.py reads
+/// them): a default changed without running the script would leave its old value unknown, and
+/// a template holding it would read as the user's choice.
+#[test]
+fn the_earlier_assumptions_file_was_written_for_todays_defaults() {
+    use crate::lang::Lang;
+    use crate::model::Value;
+    use sha2::{Digest, Sha256};
+    let mut h = Sha256::new();
+    for r in records(assumptions::ASSUMPTIONS_TSV) {
+        let value = field(&r, "value").trim();
+        if !value.is_empty() {
+            h.update(format!("{}\t{value}\n", field(&r, "key")).as_bytes());
+        }
+    }
+    let digest: String = h.finalize().iter().map(|b| format!("{b:02x}")).collect();
+    let first = assumptions::ASSUMPTIONS_EARLIER_TSV.lines().next().unwrap();
+    assert_eq!(
+        first,
+        format!("# sha256 of today's defaults: {digest}"),
+        "a default assumption changed: run python3 scripts/earlier_formulas.py"
+    );
+    // None of today's values is taken for an earlier one; Korthikanti's 34 bytes a layer is.
+    for a in assumptions(Lang::En).items {
+        assert!(!earlier_assumption(&a.key, &a.value), "{}", a.key);
+    }
+    assert!(earlier_assumption(
+        "layer_activation_bytes",
+        &Value::Number(34.0)
+    ));
+    assert!(!earlier_assumption(
+        "layer_activation_bytes",
+        &Value::Number(40.0)
+    ));
+}

@@ -225,7 +225,8 @@ pub fn cents_json_opt<S: serde::Serializer>(v: &Option<f64>, s: S) -> Result<S::
 pub enum Source {
     /// Read from the input workbook, at this cell (`Assumptions!B5`).
     Sheet(String),
-    /// The built-in default (templates/assumptions.tsv): the sheet or its row was absent.
+    /// The built-in default (templates/assumptions.tsv): the sheet or its row was absent, or the
+    /// row held an earlier gpuplan's default (templates/assumptions.earlier.tsv).
     Default,
     /// Set or replaced by a change in the `--set` syntax (the command line or a scenario).
     Set,

@@ -52,10 +52,22 @@ impl Reader {
     /// The sheet's assumptions in row order, with a note naming the defaults it lacks.
     fn sheet_assumptions(&mut self, t: &Table, defaults: &Assumptions) -> Vec<Assumption> {
         let mut items: Vec<Assumption> = Vec::new();
+        let mut updated: Vec<(Assumption, Value)> = Vec::new();
         for rec in t.records() {
-            if let Some(a) = self.sheet_assumption(&rec, &items, defaults) {
+            if let Some(mut a) = self.sheet_assumption(&rec, &items, defaults) {
+                // A template of an earlier gpuplan wrote that version's default: not a choice.
+                if let Some(d) = defaults.get(&a.key) {
+                    if a.value != d.value && catalog::earlier_assumption(&a.key, &a.value) {
+                        updated.push((a.clone(), d.value.clone()));
+                        a.value = d.value.clone();
+                        a.source = Source::Default;
+                    }
+                }
                 items.push(a);
             }
+        }
+        if !updated.is_empty() {
+            self.notices.push(earlier_defaults(&t.sheet, &updated));
         }
         let missing: Vec<&str> = defaults
             .items
@@ -254,6 +266,30 @@ fn assumption_range(key: &str) -> Rule {
 const MAX_APPROVAL_CHARS: usize = 120;
 
 /// An assumption's value, typed like its default (or as a number or yes/no for a user's own key).
+/// The notice for Assumptions rows that held an earlier gpuplan's default, planned with today's:
+/// each key with the sheet's figure, its cell and today's figure.
+fn earlier_defaults(sheet: &str, updated: &[(Assumption, Value)]) -> Warning {
+    let list = |sep: &str, today: &str| {
+        updated
+            .iter()
+            .map(|(a, now)| format!("{} {} at {}, {today} {now}", a.key, a.value, a.source))
+            .collect::<Vec<_>>()
+            .join(sep)
+    };
+    let n = updated.len();
+    Warning::info(
+        sheet,
+        format!(
+            "{n} value(s) are an earlier gpuplan's default, not a choice ({}): planned with this version's; the sheet is not changed (`gpuplan init` writes today's assumptions; to keep an earlier figure, give it with --set or in an engine profile of the Engines sheet)",
+            list("; ", "today")
+        ),
+    )
+    .with_zh(format!(
+        "{n} 个参数值是旧版 gpuplan 的默认值而非选择（{}）：已按本版默认值计算；表格未修改（`gpuplan init` 写出本版参数；如需保留旧值，请用 --set 或在 Engines 表的引擎配置中设置）",
+        list("；", "本版")
+    ))
+}
+
 pub(super) fn assumption_value(
     key: &str,
     raw: &Raw,

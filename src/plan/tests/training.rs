@@ -327,6 +327,42 @@ fn the_loss_and_gradients_not_live_together_count_the_larger() {
     assert_eq!(v(&vals, "train_loss_peak_gib"), 0.0);
 }
 
+/// #45: a stack that frees the loss before it recomputes the first checkpointed layer
+/// (torchtitan's train.py; recompute_after_loss) holds the larger of the two, not their sum.
+#[test]
+fn a_stack_that_frees_the_loss_before_recomputing_holds_the_larger_of_the_two() {
+    // Llama-2-7B full fine-tuning through FSDP (2 GPUs), 8 × 2,048 = 16,384 tokens a GPU, the
+    // loss at 16 bytes a vocabulary entry (torchtitan's rows):
+    //   checkpoints  2 B × 32 layers × 16,384 × 4,096 / 2^30           = 4 GiB
+    //   the layer    (16 + 4 × (32 + 32) × 128 / 4,096 + 8 × 11,008 / 4,096 = 45.5 B)
+    //                × 16,384 × 4,096 / 2^30                           = 2.84375 GiB
+    //   the loss     16 B × 16,384 × 32,000 / 2^30                     = 7.8125 GiB
+    let run = |set: &[(&str, f64)]| {
+        let set: Vec<(&str, f64)> = [("loss_vocab_bytes", 16.0)]
+            .iter()
+            .chain(set)
+            .copied()
+            .collect();
+        let vals = values_on(&full_finetune_7b(Some("fsdp"), 8.0, &set), 0, "A100-80G");
+        assert_eq!(v(&vals, "gpus_per_replica"), 2.0);
+        assert!(close(v(&vals, "checkpoints_gib"), 4.0, 1e-12));
+        assert!(close(v(&vals, "layer_activations_gib"), 2.84375, 1e-12));
+        v(&vals, "train_activation_per_gpu_gib")
+    };
+    // The default adds them: 4 + 2.84375 + 7.8125 = 14.65625 GiB; freed first, the loss is the
+    // larger: 4 + 7.8125 = 11.8125 GiB.
+    assert!(close(run(&[]), 14.65625, 1e-12));
+    assert!(close(run(&[("recompute_after_loss", 1.0)]), 11.8125, 1e-12));
+    // With the gradients set to None as well, the loss adds 7.8125 − 12.554 / 2 = 1.5355 GiB
+    // beyond the gradients (the_loss_and_gradients_not_live_together_count_the_larger), and the
+    // layer is the larger: 4 + 2.84375 = 6.84375 GiB, where the sum is 8.3793.
+    let torchtitan = [("grads_live_at_loss", 0.0), ("recompute_after_loss", 1.0)];
+    assert!(close(run(&torchtitan), 6.84375, 1e-12));
+    let grads = 2.0 * 6.74e9 / 2f64.powi(30);
+    let sum = run(&[("grads_live_at_loss", 0.0)]);
+    assert!(close(sum, 6.84375 + 7.8125 - grads / 2.0, 1e-9), "{sum}");
+}
+
 #[test]
 fn deepspeed_zero3_counts_its_bucket_and_the_optimizer_steps_fp32_sub_group() {
     // Llama-2-7B full fine-tuning, 1 × 2,048 tokens a GPU, checkpointed, on 80 GB A100s: 16 B ×

@@ -135,13 +135,15 @@ fn data_parallel_training_copies_the_state_to_every_gpu_and_fsdp_shards_it() {
     //   weights 6.74e9 × 2 B / 2^30 = 12.554 GiB, gradients the same, optimizer 12 B a parameter
     //   = 75.325 GiB: 100.433 GiB of state.
     //   An 80 GB card plans 80 / 1.2 = 66.667 GiB, less 1 GiB runtime, 0.35 GiB of tensor-parallel
-    //   buffers past one GPU and 1.742 GiB of activations ((2 × 32 + 34) × 2,048 × 4,096 +
-    //   16 × 2,048 × 32,000 bytes with checkpointing): 63.575 GiB for the state per GPU.
-    // FSDP (zero_stage 3): 100.433 / 63.575 = 1.58 → a 2-GPU replica.
+    //   buffers past one GPU and 1.588 GiB of activations ((2 × 32 + 45.5) × 2,048 × 4,096 +
+    //   12 × 2,048 × 32,000 bytes with checkpointing; layer_bytes 45.5 for a full fine-tune of
+    //   Llama-2-7B): 63.729 GiB for the state per GPU.
+    // FSDP (zero_stage 3): 100.433 / 63.729 = 1.58 → a 2-GPU replica (1.60 with the fsdp
+    //   profile's two gathered blocks, 0.754 GiB, below).
     // DDP (hf-peft, zero_stage 0): every GPU needs all 100.433 GiB: no number of GPUs holds it.
     // ZeRO-2 (deepspeed-zero2): each GPU also holds DeepSpeed's default reduction bucket,
-    //   5e8 × 2 B / 2^30 = 0.9313 GiB, leaving 63.575 − 0.931 = 62.644 GiB; it holds the weights
-    //   whole (12.554) and half the rest: (100.433 − 12.554) / (62.644 − 12.554) = 1.75 → 2 GPUs,
+    //   5e8 × 2 B / 2^30 = 0.9313 GiB, leaving 63.729 − 0.931 = 62.798 GiB; it holds the weights
+    //   whole (12.554) and half the rest: (100.433 − 12.554) / (62.798 − 12.554) = 1.75 → 2 GPUs,
     //   the second GPU's copy of the weights in overhead:
     //   (1 + 0.35 + 0.9313) × 2 + 12.554 = 17.117 GiB.
     let run_with = |engine: Option<&str>, set: &[(&str, f64)]| full_finetune_7b(engine, 1.0, set);
@@ -152,13 +154,22 @@ fn data_parallel_training_copies_the_state_to_every_gpu_and_fsdp_shards_it() {
     assert_eq!(v(&vals, "gpus_per_replica"), 2.0);
     assert!(close(v(&vals, "replicated_gib"), 0.0, 1e-9));
     assert_eq!(c.offer, 0);
-    // The default is the same as FSDP: a blank engine keeps today's plans.
+    // The default shards as FSDP does (zero_stage 3) on as many GPUs; the fsdp profile also
+    // counts the two blocks FSDP holds gathered (gathered_layers 2: its rate limiter, or FSDP2's
+    // prefetch): 2 × (6.74 − 0.262144) × 1e9 / 32 layers × 2 B / 2^30 = 0.75412 GiB a GPU.
     let default = run(None);
-    assert_eq!(
-        values_on(&default, 0, "A100-80G"),
-        vals,
-        "blank engine = zero_stage 3"
-    );
+    let blank = values_on(&default, 0, "A100-80G");
+    assert_eq!(v(&blank, "gpus_per_replica"), 2.0);
+    assert_eq!(v(&blank, "gathered_gib"), 0.0);
+    assert!(close(v(&vals, "gathered_gib"), 0.75412, 1e-5));
+    for name in [
+        "weights_gib",
+        "grads_gib",
+        "optimizer_gib",
+        "train_activation_per_gpu_gib",
+    ] {
+        assert_eq!(v(&blank, name), v(&vals, name), "{name}");
+    }
     let ddp = run(Some("hf-peft"));
     assert!(
         ddp.chosen(0).is_none(),

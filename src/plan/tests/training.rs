@@ -331,8 +331,9 @@ fn the_loss_and_gradients_not_live_together_count_the_larger() {
 /// (torchtitan's train.py; recompute_after_loss) holds the larger of the two, not their sum.
 #[test]
 fn a_stack_that_frees_the_loss_before_recomputing_holds_the_larger_of_the_two() {
-    // Llama-2-7B full fine-tuning through FSDP (2 GPUs), 8 × 2,048 = 16,384 tokens a GPU, the
-    // loss at 16 bytes a vocabulary entry (torchtitan's rows):
+    // Llama-2-7B full fine-tuning sharded over 2 GPUs (zero_stage 3, the default; no engine, so
+    // no gathered blocks move the GPU count), 8 × 2,048 = 16,384 tokens a GPU, the loss at 16
+    // bytes a vocabulary entry (torchtitan's rows):
     //   checkpoints  2 B × 32 layers × 16,384 × 4,096 / 2^30           = 4 GiB
     //   the layer    (16 + 4 × (32 + 32) × 128 / 4,096 + 8 × 11,008 / 4,096 = 45.5 B)
     //                × 16,384 × 4,096 / 2^30                           = 2.84375 GiB
@@ -343,7 +344,7 @@ fn a_stack_that_frees_the_loss_before_recomputing_holds_the_larger_of_the_two() 
             .chain(set)
             .copied()
             .collect();
-        let vals = values_on(&full_finetune_7b(Some("fsdp"), 8.0, &set), 0, "A100-80G");
+        let vals = values_on(&full_finetune_7b(None, 8.0, &set), 0, "A100-80G");
         assert_eq!(v(&vals, "gpus_per_replica"), 2.0);
         assert!(close(v(&vals, "checkpoints_gib"), 4.0, 1e-12));
         assert!(close(v(&vals, "layer_activations_gib"), 2.84375, 1e-12));

@@ -27,30 +27,27 @@ ASSUMPTIONS_TSV = "templates/assumptions.tsv"
 ASSUMPTIONS_OUT = ROOT / "templates" / "assumptions.earlier.tsv"
 
 
-def pairs(text):
-    """(name, expression) of each formula row, whitespace collapsed, in file order."""
+def table_pairs(text, header, value):
+    """(first column, value(second column)) of each data row with a value, in file order."""
     out = []
     for line in text.split("\n"):
         if not line.strip() or line.startswith("#"):
             continue
         cols = line.split("\t")
-        if len(cols) < 2 or cols[0] == "name":
+        if len(cols) < 2 or cols[0] == header or not value(cols[1]):
             continue
-        out.append((cols[0], " ".join(cols[1].split())))
+        out.append((cols[0], value(cols[1])))
     return out
+
+
+def pairs(text):
+    """(name, expression) of each formula row, whitespace collapsed, in file order."""
+    return table_pairs(text, "name", lambda e: " ".join(e.split()))
 
 
 def assumption_pairs(text):
     """(key, value) of each assumption row with a value, in file order."""
-    out = []
-    for line in text.split("\n"):
-        if not line.strip() or line.startswith("#"):
-            continue
-        cols = line.split("\t")
-        if len(cols) < 2 or cols[0] == "key" or not cols[1].strip():
-            continue
-        out.append((cols[0], cols[1].strip()))
-    return out
+    return table_pairs(text, "key", str.strip)
 
 
 def history(tsv, read):
@@ -85,31 +82,24 @@ def main():
     ).stdout.strip()
     if shallow != "false":
         sys.exit("earlier_formulas.py needs the whole git history (a shallow or missing clone)")
-    current = pairs((ROOT / TSV).read_text())
-    earlier = history(TSV, pairs)
-    lines = [
-        f"# sha256 of today's defaults: {digest(current)}",
-        "# Expressions default formulas had in earlier versions of gpuplan (scripts/earlier_formulas.py"
-        " writes this file from git history; do not edit). A Formulas row that names the formula"
-        " with one of these is an earlier gpuplan's default, not a user's edit.",
-        "name\texpression",
-    ]
-    lines += [f"{n}\t{e}" for n, e in sorted(earlier)]
-    OUT.write_text("\n".join(lines) + "\n")
-    print(f"wrote {OUT.relative_to(ROOT)}: {len(earlier)} earlier expressions of {len({n for n, _ in earlier})} formulas")
-    current = assumption_pairs((ROOT / ASSUMPTIONS_TSV).read_text())
-    earlier = history(ASSUMPTIONS_TSV, assumption_pairs)
-    lines = [
-        f"# sha256 of today's defaults: {digest(current)}",
-        "# Values default assumptions had in earlier versions of gpuplan (scripts/earlier_formulas.py"
-        " writes this file from git history; do not edit). An Assumptions row that gives the key one"
-        " of these is an earlier gpuplan's template, not a user's choice.",
-        "key\tvalue",
-    ]
-    lines += [f"{k}\t{v}" for k, v in sorted(earlier)]
-    ASSUMPTIONS_OUT.write_text("\n".join(lines) + "\n")
-    print(f"wrote {ASSUMPTIONS_OUT.relative_to(ROOT)}: {len(earlier)} earlier values of {len({k for k, _ in earlier})} assumptions")
+    write(TSV, pairs, OUT, ("name", "expression"), "expressions", "formulas",
+          "Expressions default formulas had in earlier versions of gpuplan (scripts/earlier_formulas.py"
+          " writes this file from git history; do not edit). A Formulas row that names the formula"
+          " with one of these is an earlier gpuplan's default, not a user's edit.")
+    write(ASSUMPTIONS_TSV, assumption_pairs, ASSUMPTIONS_OUT, ("key", "value"), "values", "assumptions",
+          "Values default assumptions had in earlier versions of gpuplan (scripts/earlier_formulas.py"
+          " writes this file from git history; do not edit). An Assumptions row that gives the key one"
+          " of these is an earlier gpuplan's template, not a user's choice.")
 
+
+def write(tsv, read, out, header, what, of, comment):
+    """The file of `tsv`'s earlier pairs, headed by the digest of today's and a comment."""
+    current = read((ROOT / tsv).read_text())
+    earlier = history(tsv, read)
+    lines = [f"# sha256 of today's defaults: {digest(current)}", f"# {comment}", "\t".join(header)]
+    lines += [f"{a}\t{b}" for a, b in sorted(earlier)]
+    out.write_text("\n".join(lines) + "\n")
+    print(f"wrote {out.relative_to(ROOT)}: {len(earlier)} earlier {what} of {len({a for a, _ in earlier})} {of}")
 
 if __name__ == "__main__":
     main()

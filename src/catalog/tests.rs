@@ -122,26 +122,30 @@ fn the_built_in_tables_parse_cell_by_cell() {
     }
 }
 
+/// The first line scripts/earlier_formulas.py writes in an earlier-defaults file: the SHA-256 of
+/// today's defaults, one `name<TAB>value` line each.
+fn digest_line(today: impl IntoIterator<Item = (String, String)>) -> String {
+    use sha2::{Digest, Sha256};
+    let mut h = Sha256::new();
+    for (name, value) in today {
+        h.update(format!("{name}\t{value}\n").as_bytes());
+    }
+    let digest: String = h.finalize().iter().map(|b| format!("{b:02x}")).collect();
+    format!("# sha256 of today's defaults: {digest}")
+}
+
 /// templates/formulas.earlier.tsv records the SHA-256 of the defaults it was written beside: a
 /// default changed without running scripts/earlier_formulas.py would leave its old expression
 /// unknown, and a template holding it would read as the user's edit.
 #[test]
 fn the_earlier_formulas_file_was_written_for_todays_defaults() {
-    use sha2::{Digest, Sha256};
-    let mut h = Sha256::new();
-    for f in formulas() {
-        let expr = f
-            .expression
-            .split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" ");
-        h.update(format!("{}\t{expr}\n", f.name).as_bytes());
-    }
-    let digest: String = h.finalize().iter().map(|b| format!("{b:02x}")).collect();
-    let first = formulas::FORMULAS_EARLIER_TSV.lines().next().unwrap();
+    let today = formulas().into_iter().map(|f| {
+        let expr = f.expression.split_whitespace().collect::<Vec<_>>();
+        (f.name, expr.join(" "))
+    });
     assert_eq!(
-        first,
-        format!("# sha256 of today's defaults: {digest}"),
+        formulas::FORMULAS_EARLIER_TSV.lines().next().unwrap(),
+        digest_line(today),
         "a default formula changed: run python3 scripts/earlier_formulas.py"
     );
     // None of today's expressions is taken for an earlier one.
@@ -162,19 +166,19 @@ fn the_earlier_formulas_file_was_written_for_todays_defaults() {
 fn the_earlier_assumptions_file_was_written_for_todays_defaults() {
     use crate::lang::Lang;
     use crate::model::Value;
-    use sha2::{Digest, Sha256};
-    let mut h = Sha256::new();
-    for r in records(assumptions::ASSUMPTIONS_TSV) {
-        let value = field(&r, "value").trim();
-        if !value.is_empty() {
-            h.update(format!("{}\t{value}\n", field(&r, "key")).as_bytes());
-        }
-    }
-    let digest: String = h.finalize().iter().map(|b| format!("{b:02x}")).collect();
-    let first = assumptions::ASSUMPTIONS_EARLIER_TSV.lines().next().unwrap();
+    let today = records(assumptions::ASSUMPTIONS_TSV)
+        .iter()
+        .map(|r| {
+            (
+                field(r, "key").to_string(),
+                field(r, "value").trim().to_string(),
+            )
+        })
+        .filter(|(_, value)| !value.is_empty())
+        .collect::<Vec<_>>();
     assert_eq!(
-        first,
-        format!("# sha256 of today's defaults: {digest}"),
+        assumptions::ASSUMPTIONS_EARLIER_TSV.lines().next().unwrap(),
+        digest_line(today),
         "a default assumption changed: run python3 scripts/earlier_formulas.py"
     );
     // None of today's values is taken for an earlier one; Korthikanti's 34 bytes a layer is.

@@ -269,24 +269,21 @@ const MAX_APPROVAL_CHARS: usize = 120;
 /// The notice for Assumptions rows that held an earlier gpuplan's default, planned with today's:
 /// each key with the sheet's figure, its cell and today's figure.
 fn earlier_defaults(sheet: &str, updated: &[(Assumption, Value)]) -> Warning {
-    let list = |sep: &str, today: &str| {
-        updated
-            .iter()
-            .map(|(a, now)| format!("{} {} at {}, {today} {now}", a.key, a.value, a.source))
-            .collect::<Vec<_>>()
-            .join(sep)
+    let list = |sep: &str, say: fn(&Assumption, &Value) -> String| {
+        let each: Vec<String> = updated.iter().map(|(a, now)| say(a, now)).collect();
+        each.join(sep)
     };
     let n = updated.len();
     Warning::info(
         sheet,
         format!(
             "{n} value(s) are an earlier gpuplan's default, not a choice ({}): planned with this version's; the sheet is not changed (`gpuplan init` writes today's assumptions; to keep an earlier figure, give it with --set or in an engine profile of the Engines sheet)",
-            list("; ", "today")
+            list("; ", |a, now| format!("{} {} at {}, today {now}", a.key, a.value, a.source))
         ),
     )
     .with_zh(format!(
-        "{n} 个参数值是旧版 gpuplan 的默认值而非选择（{}）：已按本版默认值计算；表格未修改（`gpuplan init` 写出本版参数；如需保留旧值，请用 --set 或在 Engines 表的引擎配置中设置）",
-        list("；", "本版")
+        "{n} 个参数值是旧版 gpuplan 的默认值而非选择（{}）：已按本版默认值计算；表格未修改（`gpuplan init` 写出本版参数；如需保留旧值，请用 --set 或在引擎表的引擎配置中设置）",
+        list("；", |a, now| format!("{} {}（{}），本版 {now}", a.key, a.value, a.source))
     ))
 }
 

@@ -155,10 +155,11 @@ def main():
     with tempfile.TemporaryDirectory() as store:
         for ratio in args.ffn:
             row = dict(kind=args.kind, hidden=h, ffn_ratio=ratio, kv_share=args.kv_share)
-            # saved: no checkpointing.
+            # saved: no checkpointing; one model for both token counts (a forward only: nothing
+            # it leaves behind grows with the tokens).
             counts = []
+            model, ffn = build(store, args.kind, vocab, h, ratio, n, False, args.kv_share)
             for t in (t1, t2):
-                model, ffn = build(store, args.kind, vocab, h, ratio, n, False, args.kv_share)
                 ids = torch.randint(0, vocab, (1, t))
                 total, listed = saved_bytes(model, ids, autocast, breakdown=args.breakdown and t == t2)
                 counts.append(total)
@@ -168,7 +169,8 @@ def main():
                     ]
             row["ffn_ratio"] = ffn / h
             row["saved_bytes_per_token_per_hidden_per_layer"] = round(per_token(*counts, t1, t2, h * n), 3)
-            # recompute: checkpointing, the step's peak less the checkpoints and the loss.
+            # recompute: checkpointing, the step's peak less the checkpoints and the loss; a fresh
+            # model for each token count, so that no gradient of the first step is alive.
             peaks = []
             for t in (t1, t2):
                 model, _ = build(store, args.kind, vocab, h, ratio, n, True, args.kv_share)

@@ -56,8 +56,9 @@ impl Reader {
         for rec in t.records() {
             if let Some(mut a) = self.sheet_assumption(&rec, &items, defaults) {
                 // A template of an earlier gpuplan wrote that version's default: not a choice.
+                // (templates/assumptions.earlier.tsv holds none of today's values.)
                 if let Some(d) = defaults.get(&a.key) {
-                    if a.value != d.value && catalog::earlier_assumption(&a.key, &a.value) {
+                    if catalog::earlier_assumption(&a.key, &a.value) {
                         updated.push((a.clone(), d.value.clone()));
                         a.value = d.value.clone();
                         a.source = Source::Default;
@@ -265,7 +266,6 @@ fn assumption_range(key: &str) -> Rule {
 /// line.
 const MAX_APPROVAL_CHARS: usize = 120;
 
-/// An assumption's value, typed like its default (or as a number or yes/no for a user's own key).
 /// The notice for Assumptions rows that held an earlier gpuplan's default, planned with today's:
 /// each key with the sheet's figure, its cell and today's figure.
 fn earlier_defaults(sheet: &str, updated: &[(Assumption, Value)]) -> Warning {
@@ -287,6 +287,7 @@ fn earlier_defaults(sheet: &str, updated: &[(Assumption, Value)]) -> Warning {
     ))
 }
 
+/// An assumption's value, typed like its default (or as a number or yes/no for a user's own key).
 pub(super) fn assumption_value(
     key: &str,
     raw: &Raw,

@@ -154,13 +154,14 @@ fn data_parallel_training_copies_the_state_to_every_gpu_and_fsdp_shards_it() {
     assert_eq!(v(&vals, "gpus_per_replica"), 2.0);
     assert!(close(v(&vals, "replicated_gib"), 0.0, 1e-9));
     assert_eq!(c.offer, 0);
-    // The default shards as FSDP does (zero_stage 3) on as many GPUs; the fsdp profile also
-    // counts the two blocks FSDP holds gathered (gathered_layers 2: its rate limiter, or FSDP2's
-    // prefetch): 2 × (6.74 − 0.262144) × 1e9 / 32 layers × 2 B / 2^30 = 0.75412 GiB a GPU.
+    // The default shards as FSDP does (zero_stage 3) on as many GPUs and holds the block it
+    // computes whole (gathered_layers 1): (6.74 − 0.262144) × 1e9 / 32 layers × 2 B / 2^30
+    // = 0.37706 GiB a GPU; the fsdp profile counts two blocks (gathered_layers 2: its rate
+    // limiter, or FSDP2's prefetch), 0.75412 GiB.
     let default = run(None);
     let blank = values_on(&default, 0, "A100-80G");
     assert_eq!(v(&blank, "gpus_per_replica"), 2.0);
-    assert_eq!(v(&blank, "gathered_gib"), 0.0);
+    assert!(close(v(&blank, "gathered_gib"), 0.37706, 1e-5));
     assert!(close(v(&vals, "gathered_gib"), 0.75412, 1e-5));
     for name in [
         "weights_gib",

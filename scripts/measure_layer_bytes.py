@@ -26,10 +26,17 @@ log-sum-exp as FlashAttention-2 does on a GPU), in the three kinds the ledger ha
   qlora  nf4 base through BitsAndBytesConfig and prepare_model_for_kbit_training (embeddings,
          norms and head in fp32), LoRA r 8 on all seven linears, autocast(bf16).
 
+  --arch qwen3 adds Qwen3's RMSNorms on the queries and keys (QK-norm); --arch qwen3moe makes the
+  MLP a Qwen3-MoE block of --moe EXPERTS TOP_K MOE_FFN (every layer sparse), whose code differs by
+  version: transformers 4 loops over the experts' Linears, transformers 5 holds them as 3D
+  tensors run through grouped_mm.
+
     PYTHONPATH=... python3 scripts/measure_layer_bytes.py full --ffn 2.6875 3.5 5.4286
     python3 scripts/measure_layer_bytes.py lora --breakdown     # one layer's saved tensors, listed
+    python3 scripts/measure_layer_bytes.py qlora --arch qwen3moe --moe 64 8 128 --hidden 1024 --kv-share 0.125 --no-recompute
 
-Results (torch 2.15 CPU, transformers 4.57.6, peft 0.17.1, bitsandbytes 0.50.2; December 2026):
+Results (torch 2.15 CPU, transformers 4.57.6, peft 0.17.1, bitsandbytes 0.50.2, and for QK-norm
+and MoE also transformers 5.25.0 with peft 0.22.0; December 2026):
 see research/sources/layer-bytes-count.md. CPU only; a few seconds a configuration.
 """
 import argparse
@@ -49,12 +56,32 @@ warnings.filterwarnings("ignore")
 TARGETS = ["q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"]
 
 
-def build(store, kind, vocab, hidden, ffn_ratio, layers, checkpointing, kv_share=0.25):
-    from transformers import BitsAndBytesConfig, LlamaConfig, LlamaForCausalLM
+ARCHS = {
+    # transformers class names: config, model, decoder layer
+    "llama": ("LlamaConfig", "LlamaForCausalLM", "LlamaDecoderLayer"),
+    "qwen3": ("Qwen3Config", "Qwen3ForCausalLM", "Qwen3DecoderLayer"),
+    "qwen3moe": ("Qwen3MoeConfig", "Qwen3MoeForCausalLM", "Qwen3MoeDecoderLayer"),
+}
 
+
+def build(store, kind, vocab, hidden, ffn_ratio, layers, checkpointing, kv_share=0.25, arch="llama", moe=None):
+    """moe: (experts, experts_per_token, moe_ffn) for qwen3moe, every layer sparse; ffn_ratio is
+    then unused (the routed width is experts_per_token × moe_ffn)."""
+    import transformers
+    from transformers import BitsAndBytesConfig
+
+    config_class, model_class, _ = ARCHS[arch]
+    config_class, model_class = getattr(transformers, config_class), getattr(transformers, model_class)
     torch.manual_seed(0)
     ffn = int(round(hidden * ffn_ratio / 64)) * 64
-    config = LlamaConfig(
+    extra = {}
+    if arch == "qwen3moe":
+        experts, top_k, moe_ffn = moe
+        extra = dict(num_experts=experts, num_experts_per_tok=top_k, moe_intermediate_size=moe_ffn, norm_topk_prob=True)
+        ffn = top_k * moe_ffn
+    if arch != "llama":
+        extra["head_dim"] = 64
+    config = config_class(
         vocab_size=vocab,
         hidden_size=hidden,
         intermediate_size=ffn,
@@ -63,22 +90,23 @@ def build(store, kind, vocab, hidden, ffn_ratio, layers, checkpointing, kv_share
         num_key_value_heads=max(1, int(hidden // 64 * kv_share)),
         max_position_embeddings=4096,
         tie_word_embeddings=False,
+        **extra,
     )
-    path = os.path.join(store, f"{vocab}-{hidden}-{ffn}-{layers}-{kv_share}")
+    path = os.path.join(store, f"{arch}-{vocab}-{hidden}-{ffn}-{layers}-{kv_share}-{moe}")
     if not os.path.exists(path):
-        LlamaForCausalLM(config).to(torch.bfloat16).save_pretrained(path)
+        model_class(config).to(torch.bfloat16).save_pretrained(path)
     common = dict(dtype=torch.bfloat16, device_map="cpu", attn_implementation="sdpa")
     if kind == "qlora":
         from peft import prepare_model_for_kbit_training
 
         nf4 = BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_type="nf4", bnb_4bit_compute_dtype=torch.bfloat16)
-        model = LlamaForCausalLM.from_pretrained(path, quantization_config=nf4, **common)
+        model = model_class.from_pretrained(path, quantization_config=nf4, **common)
         model = prepare_model_for_kbit_training(model, use_gradient_checkpointing=checkpointing)
         # Without checkpointing peft leaves the embeddings' output without a gradient, and the
         # first layer's norm then saves nothing: the steady state of a deep model is wanted.
         model.enable_input_require_grads()
     else:
-        model = LlamaForCausalLM.from_pretrained(path, **common)
+        model = model_class.from_pretrained(path, **common)
         if kind == "lora":
             model.enable_input_require_grads()
         if checkpointing:
@@ -92,8 +120,9 @@ def build(store, kind, vocab, hidden, ffn_ratio, layers, checkpointing, kv_share
 
 
 def decoder_layers(model):
+    names = {layer for _, _, layer in ARCHS.values()}
     for module in model.modules():
-        if type(module).__name__ == "LlamaDecoderLayer":
+        if type(module).__name__ in names:
             yield module
 
 
@@ -146,6 +175,9 @@ def main():
     parser.add_argument("--layers", type=int, default=2)
     parser.add_argument("--tokens", type=int, nargs=2, default=[256, 512])
     parser.add_argument("--breakdown", action="store_true", help="list the first layer's saved tensors")
+    parser.add_argument("--arch", choices=sorted(ARCHS), default="llama", help="qwen3: Llama's layer with RMSNorms on the queries and keys; qwen3moe: that and a routed MoE MLP")
+    parser.add_argument("--moe", type=int, nargs=3, metavar=("EXPERTS", "TOP_K", "MOE_FFN"), default=[16, 4, 256], help="qwen3moe: experts, experts a token, one expert's width")
+    parser.add_argument("--no-recompute", action="store_true", help="count the saved bytes only")
     args = parser.parse_args()
     autocast = args.kind != "full"
     t1, t2 = args.tokens
@@ -154,11 +186,12 @@ def main():
     results = []
     with tempfile.TemporaryDirectory() as store:
         for ratio in args.ffn:
-            row = dict(kind=args.kind, hidden=h, ffn_ratio=ratio, kv_share=args.kv_share)
+            moe = tuple(args.moe) if args.arch == "qwen3moe" else None
+            row = dict(arch=args.arch, kind=args.kind, hidden=h, ffn_ratio=ratio, kv_share=args.kv_share, moe=moe)
             # saved: no checkpointing; one model for both token counts (a forward only: nothing
             # it leaves behind grows with the tokens).
             counts = []
-            model, ffn = build(store, args.kind, vocab, h, ratio, n, False, args.kv_share)
+            model, ffn = build(store, args.kind, vocab, h, ratio, n, False, args.kv_share, args.arch, moe)
             for t in (t1, t2):
                 ids = torch.randint(0, vocab, (1, t))
                 total, listed = saved_bytes(model, ids, autocast, breakdown=args.breakdown and t == t2)
@@ -169,11 +202,14 @@ def main():
                     ]
             row["ffn_ratio"] = ffn / h
             row["saved_bytes_per_token_per_hidden_per_layer"] = round(per_token(*counts, t1, t2, h * n), 3)
+            if args.no_recompute:
+                results.append(row)
+                continue
             # recompute: checkpointing, the step's peak less the checkpoints and the loss; a fresh
             # model for each token count, so that no gradient of the first step is alive.
             peaks = []
             for t in (t1, t2):
-                model, _ = build(store, args.kind, vocab, h, ratio, n, True, args.kv_share)
+                model, _ = build(store, args.kind, vocab, h, ratio, n, True, args.kv_share, args.arch, moe)
                 ids = torch.randint(0, vocab, (1, t))
                 peaks.append(trainer_step_peak(model, ids, autocast=autocast, fp32_outputs=False))
             checkpoint = 4 if args.kind == "qlora" else 2

@@ -362,11 +362,19 @@ fn catalog_prints_gpus_and_models_in_three_formats() {
     );
     let r = gpuplan(d.path(), &["catalog", "models", "--format", "csv"]);
     // Qwen2.5-7B's config.json: a dense model, every MoE, latent, local- and linear-attention
-    // field blank, and nothing kept 16-bit (unquantized_params_b, the last column).
+    // field blank, nothing kept 16-bit (unquantized_params_b) and no QK-norm (qk_norm, the last
+    // column); Qwen3-8B normalizes its queries and keys.
     assert!(
         r.stdout
             .lines()
-            .any(|l| l == "Qwen2.5-7B,7.62,,28,3584,28,4,128,18944,152064,,,,,,,,,,,,,,"),
+            .any(|l| l == "Qwen2.5-7B,7.62,,28,3584,28,4,128,18944,152064,,,,,,,,,,,,,,,"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .lines()
+            .any(|l| l.starts_with("Qwen3-8B,") && l.ends_with(",1")),
         "{}",
         r.stdout
     );
@@ -374,16 +382,16 @@ fn catalog_prints_gpus_and_models_in_three_formats() {
     assert!(
         r.stdout.lines().any(|l| {
             l
-            == "DeepSeek-V3,671.03,37.55,61,7168,128,128,128,18432,129280,,256,8,1,2048,3,512,64,,,,,,"
+            == "DeepSeek-V3,671.03,37.55,61,7168,128,128,128,18432,129280,,256,8,1,2048,3,512,64,,,,,,,"
         }),
         "{}",
         r.stdout
     );
     // Qwen3-Next-80B-A3B's: 512 experts, 10 a token, one shared, 36 Gated DeltaNet layers of
-    // 48 holding 37.69 MiB a request.
+    // 48 holding 37.69 MiB a request, QK-norm on its attention layers.
     assert!(
         r.stdout.lines().any(|l| {
-            l == "Qwen3-Next-80B-A3B,79.67,3.87,48,2048,16,2,256,,151936,,512,10,1,512,,,,,,36,37.69,,"
+            l == "Qwen3-Next-80B-A3B,79.67,3.87,48,2048,16,2,256,,151936,,512,10,1,512,,,,,,36,37.69,,,1"
         }),
         "{}",
         r.stdout

@@ -59,6 +59,7 @@ fn twelve_architectures_map_to_the_catalogs_rows() {
             "dense_layers",
             "kv_lora_rank",
             "qk_rope_head_dim",
+            "qk_norm",
         ] {
             assert_eq!(field(&v, f), m.field(f), "{file}: {f}");
         }

@@ -328,6 +328,9 @@ model_fields! {
     /// Parameters of the language model, billions, that a quantized checkpoint keeps 16-bit
     /// besides its embeddings and output head (Meta's Llama-3.1-405B FP8: all attention).
     unquantized_params_b,
+    /// 1 where each attention layer normalizes its queries and keys (QK-norm: Qwen3, Gemma 3,
+    /// GLM-4.5): a training step keeps the norms' fp32 inputs for the backward pass.
+    qk_norm,
 }
 
 impl ModelSpec {

@@ -288,6 +288,56 @@ fn a_layer_holds_what_its_shape_and_kind_save_for_the_backward() {
     ));
 }
 
+/// #45: QK-norm and routed experts in layer_bytes (scripts/measure_layer_bytes.py --arch qwen3,
+/// --arch qwen3moe, transformers 4.57.6 and 5.25.0).
+#[test]
+fn qk_norm_and_routed_experts_add_what_they_save_for_the_backward() {
+    let card = || offer("H200", 141.0, Some(10.0), None, None, None);
+    let layer = |kind: Kind, model: &str, engine: Option<&str>| {
+        let mut w = workload("w", kind, Some(model));
+        w.engine = engine.map(str::to_string);
+        w.numbers.context_len = Some(2048.0);
+        w.numbers.hours_per_month = Some(10.0);
+        v(&values_of(w, card(), &[]), "layer_bytes")
+    };
+    // Qwen3-8B (qk_norm 1): query and key widths (32 + 8) × 128 / 4,096 = 1.25 hidden;
+    // MLP 12,288 / 4,096 = 3.
+    //   LoRA: norms 8 + adapters 12 + attention (4 + 4 for the norms' fp32 inputs) × 1.25 = 10
+    //         + MLP 8 × 3 = 24: 54
+    //   full: norms 16 + (4 + 6) × 1.25 = 12.5 + 24: 52.5
+    assert!(close(layer(Kind::Lora, "Qwen3-8B", None), 54.0, 1e-9));
+    assert!(close(
+        layer(Kind::FullFinetune, "Qwen3-8B", None),
+        52.5,
+        1e-9
+    ));
+    // Qwen3-30B-A3B: widths (32 + 4) × 128 / 2,048 = 2.25; 8 routed experts of 768:
+    // MLP 8 × 6,144 / 2,048 = 24.
+    //   LoRA, transformers 5 (moe_route_bytes 4): 8 + 12 + 8 × 2.25 = 18 + 24 + 8 × 4 = 32: 94
+    //   LoRA, hf-peft (transformers 4's loop, a LoRA on each expert: 8): 8 + 12 + 18 + 24 + 64: 126
+    //   QLoRA (peft's fp32 stream, unquantized_bytes 4): 8 + 12 + 18 + (3 × 4 + 2) × 3 = 42
+    //         + 8 × (4 + 2 × (4 − 2)) = 64: 144
+    //   full: 16 + 10 × 2.25 = 22.5 + 24 + 32: 94.5
+    assert!(close(layer(Kind::Lora, "Qwen3-30B-A3B", None), 94.0, 1e-9));
+    assert!(close(
+        layer(Kind::Lora, "Qwen3-30B-A3B", Some("hf-peft")),
+        126.0,
+        1e-9
+    ));
+    assert!(close(
+        layer(Kind::Qlora, "Qwen3-30B-A3B", None),
+        144.0,
+        1e-9
+    ));
+    assert!(close(
+        layer(Kind::FullFinetune, "Qwen3-30B-A3B", None),
+        94.5,
+        1e-9
+    ));
+    // A model without QK-norm or experts is as before: Llama-3.1-8B LoRA 53 (above).
+    assert!(close(layer(Kind::Lora, "Llama-3.1-8B", None), 53.0, 1e-9));
+}
+
 #[test]
 fn the_loss_and_gradients_not_live_together_count_the_larger() {
     // Llama-2-7B full fine-tuning, 8 sequences of 2,048 tokens a GPU (16,384 tokens), vocabulary

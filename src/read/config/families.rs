@@ -136,6 +136,36 @@ impl Mapping<'_> {
         }
     }
 
+    /// QK-norm: the config's flag (`use_qk_norm`, `qk_layernorm`), else the architectures whose
+    /// attention always normalizes its queries and keys (transformers' Qwen3, Qwen3-MoE,
+    /// Qwen3-Next, Gemma 3 and OLMo 2 build q_norm and k_norm unconditionally).
+    pub(super) fn qk_norm(&mut self) {
+        const ALWAYS: [&str; 6] = [
+            "qwen3",
+            "qwen3_moe",
+            "qwen3_next",
+            "gemma3",
+            "gemma3_text",
+            "olmo2",
+        ];
+        let flag = ["use_qk_norm", "qk_layernorm"]
+            .into_iter()
+            .find_map(|k| self.c.get(k).and_then(Value::as_bool).map(|on| (on, k)));
+        match flag {
+            Some((true, k)) => self.set("qk_norm", 1.0, format!("config.json {k}")),
+            Some((false, _)) => {}
+            None if ALWAYS.contains(&self.arch) => {
+                let arch = self.arch;
+                self.set(
+                    "qk_norm",
+                    1.0,
+                    format!("the {arch} attention in transformers (q_norm, k_norm)"),
+                );
+            }
+            None => {}
+        }
+    }
+
     /// Latent attention: the compressed KV's rank and the RoPE part of a head.
     pub(super) fn latent_attention(&mut self) {
         let Some((r, k)) = self.c.num(&["kv_lora_rank"]).filter(|(r, _)| *r > 0.0) else {

@@ -231,6 +231,7 @@ pub fn from_config(
     row.plain_figures();
     row.tied_embeddings();
     row.attention_defaults();
+    row.qk_norm();
     row.experts();
     row.latent_attention();
     row.local_attention();

@@ -125,3 +125,29 @@ fn a_dense_model_is_counted_from_its_architecture() {
     assert_eq!(i.spec.head_dim, 128.0);
     assert!(i.missing.is_empty(), "{:?}", i.missing);
 }
+
+#[test]
+fn qk_norm_is_read_from_the_flag_or_known_from_the_architecture() {
+    let base = r#""hidden_size":4096,"num_hidden_layers":46,"num_attention_heads":96,"num_key_value_heads":8,"head_dim":128,"intermediate_size":10944,"vocab_size":151552"#;
+    // Qwen3's config has no flag: transformers' Qwen3Attention always builds q_norm and k_norm.
+    let q = imported(&format!(r#"{{"model_type":"qwen3",{base}}}"#));
+    assert_eq!(q.spec.qk_norm, 1.0);
+    let from = q.sources.iter().find(|(f, _)| *f == "qk_norm").unwrap();
+    assert!(from.1.contains("q_norm"), "{}", from.1);
+    // GLM-4.5 sets use_qk_norm true, GLM-4.5-Air false (the same glm4_moe class).
+    let glm = |on: bool| {
+        imported(&format!(
+            r#"{{"model_type":"glm4_moe","use_qk_norm":{on},{base}}}"#
+        ))
+        .spec
+        .qk_norm
+    };
+    assert_eq!((glm(true), glm(false)), (1.0, 0.0));
+    // A flag that says no wins over the architecture; Llama has neither.
+    let off = imported(&format!(
+        r#"{{"model_type":"qwen3","use_qk_norm":false,{base}}}"#
+    ));
+    assert_eq!(off.spec.qk_norm, 0.0);
+    let llama = imported(&format!(r#"{{"model_type":"llama",{base}}}"#));
+    assert_eq!(llama.spec.qk_norm, 0.0);
+}

@@ -292,6 +292,29 @@ fn compat_note(site: &Site, out: &mut Vec<Warning>) {
     }
 }
 
+/// The note of a QLoRA of an MoE whose 4-bit quantizer leaves the routed experts as they are
+/// (experts_unquantized): what they take, and what a stack that quantizes them would need.
+pub(super) fn experts_note(w: &Workload, c: &Candidate, k: &Keys, out: &mut Vec<Warning>) {
+    let Some((flag, params, bytes)) = k.experts_unquantized else {
+        return;
+    };
+    if c.values[flag] == 0.0 {
+        return;
+    }
+    let (params, bytes) = (c.values[params], c.values[bytes]);
+    let gib = |b: f64| format_number((params * b * 1e9 / 2f64.powi(30) * 10.0).round() / 10.0);
+    let (held, four) = (gib(bytes), gib(0.5));
+    let (p, b) = (
+        format_number((params * 10.0).round() / 10.0),
+        format_number(bytes),
+    );
+    out.push(Warning::info(w.cell.to_string(), format!(
+        "{}: a QLoRA of an MoE whose {p} B routed-expert parameters the 4-bit quantizer leaves unquantized (transformers 5 keeps them as 3D tensors, which bitsandbytes' conversion of nn.Linear skips: bitsandbytes issue 1849), held at {b} bytes a parameter: {held} GiB, against {four} GiB at 4 bits before their scales; a stack that quantizes them (engine unsloth, axolotl's expert quantization, transformers 4) plans with kbit_quantizes_experts yes",
+        w.name)).with_zh(format!(
+        "{}：MoE 的 QLoRA，其 {p} B 路由专家参数未被 4 位量化器转换（transformers 5 把它们存为三维张量，bitsandbytes 只转换 nn.Linear：bitsandbytes issue 1849），按每参数 {b} 字节计：{held} GiB，4 位（不含缩放因子）为 {four} GiB；能量化专家的训练栈（引擎 unsloth、axolotl 的专家量化、transformers 4）请设 kbit_quantizes_experts 为 yes",
+        w.name)));
+}
+
 /// The warnings of memory: the runtime's decoding buffers taking a fifth of a card or more,
 /// and a peak over 90% of the replica's memory.
 fn memory_warnings(site: &Site, out: &mut Vec<Warning>) {

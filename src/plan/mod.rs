@@ -410,6 +410,14 @@ fn workload_plan(
             warnings.push(Warning::warn(w.cell.to_string(), why.en).with_zh(why.zh));
         }
     }
+    // Said whether or not a card holds it: it is often why none does.
+    let shown = chosen
+        .as_ref()
+        .map(|c| &e.candidates[c.candidate])
+        .or(e.candidates.first());
+    if let Some(c) = shown {
+        choose::experts_note(w, c, keys, warnings);
+    }
     let unplanned = if chosen.is_none() {
         Some(e.unplanned.unwrap_or_default())
     } else {

@@ -386,6 +386,9 @@ pub(super) struct Keys {
     /// Whether some weights are multiplied in 16 bits after the kernel expands them, the
     /// engine's choice included (absent from an older Formulas sheet).
     pub(super) weight_only_math: Option<usize>,
+    /// A QLoRA of an MoE whose quantizer leaves the experts unquantized: the flag, the experts'
+    /// parameters (billions) and their bytes a parameter (absent from an older Formulas sheet).
+    pub(super) experts_unquantized: Option<(usize, usize, usize)>,
     /// What one GPU may hold and what each GPU needs for itself (absent from a Formulas sheet
     /// that deleted them): a card whose own needs exceed what it may hold fits at no size.
     pub(super) own: Option<OwnNeeds>,
@@ -451,6 +454,14 @@ impl Keys {
             ttft: at("ttft_s").zip(at("meets_ttft")),
             batch_buffers: at("batch_buffers_gib"),
             weight_only_math: at("weight_only_math"),
+            experts_unquantized: match (
+                at("experts_unquantized"),
+                at("expert_params_b"),
+                at("expert_quant_bytes_per_param"),
+            ) {
+                (Some(flag), Some(params), Some(bytes)) => Some((flag, params, bytes)),
+                _ => None,
+            },
             own: at("usable_gpu_gib")
                 .zip(at("per_gpu_gib"))
                 .map(|(usable, per_gpu)| OwnNeeds {

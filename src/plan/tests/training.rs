@@ -292,7 +292,9 @@ fn a_layer_holds_what_its_shape_and_kind_save_for_the_backward() {
 /// --arch qwen3moe, transformers 4.57.6 and 5.25.0).
 #[test]
 fn qk_norm_and_routed_experts_add_what_they_save_for_the_backward() {
-    let card = || offer("H200", 141.0, Some(10.0), None, None, None);
+    // A 180 GB card holds the QLoRA on one GPU (its experts unquantized, 108 GiB: below), where
+    // peft casts the residual stream to fp32.
+    let card = || offer("B200", 180.0, Some(10.0), None, None, None);
     let layer = |kind: Kind, model: &str, engine: Option<&str>| {
         let mut w = workload("w", kind, Some(model));
         w.engine = engine.map(str::to_string);
@@ -336,6 +338,68 @@ fn qk_norm_and_routed_experts_add_what_they_save_for_the_backward() {
     ));
     // A model without QK-norm or experts is as before: Llama-3.1-8B LoRA 53 (above).
     assert!(close(layer(Kind::Lora, "Llama-3.1-8B", None), 53.0, 1e-9));
+}
+
+/// #45: transformers 5 holds an MoE's experts as 3D tensors, which bitsandbytes' 4-bit
+/// conversion of nn.Linear skips (bitsandbytes issue 1849), and PEFT casts them to fp32.
+#[test]
+fn a_qlora_of_an_moe_holds_its_experts_unquantized_unless_the_stack_quantizes_them() {
+    let run = |engine: Option<&str>, set: &[(&str, f64)]| {
+        let mut w = workload("w", Kind::Qlora, Some("Qwen3-30B-A3B"));
+        w.engine = engine.map(str::to_string);
+        w.numbers.context_len = Some(4096.0);
+        w.numbers.hours_per_month = Some(10.0);
+        plan(input(
+            vec![w],
+            vec![offer("B200", 180.0, Some(10.0), None, None, None)],
+            set,
+        ))
+        .unwrap()
+    };
+    // Qwen3-30B-A3B's routed experts: 128 × 3 × 2,048 × 768 × 48 layers = 28,991,029,248
+    // parameters = 27 × 2^30, on a 180 GB card (one GPU holds them; on two, sharded, PEFT's
+    // cast is skipped and they are bf16).
+    //   default (kbit_quantizes_experts no, PEFT's fp32 cast): 27 × 4 B = 108 GiB
+    //   quantized (NF4, double quantization: 0.5 + 0.016 B): 27 × 0.516 = 13.932 GiB
+    let default = run(None, &[]);
+    let vals = values_on(&default, 0, "B200");
+    assert_eq!(v(&vals, "experts_unquantized"), 1.0);
+    assert_eq!(v(&vals, "gpus_per_replica"), 1.0);
+    assert!(close(v(&vals, "expert_weights_gib"), 108.0, 1e-9));
+    let note = default
+        .warnings
+        .iter()
+        .find(|w| w.message.contains("kbit_quantizes_experts yes"))
+        .expect("the plan says why the experts are so large");
+    assert!(note.message.contains("108 GiB"), "{}", note.message);
+    assert!(note.message.contains("29 B"), "{}", note.message);
+    for quantized in [
+        run(None, &[("kbit_quantizes_experts", 1.0)]),
+        run(Some("unsloth"), &[]),
+        run(Some("hf-peft"), &[]),
+    ] {
+        let vals = values_on(&quantized, 0, "B200");
+        assert_eq!(v(&vals, "experts_unquantized"), 0.0);
+        assert!(close(v(&vals, "expert_weights_gib"), 13.932, 1e-9));
+        assert!(!quantized
+            .warnings
+            .iter()
+            .any(|w| w.message.contains("kbit_quantizes_experts")));
+    }
+    // Without PEFT's cast (kbit_fp32_upcast no) the experts stay bf16: 27 × 2 = 54 GiB.
+    let bf16 = values_on(&run(None, &[("kbit_fp32_upcast", 0.0)]), 0, "B200");
+    assert!(close(v(&bf16, "expert_weights_gib"), 54.0, 1e-9));
+    // A dense QLoRA has no experts to leave: Qwen3-8B says nothing of them.
+    let mut w = workload("w", Kind::Qlora, Some("Qwen3-8B"));
+    w.numbers.context_len = Some(4096.0);
+    w.numbers.hours_per_month = Some(10.0);
+    let dense = plan(input(
+        vec![w],
+        vec![offer("B200", 180.0, Some(10.0), None, None, None)],
+        &[],
+    ))
+    .unwrap();
+    assert_eq!(v(&values_on(&dense, 0, "B200"), "experts_unquantized"), 0.0);
 }
 
 #[test]

@@ -344,18 +344,15 @@ fn qk_norm_and_routed_experts_add_what_they_save_for_the_backward() {
 /// conversion of nn.Linear skips (bitsandbytes issue 1849), and PEFT casts them to fp32.
 #[test]
 fn a_qlora_of_an_moe_holds_its_experts_unquantized_unless_the_stack_quantizes_them() {
-    let run = |engine: Option<&str>, set: &[(&str, f64)]| {
-        let mut w = workload("w", Kind::Qlora, Some("Qwen3-30B-A3B"));
+    let run_model = |model: &str, engine: Option<&str>, set: &[(&str, f64)]| {
+        let mut w = workload("w", Kind::Qlora, Some(model));
         w.engine = engine.map(str::to_string);
         w.numbers.context_len = Some(4096.0);
         w.numbers.hours_per_month = Some(10.0);
-        plan(input(
-            vec![w],
-            vec![offer("B200", 180.0, Some(10.0), None, None, None)],
-            set,
-        ))
-        .unwrap()
+        let card = offer("B200", 180.0, Some(10.0), None, None, None);
+        plan(input(vec![w], vec![card], set)).unwrap()
     };
+    let run = |engine: Option<&str>, set: &[(&str, f64)]| run_model("Qwen3-30B-A3B", engine, set);
     // Qwen3-30B-A3B's routed experts: 128 × 3 × 2,048 × 768 × 48 layers = 28,991,029,248
     // parameters = 27 × 2^30, on a 180 GB card (one GPU holds them; on two, sharded, PEFT's
     // cast is skipped and they are bf16).
@@ -390,15 +387,7 @@ fn a_qlora_of_an_moe_holds_its_experts_unquantized_unless_the_stack_quantizes_th
     let bf16 = values_on(&run(None, &[("kbit_fp32_upcast", 0.0)]), 0, "B200");
     assert!(close(v(&bf16, "expert_weights_gib"), 54.0, 1e-9));
     // A dense QLoRA has no experts to leave: Qwen3-8B says nothing of them.
-    let mut w = workload("w", Kind::Qlora, Some("Qwen3-8B"));
-    w.numbers.context_len = Some(4096.0);
-    w.numbers.hours_per_month = Some(10.0);
-    let dense = plan(input(
-        vec![w],
-        vec![offer("B200", 180.0, Some(10.0), None, None, None)],
-        &[],
-    ))
-    .unwrap();
+    let dense = run_model("Qwen3-8B", None, &[]);
     assert_eq!(v(&values_on(&dense, 0, "B200"), "experts_unquantized"), 0.0);
 }
 

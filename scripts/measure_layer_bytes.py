@@ -119,10 +119,12 @@ def build(store, kind, vocab, hidden, ffn_ratio, layers, checkpointing, kv_share
     return model, ffn
 
 
+DECODER_LAYERS = {layer for _, _, layer in ARCHS.values()}
+
+
 def decoder_layers(model):
-    names = {layer for _, _, layer in ARCHS.values()}
     for module in model.modules():
-        if type(module).__name__ in names:
+        if type(module).__name__ in DECODER_LAYERS:
             yield module
 
 
@@ -185,8 +187,8 @@ def main():
     vocab = 512
     results = []
     with tempfile.TemporaryDirectory() as store:
+        moe = tuple(args.moe) if args.arch == "qwen3moe" else None
         for ratio in args.ffn:
-            moe = tuple(args.moe) if args.arch == "qwen3moe" else None
             row = dict(arch=args.arch, kind=args.kind, hidden=h, ffn_ratio=ratio, kv_share=args.kv_share, moe=moe)
             # saved: no checkpointing; one model for both token counts (a forward only: nothing
             # it leaves behind grows with the tokens).

@@ -4,7 +4,7 @@
 
 use super::{Label, Said};
 use crate::lang::Lang;
-use crate::model::format_number;
+use crate::model::{format_number, format_tenths};
 use crate::plan::advice::{Advice, Band};
 use crate::plan::Mode;
 use crate::usage::compare::{replica_peak, Row, Side, NOTHING};
@@ -136,10 +136,6 @@ fn pct(share: f64) -> String {
     format_number((share * 100.0).round())
 }
 
-fn hours(h: f64) -> String {
-    format_number((h * 10.0).round() / 10.0)
-}
-
 impl Row {
     /// The advice line, with amounts as `money` writes them.
     pub fn advice(&self, money: &dyn Fn(f64) -> String) -> Said {
@@ -163,14 +159,14 @@ impl Row {
         let mut why = vec![Said::new(
             format!(
                 "measured {} h a month against {} planned (utilization {}%)",
-                hours(self.measured_hours),
-                hours(p.run_hours),
+                format_tenths(self.measured_hours),
+                format_tenths(p.run_hours),
                 pct(a.utilization)
             ),
             format!(
                 "实测每月 {} 小时（计划 {}），利用率 {}%",
-                hours(self.measured_hours),
-                hours(p.run_hours),
+                format_tenths(self.measured_hours),
+                format_tenths(p.run_hours),
                 pct(a.utilization)
             ),
         )];
@@ -182,13 +178,13 @@ impl Row {
             why.push(Said::new(
                 format!(
                     "memory peak {} GiB is below half of the card's {} GiB",
-                    hours(peak),
-                    hours(p.replica_vram_gib)
+                    format_tenths(peak),
+                    format_tenths(p.replica_vram_gib)
                 ),
                 format!(
                     "显存峰值 {} GiB 低于所选卡 {} GiB 的一半",
-                    hours(peak),
-                    hours(p.replica_vram_gib)
+                    format_tenths(peak),
+                    format_tenths(p.replica_vram_gib)
                 ),
             ));
         }

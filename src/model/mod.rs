@@ -263,6 +263,11 @@ impl fmt::Display for Value {
     }
 }
 
+/// A number rounded to tenths, as a person writes it (GiB, months, hours in a message).
+pub fn format_tenths(n: f64) -> String {
+    format_number((n * 10.0).round() / 10.0)
+}
+
 /// A number as a person writes it: no trailing `.0`, at most 6 significant decimals.
 pub fn format_number(n: f64) -> String {
     if n.fract() == 0.0 && n.abs() < 1e15 {

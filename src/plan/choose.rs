@@ -4,7 +4,7 @@ use super::evaluate::Best;
 use super::programs::Keys;
 use super::{Advice, Band, Candidate, Chosen, Hidden, Mode, Said};
 use crate::labels::Label;
-use crate::model::{format_number, GpuOffer, Input, Warning, Workload};
+use crate::model::{format_number, format_tenths, GpuOffer, Input, Warning, Workload};
 
 /// The least-TCO (offer, mode) from each mode's best; ties to fewer GPUs, then sheet order,
 /// then mode order. The next best is the best option of another mode.
@@ -94,7 +94,7 @@ fn spot_refused(w: &Workload, input: &Input, c: &Candidate, k: &Keys) -> Option<
     let pct = |x: f64| format!("{}%", format_number((x * 1000.0).round() / 10.0));
     let (rate, run, p, min) = (
         format_number((per_day * 100.0).round() / 100.0),
-        format_number((hours * 10.0).round() / 10.0),
+        format_tenths(hours),
         pct(success),
         pct(floor),
     );
@@ -302,12 +302,9 @@ pub(super) fn experts_note(w: &Workload, c: &Candidate, k: &Keys, out: &mut Vec<
         return;
     }
     let (params, bytes) = (c.values[params], c.values[bytes]);
-    let gib = |b: f64| format_number((params * b * 1e9 / 2f64.powi(30) * 10.0).round() / 10.0);
+    let gib = |b: f64| format_tenths(params * b * 1e9 / 2f64.powi(30));
     let (held, four) = (gib(bytes), gib(0.5));
-    let (p, b) = (
-        format_number((params * 10.0).round() / 10.0),
-        format_number(bytes),
-    );
+    let (p, b) = (format_tenths(params), format_number(bytes));
     out.push(Warning::info(w.cell.to_string(), format!(
         "{}: a QLoRA of an MoE whose {p} B routed-expert parameters the 4-bit quantizer leaves unquantized (transformers 5 keeps them as 3D tensors, which bitsandbytes' conversion of nn.Linear skips: bitsandbytes issue 1849), held at {b} bytes a parameter: {held} GiB, against {four} GiB at 4 bits before their scales; a stack that quantizes them (engine unsloth, axolotl's expert quantization, transformers 4) plans with kbit_quantizes_experts yes",
         w.name)).with_zh(format!(

@@ -7,7 +7,7 @@ use super::programs::{Keys, OwnNeeds, Programs};
 use super::Mode;
 use super::{Candidate, Exclusion, Said};
 use crate::error::Problem;
-use crate::model::{format_number, GpuOffer, Input, Workload};
+use crate::model::{format_number, format_tenths, GpuOffer, Input, Workload};
 
 /// The best option of one billing mode over all feasible candidates of a workload.
 #[derive(Debug, Clone, Copy)]
@@ -433,7 +433,7 @@ pub(super) fn misfit_reason(v: &[f64], k: &Keys, max_ttft_s: Option<f64>) -> Sai
     if let Some(own) = k.own.filter(|o| o.exceed(v)) {
         return own_needs_reason(v, &own);
     }
-    let gib = |x: f64| format_number((x * 10.0).round() / 10.0);
+    let gib = format_tenths;
     let gpus = v[k.gpus_per_replica];
     if let Some(limit) = k.gpu_limit.map(|i| v[i]) {
         if gpus > limit {
@@ -487,7 +487,7 @@ pub(super) fn misfit_reason(v: &[f64], k: &Keys, max_ttft_s: Option<f64>) -> Sai
 /// the copies it holds whole) exceed the memory it may hold. Said instead of the GPU count the
 /// division by nothing gives (17,179,869,184 a replica, #34 item 7).
 fn own_needs_reason(v: &[f64], own: &OwnNeeds) -> Said {
-    let gib = |x: f64| format_number((x * 10.0).round() / 10.0);
+    let gib = format_tenths;
     let per_gpu = v[own.per_gpu];
     let activations = own.activations.map_or(0.0, |i| v[i]);
     let replicated = own.replicated.map_or(0.0, |i| v[i]);
@@ -539,7 +539,7 @@ fn unplanned_reason(w: &Workload, input: &Input, cands: &[Candidate], k: &Keys) 
             let why = match &c.exclusion {
                 Some(e) => Said::from(e.text_both()),
                 None => {
-                    let gib = format_number((c.values[k.required] * 10.0).round() / 10.0);
+                    let gib = format_tenths(c.values[k.required]);
                     Said::new(
                         format!("needs {gib} GiB per replica with headroom"),
                         format!("每个副本含余量需要 {gib} GiB"),

@@ -19,7 +19,7 @@ pub use usage::{table as usage_table, write_json as write_usage_json};
 use crate::calc::Calc;
 use crate::labels::Said;
 use crate::lang::Lang;
-use crate::model::{format_number, money, Severity};
+use crate::model::{format_number, format_tenths, money, Severity};
 use crate::plan::{NeedSum, Plan};
 
 /// The summary's terminal colours: bold, yellow, red and reset, all empty without colour.
@@ -262,13 +262,7 @@ fn total_rows(plan: &Plan, paint: &Paint, lang: Lang) -> Vec<Vec<String>> {
         ]);
         let months = o.months_to_break_even.map_or_else(
             || lang.t("never", "无法回本").to_string(),
-            |m| {
-                format!(
-                    "{} {}",
-                    format_number((m * 10.0).round() / 10.0),
-                    lang.t("months", "个月")
-                )
-            },
+            |m| format!("{} {}", format_tenths(m), lang.t("months", "个月")),
         );
         rows.push(vec![
             lang.t("paid back against renting in", "相对租用的回本期")

@@ -240,7 +240,7 @@ numeric_fields! {
         hours_per_month, runs_per_month, redundancy, max_gpus, resolution, vram_gib,
         pilot_vram_gib, pilot_concurrency, storage_gb, egress_gb, image_tokens,
         items_per_month, seconds_per_item, frames, requests_per_day, input_tokens,
-        output_tokens, cached_share, checkpoint_min,
+        output_tokens, cached_share, checkpoint_min, lora_rank,
     }
 }
 

@@ -240,9 +240,9 @@ fn assumption_range(key: &str) -> Rule {
         | "kv_free_fraction"
         | "usage_active_threshold"
         | "vat_rate" => Rule::range(0.0, 1.0),
-        "lora_trainable_fraction" | "bandwidth_efficiency" | "mfu" | "prefill_mfu" => {
-            Rule::positive().max(1.0)
-        }
+        "bandwidth_efficiency" | "mfu" | "prefill_mfu" => Rule::positive().max(1.0),
+        // 0: counted from the model's shapes (lora_params_b).
+        "lora_trainable_fraction" => Rule::range(0.0, 1.0),
         "redundancy_online" | "redundancy_offline" | "spot_rework" | "trial_reserve"
         | "safety_margin" => Rule::range(0.0, 10.0),
         "cold_start_min" => Rule::range(0.0, 1440.0),

@@ -36,12 +36,42 @@ fn row_assumptions(row: &Row) -> Result<Assumptions> {
         Some(("flash_attention", yes_no(row.flash_attention))),
         fraction.as_deref().map(|f| ("lora_trainable_fraction", f)),
     ];
-    let settings = row.settings.iter().map(|(k, v)| (k.as_str(), v.as_str()));
+    let settings = row
+        .settings
+        .iter()
+        .filter(|(k, _)| !is_workload_column(k))
+        .map(|(k, v)| (k.as_str(), v.as_str()));
     for (key, value) in columns.into_iter().flatten().chain(settings) {
         set_assumption(&mut assumptions, key, value)
             .map_err(|e| Error::Usage(format!("validation row {}: {e}", row.id)))?;
     }
     Ok(assumptions)
+}
+
+/// A setting that names a numeric column of the Workloads sheet (`lora_rank=32`), which the
+/// row's workload takes, not the assumptions.
+fn is_workload_column(key: &str) -> bool {
+    WorkloadNumbers::NAMES.contains(&key)
+}
+
+/// The row's settings that name a Workloads column, as numbers.
+fn workload_settings(row: &Row) -> Result<Vec<(&str, f64)>> {
+    row.settings
+        .iter()
+        .filter(|(k, _)| is_workload_column(k))
+        .map(|(k, v)| {
+            v.parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite())
+                .map(|x| (k.as_str(), x))
+                .ok_or_else(|| {
+                    Error::Usage(format!(
+                        "validation row {}: {k} is a Workloads column and takes a number, found {v}",
+                        row.id
+                    ))
+                })
+        })
+        .collect()
 }
 
 /// The assumptions a row's own columns set.
@@ -75,8 +105,8 @@ fn row_engines(row: &Row) -> Result<Engines> {
 }
 
 /// The row as a workload of its model, settings and GPUs, for one hour.
-fn row_workload(row: &Row, model: ModelSpec) -> Workload {
-    let numbers = WorkloadNumbers {
+fn row_workload(row: &Row, model: ModelSpec) -> Result<Workload> {
+    let mut numbers = WorkloadNumbers {
         context_len: Some(row.context_len),
         batch_size: Some(row.batch_size),
         concurrency: Some(row.concurrency),
@@ -91,7 +121,12 @@ fn row_workload(row: &Row, model: ModelSpec) -> Workload {
         max_gpus: Some(row.gpus),
         ..WorkloadNumbers::default()
     };
-    Workload {
+    for (key, value) in workload_settings(row)? {
+        if let Some(n) = numbers.get_mut(key) {
+            *n = Some(value);
+        }
+    }
+    Ok(Workload {
         model: Some(model),
         precision: row.precision,
         kv_precision: row.kv_precision,
@@ -99,7 +134,7 @@ fn row_workload(row: &Row, model: ModelSpec) -> Workload {
         numbers,
         engine: row.engine.clone(),
         ..Workload::new(row.id.clone(), row.kind, CellRef::new("validation", 0, 0))
-    }
+    })
 }
 
 /// The GPU the row is evaluated on: the catalog's figures for the row's GPU where they count,
@@ -162,7 +197,7 @@ fn row_input(row: &Row) -> Result<Input> {
     let model = row_model(row, &models)?;
     let assumptions = row_assumptions(row)?;
     let engines = row_engines(row)?;
-    let w = row_workload(row, model);
+    let w = row_workload(row, model)?;
     let gpu = row_gpu(row)?;
     Ok(Input {
         file: "validation".into(),

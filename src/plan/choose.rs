@@ -312,6 +312,35 @@ pub(super) fn experts_note(w: &Workload, c: &Candidate, k: &Keys, out: &mut Vec<
         w.name)));
 }
 
+/// The note of a LoRA of an MoE whose adapters reach every routed expert (lora_on_experts):
+/// how much of what it trains they are, what they hold, and what the attention alone trains.
+pub(super) fn lora_experts_note(w: &Workload, c: &Candidate, k: &Keys, out: &mut Vec<Warning>) {
+    let Some(l) = &k.lora_experts else {
+        return;
+    };
+    let v = |i: usize| c.values[i];
+    let (experts, counted, trained) = (v(l.experts), v(l.counted), v(l.trained));
+    // Said where the count is what trains: a share given in lora_trainable_fraction is not it.
+    if experts <= 0.0 || (trained - counted).abs() > 1e-9 * counted.max(1.0) {
+        return;
+    }
+    // Billions to tenths from 1 B, whole millions from 100 M, tenths of a million below.
+    let count = |b: f64| match b {
+        b if b >= 1.0 => format!("{} B", format_tenths(b)),
+        b if b >= 0.1 => format!("{} M", format_number((b * 1e3).round())),
+        b => format!("{} M", format_tenths(b * 1e3)),
+    };
+    let (e, t, rest) = (count(experts), count(trained), count(trained - experts));
+    // The experts' share of the adapters, their gradients and optimizer states.
+    let states: f64 = l.states.iter().map(|i| v(*i)).sum();
+    let held = format_tenths(states * experts / trained);
+    out.push(Warning::info(w.cell.to_string(), format!(
+        "{}: a LoRA of an MoE with adapters on every routed expert (lora_on_experts yes): {e} of the {t} parameters it trains are the experts', and their adapters, gradients and optimizer states take {held} GiB; with adapters on the attention and shared experts only (lora_on_experts no, which is what target_modules 'all-linear' does on transformers 5, whose experts are not nn.Linear) it trains {rest}",
+        w.name)).with_zh(format!(
+        "{}：MoE 的 LoRA 在每个路由专家上都加了适配器（lora_on_experts 为 yes）：训练的 {t} 参数中 {e} 属于专家，其适配器、梯度与优化器状态共 {held} GiB；只在注意力和共享专家上加适配器（lora_on_experts 为 no，即 transformers 5 上 target_modules 'all-linear' 的效果，其专家不是 nn.Linear）时训练 {rest}",
+        w.name)));
+}
+
 /// The warnings of memory: the runtime's decoding buffers taking a fifth of a card or more,
 /// and a peak over 90% of the replica's memory.
 fn memory_warnings(site: &Site, out: &mut Vec<Warning>) {

@@ -417,6 +417,7 @@ fn workload_plan(
         .or(e.candidates.first());
     if let Some(c) = shown {
         choose::experts_note(w, c, keys, warnings);
+        choose::lora_experts_note(w, c, keys, warnings);
     }
     let unplanned = if chosen.is_none() {
         Some(e.unplanned.unwrap_or_default())

@@ -389,11 +389,24 @@ pub(super) struct Keys {
     /// A QLoRA of an MoE whose quantizer leaves the experts unquantized: the flag, the experts'
     /// parameters (billions) and their bytes a parameter (absent from an older Formulas sheet).
     pub(super) experts_unquantized: Option<(usize, usize, usize)>,
+    /// A LoRA of an MoE with adapters on its routed experts (absent from an older Formulas
+    /// sheet).
+    pub(super) lora_experts: Option<LoraExperts>,
     /// What one GPU may hold and what each GPU needs for itself (absent from a Formulas sheet
     /// that deleted them): a card whose own needs exceed what it may hold fits at no size.
     pub(super) own: Option<OwnNeeds>,
     /// Spot by its interruptions (absent from a Formulas sheet that deleted them).
     pub(super) spot: Option<SpotKeys>,
+}
+
+/// The formulas of a LoRA's adapters on an MoE's routed experts: their parameters, the
+/// adapters counted from the shapes, those trained, and the trained parameters' adapter,
+/// gradient and optimizer GiB.
+pub(super) struct LoraExperts {
+    pub(super) experts: usize,
+    pub(super) counted: usize,
+    pub(super) trained: usize,
+    pub(super) states: [usize; 3],
 }
 
 /// The formulas that say why spot was refused: λ an hour, one run's hours and how often a run
@@ -460,6 +473,22 @@ impl Keys {
                 at("expert_quant_bytes_per_param"),
             ) {
                 (Some(flag), Some(params), Some(bytes)) => Some((flag, params, bytes)),
+                _ => None,
+            },
+            lora_experts: match (
+                at("lora_expert_params_b"),
+                at("lora_params_b"),
+                at("trained_params_b"),
+                [at("adapter_gib"), at("grads_gib"), at("optimizer_gib")],
+            ) {
+                (Some(experts), Some(counted), Some(trained), [Some(a), Some(g), Some(o)]) => {
+                    Some(LoraExperts {
+                        experts,
+                        counted,
+                        trained,
+                        states: [a, g, o],
+                    })
+                }
                 _ => None,
             },
             own: at("usable_gpu_gib")

@@ -147,6 +147,42 @@ fn a_lora_trains_rank_times_in_plus_out_of_each_adapted_matrix() {
     assert!(close(trained(None, &[]), 0.07, 1e-9));
 }
 
+/// #45: the plan says how much of an MoE LoRA's training state its experts' adapters are.
+#[test]
+fn an_moe_lora_says_what_its_experts_adapters_hold() {
+    let run = |model: &str, set: &[(&str, f64)]| {
+        let mut w = workload("moe-lora", Kind::Lora, Some(model));
+        w.numbers.hours_per_month = Some(10.0);
+        let card = offer("B200", 180.0, Some(10.0), None, None, None);
+        plan(input(vec![w], vec![card], set)).unwrap()
+    };
+    let note = |p: &Plan| {
+        p.warnings
+            .iter()
+            .find(|w| w.message.contains("lora_on_experts no"))
+            .map(|w| w.message.clone())
+    };
+    // Qwen3-30B-A3B at rank 16: the experts' adapters 16 × 3 × 48 × 128 × (2,048 + 768) =
+    // 830,472,192 of 843,841,536 trained; their adapter (2 B), gradient (2 B) and AdamW states
+    // (12 B): 830,472,192 × 16 / 2^30 = 12.375 GiB; without them 13,369,344 (13.4 M).
+    let said = note(&run("Qwen3-30B-A3B", &[])).expect("the experts' adapters are named");
+    for part in [
+        "830 M of the 844 M parameters",
+        "take 12.4 GiB",
+        "it trains 13.4 M",
+    ] {
+        assert!(said.contains(part), "{part}: {said}");
+    }
+    // Nothing to say without adapters on the experts, with a share given, or for a dense model.
+    assert_eq!(
+        note(&run("Qwen3-30B-A3B", &[("lora_on_experts", 0.0)])),
+        None
+    );
+    let stated = [("lora_trainable_fraction", 0.005)];
+    assert_eq!(note(&run("Qwen3-30B-A3B", &stated)), None);
+    assert_eq!(note(&run("Qwen3-8B", &[])), None);
+}
+
 /// Engine profiles (#16): Unsloth's QLoRA against transformers + PEFT's on the same workload.
 #[test]
 fn unsloth_offloads_its_checkpoints_and_never_holds_the_logits() {

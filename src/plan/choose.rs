@@ -335,9 +335,9 @@ pub(super) fn lora_experts_note(w: &Workload, c: &Candidate, k: &Keys, out: &mut
     let states: f64 = l.states.iter().map(|i| v(*i)).sum();
     let held = format_tenths(states * experts / trained);
     out.push(Warning::info(w.cell.to_string(), format!(
-        "{}: a LoRA of an MoE with adapters on every routed expert (lora_on_experts yes): {e} of the {t} parameters it trains are the experts', and their adapters, gradients and optimizer states take {held} GiB; with adapters on the attention and shared experts only (lora_on_experts no, which is what target_modules 'all-linear' does on transformers 5, whose experts are not nn.Linear) it trains {rest}",
+        "{}: a LoRA of an MoE with adapters on every routed expert (lora_on_experts yes): {e} of the {t} parameters it trains are the experts', and their adapters, gradients and optimizer states take {held} GiB; with adapters on the attention and shared experts only (lora_on_experts no: a target list without the experts' projections) it trains {rest}",
         w.name)).with_zh(format!(
-        "{}：MoE 的 LoRA 在每个路由专家上都加了适配器（lora_on_experts 为 yes）：训练的 {t} 参数中 {e} 属于专家，其适配器、梯度与优化器状态共 {held} GiB；只在注意力和共享专家上加适配器（lora_on_experts 为 no，即 transformers 5 上 target_modules 'all-linear' 的效果，其专家不是 nn.Linear）时训练 {rest}",
+        "{}：MoE 的 LoRA 在每个路由专家上都加了适配器（lora_on_experts 为 yes）：训练的 {t} 参数中 {e} 属于专家，其适配器、梯度与优化器状态共 {held} GiB；只在注意力和共享专家上加适配器（lora_on_experts 为 no：目标列表不含专家的投影）时训练 {rest}",
         w.name)));
 }
 

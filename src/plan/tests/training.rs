@@ -122,11 +122,18 @@ fn a_lora_trains_rank_times_in_plus_out_of_each_adapted_matrix() {
     // Qwen3-30B-A3B (48 layers, hidden 2,048, 32 query and 4 KV heads of 128, 128 experts of
     // width 768) at the default rank 16, every linear layer and the experts:
     //   attention 2 × (2,048 + 32 × 128) + 2 × (2,048 + 4 × 128) = 12,288 + 5,120 = 17,408
-    //   experts   128 × 3 × (2,048 + 768) = 1,081,344
-    //   16 × 48 × (17,408 + 1,081,344) = 843,841,536, 2.76% of its 30.53 B
+    //   experts, gate and up fused at twice the rank (PEFT 0.22 on transformers 5):
+    //             128 × (2 × (2,048 + 2 × 768) + (768 + 2,048)) = 128 × 9,984 = 1,277,952
+    //   16 × 48 × (17,408 + 1,277,952) = 994,836,480, 3.26% of its 30.53 B: what PEFT 0.22
+    //   counts on transformers 5.25 (scripts/count_lora_params.py)
     let moe = Some("Qwen3-30B-A3B");
-    assert!(close(trained(moe, &[]), 0.843841536, 1e-12));
-    // 'all-linear' on transformers 5's 3D experts: the attention alone, 16 × 48 × 17,408
+    assert!(close(trained(moe, &[]), 0.99483648, 1e-12));
+    // transformers 4's separate expert Linears (lora_fused_gate_up no, the hf-peft profile):
+    // 128 × 3 × (2,048 + 768) = 1,081,344 an MoE layer; 16 × 48 × (17,408 + 1,081,344) =
+    // 843,841,536, what PEFT 0.17.1 counts on transformers 4.57.6
+    let separate = [("lora_fused_gate_up", 0.0)];
+    assert!(close(trained(moe, &separate), 0.843841536, 1e-12));
+    // Adapters on the attention alone (no expert in the target list): 16 × 48 × 17,408
     assert!(close(
         trained(moe, &[("lora_on_experts", 0.0)]),
         0.013369344,
@@ -162,13 +169,13 @@ fn an_moe_lora_says_what_its_experts_adapters_hold() {
             .find(|w| w.message.contains("lora_on_experts no"))
             .map(|w| w.message.clone())
     };
-    // Qwen3-30B-A3B at rank 16: the experts' adapters 16 × 3 × 48 × 128 × (2,048 + 768) =
-    // 830,472,192 of 843,841,536 trained; their adapter (2 B), gradient (2 B) and AdamW states
-    // (12 B): 830,472,192 × 16 / 2^30 = 12.375 GiB; without them 13,369,344 (13.4 M).
+    // Qwen3-30B-A3B at rank 16: the experts' adapters 16 × 48 × 128 × 9,984 = 981,467,136 of
+    // 994,836,480 trained; their adapter (2 B), gradient (2 B) and AdamW states (12 B):
+    // 981,467,136 × 16 / 2^30 = 14.625 GiB; without them 13,369,344 (13.4 M).
     let said = note(&run("Qwen3-30B-A3B", &[])).expect("the experts' adapters are named");
     for part in [
-        "830 M of the 844 M parameters",
-        "take 12.4 GiB",
+        "981 M of the 995 M parameters",
+        "take 14.6 GiB",
         "it trains 13.4 M",
     ] {
         assert!(said.contains(part), "{part}: {said}");

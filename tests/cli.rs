@@ -414,6 +414,24 @@ fn help_has_examples_and_bad_usage_exits_2() {
     assert_eq!(gpuplan(d.path(), &["frobnicate"]).code, 2);
     gpuplan(d.path(), &["calc", "x.xlsx", "--set", "nonsense"])
         .fails_with(2, &["expected KEY=VALUE"]);
+    // A Workloads or GPUs column named without its row is not an assumption: the message says
+    // how to write it, and nothing is written.
+    let team = repo("samples/team.xlsx");
+    let team = team.to_str().unwrap();
+    for (set, says) in [
+        (
+            "lora_rank=64",
+            "lora_rank is a column of the Workloads sheet, not an assumption: write *.lora_rank=64 \
+             for every workload, or NAME.lora_rank=64 for one",
+        ),
+        (
+            "on_demand_hourly*=1.2",
+            "write gpu:*.on_demand_hourly*=1.2 for every GPU",
+        ),
+    ] {
+        gpuplan(d.path(), &["calc", team, "-o", "o.xlsx", "--set", set]).fails_with(2, &[says]);
+        assert!(!d.path().join("o.xlsx").exists());
+    }
 }
 
 #[test]

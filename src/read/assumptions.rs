@@ -168,6 +168,24 @@ impl Reader {
         o: &Change,
     ) {
         let default = defaults.get(&o.key).map(|d| d.value.clone());
+        // A column of the Workloads or GPUs sheet named without its row (lora_rank=64).
+        if default.is_none() {
+            let row = [("Workloads", "", "workload"), ("GPUs", "gpu:", "GPU")]
+                .into_iter()
+                .find(|(sheet, _, _)| catalog::column(sheet, &o.key).is_some());
+            if let Some((sheet, prefix, one)) = row {
+                let rest = &o.text()[o.key.len()..];
+                let key = &o.key;
+                self.problems.push(Problem::new(
+                    o.shown(),
+                    format!(
+                        "{key} is a column of the {sheet} sheet, not an assumption: write \
+                         {prefix}*.{key}{rest} for every {one}, or {prefix}NAME.{key}{rest} for one"
+                    ),
+                ));
+                return;
+            }
+        }
         let raw = match &o.op {
             Op::Scale(f) => match items.iter().find(|a| a.key == o.key).map(|a| &a.value) {
                 Some(Value::Number(v)) => Raw::Number(v * f),

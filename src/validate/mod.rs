@@ -648,6 +648,36 @@ mod tests {
         );
     }
 
+    /// #45: a row's settings may set a numeric Workloads column, which its workload takes (the
+    /// LoRA's rank); a word there is refused with the row named.
+    #[test]
+    fn a_rows_settings_may_set_a_workloads_column() {
+        let header = "id,model,kind,precision,kv_precision,context_len,batch_size,concurrency,avg_tokens,lora_trainable_fraction,grad_checkpointing,flash_attention,settings,framework,gpu,measured,unit,measure,source,notes,metric,role,gpus,engine,gpu_gib";
+        // Llama-3.1-8B at rank 32 on its seven projections: 32 × 32 × (2 × (4,096 + 4,096) +
+        // 2 × (4,096 + 1,024) + 3 × (4,096 + 14,336)) = 83,886,080 trained parameters, the
+        // share 83,886,080 / 8.03e9 the second row gives.
+        let csv = format!(
+            "{header}\n\
+             rank,Llama-3.1-8B,qlora,int4,,2048,1,,,,yes,yes,lora_rank=32,PEFT,A100-80G,10,GiB,m,s,,memory,holdout,1,hf-peft,\n\
+             share,Llama-3.1-8B,qlora,int4,,2048,1,,,0.010446585305105853,yes,yes,,PEFT,A100-80G,10,GiB,m,s,,memory,holdout,1,hf-peft,\n\
+             word,Llama-3.1-8B,qlora,int4,,2048,1,,,,yes,yes,lora_rank=big,PEFT,A100-80G,10,GiB,m,s,,memory,holdout,1,hf-peft,\n"
+        );
+        let r = rows(&csv).unwrap();
+        let (by_rank, by_share) = (estimate(&r[0]).unwrap(), estimate(&r[1]).unwrap());
+        assert!((by_rank - by_share).abs() < 1e-9, "{by_rank} {by_share}");
+        // Rank 64 trains 83,886,080 more, at 16 bytes each (adapter 2, gradient 2, AdamW 12):
+        // 83,886,080 × 16 / 2^30 = 1.25 GiB more than rank 32.
+        let mut rank_64 = r[0].clone();
+        rank_64.settings = vec![("lora_rank".into(), "64".into())];
+        let moved = estimate(&rank_64).unwrap() - by_rank;
+        assert!((moved - 1.25).abs() < 1e-9, "{moved}");
+        let err = estimate(&r[2]).unwrap_err().to_string();
+        assert!(
+            err.contains("validation row word: lora_rank is a Workloads column and takes a number, found big"),
+            "{err}"
+        );
+    }
+
     #[test]
     fn a_multi_gpu_row_is_one_gpus_share_and_a_pool_row_sizes_one_replica() {
         // Llama-3.1-8B in bf16 under vLLM, tensor parallel 2: each worker loads half the

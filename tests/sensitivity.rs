@@ -356,6 +356,8 @@ fn budget_monthly_in_ranges_is_refused_saying_why_it_cannot_vary() {
                 None,
             ],
             vec![Some(s("fleet")), Some(n(0.0)), Some(n(1.0)), None],
+            // A Workloads column without its row (#45: the LoRA's rank is a Workloads column).
+            vec![Some(s("lora_rank")), Some(n(8.0)), Some(n(64.0)), None],
         ]),
     );
     let before = bytes(&path);
@@ -365,6 +367,7 @@ fn budget_monthly_in_ranges_is_refused_saying_why_it_cannot_vary() {
         &[
             "Ranges!A2: budget_monthly cannot vary in Ranges: it is the ceiling the plan is held to, not one of its costs",
             "Ranges!A3: fleet is yes or no, not a number",
+            "Ranges!A4: lora_rank is a column of the Workloads sheet, not an assumption: write *.lora_rank for every workload, or NAME.lora_rank for one",
         ],
     );
     assert!(!r.stderr.contains("is not a number"), "{}", r.stderr);

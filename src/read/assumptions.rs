@@ -170,19 +170,8 @@ impl Reader {
         let default = defaults.get(&o.key).map(|d| d.value.clone());
         // A column of the Workloads or GPUs sheet named without its row (lora_rank=64).
         if default.is_none() {
-            let row = [("Workloads", "", "workload"), ("GPUs", "gpu:", "GPU")]
-                .into_iter()
-                .find(|(sheet, _, _)| catalog::column(sheet, &o.key).is_some());
-            if let Some((sheet, prefix, one)) = row {
-                let rest = &o.text()[o.key.len()..];
-                let key = &o.key;
-                self.problems.push(Problem::new(
-                    o.shown(),
-                    format!(
-                        "{key} is a column of the {sheet} sheet, not an assumption: write \
-                         {prefix}*.{key}{rest} for every {one}, or {prefix}NAME.{key}{rest} for one"
-                    ),
-                ));
+            if let Some(why) = row_column(&o.key, &o.text()[o.key.len()..]) {
+                self.problems.push(Problem::new(o.shown(), why));
                 return;
             }
         }
@@ -216,6 +205,18 @@ impl Reader {
             Err(msg) => self.problems.push(Problem::new(o.shown(), msg)),
         }
     }
+}
+
+/// Why `key`, a column of the Workloads or GPUs sheet, is not an assumption, and how to write
+/// it for every row or one (`rest` follows the key: `=64`, `*=1.2`, or nothing in Ranges).
+pub(super) fn row_column(key: &str, rest: &str) -> Option<String> {
+    let (sheet, prefix, one) = [("Workloads", "", "workload"), ("GPUs", "gpu:", "GPU")]
+        .into_iter()
+        .find(|(sheet, _, _)| catalog::column(sheet, key).is_some())?;
+    Some(format!(
+        "{key} is a column of the {sheet} sheet, not an assumption: write {prefix}*.{key}{rest} \
+         for every {one}, or {prefix}NAME.{key}{rest} for one"
+    ))
 }
 
 /// Assumptions that are shares, where a value above 1 is more likely a percentage typed as a

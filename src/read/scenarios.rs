@@ -121,6 +121,16 @@ fn range_key(
     }
     seen.insert(same, rec.at("key"));
     let (target, column) = parse_key(&key);
+    let not_an_assumption = target == Target::Assumption
+        && crate::catalog::assumption_number(&column).is_none()
+        && crate::catalog::assumption_unit(&column).is_none();
+    if let Some(why) = not_an_assumption
+        .then(|| super::assumptions::row_column(&column, ""))
+        .flatten()
+    {
+        p.push(Problem::new(rec.at("key"), why));
+        return None;
+    }
     if let Some(why) = cannot_vary(&target, &column) {
         p.push(Problem::new(rec.at("key"), why));
         return None;

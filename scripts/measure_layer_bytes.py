@@ -54,6 +54,7 @@ from measure_loss_bytes import trainer_step_peak  # noqa: E402
 warnings.filterwarnings("ignore")
 
 TARGETS = ["q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"]
+ATTENTION_TARGETS = TARGETS[:4]
 
 
 ARCHS = {
@@ -64,7 +65,8 @@ ARCHS = {
 }
 
 
-def build(store, kind, vocab, hidden, ffn_ratio, layers, checkpointing, kv_share=0.25, arch="llama", moe=None):
+def build(store, kind, vocab, hidden, ffn_ratio, layers, checkpointing, kv_share=0.25, arch="llama", moe=None,
+          targets=TARGETS):
     """moe: (experts, experts_per_token, moe_ffn) for qwen3moe, every layer sparse; ffn_ratio is
     then unused (the routed width is experts_per_token × moe_ffn)."""
     import transformers
@@ -114,7 +116,7 @@ def build(store, kind, vocab, hidden, ffn_ratio, layers, checkpointing, kv_share
     if kind != "full":
         from peft import LoraConfig, get_peft_model
 
-        model = get_peft_model(model, LoraConfig(r=8, lora_alpha=16, lora_dropout=0.0, target_modules=TARGETS))
+        model = get_peft_model(model, LoraConfig(r=8, lora_alpha=16, lora_dropout=0.0, target_modules=targets))
     model.train()
     return model, ffn
 
@@ -180,6 +182,8 @@ def main():
     parser.add_argument("--arch", choices=sorted(ARCHS), default="llama", help="qwen3: Llama's layer with RMSNorms on the queries and keys; qwen3moe: that and a routed MoE MLP")
     parser.add_argument("--moe", type=int, nargs=3, metavar=("EXPERTS", "TOP_K", "MOE_FFN"), default=[16, 4, 256], help="qwen3moe: experts, experts a token, one expert's width")
     parser.add_argument("--no-recompute", action="store_true", help="count the saved bytes only")
+    parser.add_argument("--attention-only", action="store_true",
+                        help="LoRA on q, k, v and o only (the formulas' lora_on_mlp no)")
     args = parser.parse_args()
     autocast = args.kind != "full"
     t1, t2 = args.tokens
@@ -193,7 +197,8 @@ def main():
             # saved: no checkpointing; one model for both token counts (a forward only: nothing
             # it leaves behind grows with the tokens).
             counts = []
-            model, ffn = build(store, args.kind, vocab, h, ratio, n, False, args.kv_share, args.arch, moe)
+            targets = ATTENTION_TARGETS if args.attention_only else TARGETS
+            model, ffn = build(store, args.kind, vocab, h, ratio, n, False, args.kv_share, args.arch, moe, targets)
             for t in (t1, t2):
                 ids = torch.randint(0, vocab, (1, t))
                 total, listed = saved_bytes(model, ids, autocast, breakdown=args.breakdown and t == t2)
@@ -211,7 +216,7 @@ def main():
             # model for each token count, so that no gradient of the first step is alive.
             peaks = []
             for t in (t1, t2):
-                model, _ = build(store, args.kind, vocab, h, ratio, n, True, args.kv_share, args.arch, moe)
+                model, _ = build(store, args.kind, vocab, h, ratio, n, True, args.kv_share, args.arch, moe, targets)
                 ids = torch.randint(0, vocab, (1, t))
                 peaks.append(trainer_step_peak(model, ids, autocast=autocast, fp32_outputs=False))
             checkpoint = 4 if args.kind == "qlora" else 2

@@ -357,6 +357,21 @@ fn a_layer_holds_what_its_shape_and_kind_save_for_the_backward() {
     ));
     assert!(close(layer(Kind::Lora, "Llama-3.1-8B", &[]), 53.0, 1e-9));
     assert!(close(layer(Kind::Qlora, "Llama-3.1-8B", &[]), 74.0, 1e-9));
+    //   LoRA on the attention only (lora_on_mlp no): the adapters' inputs of q, k, v and o,
+    //   4 × 2 = 8, and no copy of the down projection's input: 8 + 8 + 5 + 3 × 2 × 3.5 = 42,
+    //   QLoRA 8 + 8 + 5 + 3 × 4 × 3.5 = 63 (scripts/measure_layer_bytes.py --attention-only:
+    //   42.45 and 63.70 at hidden 512)
+    let attention_only = [("lora_on_mlp", 0.0)];
+    assert!(close(
+        layer(Kind::Lora, "Llama-3.1-8B", &attention_only),
+        42.0,
+        1e-9
+    ));
+    assert!(close(
+        layer(Kind::Qlora, "Llama-3.1-8B", &attention_only),
+        63.0,
+        1e-9
+    ));
     //   QLoRA without the cast (kbit_fp32_upcast no): 8 + 12 + 5 + 8 × 3.5 = 53, as LoRA.
     let no_cast = [("kbit_fp32_upcast", 0.0)];
     assert!(close(

@@ -350,35 +350,27 @@ fn a_layer_holds_what_its_shape_and_kind_save_for_the_backward() {
     //   full fine-tune: norms 2 × (4 + 2 + 2) = 16 + 5 + MLP 8 × 3.5 = 28: 49
     //   LoRA:           norms 2 × 4 = 8 + adapter inputs 6 × 2 = 12 + 5 + 28: 53
     //   QLoRA (peft's fp32 residual stream, 4 B): 8 + 12 + 5 + (3 × 4 + 2) × 3.5 = 49: 74
-    assert!(close(
-        layer(Kind::FullFinetune, "Llama-3.1-8B", &[]),
-        49.0,
-        1e-9
-    ));
-    assert!(close(layer(Kind::Lora, "Llama-3.1-8B", &[]), 53.0, 1e-9));
-    assert!(close(layer(Kind::Qlora, "Llama-3.1-8B", &[]), 74.0, 1e-9));
     //   LoRA on the attention only (lora_on_mlp no): the adapters' inputs of q, k, v and o,
     //   4 × 2 = 8, and no copy of the down projection's input: 8 + 8 + 5 + 3 × 2 × 3.5 = 42,
     //   QLoRA 8 + 8 + 5 + 3 × 4 × 3.5 = 63 (scripts/measure_layer_bytes.py --attention-only:
     //   42.45 and 63.70 at hidden 512)
-    let attention_only = [("lora_on_mlp", 0.0)];
-    assert!(close(
-        layer(Kind::Lora, "Llama-3.1-8B", &attention_only),
-        42.0,
-        1e-9
-    ));
-    assert!(close(
-        layer(Kind::Qlora, "Llama-3.1-8B", &attention_only),
-        63.0,
-        1e-9
-    ));
     //   QLoRA without the cast (kbit_fp32_upcast no): 8 + 12 + 5 + 8 × 3.5 = 53, as LoRA.
-    let no_cast = [("kbit_fp32_upcast", 0.0)];
-    assert!(close(
-        layer(Kind::Qlora, "Llama-3.1-8B", &no_cast),
-        53.0,
-        1e-9
-    ));
+    let attention_only: &[(&str, f64)] = &[("lora_on_mlp", 0.0)];
+    let no_cast: &[(&str, f64)] = &[("kbit_fp32_upcast", 0.0)];
+    for (kind, set, want) in [
+        (Kind::FullFinetune, &[][..], 49.0),
+        (Kind::Lora, &[], 53.0),
+        (Kind::Qlora, &[], 74.0),
+        (Kind::Lora, attention_only, 42.0),
+        (Kind::Qlora, attention_only, 63.0),
+        (Kind::Qlora, no_cast, 53.0),
+    ] {
+        let got = layer(kind, "Llama-3.1-8B", set);
+        assert!(
+            close(got, want, 1e-9),
+            "{kind:?} {set:?}: {got}, want {want}"
+        );
+    }
     // Qwen2.5-0.5B, full: attention 4 × (14 + 2) × 64 / 896 = 4.5714, MLP 8 × 4,864 / 896 =
     // 43.4286: 16 + 48 = 64 (the H200 ZeRO-3 run without checkpointing, samples/validation.csv).
     assert!(close(

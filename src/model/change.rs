@@ -104,10 +104,14 @@ impl Change {
 
     /// The change as written: `chat-api.context_len=8192`, `gpu:*.on_demand_hourly*=1.2`.
     pub fn text(&self) -> String {
-        let lhs = key_text(&self.target, &self.key);
+        format!("{}{}", key_text(&self.target, &self.key), self.op_text())
+    }
+
+    /// What follows the key: `=8192`, `*=1.2`.
+    pub fn op_text(&self) -> String {
         match &self.op {
-            Op::Set(v) => format!("{lhs}={v}"),
-            Op::Scale(f) => format!("{lhs}*={f}"),
+            Op::Set(v) => format!("={v}"),
+            Op::Scale(f) => format!("*={f}"),
         }
     }
 

@@ -170,7 +170,7 @@ impl Reader {
         let default = defaults.get(&o.key).map(|d| d.value.clone());
         // A column of the Workloads or GPUs sheet named without its row (lora_rank=64).
         if default.is_none() {
-            if let Some(why) = row_column(&o.key, &o.text()[o.key.len()..]) {
+            if let Some(why) = row_column(&o.key, &o.op_text()) {
                 self.problems.push(Problem::new(o.shown(), why));
                 return;
             }

@@ -17,6 +17,7 @@ mod xlsx;
 
 pub use assumptions::set_assumption;
 pub use table::{parse_bool, raw_text};
+pub use workloads::workload_number;
 pub use xlsx::{open_bytes, Raw, RawSheet, Workbook, MAX_COLS, MAX_FILE_BYTES, MAX_ROWS, WORKBOOK};
 
 use crate::catalog;

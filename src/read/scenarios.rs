@@ -121,16 +121,6 @@ fn range_key(
     }
     seen.insert(same, rec.at("key"));
     let (target, column) = parse_key(&key);
-    let not_an_assumption = target == Target::Assumption
-        && crate::catalog::assumption_number(&column).is_none()
-        && crate::catalog::assumption_unit(&column).is_none();
-    if let Some(why) = not_an_assumption
-        .then(|| super::assumptions::row_column(&column, ""))
-        .flatten()
-    {
-        p.push(Problem::new(rec.at("key"), why));
-        return None;
-    }
     if let Some(why) = cannot_vary(&target, &column) {
         p.push(Problem::new(rec.at("key"), why));
         return None;
@@ -204,7 +194,11 @@ fn cannot_vary(target: &Target, column: &str) -> Option<String> {
     if *target != Target::Assumption || crate::catalog::assumption_number(column).is_some() {
         return None;
     }
-    match (column, crate::catalog::assumption_unit(column)?) {
+    // Not an assumption: a Workloads or GPUs column named without its row is said so.
+    let Some(unit) = crate::catalog::assumption_unit(column) else {
+        return super::assumptions::row_column(column, "");
+    };
+    match (column, unit) {
         ("budget_monthly", _) => Some(
             "budget_monthly cannot vary in Ranges: it is the ceiling the plan is held to, not one of its costs, so the budget the Sensitivity tab samples (the total with safety margin) is the same at any value of it; to compare ceilings, give each a Scenarios row (budget_monthly=15000), whose cuts the Scenarios tab lists".to_string(),
         ),

@@ -9,7 +9,7 @@ use crate::model::{
     Assumptions, CellRef, Engines, GpuOffer, Input, ModelSpec, Workload, WorkloadNumbers,
 };
 use crate::plan::Programs;
-use crate::read::set_assumption;
+use crate::read::{set_assumption, workload_number};
 
 /// The catalog's model a row names.
 fn row_model(row: &Row, models: &[ModelSpec]) -> Result<ModelSpec> {
@@ -54,22 +54,15 @@ fn is_workload_column(key: &str) -> bool {
     WorkloadNumbers::NAMES.contains(&key)
 }
 
-/// The row's settings that name a Workloads column, as numbers.
+/// The row's settings that name a Workloads column, as numbers its cell would accept.
 fn workload_settings(row: &Row) -> Result<Vec<(&str, f64)>> {
     row.settings
         .iter()
         .filter(|(k, _)| is_workload_column(k))
         .map(|(k, v)| {
-            v.parse::<f64>()
-                .ok()
-                .filter(|x| x.is_finite())
+            workload_number(k, v)
                 .map(|x| (k.as_str(), x))
-                .ok_or_else(|| {
-                    Error::Usage(format!(
-                        "validation row {}: {k} is a Workloads column and takes a number, found {v}",
-                        row.id
-                    ))
-                })
+                .map_err(|e| Error::Usage(format!("validation row {}: {e}", row.id)))
         })
         .collect()
 }

@@ -671,9 +671,19 @@ mod tests {
         rank_64.settings = vec![("lora_rank".into(), "64".into())];
         let moved = estimate(&rank_64).unwrap() - by_rank;
         assert!((moved - 1.25).abs() < 1e-9, "{moved}");
+        // A word, or a rank the column refuses, as the Workloads sheet says it.
         let err = estimate(&r[2]).unwrap_err().to_string();
         assert!(
-            err.contains("validation row word: lora_rank is a Workloads column and takes a number, found big"),
+            err.contains("validation row word: lora_rank must be a whole number from 1 to 65536, found \"big\""),
+            "{err}"
+        );
+        let mut zero = r[0].clone();
+        zero.settings = vec![("lora_rank".into(), "0".into())];
+        let err = estimate(&zero).unwrap_err().to_string();
+        assert!(
+            err.contains(
+                "validation row rank: lora_rank must be a whole number from 1 to 65536, found \"0\""
+            ),
             "{err}"
         );
     }

@@ -11,7 +11,7 @@ mod checks;
 mod model;
 
 use super::table::{Record, Rule};
-use super::xlsx::RawSheet;
+use super::xlsx::{Raw, RawSheet};
 use super::Reader;
 use crate::error::Problem;
 use crate::model::change::Change;
@@ -247,4 +247,13 @@ pub(super) fn share_warning(at: &str, key: &str, v: f64) -> Warning {
 /// What each numeric Workloads column must hold: its bounds in templates/columns.tsv.
 pub(crate) fn number_rule(key: &str) -> Rule {
     Rule::of("Workloads", key).unwrap_or(Rule::at_least(0.0).max(1e12))
+}
+
+/// The number `text` gives the numeric Workloads column `key`, read as its cell would be
+/// (`lora_rank=32` in a validation row's settings), or why the column refuses it.
+pub fn workload_number(key: &str, text: &str) -> std::result::Result<f64, String> {
+    let (rule, raw) = (number_rule(key), Raw::Text(text.to_string()));
+    rule.read(&raw)
+        .filter(|v| rule.accepts(*v))
+        .ok_or_else(|| rule.refusal(key, &raw).en)
 }

@@ -294,8 +294,9 @@ mod tests {
         // reserved peaks of a 7B LoRA stay within 0.02 GiB from 512 to 2,048 tokens where
         // allocated ones grow 0.88), and NCCL's buffers. Read in code and counted: no fp32 cast
         // for a sharded QLoRA (TRL's is_sharded_qlora), the scales whole on each GPU
-        // (bitsandbytes' module quant_state), the Trainer's h^2 bucket; about 6 GiB a GPU is
-        // left (research/ledger-pending/sharded-qlora.md).
+        // (bitsandbytes' module quant_state), DeepSpeed's own 5e8-element bucket (the run's
+        // accelerate config names no DeepSpeed file, so no "auto" for the Trainer to fill with
+        // hidden^2); about 5 GiB a GPU is left (research/ledger-pending/sharded-qlora.md).
         (
             "peft-docs-zero3-qlora-l2-70b-2gpu",
             "a device reading of a sharded QLoRA",

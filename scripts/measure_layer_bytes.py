@@ -34,6 +34,7 @@ log-sum-exp as FlashAttention-2 does on a GPU), in the three kinds the ledger ha
     PYTHONPATH=... python3 scripts/measure_layer_bytes.py full --ffn 2.6875 3.5 5.4286
     python3 scripts/measure_layer_bytes.py lora --breakdown     # one layer's saved tensors, listed
     python3 scripts/measure_layer_bytes.py qlora --arch qwen3moe --moe 64 8 128 --hidden 1024 --kv-share 0.125 --no-recompute
+    python3 scripts/measure_layer_bytes.py lora --arch qwen3moe --no-recompute --attention-only   # experts frozen
 
 Results (torch 2.15 CPU, transformers 4.57.6, peft 0.17.1, bitsandbytes 0.50.2, and for QK-norm
 and MoE also transformers 5.25.0 with peft 0.22.0; December 2026):
@@ -192,12 +193,14 @@ def main():
     results = []
     with tempfile.TemporaryDirectory() as store:
         moe = tuple(args.moe) if args.arch == "qwen3moe" else None
+        targets = ATTENTION_TARGETS if args.attention_only else TARGETS
         for ratio in args.ffn:
             row = dict(arch=args.arch, kind=args.kind, hidden=h, ffn_ratio=ratio, kv_share=args.kv_share, moe=moe)
+            if args.kind != "full":
+                row["lora_targets"] = targets
             # saved: no checkpointing; one model for both token counts (a forward only: nothing
             # it leaves behind grows with the tokens).
             counts = []
-            targets = ATTENTION_TARGETS if args.attention_only else TARGETS
             model, ffn = build(store, args.kind, vocab, h, ratio, n, False, args.kv_share, args.arch, moe, targets)
             for t in (t1, t2):
                 ids = torch.randint(0, vocab, (1, t))

@@ -394,26 +394,18 @@ fn qk_norm_and_routed_experts_add_what_they_save_for_the_backward() {
     // A 180 GB card holds the QLoRA on one GPU (its experts unquantized, 108 GiB: below), where
     // peft casts the residual stream to fp32.
     let card = || offer("B200", 180.0, Some(10.0), None, None, None);
-    let layer_with = |kind: Kind, model: &str, engine: Option<&str>, set: &[(&str, f64)]| {
+    let layer = |kind: Kind, model: &str, engine: Option<&str>, set: &[(&str, f64)]| {
         let mut w = workload("w", kind, Some(model));
         w.engine = engine.map(str::to_string);
         w.numbers.context_len = Some(2048.0);
         w.numbers.hours_per_month = Some(10.0);
         v(&values_of(w, card(), set), "layer_bytes")
     };
-    let layer =
-        |kind: Kind, model: &str, engine: Option<&str>| layer_with(kind, model, engine, &[]);
     // Qwen3-8B (qk_norm 1): query and key widths (32 + 8) × 128 / 4,096 = 1.25 hidden;
     // MLP 12,288 / 4,096 = 3.
     //   LoRA: norms 8 + adapters 12 + attention (4 + 4 for the norms' fp32 inputs) × 1.25 = 10
     //         + MLP 8 × 3 = 24: 54
     //   full: norms 16 + (4 + 6) × 1.25 = 12.5 + 24: 52.5
-    assert!(close(layer(Kind::Lora, "Qwen3-8B", None), 54.0, 1e-9));
-    assert!(close(
-        layer(Kind::FullFinetune, "Qwen3-8B", None),
-        52.5,
-        1e-9
-    ));
     // Qwen3-30B-A3B: widths (32 + 4) × 128 / 2,048 = 2.25; 8 routed experts of 768, no shared
     // expert (so no gate or up adapter of the layer's own: 8, not 12): MLP 8 × 6,144 / 2,048 = 3
     // hidden, 3 × 2 × 3 = 18 and the down projections' inputs 2 × 3 = 6 where they train.
@@ -425,33 +417,24 @@ fn qk_norm_and_routed_experts_add_what_they_save_for_the_backward() {
     //   full: 16 + 10 × 2.25 = 22.5 + 24 + 32: 94.5
     //   the attention alone adapted (lora_on_experts no): the experts' down inputs and the
     //   routes' grad bytes go: 8 + 8 + 18 + 18 + 8 × 2 = 68; hf-peft 8 + 8 + 18 + 18 + 8 × 4 = 84
-    assert!(close(layer(Kind::Lora, "Qwen3-30B-A3B", None), 90.0, 1e-9));
-    assert!(close(
-        layer(Kind::Lora, "Qwen3-30B-A3B", Some("hf-peft")),
-        122.0,
-        1e-9
-    ));
-    assert!(close(
-        layer(Kind::Qlora, "Qwen3-30B-A3B", None),
-        140.0,
-        1e-9
-    ));
-    let experts_off = [("lora_on_experts", 0.0)];
-    assert!(close(
-        layer_with(Kind::Lora, "Qwen3-30B-A3B", None, &experts_off),
-        68.0,
-        1e-9
-    ));
-    assert!(close(
-        layer_with(Kind::Lora, "Qwen3-30B-A3B", Some("hf-peft"), &experts_off),
-        84.0,
-        1e-9
-    ));
-    assert!(close(
-        layer(Kind::FullFinetune, "Qwen3-30B-A3B", None),
-        94.5,
-        1e-9
-    ));
+    let experts_off: &[(&str, f64)] = &[("lora_on_experts", 0.0)];
+    let moe = "Qwen3-30B-A3B";
+    for (kind, model, engine, set, want) in [
+        (Kind::Lora, "Qwen3-8B", None, &[][..], 54.0),
+        (Kind::FullFinetune, "Qwen3-8B", None, &[], 52.5),
+        (Kind::Lora, moe, None, &[], 90.0),
+        (Kind::Lora, moe, Some("hf-peft"), &[], 122.0),
+        (Kind::Qlora, moe, None, &[], 140.0),
+        (Kind::FullFinetune, moe, None, &[], 94.5),
+        (Kind::Lora, moe, None, experts_off, 68.0),
+        (Kind::Lora, moe, Some("hf-peft"), experts_off, 84.0),
+    ] {
+        let got = layer(kind, model, engine, set);
+        assert!(
+            close(got, want, 1e-9),
+            "{kind:?} {model} {engine:?} {set:?}: {got}, want {want}"
+        );
+    }
 }
 
 /// #45: transformers 5 holds an MoE's experts as 3D tensors, which bitsandbytes' 4-bit
